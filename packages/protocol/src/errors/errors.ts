@@ -1,0 +1,144 @@
+/**
+ * One error taxonomy for zkts. Every error is a `ZkError` with a stable string `code`; callers branch on
+ * `code` (or on the class), never on the message. `instanceof` works across duplicate installed copies of the
+ * package because each class checks a `Symbol.for` brand instead of the prototype chain.
+ *
+ *   ZkError
+ *   ├── ServerError            the server answered with a KeeperException code (`code` = its name, `keeperCode` = number)
+ *   ├── ProtocolError          bytes that do not follow the protocol (truncated, hostile, out of order)
+ *   ├── ConnectionLossError    the connection dropped; for a request in flight the outcome is UNKNOWN
+ *   ├── SessionExpiredError    the session is gone (server said so, or client-side expiry)
+ *   ├── ClientClosedError      the client was closed by its owner
+ *   ├── AuthFailedError        the server refused our credentials; the client is unusable
+ *   ├── TimeoutError           a deadline the caller set (or a connect timeout) passed
+ *   ├── AbortError             the caller's AbortSignal fired
+ *   └── InvalidArgumentError   bad input caught before anything was sent (path, ACL, size, version…)
+ */
+import { serverCodeMessage, serverCodeName, type KeeperCodeName } from './codes.js';
+
+const BRAND = Symbol.for('zkts.error');
+
+export type ZkErrorCode =
+  | KeeperCodeName
+  | 'SERVER_ERROR'
+  | 'PROTOCOL_ERROR'
+  | 'CONNECTION_LOSS'
+  | 'SESSION_EXPIRED'
+  | 'CLIENT_CLOSED'
+  | 'AUTH_FAILED'
+  | 'TIMEOUT'
+  | 'ABORTED'
+  | 'INVALID_ARGUMENT';
+
+export class ZkError extends Error {
+  readonly code: ZkErrorCode;
+
+  constructor(code: ZkErrorCode, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.code = code;
+    Object.defineProperty(this, BRAND, { value: this.constructor.name });
+  }
+
+  override get name(): string {
+    return this.constructor.name;
+  }
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    if (typeof value !== 'object' || value === null || !(BRAND in value)) return false;
+    if (this === ZkError) return true;
+    // Brand-based subclass check: walk the value's prototype chain by class name.
+    let proto: unknown = Object.getPrototypeOf(value);
+    while (proto !== null && typeof proto === 'object') {
+      const ctor = (proto as { constructor?: { name?: string } }).constructor;
+      if (ctor?.name === this.name) return true;
+      proto = Object.getPrototypeOf(proto);
+    }
+    return false;
+  }
+}
+
+/** The server answered with a non-zero KeeperException code. */
+export class ServerError extends ZkError {
+  /** The raw KeeperException number, e.g. -101. */
+  readonly keeperCode: number;
+  /** The path the request was about, when there was one (client-side, chroot stripped). */
+  readonly path: string | undefined;
+
+  constructor(keeperCode: number, path?: string, options?: ErrorOptions) {
+    const name = serverCodeName(keeperCode);
+    super(name, `${serverCodeMessage(keeperCode)}${path === undefined ? '' : ` (${path})`}`, options);
+    this.keeperCode = keeperCode;
+    this.path = path;
+  }
+}
+
+/** Bytes that break the protocol: truncated, out of bounds, hostile, or replies out of order. */
+export class ProtocolError extends ZkError {
+  /** Byte offset inside the frame where decoding failed, when known. */
+  readonly offset: number | undefined;
+
+  constructor(message: string, offset?: number, options?: ErrorOptions) {
+    super('PROTOCOL_ERROR', offset === undefined ? message : `${message} at offset ${offset}`, options);
+    this.offset = offset;
+  }
+}
+
+/**
+ * The connection dropped. For a request that was in flight, `outcomeUnknown` is true: the server may or may
+ * not have applied it. zkts never retries such a write by itself.
+ */
+export class ConnectionLossError extends ZkError {
+  readonly outcomeUnknown: boolean;
+
+  constructor(message: string, outcomeUnknown: boolean, options?: ErrorOptions) {
+    super('CONNECTION_LOSS', message, options);
+    this.outcomeUnknown = outcomeUnknown;
+  }
+}
+
+export class SessionExpiredError extends ZkError {
+  constructor(message = 'session expired', options?: ErrorOptions) {
+    super('SESSION_EXPIRED', message, options);
+  }
+}
+
+export class ClientClosedError extends ZkError {
+  constructor(message = 'client closed', options?: ErrorOptions) {
+    super('CLIENT_CLOSED', message, options);
+  }
+}
+
+export class AuthFailedError extends ZkError {
+  constructor(message = 'authentication failed', options?: ErrorOptions) {
+    super('AUTH_FAILED', message, options);
+  }
+}
+
+export class TimeoutError extends ZkError {
+  constructor(message = 'timed out', options?: ErrorOptions) {
+    super('TIMEOUT', message, options);
+  }
+}
+
+export class AbortError extends ZkError {
+  constructor(message = 'aborted', options?: ErrorOptions) {
+    super('ABORTED', message, options);
+  }
+}
+
+/** Bad input caught before anything was sent. `argument` names what was wrong (e.g. 'path', 'acl'). */
+export class InvalidArgumentError extends ZkError {
+  readonly argument: string;
+
+  constructor(argument: string, message: string, options?: ErrorOptions) {
+    super('INVALID_ARGUMENT', `invalid ${argument}: ${message}`, options);
+    this.argument = argument;
+  }
+}
+
+/** Turns a signal's reason into an AbortError (keeping a caller-supplied ZkError as it is). */
+export function abortErrorFrom(signal: AbortSignal): ZkError {
+  const reason: unknown = signal.reason;
+  if (reason instanceof ZkError) return reason;
+  return new AbortError('operation aborted', { cause: reason });
+}

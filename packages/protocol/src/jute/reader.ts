@@ -1,0 +1,130 @@
+/**
+ * Jute binary input (org.apache.jute.BinaryInputArchive), borrowing from the input.
+ *
+ *   int     4 bytes, big-endian, signed
+ *   long    8 bytes, big-endian, signed           → bigint
+ *   boolean 1 byte, 0 = false, anything else true
+ *   buffer  int length, then bytes; length -1     → null (distinct from empty)
+ *   ustring int length, then UTF-8 bytes; -1      → null (distinct from '')
+ *   vector  int count, then elements; -1          → null (distinct from [])
+ *
+ * `readBuffer` returns a subarray view into the frame (no copy): callers that keep data past the frame's
+ * lifetime copy it themselves. Every length and count is checked against the bytes that remain and against
+ * `maxLength`, so hostile input ends in a `ProtocolError` with the offset, never a RangeError or a huge
+ * allocation.
+ */
+import { ProtocolError } from '../errors/errors.js';
+
+/** ZooKeeper's default jute.maxbuffer: 0xfffff bytes. */
+export const DEFAULT_MAX_PACKET = 0xfffff;
+
+const utf8 = new TextDecoder('utf-8', { fatal: false });
+
+export class JuteReader {
+  readonly bytes: Uint8Array;
+  private readonly view: DataView;
+  private pos: number;
+  private readonly end: number;
+  readonly maxLength: number;
+
+  constructor(bytes: Uint8Array, options: { offset?: number; maxLength?: number } = {}) {
+    this.bytes = bytes;
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.pos = options.offset ?? 0;
+    this.end = bytes.byteLength;
+    this.maxLength = options.maxLength ?? DEFAULT_MAX_PACKET;
+  }
+
+  get offset(): number {
+    return this.pos;
+  }
+
+  get remaining(): number {
+    return this.end - this.pos;
+  }
+
+  private need(n: number, what: string): void {
+    if (n > this.end - this.pos) {
+      throw new ProtocolError(`truncated ${what}: need ${n} bytes, ${this.end - this.pos} left`, this.pos);
+    }
+  }
+
+  readInt(): number {
+    this.need(4, 'int');
+    const v = this.view.getInt32(this.pos);
+    this.pos += 4;
+    return v;
+  }
+
+  readLong(): bigint {
+    this.need(8, 'long');
+    const v = this.view.getBigInt64(this.pos);
+    this.pos += 8;
+    return v;
+  }
+
+  readBool(): boolean {
+    this.need(1, 'boolean');
+    const v = this.bytes[this.pos] !== 0;
+    this.pos += 1;
+    return v;
+  }
+
+  /** A length prefix: -1 → null; other negatives and lengths past the bound are protocol errors. */
+  private readLength(what: string, elementMinSize: number): number | null {
+    const at = this.pos;
+    const len = this.readInt();
+    if (len === -1) return null;
+    if (len < 0) throw new ProtocolError(`negative ${what} length ${len}`, at);
+    if (len > this.maxLength) throw new ProtocolError(`${what} length ${len} exceeds max ${this.maxLength}`, at);
+    // A count of N elements needs at least N * elementMinSize bytes: reject before allocating anything.
+    if (len * elementMinSize > this.end - this.pos) {
+      throw new ProtocolError(`${what} length ${len} exceeds the ${this.end - this.pos} bytes left`, at);
+    }
+    return len;
+  }
+
+  /** Bytes as a borrowed view into the input, or null. */
+  readBuffer(): Uint8Array | null {
+    const len = this.readLength('buffer', 1);
+    if (len === null) return null;
+    const out = this.bytes.subarray(this.pos, this.pos + len);
+    this.pos += len;
+    return out;
+  }
+
+  readString(): string | null {
+    const len = this.readLength('string', 1);
+    if (len === null) return null;
+    const s = len === 0 ? '' : utf8.decode(this.bytes.subarray(this.pos, this.pos + len));
+    this.pos += len;
+    return s;
+  }
+
+  /**
+   * A vector; `elementMinSize` is the smallest encoding of one element (4 for int/ustring/buffer, 8 for long),
+   * used to refuse counts the frame cannot hold.
+   */
+  readVector<T>(readElement: (r: JuteReader) => T, elementMinSize = 1): T[] | null {
+    const n = this.readLength('vector', Math.max(1, elementMinSize));
+    if (n === null) return null;
+    const out = new Array<T>(n);
+    for (let i = 0; i < n; i++) out[i] = readElement(this);
+    return out;
+  }
+
+  /** Strings that the protocol never sends as null (paths in replies): null is refused. */
+  readRequiredString(what: string): string {
+    const at = this.pos;
+    const s = this.readString();
+    if (s === null) throw new ProtocolError(`unexpected null ${what}`, at);
+    return s;
+  }
+
+  /** Fails unless the whole input was consumed (used where trailing bytes mean a misparse). */
+  expectEnd(what: string): void {
+    if (this.pos !== this.end) {
+      throw new ProtocolError(`${this.end - this.pos} unexpected trailing bytes after ${what}`, this.pos);
+    }
+  }
+}

@@ -1,0 +1,123 @@
+/**
+ * Jute binary output (org.apache.jute.BinaryOutputArchive) into one growable buffer that is reused from
+ * frame to frame. Encodings: see reader.ts.
+ *
+ * Typical use for a request frame: `w.reset(); w.beginFrame(); …fields…; const bytes = w.endFrame();`.
+ * `endFrame()` back-patches the 4-byte length prefix and returns a view of the internal buffer, valid until the
+ * next `reset()`: callers that queue the bytes take `finishCopy()` (or copy) instead.
+ */
+const utf8 = new TextEncoder();
+
+export class JuteWriter {
+  private buf: Uint8Array;
+  private view: DataView;
+  private pos = 0;
+  private frameStart = -1;
+
+  constructor(initialSize = 1024) {
+    this.buf = new Uint8Array(initialSize);
+    this.view = new DataView(this.buf.buffer);
+  }
+
+  get length(): number {
+    return this.pos;
+  }
+
+  reset(): this {
+    this.pos = 0;
+    this.frameStart = -1;
+    return this;
+  }
+
+  private ensure(n: number): void {
+    const need = this.pos + n;
+    if (need <= this.buf.byteLength) return;
+    let size = this.buf.byteLength * 2;
+    while (size < need) size *= 2;
+    const next = new Uint8Array(size);
+    next.set(this.buf.subarray(0, this.pos));
+    this.buf = next;
+    this.view = new DataView(next.buffer);
+  }
+
+  writeInt(v: number): this {
+    this.ensure(4);
+    this.view.setInt32(this.pos, v);
+    this.pos += 4;
+    return this;
+  }
+
+  writeLong(v: bigint): this {
+    this.ensure(8);
+    this.view.setBigInt64(this.pos, BigInt.asIntN(64, v));
+    this.pos += 8;
+    return this;
+  }
+
+  writeBool(v: boolean): this {
+    this.ensure(1);
+    this.buf[this.pos++] = v ? 1 : 0;
+    return this;
+  }
+
+  writeBuffer(v: Uint8Array | null): this {
+    if (v === null) return this.writeInt(-1);
+    this.writeInt(v.byteLength);
+    this.ensure(v.byteLength);
+    this.buf.set(v, this.pos);
+    this.pos += v.byteLength;
+    return this;
+  }
+
+  writeString(v: string | null): this {
+    if (v === null) return this.writeInt(-1);
+    // Worst case 3 bytes per UTF-16 unit; encodeInto writes in place, then we patch the length.
+    this.ensure(4 + v.length * 3);
+    const lenAt = this.pos;
+    this.pos += 4;
+    const { written } = utf8.encodeInto(v, this.buf.subarray(this.pos));
+    this.view.setInt32(lenAt, written);
+    this.pos += written;
+    return this;
+  }
+
+  writeVector<T>(v: readonly T[] | null, writeElement: (w: JuteWriter, e: T) => void): this {
+    if (v === null) return this.writeInt(-1);
+    this.writeInt(v.length);
+    for (const e of v) writeElement(this, e);
+    return this;
+  }
+
+  /** Raw bytes, no length prefix. */
+  writeRaw(v: Uint8Array): this {
+    this.ensure(v.byteLength);
+    this.buf.set(v, this.pos);
+    this.pos += v.byteLength;
+    return this;
+  }
+
+  /** Reserves the 4-byte length prefix of a frame. */
+  beginFrame(): this {
+    this.frameStart = this.pos;
+    return this.writeInt(0);
+  }
+
+  /** Back-patches the frame length; returns a view (prefix included) valid until the next reset. */
+  endFrame(): Uint8Array {
+    if (this.frameStart < 0) throw new Error('endFrame without beginFrame');
+    this.view.setInt32(this.frameStart, this.pos - this.frameStart - 4);
+    const out = this.buf.subarray(this.frameStart, this.pos);
+    this.frameStart = -1;
+    return out;
+  }
+
+  /** A view of everything written since reset, valid until the next reset. */
+  bytesView(): Uint8Array {
+    return this.buf.subarray(0, this.pos);
+  }
+
+  /** A copy of everything written since reset, owned by the caller. */
+  toBytes(): Uint8Array {
+    return this.buf.slice(0, this.pos);
+  }
+}

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# The whole test suite, as the README gives it: set-up, typecheck, lint, then every vitest project (unit and
+# integration against real ZooKeeper servers). Ends with one plain line: `N passed, N failed[, N skipped]`.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh || exit 1
+
+status=0
+pnpm --silent typecheck || status=1
+pnpm --silent lint || status=1
+
+mkdir -p .zkts-tmp
+rm -f .zkts-tmp/vitest.json
+npx vitest run --reporter=default --reporter=json --outputFile.json=.zkts-tmp/vitest.json "$@" || status=1
+node scripts/summary.mjs .zkts-tmp/vitest.json || status=1
+exit $status
