@@ -19,7 +19,7 @@ if [ ! -d node_modules/.pnpm ] || [ pnpm-lock.yaml -nt node_modules/.modules.yam
 fi
 
 need_apt=()
-command -v java >/dev/null 2>&1 || need_apt+=(default-jre-headless)
+command -v javac >/dev/null 2>&1 || need_apt+=(default-jdk-headless)
 if [ -z "${ZOOKEEPER_HOME:-}" ] && [ ! -f /usr/share/java/zookeeper.jar ]; then need_apt+=(zookeeper); fi
 [ -f /usr/share/java/curator-recipes.jar ] || need_apt+=(libcurator-recipes-java)
 command -v tcpdump >/dev/null 2>&1 || need_apt+=(tcpdump)

@@ -1,3 +1,6 @@
-// Public surface of @zkts/protocol. Sections are filled in by the codec and client modules.
+// Public surface of @zkts/protocol.
 export * from './errors/index.js';
 export * from './jute/index.js';
+export * from './records/index.js';
+export * from './wire/index.js';
+export * from './client/index.js';
