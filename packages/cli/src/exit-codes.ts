@@ -1,0 +1,94 @@
+/**
+ * Exit codes of the `zkts` command. Stable: scripts branch on them. Values follow sysexits(3) where one fits
+ * (64 usage, 65 bad input data, 66 unreadable input, 69 service unavailable, 75 temporary failure), and use
+ * small numbers for the ZooKeeper answers a script most often tests for.
+ */
+import { ZkError } from '@zkts/protocol';
+
+export const ExitCode = {
+  OK: 0,
+  ERROR: 1,
+  NO_NODE: 2,
+  NODE_EXISTS: 3,
+  BAD_VERSION: 4,
+  NO_AUTH: 5,
+  NOT_EMPTY: 6,
+  SERVER_ERROR: 7,
+  USAGE: 64,
+  DATA_ERROR: 65,
+  NO_INPUT: 66,
+  UNAVAILABLE: 69,
+  TIMEOUT: 75,
+  LOCK_LOST: 76,
+} as const;
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+/** One line per code, for `zkts --help` and the README. */
+export const EXIT_CODE_TABLE: readonly (readonly [ExitCode, string])[] = [
+  [ExitCode.OK, 'success (lock: the command succeeded; lock exits with the command\'s own status)'],
+  [ExitCode.ERROR, 'unexpected error'],
+  [ExitCode.NO_NODE, 'the node does not exist (NONODE)'],
+  [ExitCode.NODE_EXISTS, 'the node already exists (NODEEXISTS)'],
+  [ExitCode.BAD_VERSION, 'version mismatch (BADVERSION)'],
+  [ExitCode.NO_AUTH, 'not authorized, or authentication failed (NOAUTH, AUTHFAILED)'],
+  [ExitCode.NOT_EMPTY, 'the node has children (NOTEMPTY)'],
+  [ExitCode.SERVER_ERROR, 'any other error the server answered with'],
+  [ExitCode.USAGE, 'usage error: unknown command or option, bad argument'],
+  [ExitCode.DATA_ERROR, 'malformed input (capture, transcript, ACL spec, undecodable traffic)'],
+  [ExitCode.NO_INPUT, 'an input file cannot be read'],
+  [ExitCode.UNAVAILABLE, 'cannot connect to ZooKeeper, or the session was lost'],
+  [ExitCode.TIMEOUT, 'timed out (--timeout), including waiting for a lock'],
+  [ExitCode.LOCK_LOST, 'lock: the lock was lost while the command ran (the command got SIGTERM)'],
+];
+
+/** An error the CLI reports as one line, with the exit code it chose. */
+export class CliError extends Error {
+  readonly exitCode: ExitCode;
+
+  constructor(exitCode: ExitCode, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.exitCode = exitCode;
+  }
+
+  override get name(): string {
+    return 'CliError';
+  }
+}
+
+export class UsageError extends CliError {
+  constructor(message: string) {
+    super(ExitCode.USAGE, message);
+  }
+}
+
+export function exitCodeFor(error: unknown): ExitCode {
+  if (error instanceof CliError) return error.exitCode;
+  if (!(error instanceof ZkError)) return ExitCode.ERROR;
+  switch (error.code) {
+    case 'NO_NODE':
+      return ExitCode.NO_NODE;
+    case 'NODE_EXISTS':
+      return ExitCode.NODE_EXISTS;
+    case 'BAD_VERSION':
+      return ExitCode.BAD_VERSION;
+    case 'NO_AUTH':
+    case 'AUTH_FAILED':
+      return ExitCode.NO_AUTH;
+    case 'NOT_EMPTY':
+      return ExitCode.NOT_EMPTY;
+    case 'TIMEOUT':
+      return ExitCode.TIMEOUT;
+    case 'CONNECTION_LOSS':
+    case 'SESSION_EXPIRED':
+    case 'CLIENT_CLOSED':
+      return ExitCode.UNAVAILABLE;
+    case 'INVALID_ARGUMENT':
+      return ExitCode.USAGE;
+    case 'PROTOCOL_ERROR':
+      return ExitCode.DATA_ERROR;
+    case 'ABORTED':
+      return ExitCode.ERROR;
+    default:
+      return ExitCode.SERVER_ERROR;
+  }
+}
