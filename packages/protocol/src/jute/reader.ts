@@ -14,11 +14,10 @@
  * allocation.
  */
 import { ProtocolError } from '../errors/errors.js';
+import { decodeString } from './utf8.js';
 
 /** ZooKeeper's default jute.maxbuffer: 0xfffff bytes. */
 export const DEFAULT_MAX_PACKET = 0xfffff;
-
-const utf8 = new TextDecoder('utf-8', { fatal: false });
 
 export class JuteReader {
   readonly bytes: Uint8Array;
@@ -96,7 +95,8 @@ export class JuteReader {
   readString(): string | null {
     const len = this.readLength('string', 1);
     if (len === null) return null;
-    const s = len === 0 ? '' : utf8.decode(this.bytes.subarray(this.pos, this.pos + len));
+    // Standard UTF-8 and Java's surrogate-per-unit form (see utf8.ts) both decode to the same string.
+    const s = len === 0 ? '' : decodeString(this.bytes, this.pos, this.pos + len);
     this.pos += len;
     return s;
   }

@@ -6,17 +6,20 @@
  * `endFrame()` back-patches the 4-byte length prefix and returns a view of the internal buffer, valid until the
  * next `reset()`: callers that queue the bytes take `finishCopy()` (or copy) instead.
  */
-const utf8 = new TextEncoder();
+import { encodeStringInto, type StringEncoding } from './utf8.js';
 
 export class JuteWriter {
   private buf: Uint8Array;
   private view: DataView;
   private pos = 0;
   private frameStart = -1;
+  /** 'utf8' (default) or 'java': Java's byte-exact surrogate-per-unit form, see utf8.ts. */
+  readonly stringEncoding: StringEncoding;
 
-  constructor(initialSize = 1024) {
-    this.buf = new Uint8Array(initialSize);
+  constructor(initialSize = 1024, options: { stringEncoding?: StringEncoding } = {}) {
+    this.buf = new Uint8Array(Math.max(16, initialSize));
     this.view = new DataView(this.buf.buffer);
+    this.stringEncoding = options.stringEncoding ?? 'utf8';
   }
 
   get length(): number {
@@ -71,11 +74,11 @@ export class JuteWriter {
 
   writeString(v: string | null): this {
     if (v === null) return this.writeInt(-1);
-    // Worst case 3 bytes per UTF-16 unit; encodeInto writes in place, then we patch the length.
+    // Worst case 3 bytes per UTF-16 unit; encode in place, then patch the length.
     this.ensure(4 + v.length * 3);
     const lenAt = this.pos;
     this.pos += 4;
-    const { written } = utf8.encodeInto(v, this.buf.subarray(this.pos));
+    const written = encodeStringInto(v, this.buf, this.pos, this.stringEncoding);
     this.view.setInt32(lenAt, written);
     this.pos += written;
     return this;
