@@ -1,1 +1,12 @@
-export {};
+export { startZooKeeper } from './start.js';
+export { LocalZooKeeperServer } from './local-server.js';
+export { ZooKeeperNotInstalledError, ServerStartError } from './errors.js';
+export { fourLetter, modeOf, parseMntr } from './four-letter.js';
+export { digestCredential } from './digest.js';
+export { freePort, freePorts } from './ports.js';
+export { probeJavaRuntime, javaRuntime } from './java.js';
+export { listTaggedProcesses, reapOrphans, TAG_PROPERTY, RUN_PROPERTY, RUN_ENV } from './processes.js';
+export type { Backend, LogLevel, ServerOptions, TlsMaterial, ZooKeeperServer } from './options.js';
+export type { FourLetterTarget } from './four-letter.js';
+export type { JavaRuntime } from './java.js';
+export type { TaggedProcess } from './processes.js';

@@ -1,0 +1,11 @@
+/** Thrown once, with install instructions, when neither Java nor ZooKeeper's jars can be found. */
+export class ZooKeeperNotInstalledError extends Error {
+  override readonly name = 'ZooKeeperNotInstalledError';
+  readonly code = 'ZKTS_TESTKIT_NOT_INSTALLED';
+}
+
+/** A server (or ensemble) did not become ready before its deadline; the message carries the log tail. */
+export class ServerStartError extends Error {
+  override readonly name = 'ServerStartError';
+  readonly code = 'ZKTS_TESTKIT_START_FAILED';
+}

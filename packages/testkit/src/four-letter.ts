@@ -1,0 +1,64 @@
+import { connect as netConnect } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
+
+import type { Socket } from 'node:net';
+
+export interface FourLetterTarget {
+  host: string;
+  port: number;
+  /** Set to talk to a TLS port (PEM CA + client certificate). */
+  tls?: { ca: string; cert: string; key: string };
+  /** ms before giving up; default 5000. */
+  timeout?: number;
+}
+
+/**
+ * Sends a four-letter word (ruok, srvr, mntr, cons, wchs, dump, isro, …) and returns the whole answer: the
+ * server writes its reply and closes the connection, so "until close" is the framing.
+ */
+export function fourLetter(target: FourLetterTarget, cmd: string): Promise<string> {
+  if (!/^[a-z]{4}$/.test(cmd)) return Promise.reject(new TypeError(`not a four-letter word: ${JSON.stringify(cmd)}`));
+  const timeout = target.timeout ?? 5000;
+  return new Promise<string>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let settled = false;
+    const done = (error: Error | undefined): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      socket.destroy();
+      if (error) reject(error);
+      else resolve(Buffer.concat(chunks).toString('utf8'));
+    };
+    const socket: Socket = target.tls
+      ? tlsConnect({
+          host: target.host,
+          port: target.port,
+          ca: target.tls.ca,
+          cert: target.tls.cert,
+          key: target.tls.key,
+          servername: 'localhost',
+        }, () => socket.write(cmd))
+      : netConnect({ host: target.host, port: target.port }, () => socket.write(cmd));
+    const timer = setTimeout(() => done(new Error(`four-letter word ${cmd} to ${target.host}:${target.port} timed out after ${timeout} ms`)), timeout);
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    // A TLS server may reset instead of closing cleanly after its answer; what arrived is still the answer.
+    socket.on('error', (error) => done(chunks.length > 0 ? undefined : error));
+    socket.on('close', () => done(undefined));
+  });
+}
+
+/** Parses `srvr`'s `Mode:` line: standalone, leader, follower, observer, read-only; undefined when not serving. */
+export function modeOf(srvr: string): string | undefined {
+  return /^Mode: (\S+)/m.exec(srvr)?.[1];
+}
+
+/** Parses `mntr` into a key → value map. */
+export function parseMntr(mntr: string): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const line of mntr.split('\n')) {
+    const tab = line.indexOf('\t');
+    if (tab > 0) map.set(line.slice(0, tab), line.slice(tab + 1).trim());
+  }
+  return map;
+}

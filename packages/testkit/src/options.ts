@@ -1,0 +1,68 @@
+/** Where servers run: a local JVM, a Docker container (testcontainers), or whichever is available. */
+export type Backend = 'local' | 'container' | 'auto';
+
+export type LogLevel = 'ERROR' | 'WARN' | 'INFO' | 'DEBUG';
+
+/** What a test can ask of a server; everything is optional and defaults to a fast, permissive server. */
+export interface ServerOptions {
+  /** Default `'auto'`: local when Java and the jars exist, else a container when a Docker engine answers. */
+  backend?: Backend;
+  /** ms, default 500 (fast session expiry and election in tests). */
+  tickTime?: number;
+  /** ms; ZooKeeper's default is 2 × tickTime. */
+  minSessionTimeout?: number;
+  /** ms; ZooKeeper's default is 20 × tickTime. */
+  maxSessionTimeout?: number;
+  /** `4lw.commands.whitelist`, default `'*'`. */
+  fourLetterWhitelist?: string;
+  /** TTL nodes (`zookeeper.extendedTypesEnabled=true`). */
+  extendedTypesEnabled?: boolean;
+  /** `znode.container.checkIntervalMs`: how often empty containers / expired TTL nodes are reaped. */
+  containerCheckIntervalMs?: number;
+  /** `readonlymode.enabled=true`: a partitioned ensemble member keeps serving reads. */
+  readOnlyMode?: boolean;
+  /** Enables the `super` digest user with this password (`DigestAuthenticationProvider.superDigest`). */
+  superPassword?: string;
+  /** Adds a TLS-only client port (`securePort`) with certificates generated for this server. */
+  tls?: boolean;
+  /** `false` leaves out the plain client port (with `tls: true`: a TLS-only server). */
+  clientPort?: false;
+  /** ms to wait for the server to serve; default 60000. */
+  startTimeout?: number;
+  /** JVM heap cap, default `'256m'`. */
+  heap?: string;
+  /** Server log level, default `'WARN'`. */
+  logLevel?: LogLevel;
+  /** Extra zoo.cfg lines (`key=value`). */
+  config?: Readonly<Record<string, string | number | boolean>>;
+  /** Extra JVM system properties (`-Dkey=value`). */
+  systemProperties?: Readonly<Record<string, string | number | boolean>>;
+  /** Extra JVM arguments. */
+  jvmArgs?: readonly string[];
+}
+
+/** PEM material a `node:tls` client needs: the CA, and a client certificate + key signed by it (mutual TLS). */
+export interface TlsMaterial {
+  ca: string;
+  cert: string;
+  key: string;
+}
+
+export interface ZooKeeperServer extends AsyncDisposable {
+  /** `host:port` (the plain port; the TLS port when the server is TLS-only). */
+  readonly connectString: string;
+  readonly host: string;
+  readonly port: number;
+  readonly dataDir: string;
+  readonly securePort?: number | undefined;
+  readonly tls?: TlsMaterial;
+  /** Graceful stop (SIGTERM); the data is kept so `start()` brings it back. */
+  stop(): Promise<void>;
+  /** SIGKILL: a crash. The data is kept. */
+  kill(): Promise<void>;
+  /** stop + start on the same data dir and ports. */
+  restart(): Promise<void>;
+  /** Starts again after stop/kill (no-op while running). */
+  start(): Promise<void>;
+  fourLetter(cmd: string): Promise<string>;
+}

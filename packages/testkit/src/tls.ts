@@ -1,0 +1,91 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+
+import { ZooKeeperNotInstalledError } from './errors.js';
+
+import type { TlsMaterial } from './options.js';
+
+const run = promisify(execFile);
+
+export interface GeneratedTls {
+  /** PEM for node:tls clients: the CA and a client certificate/key it signed. */
+  material: TlsMaterial;
+  /** Server side, for ZooKeeper: a PKCS12 key store (server key + chain) and trust store (the CA). */
+  keyStore: string;
+  trustStore: string;
+  password: string;
+}
+
+const DAYS = '2';
+// EC P-256: key generation is instant, unlike RSA, and both Java 17 and Node accept it.
+const NEW_KEY = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+
+async function openssl(args: string[], cwd: string): Promise<void> {
+  await run('openssl', args, { cwd });
+}
+
+async function signedCert(dir: string, name: string, cn: string, ext: string): Promise<void> {
+  await writeFile(join(dir, `${name}.ext`), ext);
+  await openssl(['req', ...NEW_KEY, '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${cn}`], dir);
+  await openssl(
+    ['x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial',
+      '-out', `${name}.pem`, '-days', DAYS, '-extfile', `${name}.ext`],
+    dir,
+  );
+}
+
+function keytoolPath(java: string): string {
+  const beside = join(dirname(java), 'keytool');
+  return existsSync(beside) ? beside : 'keytool';
+}
+
+/**
+ * Generates a throw-away CA, a server certificate for 127.0.0.1/localhost and a client certificate, all
+ * signed by the CA, with openssl; then the server's PKCS12 key store (openssl) and trust store (keytool:
+ * Java only trusts a PKCS12 certificate that carries its "trusted certificate" attribute, which OpenSSL 3.0
+ * cannot write).
+ */
+export async function generateTls(dir: string, java: string): Promise<GeneratedTls> {
+  const password = randomBytes(12).toString('hex');
+  try {
+    await openssl(
+      ['req', '-x509', ...NEW_KEY, '-keyout', 'ca.key', '-out', 'ca.pem', '-days', DAYS, '-subj', '/CN=zkts testkit CA',
+        '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign'],
+      dir,
+    );
+    const leaf = 'basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\n';
+    await Promise.all([
+      signedCert(dir, 'server', 'localhost',
+        `${leaf}extendedKeyUsage=serverAuth,clientAuth\nsubjectAltName=IP:127.0.0.1,DNS:localhost\n`),
+      signedCert(dir, 'client', 'zkts-client', `${leaf}extendedKeyUsage=clientAuth\n`),
+    ]);
+    await openssl(
+      ['pkcs12', '-export', '-in', 'server.pem', '-inkey', 'server.key', '-certfile', 'ca.pem', '-name', 'server',
+        '-out', 'keystore.p12', '-passout', `pass:${password}`],
+      dir,
+    );
+    await run(keytoolPath(java), ['-importcert', '-noprompt', '-alias', 'ca', '-file', 'ca.pem',
+      '-keystore', 'truststore.p12', '-storetype', 'PKCS12', '-storepass', password], { cwd: dir });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw new ZooKeeperNotInstalledError(
+        'TLS test servers need `openssl` and the JDK `keytool` (Debian: `sudo apt-get install openssl default-jre-headless`).',
+        { cause: error },
+      );
+    }
+    throw error;
+  }
+  const [ca, cert, key] = await Promise.all(
+    ['ca.pem', 'client.pem', 'client.key'].map((f) => readFile(join(dir, f), 'utf8')),
+  );
+  return {
+    material: { ca: ca ?? '', cert: cert ?? '', key: key ?? '' },
+    keyStore: join(dir, 'keystore.p12'),
+    trustStore: join(dir, 'truststore.p12'),
+    password,
+  };
+}
