@@ -1,4 +1,4 @@
-export { startZooKeeper } from './start.js';
+export { startEnsemble, startZooKeeper } from './start.js';
 export { LocalZooKeeperServer } from './local-server.js';
 export { ZooKeeperNotInstalledError, ServerStartError } from './errors.js';
 export { fourLetter, modeOf, parseMntr } from './four-letter.js';
@@ -10,3 +10,4 @@ export type { Backend, LogLevel, ServerOptions, TlsMaterial, ZooKeeperServer } f
 export type { FourLetterTarget } from './four-letter.js';
 export type { JavaRuntime } from './java.js';
 export type { TaggedProcess } from './processes.js';
+export type { Ensemble, EnsembleOptions } from './ensemble.js';

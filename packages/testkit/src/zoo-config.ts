@@ -75,6 +75,11 @@ export function systemProperties(options: ServerOptions, layout: ServerLayout): 
     props['znode.container.checkIntervalMs'] = String(options.containerCheckIntervalMs);
   }
   if (options.readOnlyMode) props['readonlymode.enabled'] = 'true';
+  if (layout.quorum) {
+    // Elections in tests should take a second, not the production back-off of up to 60 s between rounds.
+    props['zookeeper.fastleader.maxNotificationInterval'] = '2000';
+    props['zookeeper.cnxTimeout'] = '2000';
+  }
   if (options.superPassword !== undefined) {
     props['zookeeper.DigestAuthenticationProvider.superDigest'] = digestCredential('super', options.superPassword);
   }

@@ -1,0 +1,143 @@
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+import { ServerStartError } from './errors.js';
+import { modeOf } from './four-letter.js';
+import { javaRuntime } from './java.js';
+import { LocalZooKeeperServer, makeRoot } from './local-server.js';
+import { freePorts } from './ports.js';
+import { untrackTempDir } from './processes.js';
+import { generateTls } from './tls.js';
+
+import type { ServerOptions, ZooKeeperServer } from './options.js';
+import type { GeneratedTls } from './tls.js';
+import type { QuorumPeer } from './zoo-config.js';
+
+export interface EnsembleOptions extends ServerOptions {
+  /** Number of voting members (3 tolerates one failure). */
+  size: number;
+}
+
+export interface Ensemble extends AsyncDisposable {
+  readonly members: ZooKeeperServer[];
+  /** Every member's `host:port`, comma-separated. */
+  readonly connectString: string;
+  /** The member whose `srvr` says `Mode: leader`; waits (up to `timeout` ms, default 30 s) during an election. */
+  leader(timeout?: number): Promise<ZooKeeperServer>;
+  /** Gracefully stops every member (data kept; members can be started again). */
+  stop(): Promise<void>;
+}
+
+const HOST = '127.0.0.1';
+const BIND_ATTEMPTS = 3;
+
+class LocalEnsemble implements Ensemble {
+  readonly members: LocalZooKeeperServer[];
+  readonly #root: string;
+
+  constructor(members: LocalZooKeeperServer[], root: string) {
+    this.members = members;
+    this.#root = root;
+  }
+
+  get connectString(): string {
+    return this.members.map((m) => m.connectString).join(',');
+  }
+
+  async leader(timeout = 30_000): Promise<ZooKeeperServer> {
+    const deadline = Date.now() + timeout;
+    for (;;) {
+      const modes = await Promise.all(
+        this.members.map(async (m) => (m.running ? modeOf(await m.fourLetter('srvr').catch(() => '')) : undefined)),
+      );
+      const index = modes.indexOf('leader');
+      const leader = index >= 0 ? this.members[index] : undefined;
+      if (leader) return leader;
+      if (Date.now() > deadline) {
+        throw new Error(`no ensemble member is leader after ${timeout} ms (modes: ${modes.map(String).join(', ')})`);
+      }
+      await sleep(100);
+    }
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.members.map((m) => m.stop()));
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await Promise.all(this.members.map((m) => m.dispose()));
+    await rm(this.#root, { recursive: true, force: true });
+    untrackTempDir(this.#root);
+  }
+}
+
+async function pickPeers(size: number, withClientPort: boolean): Promise<QuorumPeer[]> {
+  const ports = await freePorts(size * 3);
+  return Array.from({ length: size }, (_, i) => ({
+    id: i + 1,
+    host: HOST,
+    quorumPort: ports[i * 3] as number,
+    electionPort: ports[i * 3 + 1] as number,
+    clientPort: withClientPort ? (ports[i * 3 + 2] as number) : undefined,
+  }));
+}
+
+/**
+ * Starts `size` QuorumPeerMain members on loopback (distinct client, quorum and election ports, one myid
+ * each), all at once, and resolves when every member serves and one of them leads.
+ */
+export async function startLocalEnsemble(options: EnsembleOptions): Promise<Ensemble> {
+  const { size, ...serverOptions } = options;
+  if (!Number.isInteger(size) || size < 1) throw new TypeError(`ensemble size must be a positive integer, got ${size}`);
+  if (serverOptions.clientPort === false) throw new TypeError('ensemble members need their plain client port');
+  const { java } = javaRuntime();
+  const root = await makeRoot('zkts-ensemble-');
+  try {
+    let tls: GeneratedTls | undefined;
+    if (serverOptions.tls) {
+      await mkdir(join(root, 'tls'));
+      tls = await generateTls(join(root, 'tls'), java);
+    }
+    let peers = await pickPeers(size, true);
+    const securePorts = serverOptions.tls ? await freePorts(size) : [];
+    const members: LocalZooKeeperServer[] = [];
+    for (const peer of peers) {
+      const memberRoot = join(root, `member-${peer.id}`);
+      await mkdir(memberRoot);
+      members.push(
+        new LocalZooKeeperServer({
+          options: serverOptions,
+          root: memberRoot,
+          clientPort: peer.clientPort,
+          securePort: securePorts[peer.id - 1],
+          tls,
+          quorum: { myid: peer.id, peers },
+        }),
+      );
+    }
+    const ensemble = new LocalEnsemble(members, root);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await Promise.all(members.map((m) => m.spawn()));
+        await Promise.all(members.map((m) => m.waitServing()));
+        await ensemble.leader(serverOptions.startTimeout ?? 60_000);
+        return ensemble;
+      } catch (error) {
+        const tails = await Promise.all(members.map((m) => m.logTail(80)));
+        await Promise.all(members.map((m) => m.kill()));
+        const bindFailure = tails.some((t) => /BindException|Address already in use/.test(t));
+        if (attempt >= BIND_ATTEMPTS || !bindFailure) {
+          throw error instanceof ServerStartError ? error : new ServerStartError(String(error), { cause: error });
+        }
+        // Another process took one of the picked ports: pick all of them again.
+        peers = await pickPeers(size, true);
+        for (const m of members) m.setPeers(peers, peers[(m.myid ?? 1) - 1]?.clientPort);
+      }
+    }
+  } catch (error) {
+    await rm(root, { recursive: true, force: true });
+    untrackTempDir(root);
+    throw error;
+  }
+}
