@@ -26,6 +26,14 @@ export class JuteWriter {
     return this.pos;
   }
 
+  /** Drops everything written after `length` (e.g. a frame that turned out too big). */
+  truncate(length: number): this {
+    if (length < 0 || length > this.pos) throw new RangeError(`truncate(${length}) outside 0..${this.pos}`);
+    this.pos = length;
+    this.frameStart = -1;
+    return this;
+  }
+
   reset(): this {
     this.pos = 0;
     this.frameStart = -1;

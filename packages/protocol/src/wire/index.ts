@@ -1,2 +1,4 @@
-// Filled in by the wire module.
-export {};
+// Framing, multi, opcode tables and the conversation decoder of @zkts/protocol (docs/design/contracts.md §1).
+export * from './frame.js';
+export * from './multi.js';
+export * from './ops.js';

@@ -1,0 +1,141 @@
+/**
+ * Length-prefixed framing: every ZooKeeper frame, both ways, is `int length` (4 bytes, big-endian) followed by
+ * that many bytes (ClientCnxn.Packet.createBB, ClientCnxnSocket.readLength).
+ *
+ * `FrameSplitter` is incremental and accepts any chunking. A frame that sits inside one chunk is returned as a
+ * view of that chunk (no copy); only a frame that spans chunks is assembled into its own buffer, allocated once
+ * its length is known and checked. A length outside 0..maxPacket is a `ProtocolError` before anything is
+ * allocated, and the splitter stays failed: the byte stream has lost its framing for good.
+ */
+import { ProtocolError } from '../errors/errors.js';
+import { DEFAULT_MAX_PACKET } from '../jute/reader.js';
+
+export interface FrameSplitterOptions {
+  /** Largest accepted frame payload in bytes; ZooKeeper's jute.maxbuffer (default 0xfffff). */
+  maxPacket?: number;
+}
+
+export class FrameSplitter {
+  readonly maxPacket: number;
+  /** The length prefix of the next frame when it arrived split across chunks. */
+  private readonly head = new Uint8Array(4);
+  private headFill = 0;
+  /** The frame being assembled across chunks, and how much of it has arrived. */
+  private partial: Uint8Array | null = null;
+  private partialFill = 0;
+  private failure: ProtocolError | null = null;
+  /** Stream offset of the next byte pushed (for error messages). */
+  private streamOffset = 0;
+
+  constructor(options: FrameSplitterOptions = {}) {
+    this.maxPacket = options.maxPacket ?? DEFAULT_MAX_PACKET;
+  }
+
+  /** Bytes held back for an incomplete frame (prefix included). */
+  get buffered(): number {
+    return this.partial === null ? this.headFill : 4 + this.partialFill;
+  }
+
+  /**
+   * Feeds one chunk; returns the frame payloads it completed, in order. Views into `chunk` are returned for
+   * frames wholly inside it, so the caller must not reuse `chunk` while it holds them.
+   */
+  push(chunk: Uint8Array): Uint8Array[] {
+    if (this.failure !== null) throw this.failure;
+    const frames: Uint8Array[] = [];
+    const end = chunk.byteLength;
+    let pos = 0;
+    try {
+      // Finish what the previous chunks started.
+      if (this.headFill > 0 || this.partial !== null) {
+        pos = this.continuePending(chunk, frames);
+        if (this.headFill > 0 || this.partial !== null) return frames;
+      }
+      // Fast path: whole frames inside this chunk are views.
+      while (end - pos >= 4) {
+        const len = this.checkLength(
+          ((chunk[pos] as number) << 24) | ((chunk[pos + 1] as number) << 16) | ((chunk[pos + 2] as number) << 8) | (chunk[pos + 3] as number),
+          pos,
+        );
+        if (end - pos - 4 >= len) {
+          frames.push(chunk.subarray(pos + 4, pos + 4 + len));
+          pos += 4 + len;
+        } else {
+          this.partial = new Uint8Array(len);
+          this.partial.set(chunk.subarray(pos + 4, end));
+          this.partialFill = end - pos - 4;
+          pos = end;
+        }
+      }
+      if (pos < end) {
+        this.head.set(chunk.subarray(pos, end));
+        this.headFill = end - pos;
+        pos = end;
+      }
+      return frames;
+    } finally {
+      this.streamOffset += end;
+    }
+  }
+
+  /** Forgets any partial frame and a previous failure (for a new connection). */
+  reset(): void {
+    this.headFill = 0;
+    this.partial = null;
+    this.partialFill = 0;
+    this.failure = null;
+    this.streamOffset = 0;
+  }
+
+  /** Completes the split prefix and/or frame from the start of `chunk`; returns the bytes consumed. */
+  private continuePending(chunk: Uint8Array, frames: Uint8Array[]): number {
+    let pos = 0;
+    if (this.partial === null) {
+      const take = Math.min(4 - this.headFill, chunk.byteLength);
+      this.head.set(chunk.subarray(0, take), this.headFill);
+      this.headFill += take;
+      pos = take;
+      if (this.headFill < 4) return pos;
+      const h = this.head;
+      const len = this.checkLength(
+        ((h[0] as number) << 24) | ((h[1] as number) << 16) | ((h[2] as number) << 8) | (h[3] as number),
+        pos - 4,
+      );
+      this.headFill = 0;
+      if (chunk.byteLength - pos >= len) {
+        // The frame itself is whole in this chunk: still a view.
+        frames.push(chunk.subarray(pos, pos + len));
+        return pos + len;
+      }
+      this.partial = new Uint8Array(len);
+      this.partialFill = 0;
+    }
+    const partial = this.partial;
+    const take = Math.min(partial.byteLength - this.partialFill, chunk.byteLength - pos);
+    partial.set(chunk.subarray(pos, pos + take), this.partialFill);
+    this.partialFill += take;
+    pos += take;
+    if (this.partialFill === partial.byteLength) {
+      frames.push(partial);
+      this.partial = null;
+      this.partialFill = 0;
+    }
+    return pos;
+  }
+
+  private checkLength(len: number, at: number): number {
+    if (len < 0 || len > this.maxPacket) {
+      this.failure = new ProtocolError(`frame length ${len} out of range 0..${this.maxPacket}`, this.streamOffset + at);
+      throw this.failure;
+    }
+    return len;
+  }
+}
+
+/** Prefixes `payload` with its 4-byte big-endian length (a copy; for tests, proxies and tools). */
+export function frameWithLength(payload: Uint8Array): Uint8Array {
+  const out = new Uint8Array(4 + payload.byteLength);
+  new DataView(out.buffer).setInt32(0, payload.byteLength);
+  out.set(payload, 4);
+  return out;
+}
