@@ -1,0 +1,61 @@
+/** What every command file exports, and what it gets when it runs. */
+import type { OptionSpecs, ParsedArgs } from './args.js';
+import { UsageError } from './exit-codes.js';
+import type { Output } from './output.js';
+import type { Session } from './session.js';
+
+export interface GlobalOptions {
+  /** The connect string, chroot included. */
+  readonly server: string;
+  /** ms: give up connecting or on any request after this long (lock: waiting for the lock). */
+  readonly timeout: number | undefined;
+  readonly sessionTimeout: number | undefined;
+  readonly json: boolean;
+  readonly auth: readonly { scheme: string; auth: string }[];
+}
+
+export interface Io {
+  readonly stdin: NodeJS.ReadableStream;
+  readonly stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  readonly stderr: NodeJS.WritableStream;
+  readonly env: NodeJS.ProcessEnv;
+}
+
+export interface CommandContext {
+  readonly args: ParsedArgs;
+  readonly global: GlobalOptions;
+  readonly out: Output;
+  readonly session: Session;
+  readonly io: Io;
+  /** Fires on SIGINT/SIGTERM (the shell: on Ctrl-C while a command runs). */
+  readonly signal: AbortSignal;
+  /** True inside `zkts shell`, where a few commands (shell itself, lock) make no sense. */
+  readonly interactive: boolean;
+  /** The command table, for the shell (which runs the other commands). */
+  readonly commands: readonly Command[];
+}
+
+export interface Command {
+  readonly name: string;
+  readonly summary: string;
+  /** Everything after `zkts NAME`, e.g. `[-R] PATH`. */
+  readonly usage: string;
+  /** Extra paragraphs for `zkts NAME --help`. */
+  readonly details?: string;
+  readonly options: OptionSpecs;
+  /** Keep the arguments after `--` apart (lock's command line). */
+  readonly splitRest?: boolean;
+  run(context: CommandContext): Promise<number>;
+}
+
+export function positional(context: CommandContext, index: number, name: string): string {
+  const value = context.args.positionals[index];
+  if (value === undefined) throw new UsageError(`missing ${name}`);
+  return value;
+}
+
+/** Rejects extra positional arguments, which usually mean a quoting mistake. */
+export function atMost(context: CommandContext, count: number): void {
+  const extra = context.args.positionals[count];
+  if (extra !== undefined) throw new UsageError(`unexpected argument '${extra}'`);
+}

@@ -1,0 +1,57 @@
+/** `create PATH [DATA|-] [-e] [-s] [-c] [--ttl MS] [-p] [--acl SPEC]`: make a node, print its path. */
+import { parentPath } from '@zkts/protocol';
+import type { CreateMode, CreateOptions } from '@zkts/protocol';
+
+import { parseAclSpec } from '../acl-spec.js';
+import { flag, intOption, stringOption } from '../args.js';
+import type { Command, CommandContext } from '../command.js';
+import { atMost, positional } from '../command.js';
+import { ExitCode, UsageError } from '../exit-codes.js';
+import { dataArgument } from '../input.js';
+import { statRecord } from '../output.js';
+
+export function createMode(ephemeral: boolean, sequential: boolean, container: boolean, ttl: number | undefined): CreateMode {
+  if (container && (ephemeral || sequential || ttl !== undefined)) throw new UsageError('-c (container) cannot be combined with -e, -s or --ttl');
+  if (ephemeral && ttl !== undefined) throw new UsageError('--ttl cannot be combined with -e (ephemeral nodes have no TTL)');
+  if (container) return 'container';
+  if (ttl !== undefined) return sequential ? 'persistent-sequential-ttl' : 'persistent-ttl';
+  if (ephemeral) return sequential ? 'ephemeral-sequential' : 'ephemeral';
+  return sequential ? 'persistent-sequential' : 'persistent';
+}
+
+export const create: Command = {
+  name: 'create',
+  summary: 'create a node and print its path',
+  usage: 'PATH [DATA|-] [-e] [-s] [-c] [--ttl MS] [-p] [--acl SPEC]',
+  details:
+    'DATA `-` reads the data from standard input. An ephemeral node (-e) lives as long as the session, i.e. this\n' +
+    'command (useful in the shell). --ttl needs a server with extendedTypesEnabled=true. -p creates missing\n' +
+    'parents (persistent, empty); the node itself must not exist (exit 3).',
+  options: {
+    ephemeral: { type: 'boolean', short: 'e', description: 'ephemeral: deleted when the session ends' },
+    sequential: { type: 'boolean', short: 's', description: 'append a 10-digit sequence number to the name' },
+    container: { type: 'boolean', short: 'c', description: 'container: deleted by the server once its last child is gone' },
+    ttl: { type: 'string', arg: 'MS', description: 'persistent with a TTL: deleted after MS without changes or children' },
+    parents: { type: 'boolean', short: 'p', description: 'create missing parent nodes' },
+    acl: { type: 'string', arg: 'SPEC', description: 'ACL, e.g. world:anyone:r,digest:user:HASH:cdrwa (default world:anyone:cdrwa)' },
+  },
+  async run(context: CommandContext): Promise<number> {
+    atMost(context, 2);
+    const path = positional(context, 0, 'PATH');
+    const ttl = intOption(context.args, 'ttl', 1);
+    const mode = createMode(flag(context.args, 'ephemeral'), flag(context.args, 'sequential'), flag(context.args, 'container'), ttl);
+    const aclSpec = stringOption(context.args, 'acl');
+    const data = await dataArgument(context, context.args.positionals[1]);
+    const options: CreateOptions = { ...context.session.call(context.signal), mode };
+    if (ttl !== undefined) options.ttl = ttl;
+    if (aclSpec !== undefined) options.acl = parseAclSpec(aclSpec);
+    const client = await context.session.client();
+    if (flag(context.args, 'parents')) {
+      const parent = parentPath(path);
+      if (parent !== '/') await client.mkdirp(parent, context.session.call(context.signal));
+    }
+    const created = await client.create(path, data, options);
+    context.out.emit({ path: created.path, stat: statRecord(created.stat) }, created.path);
+    return ExitCode.OK;
+  },
+};

@@ -1,0 +1,16 @@
+/** The command table, in the order `zkts --help` lists it. */
+import type { Command } from '../command.js';
+import { acl } from './acl.js';
+import { auth } from './auth.js';
+import { create } from './create.js';
+import { mntr, ruok, srvr } from './four-letter.js';
+import { get } from './get.js';
+import { ls } from './ls.js';
+import { rm } from './rm.js';
+import { set } from './set.js';
+import { stat } from './stat.js';
+import { tree } from './tree.js';
+import { watch } from './watch.js';
+import { whoami } from './whoami.js';
+
+export const COMMANDS: readonly Command[] = [ls, tree, get, set, create, rm, stat, acl, auth, whoami, watch, srvr, mntr, ruok];

@@ -1,0 +1,81 @@
+/**
+ * From an argument vector to a finished command and its exit code. Shared by the one-shot CLI and by the
+ * shell, which runs every line through here with its own long-lived session.
+ */
+import { flag, parseArgv } from './args.js';
+import type { Command, Io } from './command.js';
+import { CliError, ExitCode, exitCodeFor, UsageError } from './exit-codes.js';
+import { GLOBAL_OPTIONS, globalOptions, takesValue } from './global-options.js';
+import { commandHelp, mainHelp } from './help.js';
+import { Output } from './output.js';
+import { messageOf, Session } from './session.js';
+
+export interface DispatchOptions {
+  readonly io: Io;
+  readonly commands: readonly Command[];
+  readonly signal: AbortSignal;
+  /** The shell's session; without one, the command gets a fresh session that is closed afterwards. */
+  readonly session?: Session;
+}
+
+/** Finds the command name: the first token that is neither an option nor a global option's value. */
+function splitCommand(argv: readonly string[]): { name: string | undefined; rest: string[] } {
+  for (let i = 0; i < argv.length; i++) {
+    const token = argv[i] as string;
+    if (token === '--') break;
+    if (token.startsWith('-')) {
+      if (takesValue(token)) i++;
+      continue;
+    }
+    return { name: token, rest: [...argv.slice(0, i), ...argv.slice(i + 1)] };
+  }
+  return { name: undefined, rest: [...argv] };
+}
+
+export async function dispatch(argv: readonly string[], options: DispatchOptions): Promise<number> {
+  const { io, commands } = options;
+  const interactive = options.session !== undefined;
+  let out = new Output(false, io.stdout, io.stderr);
+  const { name, rest } = splitCommand(argv);
+  const command = commands.find((c) => c.name === name);
+  try {
+    if (name === undefined) {
+      const args = parseArgv(rest, GLOBAL_OPTIONS);
+      io.stdout.write(mainHelp(commands));
+      return flag(args, 'help') ? ExitCode.OK : ExitCode.USAGE;
+    }
+    if (name === 'help') {
+      const topic = commands.find((c) => c.name === rest.find((t) => !t.startsWith('-')));
+      io.stdout.write(topic === undefined ? mainHelp(commands) : commandHelp(topic));
+      return ExitCode.OK;
+    }
+    if (command === undefined) throw new UsageError(`unknown command '${name}' (see zkts --help)`);
+    const args = parseArgv(rest, { ...GLOBAL_OPTIONS, ...command.options }, { splitRest: command.splitRest === true });
+    if (flag(args, 'help')) {
+      io.stdout.write(commandHelp(command));
+      return ExitCode.OK;
+    }
+    const global = globalOptions(args, io.env);
+    out = new Output(global.json, io.stdout, io.stderr);
+    const session = options.session ?? new Session(global);
+    try {
+      return await command.run({ args, global, out, session, io, signal: options.signal, interactive, commands });
+    } finally {
+      if (options.session === undefined) await session.close();
+    }
+  } catch (error) {
+    const code = exitCodeFor(error);
+    out.error(describe(error, name));
+    if (error instanceof UsageError && command !== undefined) out.note(`usage: zkts ${command.name} ${command.usage}`);
+    return code;
+  }
+}
+
+/** One line for a person: the message, and for server errors the path and code they concern. */
+function describe(error: unknown, name: string | undefined): string {
+  const prefix = name === undefined ? '' : `${name}: `;
+  if (error instanceof CliError) return `${prefix}${error.message}`;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string') return `${prefix}${messageOf(error)} [${code}]`;
+  return `${prefix}${messageOf(error)}`;
+}
