@@ -1,0 +1,85 @@
+/**
+ * Guaranteed removal of our own nodes. A contender node left behind blocks everyone queued after it forever
+ * (pitfall 6: zk-ruby/zk#49, kazoo #732), and a release that gives up on a connection loss leaves the lock held
+ * (pitfall 8: CURATOR-678). So removal never uses the caller's signal (it may be the reason we are cleaning
+ * up: vitess#15756) and retries after every reconnect until the node is gone or the session that owns it is.
+ */
+import { child, isConnectionLoss, isNoNode, isSessionGone, type RecipeClient } from './zk.js';
+
+const pending = new Set<Promise<void>>();
+
+/** Settles once every cleanup started so far has finished (tests use it to check for orphans). */
+export async function settleCleanups(): Promise<void> {
+  while (pending.size > 0) await Promise.allSettled([...pending]);
+}
+
+/** What to remove: a known node, or the node whose create reply was lost (found by its protected prefix). */
+export type CleanupTarget =
+  | { readonly path: string }
+  | { readonly dir: string; readonly prefix: string; readonly create?: Promise<{ path: string }> };
+
+/**
+ * Deletes the target, retrying across reconnects. Resolves when it is gone, when the owning session is gone
+ * (ephemerals go with it) or when `ownerSession` is no longer the client's session.
+ */
+export function removeNode(client: RecipeClient, target: CleanupTarget, ownerSession?: bigint): Promise<void> {
+  const job = removeLoop(client, target, ownerSession).finally(() => pending.delete(job));
+  pending.add(job);
+  return job;
+}
+
+async function removeLoop(client: RecipeClient, target: CleanupTarget, ownerSession: bigint | undefined): Promise<void> {
+  let path: string | undefined;
+  if ('path' in target) {
+    path = target.path;
+  } else if (target.create !== undefined) {
+    // A create still in flight: wait for its outcome instead of racing it, or it could land after our search.
+    try {
+      path = (await target.create).path;
+    } catch (e) {
+      if (!isConnectionLoss(e)) return; // definitely not created
+    }
+  }
+  for (;;) {
+    if (ownerSession !== undefined && client.sessionId !== ownerSession) return;
+    try {
+      if (path === undefined && !('path' in target)) {
+        const { children } = await client.getChildren(target.dir);
+        const found = children.find((c) => c.startsWith(target.prefix));
+        if (found === undefined) return;
+        path = child(target.dir, found);
+      }
+      if (path === undefined) return;
+      await client.delete(path);
+      return;
+    } catch (e) {
+      if (isNoNode(e) || isSessionGone(e)) return;
+      if (!isConnectionLoss(e)) return; // e.g. NO_AUTH: retrying cannot help; nothing else is safe to do
+      try {
+        await client.connected();
+      } catch {
+        return; // the session ended: its ephemerals are gone
+      }
+    }
+  }
+}
+
+/**
+ * Starts a removal and waits for it while the connection is up; if the client is (or becomes) disconnected the
+ * removal goes on in the background and this returns, so a timeout or abort is not held hostage by an outage.
+ */
+export async function removeSoon(client: RecipeClient, target: CleanupTarget, ownerSession?: bigint): Promise<void> {
+  const job = removeNode(client, target, ownerSession);
+  if (client.state !== 'connected') return;
+  let off: (() => void) | undefined;
+  const left = new Promise<void>((resolve) => {
+    off = client.onStateChange((c) => {
+      if (c.state !== 'connected') resolve();
+    });
+  });
+  try {
+    await Promise.race([job, left]);
+  } finally {
+    off?.();
+  }
+}

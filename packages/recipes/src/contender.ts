@@ -1,0 +1,198 @@
+/**
+ * The queue algorithm every sequential-node lock shares (Curator's LockInternals, with its known gaps closed):
+ *
+ * 1. Protected create: `<dir>/_c_<uuid>-<marker>` EPHEMERAL_SEQUENTIAL, pipelined with getChildren(dir), so an
+ *    uncontended acquire costs one round trip (the server answers one session's requests in order, so the
+ *    listing already contains our node). A lost create reply is recovered by looking for our uuid; a found node
+ *    is adopted only if its ephemeralOwner is our current session (CURATOR-498/604), else deleted and redone.
+ * 2. Loop: sort the recognised children on the sequence only, decide (granted, or which node to wait for), and
+ *    wait with a DATA watch on that node (getData, not exists: no watch is left on a vanished node, CURATOR-107).
+ *    If the node is already gone (NoNode) we loop at once, so a deletion between getChildren and the watch call
+ *    cannot be missed (ZK WriteLock's lost wakeup, pitfall 4).
+ * 3. On timeout, abort or any error our node is removed without the caller's signal (cleanup.ts).
+ */
+import { removeSoon } from './cleanup.js';
+import { LockLostError } from './errors.js';
+import { indexOfName, protectedPrefix, sortContenders, type Contender, type ContenderKind, type Decision } from './names.js';
+import { checkpoint, raceWith, type Deadline } from './wait.js';
+import { child, ensureDir, isConnectionLoss, isNoNode, retrying, type Data, type RecipeClient, type Stat } from './zk.js';
+
+/**
+ * Internal test hooks: not part of the supported API. `afterGetChildren` runs after the queue was read and the
+ * node to wait for chosen, before the watch is set, so a test can delete that node deterministically in the
+ * window where a lost wakeup would happen.
+ */
+export interface TestHooks {
+  afterGetChildren?: (info: { children: readonly string[]; watch: string }) => Promise<void> | void;
+}
+
+/** Counters a test (or a curious operator) can read to check herd-freedom. */
+export interface QueueStats {
+  /** getChildren calls made while waiting (the first, pipelined one included). */
+  listings: number;
+  /** Watches set on a predecessor. */
+  watches: number;
+  /** Times a set watch fired and woke this contender. */
+  wakeups: number;
+}
+
+export function newStats(): QueueStats {
+  return { listings: 0, watches: 0, wakeups: 0 };
+}
+
+export interface QueueSpec {
+  readonly client: RecipeClient;
+  readonly dir: string;
+  /** Marker placed before the sequence, e.g. `lock-` or `__WRIT__`. */
+  readonly marker: string;
+  /** Names recognised as contenders in this directory. */
+  readonly markers: Readonly<Record<string, ContenderKind>>;
+  readonly decide: (sorted: readonly Contender[], ourIndex: number) => Decision;
+  readonly data: Data;
+  readonly hooks?: TestHooks | undefined;
+  readonly stats?: QueueStats | undefined;
+  readonly what: string;
+}
+
+/** A node of ours that holds (or held) a place in the queue. */
+export interface Entry {
+  readonly path: string;
+  readonly name: string;
+  readonly stat: Stat;
+  /** The session that owns the node (its ephemeralOwner). */
+  readonly sessionId: bigint;
+}
+
+/** Creates our contender node and returns it together with the pipelined listing, if there was one. */
+export async function enqueue(
+  spec: QueueSpec,
+  signal: AbortSignal | undefined,
+  deadline: Deadline,
+): Promise<{ entry: Entry; children: string[] | undefined }> {
+  const { client, dir } = spec;
+  for (;;) {
+    checkpoint(signal, deadline, spec.what);
+    const prefix = protectedPrefix(globalThis.crypto.randomUUID());
+    const createP = client.create(child(dir, `${prefix}${spec.marker}`), spec.data, { mode: 'ephemeral-sequential' });
+    const childrenP = client.getChildren(dir);
+    childrenP.catch(() => undefined); // only read after the create succeeded
+    let created: { path: string; stat: Stat };
+    try {
+      created = await raceWith(createP, signal, deadline, spec.what);
+    } catch (e) {
+      if (isNoNode(e)) {
+        await ensureDir(client, dir);
+        continue;
+      }
+      if (isConnectionLoss(e)) {
+        const adopted = await recoverCreate(client, dir, prefix);
+        if (adopted !== undefined) return { entry: adopted, children: undefined };
+        continue;
+      }
+      // Abort, timeout or a failure with the create possibly still in flight: remove whatever it produces.
+      await removeSoon(client, { dir, prefix, create: createP });
+      throw e;
+    }
+    const name = created.path.slice(created.path.lastIndexOf('/') + 1);
+    const entry: Entry = { path: created.path, name, stat: created.stat, sessionId: created.stat.ephemeralOwner };
+    let children: string[] | undefined;
+    try {
+      children = (await childrenP).children;
+      if (spec.stats !== undefined) spec.stats.listings++;
+    } catch {
+      children = undefined; // the loop lists again
+    }
+    return { entry, children };
+  }
+}
+
+/**
+ * After a create whose reply was lost: find our node by its prefix. Adopt it only if our current session owns
+ * it; a node owned by an older session is deleted (it is dying anyway, but a follower may still list it).
+ */
+async function recoverCreate(client: RecipeClient, dir: string, prefix: string): Promise<Entry | undefined> {
+  await client.connected();
+  const { children } = await retrying(client, () => client.getChildren(dir)).catch((e: unknown) => {
+    if (isNoNode(e)) return { children: [] as string[] };
+    throw e;
+  });
+  const found = children.find((c) => c.startsWith(prefix));
+  if (found === undefined) return undefined;
+  const path = child(dir, found);
+  const stat = await retrying(client, () => client.exists(path));
+  if (stat === null) return undefined;
+  if (stat.ephemeralOwner === client.sessionId) return { path, name: found, stat, sessionId: stat.ephemeralOwner };
+  await removeSoon(client, { path });
+  return undefined;
+}
+
+/**
+ * Waits until `entry` is granted. Returns true when granted, false when `wait` is false and it is not granted
+ * at once. The caller removes the node when this throws or returns false.
+ */
+export async function awaitTurn(
+  spec: QueueSpec,
+  entry: Entry,
+  firstChildren: string[] | undefined,
+  wait: boolean,
+  signal: AbortSignal | undefined,
+  deadline: Deadline,
+): Promise<boolean> {
+  const { client, dir } = spec;
+  let children = firstChildren;
+  for (;;) {
+    if (client.sessionId !== entry.sessionId) throw new LockLostError(`${spec.what}: the session that owned ${entry.path} is gone`);
+    if (children === undefined) {
+      checkpoint(signal, deadline, spec.what);
+      children = await raceWith(retrying(client, () => client.getChildren(dir)), signal, deadline, spec.what).then(
+        (r) => r.children,
+        (e: unknown) => {
+          if (isNoNode(e)) return [] as string[];
+          throw e;
+        },
+      );
+      if (spec.stats !== undefined) spec.stats.listings++;
+    }
+    const sorted = sortContenders(children, spec.markers);
+    const ourIndex = indexOfName(sorted, entry.name);
+    if (ourIndex < 0) throw new LockLostError(`${spec.what}: our contender node ${entry.path} vanished`);
+    const decision = spec.decide(sorted, ourIndex);
+    if (decision.granted) return true;
+    if (!wait) return false;
+    await spec.hooks?.afterGetChildren?.({ children, watch: decision.watch });
+    children = undefined;
+    let watch: Promise<unknown> | undefined;
+    try {
+      const r = await raceWith(client.getData(child(dir, decision.watch), { watch: true }), signal, deadline, spec.what);
+      watch = r.watch;
+      if (spec.stats !== undefined) spec.stats.watches++;
+    } catch (e) {
+      if (isNoNode(e)) continue; // already gone: look again right away
+      if (isConnectionLoss(e)) {
+        await client.connected();
+        continue;
+      }
+      throw e;
+    }
+    if (watch === undefined) continue;
+    await raceWith(watch, signal, deadline, spec.what);
+    if (spec.stats !== undefined) spec.stats.wakeups++;
+  }
+}
+
+/** Enqueue + wait, removing our node on every failure path. Returns undefined for a try that was not granted. */
+export async function contend(
+  spec: QueueSpec,
+  wait: boolean,
+  signal: AbortSignal | undefined,
+  deadline: Deadline,
+): Promise<Entry | undefined> {
+  const { entry, children } = await enqueue(spec, signal, deadline);
+  let granted = false;
+  try {
+    granted = await awaitTurn(spec, entry, children, wait, signal, deadline);
+  } finally {
+    if (!granted) await removeSoon(spec.client, { path: entry.path }, entry.sessionId);
+  }
+  return granted ? entry : undefined;
+}

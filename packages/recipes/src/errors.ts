@@ -1,0 +1,63 @@
+/**
+ * Recipe-level errors. Failures of the ZooKeeper calls themselves surface as @zkts/protocol's ZkError family
+ * (TimeoutError for a missed deadline, AbortError for a fired signal, SessionExpiredError…); these classes cover
+ * misuse and lock-state conditions that have no server counterpart. Each carries a stable `code`.
+ */
+export type RecipeErrorCode =
+  | 'LOCK_NOT_HELD'
+  | 'LOCK_BUSY'
+  | 'LOCK_UPGRADE'
+  | 'LOCK_LOST'
+  | 'INVALID_USE';
+
+export class RecipeError extends Error {
+  readonly code: RecipeErrorCode;
+
+  constructor(code: RecipeErrorCode, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.code = code;
+  }
+
+  override get name(): string {
+    return this.constructor.name;
+  }
+}
+
+/** release() on a lock this handle does not hold (over-release). */
+export class LockNotHeldError extends RecipeError {
+  constructor(message = 'the lock is not held by this instance', options?: ErrorOptions) {
+    super('LOCK_NOT_HELD', message, options);
+  }
+}
+
+/**
+ * A non-reentrant lock instance asked to acquire while it holds the lock, or any instance asked to acquire
+ * while another acquire of the same instance is still in progress. Rejected at once rather than waiting: an
+ * instance is one contender, and waiting on yourself would deadlock.
+ */
+export class LockBusyError extends RecipeError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('LOCK_BUSY', message, options);
+  }
+}
+
+/** A write lock asked for while the same read-write lock instance holds the read side (upgrade would deadlock). */
+export class LockUpgradeError extends RecipeError {
+  constructor(message = 'cannot upgrade a held read lock to a write lock; release the read lock first', options?: ErrorOptions) {
+    super('LOCK_UPGRADE', message, options);
+  }
+}
+
+/** Our contender node vanished while we waited or held (session lost, or someone deleted it). */
+export class LockLostError extends RecipeError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('LOCK_LOST', message, options);
+  }
+}
+
+/** Bad arguments to a recipe (e.g. more semaphore leases than exist). */
+export class RecipeArgumentError extends RecipeError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('INVALID_USE', message, options);
+  }
+}

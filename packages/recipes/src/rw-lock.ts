@@ -1,0 +1,127 @@
+/**
+ * A fair read-write lock with Curator InterProcessReadWriteLock's node names (`_c_<uuid>-__READ__<seq>`,
+ * `_c_<uuid>-__WRIT__<seq>`; kazoo's `__rlock__`/`__lock__` are recognised as readers/writers too).
+ *
+ * - Readers share the lock. A reader waits only on its NEAREST preceding writer (the ZK recipe and kazoo), not
+ *   Curator's lowest writer, so a reader behind several writers wakes once, when the writer just ahead leaves.
+ * - A writer waits on its immediate predecessor, reader or writer.
+ * - Downgrade: while this instance holds the write lock, readLock.acquire() is granted at once with an EPHEMERAL
+ *   node carrying the write node's sequence (CURATOR-621), so releasing the write lock afterwards keeps our
+ *   place: writers queued behind us keep waiting.
+ * - Upgrade (write asked while this instance holds the read lock) rejects with LockUpgradeError: it could only
+ *   deadlock, since the write would wait for our own read node.
+ */
+import { removeSoon } from './cleanup.js';
+import type { Entry } from './contender.js';
+import { LockLostError, LockUpgradeError } from './errors.js';
+import { formatSequence, parseContender, protectedPrefix, readDecision, RW_MARKERS, writeDecision, type Contender, type ContenderKind, type Decision } from './names.js';
+import { QueueLock, type LockOptions, type Participant } from './queue-lock.js';
+import { checkpoint, type Deadline } from './wait.js';
+import { child, ensureDir, isConnectionLoss, isNoNode, retrying, type RecipeClient } from './zk.js';
+
+export class ReadWriteLock {
+  readonly readLock: ReadLock;
+  readonly writeLock: WriteLock;
+  readonly path: string;
+
+  constructor(client: RecipeClient, path: string, options: LockOptions = {}) {
+    this.path = path;
+    this.writeLock = new WriteLock(client, path, options, this);
+    this.readLock = new ReadLock(client, path, options, this);
+  }
+
+  /** Every contender, readers and writers, in queue order. */
+  participants(): Promise<Participant[]> {
+    return this.writeLock.participants();
+  }
+
+  /** The current holders: one writer, or the readers ahead of the first writer. */
+  async holders(): Promise<Participant[]> {
+    const ps = await this.participants();
+    const out: Participant[] = [];
+    for (const [i, p] of ps.entries()) {
+      if (p.kind === 'write') {
+        if (i === 0) out.push(p);
+        break;
+      }
+      out.push(p);
+    }
+    return out;
+  }
+}
+
+export class WriteLock extends QueueLock {
+  protected readonly marker = '__WRIT__';
+  protected readonly markers: Readonly<Record<string, ContenderKind>> = RW_MARKERS;
+  private readonly rw: ReadWriteLock;
+
+  constructor(client: RecipeClient, path: string, options: LockOptions, rw: ReadWriteLock) {
+    super(client, path, options);
+    this.rw = rw;
+  }
+
+  /** Full path of our write node while held. */
+  get heldNode(): string | undefined {
+    return this.isHeld ? this.currentNode : undefined;
+  }
+
+  protected decide(sorted: readonly Contender[], ourIndex: number): Decision {
+    return writeDecision(sorted, ourIndex);
+  }
+
+  protected override precheck(): void {
+    if (this.rw.readLock.holdCount > 0) throw new LockUpgradeError();
+  }
+}
+
+export class ReadLock extends QueueLock {
+  protected readonly marker = '__READ__';
+  protected readonly markers: Readonly<Record<string, ContenderKind>> = RW_MARKERS;
+  private readonly rw: ReadWriteLock;
+
+  constructor(client: RecipeClient, path: string, options: LockOptions, rw: ReadWriteLock) {
+    super(client, path, options);
+    this.rw = rw;
+  }
+
+  protected decide(sorted: readonly Contender[], ourIndex: number): Decision {
+    return readDecision(sorted, ourIndex);
+  }
+
+  protected override obtain(wait: boolean, signal: AbortSignal | undefined, deadline: Deadline): Promise<Entry | undefined> {
+    const writeNode = this.rw.writeLock.heldNode;
+    if (writeNode === undefined) return super.obtain(wait, signal, deadline);
+    return this.downgrade(writeNode, signal, deadline);
+  }
+
+  /** Read node at the write node's position: `_c_<uuid>-__READ__<writer's seq>`, EPHEMERAL (not sequential). */
+  private async downgrade(writeNode: string, signal: AbortSignal | undefined, deadline: Deadline): Promise<Entry> {
+    const writer = parseContender(writeNode.slice(writeNode.lastIndexOf('/') + 1), RW_MARKERS);
+    if (writer === undefined) throw new LockLostError(`unrecognised write node ${writeNode}`);
+    const name = `${protectedPrefix(globalThis.crypto.randomUUID())}__READ__${formatSequence(writer.sequence)}`;
+    const path = child(this.path, name);
+    const { client } = this;
+    for (;;) {
+      checkpoint(signal, deadline, `read lock ${this.path}`);
+      try {
+        const { stat } = await client.create(path, this.options.data ?? '', { mode: 'ephemeral' });
+        return { path, name, stat, sessionId: stat.ephemeralOwner };
+      } catch (e) {
+        if (isNoNode(e)) {
+          await ensureDir(client, this.path);
+          continue;
+        }
+        if (!isConnectionLoss(e) && !(e instanceof Error && 'code' in e && e.code === 'NODE_EXISTS')) {
+          await removeSoon(client, { path });
+          throw e;
+        }
+        // Outcome unknown (or a retried create found it): adopt only a node our session owns.
+        await client.connected();
+        const stat = await retrying(client, () => client.exists(path));
+        if (stat === null) continue;
+        if (stat.ephemeralOwner === client.sessionId) return { path, name, stat, sessionId: stat.ephemeralOwner };
+        throw new LockLostError(`downgrade node ${path} belongs to another session`);
+      }
+    }
+  }
+}

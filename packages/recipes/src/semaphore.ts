@@ -1,0 +1,149 @@
+/**
+ * A counting semaphore with Curator InterProcessSemaphoreV2's layout and algorithm: an inner Mutex at
+ * `<path>/locks` admits one acquirer at a time; it creates its lease nodes under `<path>/leases` and, still
+ * holding the mutex, waits (children watch) until the lease count fits `maxLeases`. Only the mutex holder
+ * watches, so a freed lease wakes one acquirer, in FIFO order. Several leases are all-or-nothing: any failure
+ * returns every lease created so far (CURATOR-315/462). `maxLeases` is a convention every participant must
+ * share, as in Curator.
+ */
+import { removeNode, removeSoon } from './cleanup.js';
+import { enqueue, type QueueSpec, type Entry } from './contender.js';
+import { LockLostError, RecipeArgumentError } from './errors.js';
+import { Hold, type LostOn } from './lease.js';
+import { Mutex } from './mutex.js';
+import { checkpoint, deadlineFrom, raceWith, remaining, type WaitOptions } from './wait.js';
+import { child, isNoNode, retrying, type Data, type RecipeClient } from './zk.js';
+
+export interface SemaphoreOptions {
+  data?: Data;
+  lostOn?: LostOn;
+}
+
+export interface SemaphoreLease extends AsyncDisposable {
+  /** Full paths of our lease nodes. */
+  readonly nodes: readonly string[];
+  /** Fires when the session is gone (or suspended, by policy): the leases can no longer be trusted. */
+  readonly lost: AbortSignal;
+  readonly released: boolean;
+  /** Returns every lease of this acquire (guaranteed delete). Idempotent. */
+  release(): Promise<void>;
+}
+
+const LEASE_MARKERS = { 'lease-': 'write' } as const;
+
+export class Semaphore {
+  readonly client: RecipeClient;
+  readonly path: string;
+  readonly maxLeases: number;
+  private readonly options: SemaphoreOptions;
+  private readonly leasesDir: string;
+  private readonly inner: Mutex;
+
+  constructor(client: RecipeClient, path: string, maxLeases: number, options: SemaphoreOptions = {}) {
+    if (!Number.isInteger(maxLeases) || maxLeases < 1) throw new RecipeArgumentError(`maxLeases must be a positive integer, got ${maxLeases}`);
+    this.client = client;
+    this.path = path;
+    this.maxLeases = maxLeases;
+    this.options = options;
+    this.leasesDir = child(path, 'leases');
+    this.inner = new Mutex(client, child(path, 'locks'));
+  }
+
+  /** Takes `qty` leases, all or none. Rejects with TimeoutError / AbortError having returned any it created. */
+  async acquire(qty = 1, options: WaitOptions = {}): Promise<SemaphoreLease> {
+    if (!Number.isInteger(qty) || qty < 1 || qty > this.maxLeases) {
+      throw new RecipeArgumentError(`cannot take ${qty} of ${this.maxLeases} leases`);
+    }
+    const { signal } = options;
+    const deadline = deadlineFrom(options.timeout);
+    const rem = remaining(deadline);
+    // A fresh inner Mutex per call: concurrent acquires of one Semaphore object queue like separate processes.
+    const inner = new Mutex(this.client, this.inner.path);
+    const gate = await inner.acquire({ ...(signal !== undefined && { signal }), ...(rem !== undefined && { timeout: rem }) });
+    const mine: Entry[] = [];
+    try {
+      const spec: QueueSpec = {
+        client: this.client, dir: this.leasesDir, marker: 'lease-', markers: LEASE_MARKERS,
+        decide: () => ({ granted: true }), data: this.options.data ?? '', what: `semaphore ${this.path}`,
+      };
+      for (let i = 0; i < qty; i++) mine.push((await enqueue(spec, signal, deadline)).entry);
+      await this.waitForRoom(mine, signal, deadline);
+    } catch (e) {
+      await Promise.all(mine.map((m) => removeSoon(this.client, { path: m.path }, m.sessionId)));
+      throw e;
+    } finally {
+      await gate.release();
+    }
+    return new Leases(this.client, mine, this.options.lostOn ?? 'expired');
+  }
+
+  /** The lease nodes currently held, with their data. */
+  async leaseHolders(): Promise<{ node: string; data: string }[]> {
+    const { children } = await retrying(this.client, () => this.client.getChildren(this.leasesDir)).catch((e: unknown) => {
+      if (isNoNode(e)) return { children: [] as string[] };
+      throw e;
+    });
+    const rows = await Promise.all(
+      children.map(async (c) => {
+        const node = child(this.leasesDir, c);
+        try {
+          const { data } = await retrying(this.client, () => this.client.getData(node));
+          return { node, data: new TextDecoder().decode(data) };
+        } catch (e) {
+          if (isNoNode(e)) return undefined;
+          throw e;
+        }
+      }),
+    );
+    return rows.filter((r): r is { node: string; data: string } => r !== undefined);
+  }
+
+  private async waitForRoom(mine: readonly Entry[], signal: AbortSignal | undefined, deadline: number | undefined): Promise<void> {
+    const what = `semaphore ${this.path}`;
+    for (;;) {
+      checkpoint(signal, deadline, what);
+      const r = await raceWith(retrying(this.client, () => this.client.getChildren(this.leasesDir, { watch: true })), signal, deadline, what);
+      const names = new Set(r.children);
+      for (const m of mine) if (!names.has(m.name)) throw new LockLostError(`${what}: lease node ${m.path} vanished`);
+      if (r.children.length <= this.maxLeases) return;
+      if (r.watch !== undefined) await raceWith(r.watch, signal, deadline, what);
+    }
+  }
+}
+
+class Leases implements SemaphoreLease {
+  readonly nodes: readonly string[];
+  private readonly client: RecipeClient;
+  private readonly holds: Hold[];
+  private done: Promise<void> | undefined;
+  private lostSignal: AbortSignal | undefined;
+
+  constructor(client: RecipeClient, entries: readonly Entry[], lostOn: LostOn) {
+    this.client = client;
+    this.nodes = entries.map((e) => e.path);
+    this.holds = entries.map((e) => new Hold(client, e.path, e.stat.czxid, e.sessionId, lostOn));
+  }
+
+  get lost(): AbortSignal {
+    this.lostSignal ??= AbortSignal.any(this.holds.map((h) => h.lost));
+    return this.lostSignal;
+  }
+
+  get released(): boolean {
+    return this.done !== undefined;
+  }
+
+  release(): Promise<void> {
+    this.done ??= Promise.all(
+      this.holds.map((h) => {
+        h.end();
+        return removeNode(this.client, { path: h.node }, h.sessionId);
+      }),
+    ).then(() => undefined);
+    return this.done;
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.release();
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * The slice of @zkts/protocol's ZkClient the recipes use (docs/design/contracts.md §2), as a structural type so
+ * any ZkClient fits and unit tests can pass a fake. Plus the small retry/cleanup helpers every recipe shares.
+ */
+import {
+  ClientClosedError,
+  ConnectionLossError,
+  ServerError,
+  SessionExpiredError,
+  AuthFailedError,
+  type ZkError,
+} from '@zkts/protocol';
+
+export type SessionState =
+  | 'idle' | 'connecting' | 'connected' | 'connected-read-only' | 'suspended' | 'expired' | 'auth-failed' | 'closed';
+export interface StateChange { state: SessionState; previous: SessionState; sessionId: bigint; error?: ZkError }
+export interface CallOptions { signal?: AbortSignal; timeout?: number }
+export type Data = Uint8Array | string;
+export type CreateMode = 'persistent' | 'ephemeral' | 'persistent-sequential' | 'ephemeral-sequential' | 'container';
+export interface Stat {
+  czxid: bigint; mzxid: bigint; ctime: bigint; mtime: bigint; version: number; cversion: number;
+  aversion: number; ephemeralOwner: bigint; dataLength: number; numChildren: number; pzxid: bigint;
+}
+export interface WatchEvent { type: string; path: string; zxid: bigint }
+export type Op =
+  | { op: 'create'; path: string; data?: Data | null; mode?: CreateMode }
+  | { op: 'delete'; path: string; version?: number }
+  | { op: 'setData'; path: string; data: Data | null; version?: number }
+  | { op: 'check'; path: string; version?: number };
+export type OpResult =
+  | { op: 'create'; path: string; stat?: Stat } | { op: 'delete' } | { op: 'setData'; stat: Stat } | { op: 'check' };
+
+export interface RecipeClient {
+  readonly state: SessionState;
+  readonly sessionId: bigint;
+  readonly negotiatedTimeout: number;
+  connected(options?: CallOptions): Promise<void>;
+  onStateChange(listener: (change: StateChange) => void): () => void;
+  create(path: string, data?: Data | null, options?: CallOptions & { mode?: CreateMode }): Promise<{ path: string; stat: Stat }>;
+  delete(path: string, options?: CallOptions & { version?: number }): Promise<void>;
+  exists(path: string, options?: CallOptions): Promise<Stat | null>;
+  getData(path: string, options?: CallOptions & { watch?: true }): Promise<{ data: Uint8Array; stat: Stat; watch?: Promise<WatchEvent> }>;
+  setData(path: string, data: Data | null, options?: CallOptions & { version?: number }): Promise<Stat>;
+  getChildren(path: string, options?: CallOptions & { watch?: true }): Promise<{ children: string[]; stat: Stat; watch?: Promise<WatchEvent> }>;
+  multi(ops: Op[], options?: CallOptions): Promise<OpResult[]>;
+}
+
+export function isServerCode(e: unknown, code: string): boolean {
+  return e instanceof ServerError && e.code === code;
+}
+export const isNoNode = (e: unknown): boolean => isServerCode(e, 'NO_NODE');
+export const isNodeExists = (e: unknown): boolean => isServerCode(e, 'NODE_EXISTS');
+export const isConnectionLoss = (e: unknown): boolean => e instanceof ConnectionLossError;
+
+/** The session is gone for good: nothing ephemeral of ours survives, and retrying cannot help. */
+export function isSessionGone(e: unknown): boolean {
+  return (
+    e instanceof SessionExpiredError ||
+    e instanceof ClientClosedError ||
+    e instanceof AuthFailedError ||
+    isServerCode(e, 'SESSION_EXPIRED')
+  );
+}
+
+export function isLive(state: SessionState): boolean {
+  return state !== 'expired' && state !== 'closed' && state !== 'auth-failed';
+}
+
+/** Joins a directory and a child name. */
+export function child(dir: string, name: string): string {
+  return dir === '/' ? `/${name}` : `${dir}/${name}`;
+}
+
+export function parentOf(path: string): string {
+  const i = path.lastIndexOf('/');
+  return i <= 0 ? '/' : path.slice(0, i);
+}
+
+export function nameOf(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+/**
+ * Runs an idempotent call (a read, or a write whose repeat is harmless), retrying after a connection loss once
+ * the client is connected again. A gone session surfaces as the client's own error.
+ */
+export async function retrying<T>(client: RecipeClient, call: () => Promise<T>): Promise<T> {
+  for (;;) {
+    try {
+      return await call();
+    } catch (e) {
+      if (!isConnectionLoss(e)) throw e;
+      await client.connected();
+    }
+  }
+}
+
+let containersUnsupported = false;
+
+/**
+ * Creates `dir` and its missing ancestors as container nodes (what Curator's creatingParentContainersIfNeeded
+ * does: ZooKeeper deletes an empty container later, so lock directories do not pile up). Falls back to
+ * persistent nodes on a server without containers.
+ */
+export async function ensureDir(client: RecipeClient, dir: string): Promise<void> {
+  if (dir === '/') return;
+  const parts = dir.split('/').filter((p) => p.length > 0);
+  let path = '';
+  for (const part of parts) {
+    path += `/${part}`;
+    await retrying(client, async () => {
+      try {
+        await client.create(path, null, { mode: containersUnsupported ? 'persistent' : 'container' });
+      } catch (e) {
+        if (isNodeExists(e)) return;
+        if (!containersUnsupported && (isServerCode(e, 'UNIMPLEMENTED') || isServerCode(e, 'BAD_ARGUMENTS'))) {
+          containersUnsupported = true;
+          await client.create(path, null, { mode: 'persistent' }).catch((e2: unknown) => {
+            if (!isNodeExists(e2)) throw e2;
+          });
+          return;
+        }
+        throw e;
+      }
+    });
+  }
+}
