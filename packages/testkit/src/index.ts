@@ -11,3 +11,6 @@ export type { FourLetterTarget } from './four-letter.js';
 export type { JavaRuntime } from './java.js';
 export type { TaggedProcess } from './processes.js';
 export type { Ensemble, EnsembleOptions } from './ensemble.js';
+export { startFaultProxy } from './fault-proxy.js';
+export type { FaultProxy } from './fault-proxy.js';
+export { FrameCutter } from './frames.js';

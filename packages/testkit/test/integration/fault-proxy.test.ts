@@ -1,0 +1,119 @@
+import { randomBytes } from 'node:crypto';
+import { connect } from 'node:net';
+
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+import { fourLetter, startFaultProxy } from '../../src/index.js';
+import { sharedConnectString } from '../helpers.js';
+import { connectRequest, createRequest, Frames, getDataRequest, hostPort, openSession, parseReply, pingRequest } from '../raw-zk.js';
+
+import type { FaultProxy } from '../../src/index.js';
+
+const unique = (name: string): string => `/proxy-${name}-${randomBytes(4).toString('hex')}`;
+
+async function noFrameWithin(frames: Frames, ms: number): Promise<void> {
+  await expect(frames.next(ms)).rejects.toThrow(/no frame/);
+}
+
+describe('startFaultProxy (raw sockets through the proxy to the shared server)', () => {
+  const upstream = hostPort(sharedConnectString());
+  let proxy: FaultProxy;
+  beforeEach(async () => {
+    proxy = await startFaultProxy(upstream);
+  });
+  afterEach(async () => {
+    await proxy.close();
+  });
+
+  it('passes ZooKeeper traffic and four-letter words through untouched', async () => {
+    expect(proxy.connectString).toBe(`127.0.0.1:${proxy.port}`);
+    expect(proxy.port).not.toBe(upstream.port);
+    await using session = await openSession(proxy.host, proxy.port);
+    const path = unique('pass');
+    expect(await session.create(path, 'through')).toBe(0);
+    expect(await session.getData(path)).toEqual({ err: 0, data: 'through' });
+    expect(await fourLetter({ host: proxy.host, port: proxy.port }, 'ruok')).toBe('imok');
+  });
+
+  it('cut() closes both sides of current connections; new connections still work', async () => {
+    const session = await openSession(proxy.host, proxy.port);
+    expect(proxy.connections).toBe(1);
+    proxy.cut();
+    await session.closed;
+    expect(session.socket.destroyed).toBe(true);
+    await using again = await openSession(proxy.host, proxy.port);
+    expect((await again.getData('/')).err).toBe(0);
+  });
+
+  it('blackhole() freezes open sockets and new ones; restore() delivers what was held', async () => {
+    await using session = await openSession(proxy.host, proxy.port);
+    proxy.blackhole();
+    session.socket.write(getDataRequest(7, '/'));
+    await noFrameWithin(session.frames, 600);
+    expect(session.socket.destroyed).toBe(false);
+
+    // A connection made during the blackhole is accepted, but its handshake goes nowhere.
+    const late = connect({ host: proxy.host, port: proxy.port });
+    const lateFrames = new Frames();
+    late.on('data', (c: Buffer) => lateFrames.push(c));
+    await new Promise<void>((resolve) => late.once('connect', () => resolve()));
+    late.write(connectRequest());
+    await noFrameWithin(lateFrames, 300);
+    expect(late.destroyed).toBe(false);
+
+    proxy.restore();
+    expect(parseReply(await session.frames.next()).xid).toBe(7);
+    const connected = await lateFrames.next();
+    expect(connected.length).toBeGreaterThanOrEqual(36);
+    late.destroy();
+  });
+
+  it('delay(ms) adds at least ms of latency; restore() removes it', async () => {
+    await using session = await openSession(proxy.host, proxy.port);
+    const roundTrip = async (xid: number): Promise<number> => {
+      const start = performance.now();
+      session.socket.write(getDataRequest(xid, '/'));
+      expect(parseReply(await session.frames.next()).xid).toBe(xid);
+      return performance.now() - start;
+    };
+    const baseline = await roundTrip(1);
+    proxy.delay(250);
+    // Both directions are held back: ≥ 2 × 250 ms.
+    expect(await roundTrip(2)).toBeGreaterThanOrEqual(490);
+    proxy.restore();
+    expect(await roundTrip(3)).toBeLessThan(baseline + 200);
+  });
+
+  it('dropNextReply(): the request is applied, its reply never arrives, the socket closes', async () => {
+    const path = unique('drop');
+    const session = await openSession(proxy.host, proxy.port);
+    proxy.dropNextReply();
+    // A ping is not "the next request": it passes and is answered.
+    session.socket.write(pingRequest());
+    expect(parseReply(await session.frames.next()).xid).toBe(-2);
+    session.socket.write(createRequest(1, path, 'applied'));
+    await session.closed;
+    expect(session.frames.frames).toEqual([]);
+    // The write reached the server: read it back directly, not through the proxy.
+    await using direct = await openSession(upstream.host, upstream.port);
+    expect(await direct.getData(path)).toEqual({ err: 0, data: 'applied' });
+    // Armed once: the next connection's requests and replies pass.
+    await using next = await openSession(proxy.host, proxy.port);
+    expect(await next.getData(path)).toEqual({ err: 0, data: 'applied' });
+  });
+
+  it('close() stops accepting connections', async () => {
+    const { port, host } = proxy;
+    await proxy.close();
+    const refused = await new Promise<boolean>((resolve) => {
+      const s = connect({ host, port });
+      s.once('connect', () => {
+        s.destroy();
+        resolve(false);
+      });
+      s.once('error', () => resolve(true));
+    });
+    expect(refused).toBe(true);
+    // afterEach closes again: close() must be idempotent.
+  });
+});
