@@ -1,0 +1,99 @@
+// Runner for the `zookeeper` npm package: Node bindings over the bundled ZooKeeper C client (its own I/O
+// thread). We use its documented callback API (a_get, aw_get, …), the cheapest path it offers.
+import { createRequire } from 'node:module';
+
+import type { BenchClient, BenchSession, Done } from '../harness/session.js';
+
+type Rc = number;
+interface NativeZk {
+  on(event: 'connect' | 'close', listener: () => void): void;
+  once(event: 'connect' | 'close', listener: () => void): void;
+  init(config: object): void;
+  close(): void;
+  a_get(path: string, watch: boolean, cb: (rc: Rc, error: string) => void): void;
+  aw_get(path: string, watchCb: (type: number, state: number, path: string) => void, cb: (rc: Rc, error: string) => void): void;
+  a_set(path: string, data: Buffer, version: number, cb: (rc: Rc, error: string) => void): void;
+  a_create(path: string, data: Buffer, flags: number, cb: (rc: Rc, error: string) => void): void;
+  a_delete_(path: string, version: number, cb: (rc: Rc, error: string) => void): void;
+  a_get_children(path: string, watch: boolean, cb: (rc: Rc, error: string, children: string[]) => void): void;
+}
+type NativeZkClass = (new (config: object) => NativeZk) & { constants: { ZOO_LOG_LEVEL_ERROR: number } };
+
+const ZooKeeper = createRequire(import.meta.url)('zookeeper') as NativeZkClass;
+
+let watchEvents = 0;
+
+// The pipeline driver passes the same `done` for every op: remember its adapter so that this runner, like the
+// others, allocates nothing of its own per operation.
+let lastDone: Done | undefined;
+let lastAdapter: ((rc: Rc, error: string) => void) | undefined;
+function check(done: Done): (rc: Rc, error: string) => void {
+  if (done !== lastDone || !lastAdapter) {
+    lastDone = done;
+    lastAdapter = (rc, error) => done(rc === 0 ? null : new Error(`zookeeper rc=${rc} ${error}`));
+  }
+  return lastAdapter;
+}
+
+function connectClient(connectString: string): Promise<NativeZk> {
+  return new Promise((resolve, reject) => {
+    const config = {
+      connect: connectString,
+      timeout: 30_000,
+      debug_level: ZooKeeper.constants.ZOO_LOG_LEVEL_ERROR,
+      host_order_deterministic: false,
+      data_as_buffer: true,
+    };
+    const zk = new ZooKeeper(config);
+    const timer = setTimeout(() => reject(new Error('zookeeper (native): connect timed out')), 20_000);
+    zk.once('connect', () => {
+      clearTimeout(timer);
+      resolve(zk);
+    });
+    zk.init(config);
+  });
+}
+
+const asBuffer = (data: Uint8Array): Buffer => Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+
+function session(zk: NativeZk): BenchSession {
+  return {
+    getData: (path, done) => zk.a_get(path, false, check(done)),
+    getDataWatch: (path, onEvent, done) =>
+      zk.aw_get(
+        path,
+        () => {
+          watchEvents++;
+          onEvent();
+        },
+        check(done),
+      ),
+    setData: (path, data, done) => zk.a_set(path, asBuffer(data), -1, check(done)),
+    create: (path, data, done) => zk.a_create(path, asBuffer(data), 0, check(done)),
+    delete: (path, done) => zk.a_delete_(path, -1, check(done)),
+    countChildren: (path) =>
+      new Promise((resolve, reject) =>
+        zk.a_get_children(path, false, (rc, error, children) =>
+          rc === 0 ? resolve(children.length) : reject(new Error(`zookeeper rc=${rc} ${error}`)),
+        ),
+      ),
+    close: async () => {
+      // The C client closes asynchronously; give it a moment to send closeSession before the process exits.
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 1_000);
+        zk.once('close', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        zk.close();
+      });
+    },
+  };
+}
+
+export const client: BenchClient = {
+  id: 'native',
+  label: 'zookeeper (native C)',
+  connect: async (connectString) => session(await connectClient(connectString)),
+  watchEventsDelivered: () => watchEvents,
+};

@@ -1,0 +1,69 @@
+// Runner for zkts (@zkts/protocol's promise API, @zkts/recipes' Mutex).
+import { subscribe } from 'node:diagnostics_channel';
+
+import { connect } from '@zkts/protocol';
+import type { ZkClient } from '@zkts/protocol';
+import { Mutex } from '@zkts/recipes';
+import type { Lease } from '@zkts/recipes';
+
+import type { BenchClient, BenchLock, BenchSession, Done } from '../harness/session.js';
+
+// Every watch event the client delivers is published on `zkts:event`: that is what events-per-handoff counts,
+// including the watches the Mutex sets internally.
+let watchEvents = 0;
+subscribe('zkts:event', () => {
+  watchEvents++;
+});
+
+class ZktsLock implements BenchLock {
+  readonly #mutex: Mutex;
+  #lease: Lease | undefined;
+
+  constructor(client: ZkClient, dir: string) {
+    this.#mutex = new Mutex(client, dir);
+  }
+
+  async acquire(): Promise<void> {
+    this.#lease = await this.#mutex.acquire();
+  }
+
+  async release(): Promise<void> {
+    const lease = this.#lease;
+    if (!lease) throw new Error('not held');
+    this.#lease = undefined;
+    await lease.release();
+  }
+}
+
+// The pipeline driver passes one shared `done`: keep its success adapter so this runner, like the others,
+// allocates nothing of its own per operation (the promise is the client's own cost).
+let lastDone: Done | undefined;
+let lastOk: (() => void) | undefined;
+function ok(done: Done): () => void {
+  if (done !== lastDone || !lastOk) {
+    lastDone = done;
+    lastOk = () => done(null);
+  }
+  return lastOk;
+}
+
+function session(client: ZkClient): BenchSession {
+  return {
+    getData: (path, done) => void client.getData(path).then(ok(done), done),
+    getDataWatch: (path, onEvent, done) => void client.getData(path, { watch: () => onEvent() }).then(ok(done), done),
+    setData: (path, data, done) => void client.setData(path, data).then(ok(done), done),
+    create: (path, data, done) => void client.create(path, data).then(ok(done), done),
+    delete: (path, done) => void client.delete(path).then(ok(done), done),
+    countChildren: async (path) => (await client.getChildren(path)).children.length,
+    close: () => client.close(),
+    lock: (dir) => new ZktsLock(client, dir),
+  };
+}
+
+export const client: BenchClient = {
+  id: 'zkts',
+  label: 'zkts',
+  lockLabel: 'zkts Mutex',
+  connect: async (connectString) => session(await connect(connectString, { sessionTimeout: 30_000 })),
+  watchEventsDelivered: () => watchEvents,
+};

@@ -1,0 +1,32 @@
+// One benchmark run in its own process: `node --expose-gc --import tsx bench/harness/child.ts <client>
+// <workload> <connectString> <base> <params-json>`. Prints one JSON line `{"ok":true,"metrics":{…}}` (or
+// `{"ok":false,"error":…}`) as its last line of stdout, so each client's CPU and heap figures are its own.
+import type { BenchClient } from './session.js';
+import { WORKLOADS } from './workloads.js';
+import type { WorkloadName, WorkloadParams } from './workloads.js';
+
+const CLIENTS: Record<string, () => Promise<{ client: BenchClient }>> = {
+  zkts: () => import('../clients/zkts.js'),
+  nzk: () => import('../clients/nzk.js'),
+  native: () => import('../clients/native.js'),
+};
+
+async function main(): Promise<void> {
+  const [clientId = '', workload = '', connectString = '', base = '', paramsJson = '{}'] = process.argv.slice(2);
+  const load = CLIENTS[clientId];
+  if (!load) throw new Error(`unknown client ${clientId}`);
+  if (!(workload in WORKLOADS)) throw new Error(`unknown workload ${workload}`);
+  const { client } = await load();
+  const params = JSON.parse(paramsJson) as WorkloadParams;
+  const metrics = await WORKLOADS[workload as WorkloadName]({ client, connectString, base, params });
+  process.stdout.write(`${JSON.stringify({ ok: true, metrics })}\n`);
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    process.stdout.write(`${JSON.stringify({ ok: false, error: message })}\n`);
+    process.exit(1);
+  },
+);
