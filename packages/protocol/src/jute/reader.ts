@@ -113,6 +113,12 @@ export class JuteReader {
     return out;
   }
 
+  /** Steps over `n` bytes (e.g. a body nobody can interpret). */
+  skip(n: number): void {
+    this.need(n, 'bytes');
+    this.pos += n;
+  }
+
   /** Strings that the protocol never sends as null (paths in replies): null is refused. */
   readRequiredString(what: string): string {
     const at = this.pos;

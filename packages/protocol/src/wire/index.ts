@@ -2,3 +2,6 @@
 export * from './frame.js';
 export * from './multi.js';
 export * from './ops.js';
+export * from './json.js';
+export * from './conversation.js';
+export * from './format.js';
