@@ -4,3 +4,5 @@ export * from './jute/index.js';
 export * from './records/index.js';
 export * from './wire/index.js';
 export * from './client/index.js';
+// The records module has a wire-level `ACL` (nullable strings, as Jute allows); the public one is the client's.
+export type { ACL } from './client/index.js';

@@ -1,2 +1,30 @@
-// Filled in by the client module.
-export {};
+// Public API of the zkts client (docs/design/contracts.md §2).
+export { ZkClient, createClient, connect, reconfig, type ReconfigOptions } from './client.js';
+export { Acls, digestId } from './acl.js';
+export { Perms } from '../records/constants.js';
+export { validatePath, joinPath, parentPath, basename } from './paths.js';
+export { parseConnectString, type HostAddress, type ParsedConnectString } from './connect-string.js';
+export { MultiError } from './multi-error.js';
+export type {
+  ACL,
+  CallOptions,
+  CheckWatchType,
+  ClientOptions,
+  CreateMode,
+  CreateOptions,
+  Data,
+  EventTypeName,
+  MultiOpOutcome,
+  Op,
+  OpResult,
+  PersistentWatch,
+  ReadOp,
+  ReadResult,
+  RemoveWatchType,
+  SessionState,
+  StateChange,
+  WatchEvent,
+  WatchListener,
+  WatchOptions,
+} from './types.js';
+export type { Stat } from '../records/data.js';

@@ -1,0 +1,74 @@
+/**
+ * ACL helpers and client-side ACL validation. Digest ids are computed here, like Java's
+ * DigestAuthenticationProvider.generateDigest: `user:base64(sha1("user:password"))`.
+ */
+import { createHash } from 'node:crypto';
+import { isIP } from 'node:net';
+import { InvalidArgumentError } from '../errors/errors.js';
+import { Perms } from '../records/constants.js';
+import type { ACL } from './types.js';
+
+
+/** 'user:base64(sha1(user:password))'. */
+export function digestId(user: string, password: string): string {
+  const hash = createHash('sha1').update(`${user}:${password}`, 'utf8').digest('base64');
+  return `${user}:${hash}`;
+}
+
+export const Acls = {
+  /** world:anyone with every permission: anyone can do anything. */
+  openUnsafe(): ACL[] {
+    return [{ perms: Perms.ALL, id: { scheme: 'world', id: 'anyone' } }];
+  },
+  readUnsafe(): ACL[] {
+    return [{ perms: Perms.READ, id: { scheme: 'world', id: 'anyone' } }];
+  },
+  /** Every permission for the identities the session authenticated with (needs addAuth first). */
+  creatorAll(): ACL[] {
+    return [{ perms: Perms.ALL, id: { scheme: 'auth', id: '' } }];
+  },
+  digest(user: string, password: string, perms: number = Perms.ALL): ACL {
+    return { perms, id: { scheme: 'digest', id: digestId(user, password) } };
+  },
+  ip(address: string, perms: number = Perms.ALL): ACL {
+    return { perms, id: { scheme: 'ip', id: address } };
+  },
+} as const;
+
+const KNOWN_SCHEMES = new Set(['world', 'auth', 'digest', 'ip', 'x509', 'sasl', 'super', 'key']);
+
+function validIpId(id: string): boolean {
+  const slash = id.indexOf('/');
+  const address = slash < 0 ? id : id.slice(0, slash);
+  const kind = isIP(address);
+  if (kind === 0) return false;
+  if (slash < 0) return true;
+  const bits = id.slice(slash + 1);
+  if (!/^\d{1,3}$/.test(bits)) return false;
+  return Number(bits) <= (kind === 4 ? 32 : 128);
+}
+
+/** Rejects what the server would answer INVALID_ACL for (and a few things it would accept by mistake). */
+export function validateAcl(acl: readonly ACL[] | undefined | null): void {
+  if (!Array.isArray(acl) || acl.length === 0) throw new InvalidArgumentError('acl', 'ACL list must not be empty');
+  for (const entry of acl) {
+    const perms: unknown = entry?.perms;
+    if (typeof perms !== 'number' || !Number.isInteger(perms) || perms < 0 || perms > Perms.ALL) {
+      throw new InvalidArgumentError('acl', `perms must be an integer in 0..31, got ${String(perms)}`);
+    }
+    const scheme: unknown = entry.id?.scheme;
+    const id: unknown = entry.id?.id;
+    if (typeof scheme !== 'string' || typeof id !== 'string') {
+      throw new InvalidArgumentError('acl', 'each ACL needs id.scheme and id.id strings');
+    }
+    if (!KNOWN_SCHEMES.has(scheme)) throw new InvalidArgumentError('acl', `unknown scheme ${JSON.stringify(scheme)}`);
+    if (scheme === 'world' && id !== 'anyone') throw new InvalidArgumentError('acl', 'world scheme only has id "anyone"');
+    if (scheme === 'digest') {
+      const colon = id.indexOf(':');
+      if (colon <= 0 || colon === id.length - 1 || id.indexOf(':', colon + 1) >= 0) {
+        throw new InvalidArgumentError('acl', `digest id must be "user:hash", got ${JSON.stringify(id)} (see digestId())`);
+      }
+    }
+    if (scheme === 'ip' && !validIpId(id)) throw new InvalidArgumentError('acl', `bad ip id ${JSON.stringify(id)}`);
+  }
+}

@@ -1,0 +1,585 @@
+/**
+ * ZkClient: the public API (docs/design/contracts.md §2). It validates arguments, applies the chroot,
+ * builds request specs (requests.ts) and hands them to the session; watches are wired here because they
+ * need both the chroot and the session's WatchManager.
+ */
+import {
+  InvalidArgumentError,
+  ServerError,
+  TimeoutError,
+  abortErrorFrom,
+  type ZkError,
+} from '../errors/errors.js';
+import { KeeperCode } from '../errors/codes.js';
+import { DEFAULT_MAX_PACKET } from '../jute/reader.js';
+import { WatcherType } from '../records/constants.js';
+import { CONFIG_NODE } from '../records/config.js';
+import { Acls, validateAcl } from './acl.js';
+import { AsyncQueue } from './async-queue.js';
+import { Chroot } from './chroot.js';
+import { parseConnectString } from './connect-string.js';
+import { debug } from './diagnostics.js';
+import { ancestors, joinPath, validatePath } from './paths.js';
+import { Call, type RequestSpec } from './request.js';
+import * as req from './requests.js';
+import { Session } from './session.js';
+import { isConnected, isTerminal } from './session-state.js';
+import { checkCreateMode, checkTimeout, checkVersion, toBytes } from './validation.js';
+import type { OneShotKind, PersistentKind, Watcher } from './watch-manager.js';
+import { ListenerWatcher, OneShotPromise, PersistentWatchHandle } from './watchers.js';
+import type {
+  ACL,
+  CallOptions,
+  CheckWatchType,
+  ClientOptions,
+  CreateOptions,
+  Data,
+  Op,
+  OpResult,
+  PersistentWatch,
+  ReadOp,
+  ReadResult,
+  RemoveWatchType,
+  SessionState,
+  Stat,
+  StateChange,
+  WatchEvent,
+  WatchListener,
+  WatchOptions,
+} from './types.js';
+
+const DEFAULT_SESSION_TIMEOUT = 30_000;
+const DEFAULT_MAX_QUEUED = 10_000;
+const utf8 = new TextEncoder();
+
+export interface ReconfigOptions extends CallOptions {
+  /** Comma-separated server specs to add (incremental reconfig). */
+  joining?: string;
+  /** Comma-separated server ids to remove (incremental reconfig). */
+  leaving?: string;
+  /** The complete new membership (non-incremental reconfig). */
+  newMembers?: string;
+  /** Only apply if the current config version is this one (-1 = any). */
+  fromConfig?: bigint;
+}
+
+export class ZkClient implements AsyncDisposable {
+  private readonly session: Session;
+  private readonly root: Chroot;
+  private readonly maxPacket: number;
+  private readonly requestTimeout: number;
+  private readonly requestedTimeout: number;
+  private readonly listenerWatchers = new WeakMap<WatchListener, ListenerWatcher>();
+  /** Admin calls (reconfig), kept apart so nobody reconfigures an ensemble by accident. */
+  readonly admin: { reconfig(options: ReconfigOptions): Promise<{ data: Uint8Array; stat: Stat }> };
+
+  constructor(connectString: string, options: ClientOptions = {}) {
+    const parsed = parseConnectString(connectString);
+    checkTimeout(options.sessionTimeout, 'sessionTimeout');
+    checkTimeout(options.connectTimeout, 'connectTimeout');
+    checkTimeout(options.requestTimeout, 'requestTimeout');
+    this.root = new Chroot(parsed.chroot);
+    this.maxPacket = options.maxPacket ?? DEFAULT_MAX_PACKET;
+    this.requestTimeout = options.requestTimeout ?? 0;
+    this.requestedTimeout = options.sessionTimeout ?? DEFAULT_SESSION_TIMEOUT;
+    const credentials = (options.auth ?? []).map((a) => ({
+      scheme: a.scheme,
+      auth: typeof a.auth === 'string' ? utf8.encode(a.auth) : a.auth,
+    }));
+    if (options.sessionId !== undefined && options.sessionPassword === undefined) {
+      throw new InvalidArgumentError('sessionPassword', 're-attaching to a session needs its password');
+    }
+    this.session = new Session(
+      {
+        hosts: parsed.hosts,
+        shuffle: options.shuffle ?? true,
+        sessionTimeout: this.requestedTimeout,
+        connectTimeout: options.connectTimeout,
+        maxPacket: this.maxPacket,
+        canBeReadOnly: options.canBeReadOnly ?? false,
+        tls: options.tls,
+        whileSuspended: options.whileSuspended ?? 'queue',
+        maxQueued: options.maxQueued ?? DEFAULT_MAX_QUEUED,
+        credentials,
+        sessionId: options.sessionId,
+        sessionPassword: options.sessionPassword,
+      },
+      (error) => debug('a listener threw: %s', error instanceof Error ? (error.stack ?? error.message) : String(error)),
+    );
+    this.admin = { reconfig: (o) => this.reconfig(o) };
+  }
+
+  // ---- session --------------------------------------------------------------------------------------
+
+  get state(): SessionState {
+    return this.session.state;
+  }
+
+  /** 0n until the first session. */
+  get sessionId(): bigint {
+    return this.session.sessionId;
+  }
+
+  /** A copy of the session password (with sessionId, enough to re-attach: `createClient(…, { sessionId, sessionPassword })`). */
+  get sessionPassword(): Uint8Array {
+    return this.session.password.slice();
+  }
+
+  /** ms, 0 until connected. */
+  get negotiatedTimeout(): number {
+    return this.session.negotiatedTimeout;
+  }
+
+  /** '' when none. */
+  get chroot(): string {
+    return this.root.root;
+  }
+
+  /** The highest zxid seen in a reply. */
+  get lastZxid(): bigint {
+    return this.session.lastZxid;
+  }
+
+  /**
+   * Starts the session and resolves once connected. Bounded by `timeout` (default: the requested session
+   * timeout); on failure the client is closed, so nothing keeps dialling in the background.
+   */
+  async connect(options: CallOptions = {}): Promise<this> {
+    checkTimeout(options.timeout);
+    if (this.session.state === 'idle') this.session.start();
+    try {
+      await this.connected({
+        timeout: options.timeout ?? this.requestedTimeout,
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+      });
+    } catch (err) {
+      await this.close();
+      throw err;
+    }
+    return this;
+  }
+
+  /** Resolves when in a connected state; rejects when expired, closed or auth-failed (or on timeout/abort). */
+  connected(options: CallOptions = {}): Promise<void> {
+    if (isConnected(this.session.state)) return Promise.resolve();
+    if (isTerminal(this.session.state)) return Promise.reject(this.session.terminalErrorFor());
+    return new Promise<void>((resolve, reject) => {
+      const { signal, timeout } = options;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const settle = (error?: ZkError): void => {
+        unsubscribe();
+        if (timer !== undefined) clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        if (error === undefined) resolve();
+        else reject(error);
+      };
+      const onAbort = (): void => settle(abortErrorFrom(signal as AbortSignal));
+      const unsubscribe = this.session.onStateChange((change) => {
+        if (isConnected(change.state)) settle();
+        else if (isTerminal(change.state)) settle(this.session.terminalErrorFor());
+      });
+      if (signal?.aborted === true) {
+        onAbort();
+        return;
+      }
+      signal?.addEventListener('abort', onAbort, { once: true });
+      if (timeout !== undefined && timeout > 0) {
+        timer = setTimeout(() => settle(new TimeoutError(`not connected within ${timeout} ms`)), timeout);
+      }
+    });
+  }
+
+  /** Every state change from now on, in order; ends after a terminal state (or on abort/return). */
+  states(options: { signal?: AbortSignal } = {}): AsyncIterable<StateChange> {
+    const { signal } = options;
+    const detach = (): void => {
+      unsubscribe();
+      signal?.removeEventListener('abort', onAbort);
+    };
+    const queue = new AsyncQueue<StateChange>(detach);
+    const onAbort = (): void => {
+      detach();
+      queue.end();
+    };
+    const unsubscribe = this.session.onStateChange((change) => {
+      queue.push(change);
+      if (isTerminal(change.state)) {
+        detach();
+        queue.end();
+      }
+    });
+    if (signal?.aborted === true) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
+    return queue;
+  }
+
+  onStateChange(listener: (change: StateChange) => void): () => void {
+    return this.session.onStateChange(listener);
+  }
+
+  async close(): Promise<void> {
+    await this.session.close(async (conn) => {
+      const call = new Call<void>(req.closeSession(), this.session.dispatcher, { timeout: Math.min(2000, Math.max(100, this.session.negotiatedTimeout)) }, () => undefined);
+      conn.send(call);
+      await call.promise;
+    });
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
+  // ---- plumbing -------------------------------------------------------------------------------------
+
+  private call<T>(spec: RequestSpec<T>, options: CallOptions | undefined): Promise<T> {
+    checkTimeout(options?.timeout);
+    const call = new Call(spec, this.session.dispatcher, { signal: options?.signal, timeout: options?.timeout ?? this.requestTimeout }, (e) =>
+      this.session.unqueue(e),
+    );
+    if (call.phase === 'queued') this.session.submit(call);
+    return call.promise;
+  }
+
+  private serverPath(path: string, options?: { sequential?: boolean }): string {
+    validatePath(path, options);
+    return this.root.toServer(path);
+  }
+
+  /** The watcher for a `watch` option, or undefined; the promise for `watch: true`. */
+  private watcherFor(watch: true | WatchListener | undefined): { watcher: Watcher; promise?: Promise<WatchEvent> } | undefined {
+    if (watch === undefined) return undefined;
+    if (watch === true) {
+      const w = new OneShotPromise(this.root);
+      return { watcher: w, promise: w.promise };
+    }
+    if (typeof watch !== 'function') throw new InvalidArgumentError('watch', 'watch must be true or a listener function');
+    let w = this.listenerWatchers.get(watch);
+    if (w === undefined) {
+      w = new ListenerWatcher(this.root, watch);
+      this.listenerWatchers.set(watch, w);
+    }
+    return { watcher: w };
+  }
+
+  private register(kind: OneShotKind | PersistentKind, serverPath: string, watcher: Watcher): void {
+    this.session.watches.register(kind, serverPath, watcher);
+  }
+
+  // ---- operations -----------------------------------------------------------------------------------
+
+  async create(path: string, data?: Data | null, options: CreateOptions = {}): Promise<{ path: string; stat: Stat }> {
+    const mode = checkCreateMode(options.mode, options.ttl);
+    const serverPath = this.serverPath(path, { sequential: mode.sequential });
+    const acl = options.acl ?? Acls.openUnsafe();
+    validateAcl(acl);
+    const bytes = toBytes(data, this.maxPacket);
+    const result = await this.call(req.create(serverPath, path, bytes, acl, mode), options);
+    return { path: this.root.toClient(result.path), stat: result.stat };
+  }
+
+  async delete(path: string, options: CallOptions & { version?: number } = {}): Promise<void> {
+    const version = checkVersion(options.version);
+    const serverPath = this.serverPath(path);
+    if (serverPath === '/') throw new InvalidArgumentError('path', 'the root node cannot be deleted');
+    await this.call(req.deleteNode(serverPath, path, version), options);
+  }
+
+  exists(path: string, options?: CallOptions): Promise<Stat | null>;
+  exists(path: string, options: WatchOptions & { watch: true }): Promise<{ stat: Stat | null; watch: Promise<WatchEvent> }>;
+  exists(path: string, options: WatchOptions & { watch: WatchListener }): Promise<Stat | null>;
+  async exists(path: string, options: WatchOptions = {}): Promise<Stat | null | { stat: Stat | null; watch: Promise<WatchEvent> }> {
+    const serverPath = this.serverPath(path);
+    const w = this.watcherFor(options.watch);
+    const stat = await this.call(
+      req.exists(serverPath, path, w === undefined ? undefined : (found) => this.register(found ? 'data' : 'exist', serverPath, w.watcher)),
+      options,
+    );
+    if (w?.promise !== undefined) return { stat, watch: w.promise };
+    return stat;
+  }
+
+  async getData(path: string, options: WatchOptions = {}): Promise<{ data: Uint8Array; stat: Stat; watch?: Promise<WatchEvent> }> {
+    const serverPath = this.serverPath(path);
+    return this.getDataAt(serverPath, path, options);
+  }
+
+  private async getDataAt(serverPath: string, path: string, options: WatchOptions): Promise<{ data: Uint8Array; stat: Stat; watch?: Promise<WatchEvent> }> {
+    const w = this.watcherFor(options.watch);
+    const result = await this.call(
+      req.getData(serverPath, path, w === undefined ? undefined : () => this.register('data', serverPath, w.watcher)),
+      options,
+    );
+    return w?.promise === undefined ? result : { ...result, watch: w.promise };
+  }
+
+  async setData(path: string, data: Data | null, options: CallOptions & { version?: number } = {}): Promise<Stat> {
+    const version = checkVersion(options.version);
+    const serverPath = this.serverPath(path);
+    const bytes = toBytes(data, this.maxPacket);
+    return this.call(req.setData(serverPath, path, bytes, version), options);
+  }
+
+  async getACL(path: string, options: CallOptions = {}): Promise<{ acl: ACL[]; stat: Stat }> {
+    return this.call(req.getACL(this.serverPath(path), path), options);
+  }
+
+  async setACL(path: string, acl: ACL[], options: CallOptions & { version?: number } = {}): Promise<Stat> {
+    const version = checkVersion(options.version);
+    const serverPath = this.serverPath(path);
+    validateAcl(acl);
+    return this.call(req.setACL(serverPath, path, acl, version), options);
+  }
+
+  async getChildren(path: string, options: WatchOptions = {}): Promise<{ children: string[]; stat: Stat; watch?: Promise<WatchEvent> }> {
+    const serverPath = this.serverPath(path);
+    const w = this.watcherFor(options.watch);
+    const result = await this.call(
+      req.getChildren(serverPath, path, w === undefined ? undefined : () => this.register('child', serverPath, w.watcher)),
+      options,
+    );
+    return w?.promise === undefined ? result : { ...result, watch: w.promise };
+  }
+
+  async sync(path: string, options: CallOptions = {}): Promise<void> {
+    await this.call(req.sync(this.serverPath(path), path), options);
+  }
+
+  async multi(ops: Op[], options: CallOptions = {}): Promise<OpResult[]> {
+    if (!Array.isArray(ops)) throw new InvalidArgumentError('ops', 'ops must be an array');
+    const prepared = ops.map((op, i) => req.prepareMultiOp(op, i, this.root, this.maxPacket));
+    if (ops.length === 0) return [];
+    return this.call(req.multi(prepared, this.root), options);
+  }
+
+  async multiRead(ops: ReadOp[], options: CallOptions = {}): Promise<ReadResult[]> {
+    if (!Array.isArray(ops)) throw new InvalidArgumentError('ops', 'ops must be an array');
+    const prepared = ops.map((op, i) => {
+      if (op?.op !== 'getData' && op?.op !== 'getChildren') {
+        throw new InvalidArgumentError('ops', `op #${i}: multiRead only takes getData and getChildren`);
+      }
+      return { op: op.op, path: op.path, serverPath: this.serverPath(op.path) };
+    });
+    if (ops.length === 0) return [];
+    return this.call(req.multiRead(prepared), options);
+  }
+
+  async getEphemerals(prefixPath = '/', options: CallOptions = {}): Promise<string[]> {
+    const serverPrefix = this.serverPath(prefixPath);
+    const paths = await this.call(req.getEphemerals(serverPrefix), options);
+    const root = this.root.root;
+    // The server matches by string prefix: '/app' would also match '/app2/x', which is outside the chroot.
+    return paths.filter((p) => root === '' || p === root || p.startsWith(`${root}/`)).map((p) => this.root.toClient(p));
+  }
+
+  async getAllChildrenNumber(path: string, options: CallOptions = {}): Promise<number> {
+    return this.call(req.getAllChildrenNumber(this.serverPath(path), path), options);
+  }
+
+  async whoAmI(options: CallOptions = {}): Promise<{ authScheme: string; user: string }[]> {
+    return this.call(req.whoAmI(), options);
+  }
+
+  async addWatch(path: string, mode: 'persistent' | 'persistent-recursive', options: CallOptions = {}): Promise<PersistentWatch> {
+    if (mode !== 'persistent' && mode !== 'persistent-recursive') {
+      throw new InvalidArgumentError('mode', `addWatch mode must be 'persistent' or 'persistent-recursive', got ${String(mode)}`);
+    }
+    const serverPath = this.serverPath(path);
+    const handle = new PersistentWatchHandle(path, this.root, (h, o) => this.removePersistent(h, serverPath, mode, o));
+    await this.call(req.addWatch(serverPath, path, mode, () => this.register(mode, serverPath, handle)), options);
+    return handle;
+  }
+
+  private async removePersistent(handle: PersistentWatchHandle, serverPath: string, mode: PersistentKind, options: CallOptions | undefined): Promise<void> {
+    const last = this.session.watches.unregister(mode, serverPath, handle);
+    handle.finish(null);
+    // Other handles on the same path still need the server watch.
+    if (!last || isTerminal(this.session.state)) return;
+    try {
+      await this.call(req.removeWatches(serverPath, handle.path, mode === 'persistent' ? WatcherType.Persistent : WatcherType.PersistentRecursive), options);
+    } catch (err) {
+      // Already gone on the server (e.g. never re-set): the local removal is what matters.
+      if (!(err instanceof ServerError && err.keeperCode === KeeperCode.NO_WATCHER)) throw err;
+    }
+  }
+
+  async removeWatches(path: string, type: RemoveWatchType, options: CallOptions & { local?: boolean } = {}): Promise<void> {
+    const serverPath = this.serverPath(path);
+    const kinds = removalKinds(type);
+    const watcherType = watcherTypeOf(type);
+    if (options.local !== true) {
+      await this.call(req.removeWatches(serverPath, path, watcherType), options);
+    } else if (!kinds.some((k) => this.session.watches.has(k, serverPath))) {
+      throw new ServerError(KeeperCode.NO_WATCHER, path);
+    }
+    // Removed watchers hear about it, like Java's DataWatchRemoved/ChildWatchRemoved events.
+    for (const kind of kinds) {
+      const removed = this.session.watches.removeAll([kind], serverPath);
+      const type = kind === 'child' ? 'childWatchRemoved' : kind === 'data' || kind === 'exist' ? 'dataWatchRemoved' : 'persistentWatchRemoved';
+      for (const w of removed) w.fire({ type, serverPath, zxid: -1n });
+    }
+  }
+
+  async checkWatches(path: string, type: CheckWatchType, options: CallOptions = {}): Promise<void> {
+    if (type !== 'children' && type !== 'data' && type !== 'any') {
+      throw new InvalidArgumentError('type', `checkWatches type must be children, data or any, got ${String(type)}`);
+    }
+    await this.call(req.checkWatches(this.serverPath(path), path, watcherTypeOf(type)), options);
+  }
+
+  /** The ensemble configuration; the watch is on the raw /zookeeper/config, never under the chroot. */
+  async getConfig(options: WatchOptions = {}): Promise<{ data: Uint8Array; stat: Stat; watch?: Promise<WatchEvent> }> {
+    return this.getDataAt(CONFIG_NODE, CONFIG_NODE, options);
+  }
+
+  private async reconfig(options: ReconfigOptions): Promise<{ data: Uint8Array; stat: Stat }> {
+    const incremental = options.joining !== undefined || options.leaving !== undefined;
+    if (incremental === (options.newMembers !== undefined)) {
+      throw new InvalidArgumentError('reconfig', 'give joining/leaving (incremental) or newMembers (bulk), not both or neither');
+    }
+    return this.call(
+      req.reconfig({
+        joiningServers: options.joining ?? null,
+        leavingServers: options.leaving ?? null,
+        newMembers: options.newMembers ?? null,
+        curConfigId: options.fromConfig ?? -1n,
+      }),
+      options,
+    );
+  }
+
+  async addAuth(scheme: string, auth: Data, options: CallOptions = {}): Promise<void> {
+    if (typeof scheme !== 'string' || scheme === '') throw new InvalidArgumentError('scheme', 'scheme must be a non-empty string');
+    const bytes = toBytes(auth, this.maxPacket) ?? new Uint8Array(0);
+    const done = this.session.addAuth(scheme, bytes);
+    if (options.signal === undefined && options.timeout === undefined) return done;
+    // The credential stays registered either way; the caller just stops waiting for the server's answer.
+    await raceWithOptions(done, options);
+  }
+
+  // ---- helpers --------------------------------------------------------------------------------------
+
+  /** Creates `path` and every missing ancestor (persistent; the last one with `options.mode`). */
+  async mkdirp(path: string, options: CreateOptions = {}): Promise<void> {
+    validatePath(path);
+    if (path === '/') return;
+    const chain = [...ancestors(path).reverse().filter((p) => p !== '/'), path];
+    for (const p of chain) {
+      const last = p === path;
+      try {
+        await this.create(p, null, last ? options : { ...pickCallOptions(options), ...(options.acl === undefined ? {} : { acl: options.acl }) });
+      } catch (err) {
+        if (!(err instanceof ServerError && err.keeperCode === KeeperCode.NODE_EXISTS)) throw err;
+      }
+    }
+  }
+
+  /** Deletes `path` and everything under it (depth first); a node that vanished meanwhile is fine. */
+  async removeRecursive(path: string, options: CallOptions = {}): Promise<void> {
+    validatePath(path);
+    let children: string[];
+    try {
+      children = (await this.getChildren(path, pickCallOptions(options))).children;
+    } catch (err) {
+      if (err instanceof ServerError && err.keeperCode === KeeperCode.NO_NODE) return;
+      throw err;
+    }
+    for (const child of children) await this.removeRecursive(joinPath(path, child), options);
+    if (path === '/') return;
+    try {
+      await this.delete(path, pickCallOptions(options));
+    } catch (err) {
+      if (!(err instanceof ServerError && err.keeperCode === KeeperCode.NO_NODE)) throw err;
+    }
+  }
+}
+
+function pickCallOptions(options: CallOptions): CallOptions {
+  const out: CallOptions = {};
+  if (options.signal !== undefined) out.signal = options.signal;
+  if (options.timeout !== undefined) out.timeout = options.timeout;
+  return out;
+}
+
+function removalKinds(type: RemoveWatchType): (OneShotKind | PersistentKind)[] {
+  switch (type) {
+    case 'children':
+      return ['child'];
+    case 'data':
+      return ['data', 'exist'];
+    case 'any':
+      return ['data', 'exist', 'child', 'persistent', 'persistent-recursive'];
+    case 'persistent':
+      return ['persistent'];
+    case 'persistent-recursive':
+      return ['persistent-recursive'];
+    default:
+      throw new InvalidArgumentError('type', `unknown watch type ${JSON.stringify(type)}`);
+  }
+}
+
+function watcherTypeOf(type: RemoveWatchType): number {
+  switch (type) {
+    case 'children':
+      return WatcherType.Children;
+    case 'data':
+      return WatcherType.Data;
+    case 'any':
+      return WatcherType.Any;
+    case 'persistent':
+      return WatcherType.Persistent;
+    case 'persistent-recursive':
+      return WatcherType.PersistentRecursive;
+  }
+}
+
+function raceWithOptions<T>(promise: Promise<T>, options: CallOptions): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const { signal, timeout } = options;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const cleanup = (): void => {
+      if (timer !== undefined) clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    };
+    const onAbort = (): void => {
+      cleanup();
+      reject(abortErrorFrom(signal as AbortSignal));
+    };
+    if (signal?.aborted === true) return onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    if (timeout !== undefined && timeout > 0) {
+      timer = setTimeout(() => {
+        cleanup();
+        reject(new TimeoutError(`timed out after ${timeout} ms`));
+      }, timeout);
+    }
+    promise.then(
+      (v) => {
+        cleanup();
+        resolve(v);
+      },
+      (e: unknown) => {
+        cleanup();
+        reject(e);
+      },
+    );
+  });
+}
+
+/** createClient does no I/O; `connect()` starts the session. */
+export function createClient(connectString: string, options?: ClientOptions): ZkClient {
+  return new ZkClient(connectString, options);
+}
+
+/** createClient + connect; on failure the client is closed. */
+export async function connect(connectString: string, options?: ClientOptions & { signal?: AbortSignal; timeout?: number }): Promise<ZkClient> {
+  const client = new ZkClient(connectString, options);
+  const callOptions: CallOptions = {};
+  if (options?.signal !== undefined) callOptions.signal = options.signal;
+  if (options?.timeout !== undefined) callOptions.timeout = options.timeout;
+  return client.connect(callOptions);
+}
+
+/** `reconfig(client, …)`: the same as `client.admin.reconfig(…)`. */
+export function reconfig(client: ZkClient, options: ReconfigOptions): Promise<{ data: Uint8Array; stat: Stat }> {
+  return client.admin.reconfig(options);
+}

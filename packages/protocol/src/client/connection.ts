@@ -1,0 +1,193 @@
+/**
+ * The protocol over one transport: the headerless handshake, then request/reply framing with the pending
+ * FIFO, pings, auth packets and notifications. It reports to the session through `ConnectionEvents` and
+ * never throws out of a socket handler: any decoding or ordering failure closes the connection with a
+ * ProtocolError, and every request still pending fails with ConnectionLossError(outcomeUnknown: true).
+ */
+import { JuteReader } from '../jute/reader.js';
+import { JuteWriter } from '../jute/writer.js';
+import { ConnectionLossError, ProtocolError, ZkError } from '../errors/errors.js';
+import { readConnectResponse, writeConnectRequest, type ConnectRequest, type ConnectResponse } from '../records/connect.js';
+import { readReplyHeader, writeRequestHeader, type ReplyHeader } from '../records/headers.js';
+import { readWatcherEvent, type WatcherEvent } from '../records/watches.js';
+import { writeAuthPacket } from '../records/auth.js';
+import { OpCode, Xid, opName } from '../records/constants.js';
+import { PendingQueue, type XidCounter } from './pending-queue.js';
+import type { RequestEntry } from './request.js';
+import type { Transport } from './transport.js';
+import { debug, replyChannel, requestChannel } from './diagnostics.js';
+
+export type HandshakeResult = ConnectResponse & { readOnly: boolean | undefined };
+
+export interface ConnectionEvents {
+  onHandshake(response: HandshakeResult): void;
+  onNotification(event: WatcherEvent, zxid: bigint): void;
+  onAuthReply(err: number): void;
+  /** A normal reply carried zxid > 0. */
+  onZxid(zxid: bigint): void;
+  /** Exactly once, after every pending request was failed. */
+  onClose(error: ZkError): void;
+}
+
+export type ConnectionPhase = 'handshake' | 'open' | 'closed';
+
+export class Connection {
+  readonly transport: Transport;
+  phase: ConnectionPhase = 'handshake';
+  /** Date.now() of the last frame received / sent. */
+  lastHeard: number;
+  lastSent: number;
+  readonly pending = new PendingQueue();
+  sessionId = 0n;
+  private readonly writer = new JuteWriter(256);
+  private readonly events: ConnectionEvents;
+  private readonly xids: XidCounter;
+  private readonly maxPacket: number;
+
+  constructor(transport: Transport, events: ConnectionEvents, xids: XidCounter, maxPacket: number) {
+    this.transport = transport;
+    this.events = events;
+    this.xids = xids;
+    this.maxPacket = maxPacket;
+    this.lastHeard = Date.now();
+    this.lastSent = this.lastHeard;
+    transport.attach({
+      onFrame: (frame) => this.onFrame(frame),
+      onClose: (error) => this.onTransportClose(error),
+    });
+  }
+
+  sendConnect(request: ConnectRequest, readOnly: boolean): void {
+    const w = this.writer.reset();
+    w.beginFrame();
+    writeConnectRequest(w, request, readOnly);
+    w.endFrame();
+    this.write(w.toBytes());
+  }
+
+  /** Puts a request on the wire with the next xid and appends it to the pending FIFO. */
+  send(entry: RequestEntry): void {
+    if (this.phase !== 'open') throw new Error('send on a connection that is not open');
+    const xid = this.xids.take();
+    const w = this.writer.reset();
+    w.beginFrame();
+    writeRequestHeader(w, { xid, type: entry.op });
+    entry.write(w);
+    w.endFrame();
+    const bytes = w.toBytes();
+    // Guarded again here (callers check sizes earlier) so a frame the server would refuse never leaves.
+    if (bytes.byteLength - 4 > this.maxPacket) {
+      entry.fail(new ProtocolError(`request of ${bytes.byteLength - 4} bytes exceeds max packet ${this.maxPacket}`));
+      return;
+    }
+    entry.xid = xid;
+    entry.phase = 'sent';
+    this.pending.push(entry);
+    if (requestChannel.hasSubscribers) {
+      requestChannel.publish({ sessionId: this.sessionId, xid, op: entry.op, opName: opName(entry.op), path: entry.path });
+    }
+    this.write(bytes);
+  }
+
+  sendPing(): void {
+    this.sendHeaderOnly(Xid.PING, OpCode.ping);
+  }
+
+  sendAuth(scheme: string, auth: Uint8Array): void {
+    const w = this.writer.reset();
+    w.beginFrame();
+    writeRequestHeader(w, { xid: Xid.AUTH, type: OpCode.auth });
+    writeAuthPacket(w, { type: 0, scheme, auth });
+    w.endFrame();
+    this.write(w.toBytes());
+  }
+
+  private sendHeaderOnly(xid: number, op: number): void {
+    const w = this.writer.reset();
+    w.beginFrame();
+    writeRequestHeader(w, { xid, type: op });
+    w.endFrame();
+    this.write(w.toBytes());
+  }
+
+  private write(bytes: Uint8Array): void {
+    this.lastSent = Date.now();
+    this.transport.write(bytes);
+  }
+
+  /** Drops the connection; pending requests fail with connection loss. */
+  close(error?: ZkError): void {
+    this.transport.destroy(error);
+  }
+
+  /** Flushes and closes (after closeSession). */
+  end(): void {
+    this.transport.end();
+  }
+
+  private onFrame(frame: Uint8Array): void {
+    if (this.phase === 'closed') return;
+    this.lastHeard = Date.now();
+    try {
+      const r = new JuteReader(frame, { maxLength: this.maxPacket });
+      if (this.phase === 'handshake') {
+        const response = readConnectResponse(r);
+        this.phase = 'open';
+        this.sessionId = response.sessionId;
+        this.events.onHandshake(response);
+        return;
+      }
+      this.onReply(readReplyHeader(r), r);
+    } catch (err) {
+      const error = err instanceof ZkError ? err : new ProtocolError(`cannot process frame: ${String(err)}`, undefined, { cause: err });
+      debug('closing connection: %s', error.message);
+      this.close(error);
+    }
+  }
+
+  private onReply(header: ReplyHeader, r: JuteReader): void {
+    switch (header.xid) {
+      case Xid.PING:
+        return;
+      case Xid.AUTH:
+        this.events.onAuthReply(header.err);
+        return;
+      case Xid.NOTIFICATION:
+        this.events.onNotification(readWatcherEvent(r), header.zxid);
+        return;
+    }
+    const entry = this.pending.peek();
+    if (entry === undefined || entry.xid !== header.xid) {
+      throw new ProtocolError(
+        entry === undefined
+          ? `reply with xid ${header.xid} but no request is pending`
+          : `xid out of order: expected ${entry.xid}, got ${header.xid}`,
+      );
+    }
+    this.pending.shift();
+    if (header.zxid > 0n) this.events.onZxid(header.zxid);
+    if (replyChannel.hasSubscribers) {
+      replyChannel.publish({
+        sessionId: this.sessionId,
+        xid: header.xid,
+        zxid: header.zxid,
+        err: header.err,
+        op: entry.op,
+        opName: opName(entry.op),
+      });
+    }
+    entry.reply(header, r);
+  }
+
+  private onTransportClose(error: ZkError | undefined): void {
+    if (this.phase === 'closed') return;
+    const wasHandshake = this.phase === 'handshake';
+    this.phase = 'closed';
+    const cause = error ?? new ConnectionLossError('connection closed', true);
+    for (const entry of this.pending.drain()) {
+      entry.fail(new ConnectionLossError(`connection lost with the request in flight: ${cause.message}`, true, { cause }));
+    }
+    debug('connection to %s:%d closed%s: %s', this.transport.address.host, this.transport.address.port, wasHandshake ? ' during handshake' : '', cause.message);
+    this.events.onClose(cause);
+  }
+}

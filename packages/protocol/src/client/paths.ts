@@ -1,0 +1,73 @@
+/**
+ * Path rules of ZooKeeper's PathUtils.validatePath, checked before anything reaches the wire, plus small
+ * path helpers. Paths are UTF-16 strings here; the rules are stated on UTF-16 code units, as in Java.
+ */
+import { InvalidArgumentError } from '../errors/errors.js';
+
+function isForbiddenChar(c: number): boolean {
+  return (
+    (c > 0x0000 && c <= 0x001f) ||
+    (c >= 0x007f && c <= 0x009f) ||
+    (c >= 0xd800 && c <= 0xf8ff) ||
+    (c >= 0xfff0 && c <= 0xffff)
+  );
+}
+
+function reason(path: string): string | null {
+  if (path.length === 0) return 'path must not be empty';
+  if (path.charCodeAt(0) !== 0x2f) return 'path must start with /';
+  if (path.length === 1) return null;
+  if (path.endsWith('/')) return 'path must not end with /';
+  for (let i = 1; i < path.length; i++) {
+    const c = path.charCodeAt(i);
+    const prev = path.charCodeAt(i - 1);
+    const segmentEnds = i + 1 === path.length || path.charCodeAt(i + 1) === 0x2f;
+    if (c === 0) return `null character at index ${i}`;
+    if (c === 0x2f && prev === 0x2f) return `empty segment at index ${i}`;
+    if (c === 0x2e && prev === 0x2e && path.charCodeAt(i - 2) === 0x2f && segmentEnds) {
+      return `relative segment '..' at index ${i - 1}`;
+    }
+    if (c === 0x2e && prev === 0x2f && segmentEnds) return `relative segment '.' at index ${i}`;
+    if (isForbiddenChar(c)) return `invalid character \\u${c.toString(16).padStart(4, '0')} at index ${i}`;
+  }
+  return null;
+}
+
+/** Throws InvalidArgumentError unless `path` is a valid ZooKeeper path. A sequential create may end with '/'. */
+export function validatePath(path: string, options: { sequential?: boolean } = {}): void {
+  if (typeof path !== 'string') throw new InvalidArgumentError('path', 'path must be a string');
+  // Like PathUtils: a sequential path is checked with the counter the server will append.
+  const why = reason(options.sequential === true ? `${path}1` : path);
+  if (why !== null) throw new InvalidArgumentError('path', `${why}: ${JSON.stringify(path)}`);
+}
+
+/** Joins segments with single slashes: joinPath('/a', 'b/', '/c') === '/a/b/c'. */
+export function joinPath(...parts: string[]): string {
+  const segments: string[] = [];
+  for (const part of parts) {
+    for (const s of part.split('/')) if (s !== '') segments.push(s);
+  }
+  return `/${segments.join('/')}`;
+}
+
+/** '/a/b' → '/a', '/a' → '/', '/' → '/'. */
+export function parentPath(p: string): string {
+  const i = p.lastIndexOf('/');
+  return i <= 0 ? '/' : p.slice(0, i);
+}
+
+/** '/a/b' → 'b', '/' → ''. */
+export function basename(p: string): string {
+  return p.slice(p.lastIndexOf('/') + 1);
+}
+
+/** Every ancestor of a path, nearest first, '/' last: '/a/b/c' → ['/a/b', '/a', '/']. */
+export function ancestors(p: string): string[] {
+  const out: string[] = [];
+  let cur = p;
+  while (cur !== '/') {
+    cur = parentPath(cur);
+    out.push(cur);
+  }
+  return out;
+}

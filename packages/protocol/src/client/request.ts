@@ -1,0 +1,149 @@
+/**
+ * One request's life: queued (not on the wire) → sent (in a connection's pending FIFO) → done.
+ *
+ * - `decode` runs synchronously when the reply frame is read, in frame order, so side effects that must be
+ *   ordered with notifications (registering a watch) happen at the right moment. The caller's promise is
+ *   then settled through the dispatcher.
+ * - Abort/timeout: a queued request is removed and never sent; a sent one cannot be unsent, so the caller's
+ *   promise rejects and the reply, when it comes, is consumed in order and dropped.
+ */
+import type { JuteReader } from '../jute/reader.js';
+import type { JuteWriter } from '../jute/writer.js';
+import type { ReplyHeader } from '../records/headers.js';
+import { abortErrorFrom, TimeoutError, type ZkError } from '../errors/errors.js';
+import type { Dispatcher } from './dispatcher.js';
+
+export interface RequestSpec<T> {
+  /** OpCode number. */
+  op: number;
+  /** Server path, for diagnostics. */
+  path?: string | undefined;
+  /** Writes the record after the RequestHeader (nothing for header-only requests). */
+  write?: ((w: JuteWriter) => void) | undefined;
+  /** Turns the reply into a result (or throws a ZkError). The body is there only when `header.err === 0`. */
+  decode(header: ReplyHeader, r: JuteReader): T;
+}
+
+export type RequestPhase = 'queued' | 'sent' | 'done';
+
+/** What the session and connection layers see of a request. */
+export interface RequestEntry {
+  readonly op: number;
+  readonly path: string | undefined;
+  phase: RequestPhase;
+  xid: number;
+  write(w: JuteWriter): void;
+  /** The reply arrived (in order). */
+  reply(header: ReplyHeader, r: JuteReader): void;
+  /** It will never get a reply (connection loss, session end, queue bound…). */
+  fail(error: ZkError): void;
+}
+
+export interface CallSettings {
+  signal?: AbortSignal | undefined;
+  /** ms; 0 or undefined = none. */
+  timeout?: number | undefined;
+}
+
+export class Call<T> implements RequestEntry {
+  readonly op: number;
+  readonly path: string | undefined;
+  phase: RequestPhase = 'queued';
+  xid = 0;
+  readonly promise: Promise<T>;
+  private readonly spec: RequestSpec<T>;
+  private readonly dispatcher: Dispatcher;
+  private resolveFn!: (value: T) => void;
+  private rejectFn!: (error: unknown) => void;
+  /** The caller already got an answer (abort/timeout) while the request stays in the pipeline. */
+  private abandoned = false;
+  private cleanup: (() => void) | null = null;
+  private readonly unqueue: (entry: RequestEntry) => void;
+
+  constructor(
+    spec: RequestSpec<T>,
+    dispatcher: Dispatcher,
+    settings: CallSettings,
+    /** Removes a queued entry from the session's outgoing queue. */
+    unqueue: (entry: RequestEntry) => void,
+  ) {
+    this.spec = spec;
+    this.op = spec.op;
+    this.path = spec.path;
+    this.dispatcher = dispatcher;
+    this.unqueue = unqueue;
+    this.promise = new Promise<T>((resolve, reject) => {
+      this.resolveFn = resolve;
+      this.rejectFn = reject;
+    });
+    this.arm(settings);
+  }
+
+  private arm(settings: CallSettings): void {
+    const { signal, timeout } = settings;
+    if (signal?.aborted === true) {
+      this.cancel(abortErrorFrom(signal));
+      return;
+    }
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const onAbort = (): void => {
+      if (signal !== undefined) this.cancel(abortErrorFrom(signal));
+    };
+    if (timeout !== undefined && timeout > 0) {
+      timer = setTimeout(() => this.cancel(new TimeoutError(`request timed out after ${timeout} ms`)), timeout);
+    }
+    signal?.addEventListener('abort', onAbort, { once: true });
+    if (timer !== undefined || signal !== undefined) {
+      this.cleanup = () => {
+        if (timer !== undefined) clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+      };
+    }
+  }
+
+  private release(): void {
+    this.cleanup?.();
+    this.cleanup = null;
+  }
+
+  /** Abort or timeout from the caller's side. */
+  private cancel(error: ZkError): void {
+    if (this.phase === 'done' || this.abandoned) return;
+    this.release();
+    if (this.phase === 'queued') {
+      this.phase = 'done';
+      this.unqueue(this);
+    } else {
+      // On the wire already: keep the entry so the reply is consumed in order, but answer the caller now.
+      this.abandoned = true;
+    }
+    this.rejectFn(error);
+  }
+
+  write(w: JuteWriter): void {
+    this.spec.write?.(w);
+  }
+
+  reply(header: ReplyHeader, r: JuteReader): void {
+    if (this.phase === 'done') return;
+    this.phase = 'done';
+    if (this.abandoned) return;
+    this.release();
+    let result: T;
+    try {
+      result = this.spec.decode(header, r);
+    } catch (err) {
+      this.dispatcher.complete(() => this.rejectFn(err));
+      return;
+    }
+    this.dispatcher.complete(() => this.resolveFn(result));
+  }
+
+  fail(error: ZkError): void {
+    if (this.phase === 'done') return;
+    this.phase = 'done';
+    if (this.abandoned) return;
+    this.release();
+    this.dispatcher.complete(() => this.rejectFn(error));
+  }
+}

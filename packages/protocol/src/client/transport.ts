@@ -1,0 +1,143 @@
+/**
+ * One TCP or TLS connection to one server. It knows bytes and frames, nothing about sessions: the session
+ * layer gets `onFrame(payload)` for every complete frame and exactly one `onClose(error?)`.
+ *
+ * Nothing here throws out of a socket handler: a dial failure rejects `dial()`, everything later (socket
+ * errors, hostile lengths from the frame splitter) ends in `onClose(error)`.
+ */
+import { connect as netConnect, type Socket } from 'node:net';
+import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
+import { ConnectionLossError, ZkError } from '../errors/errors.js';
+import { FrameSplitter } from '../wire/index.js';
+import type { HostAddress } from './connect-string.js';
+
+export interface TransportHandlers {
+  onFrame(payload: Uint8Array): void;
+  onClose(error: ZkError | undefined): void;
+}
+
+export interface DialOptions {
+  timeout: number;
+  maxPacket: number;
+  tls?: ConnectionOptions | undefined;
+}
+
+export class Transport {
+  readonly address: HostAddress;
+  private readonly socket: Socket;
+  private readonly splitter: FrameSplitter;
+  private handlers: TransportHandlers | null = null;
+  private closed = false;
+  /** Frames that arrived before handlers were attached (the server may answer very fast). */
+  private early: Uint8Array[] = [];
+  /** A close that happened before handlers were attached, reported on attach. */
+  private earlyClose: { error: ZkError | undefined } | null = null;
+
+  private constructor(address: HostAddress, socket: Socket, maxPacket: number) {
+    this.address = address;
+    this.socket = socket;
+    this.splitter = new FrameSplitter({ maxPacket });
+    socket.on('data', (chunk: Buffer) => this.onData(chunk));
+    socket.on('error', (err) => this.finish(new ConnectionLossError(`socket error: ${err.message}`, true, { cause: err })));
+    socket.on('close', () => this.finish(new ConnectionLossError('connection closed by server', true)));
+  }
+
+  static dial(address: HostAddress, options: DialOptions): Promise<Transport> {
+    return new Promise((resolve, reject) => {
+      let socket: Socket;
+      const tls = options.tls;
+      try {
+        socket =
+          tls === undefined
+            ? netConnect({ host: address.host, port: address.port })
+            : tlsConnect({ servername: isIpLiteral(address.host) ? '' : address.host, ...tls, host: address.host, port: address.port });
+      } catch (err) {
+        reject(new ConnectionLossError(`cannot dial ${describe(address)}: ${(err as Error).message}`, false, { cause: err }));
+        return;
+      }
+      socket.setNoDelay(true);
+      const readyEvent = tls === undefined ? 'connect' : 'secureConnect';
+      const timer = setTimeout(() => {
+        socket.destroy();
+        reject(new ConnectionLossError(`connect to ${describe(address)} timed out after ${options.timeout} ms`, false));
+      }, options.timeout);
+      const onError = (err: Error): void => {
+        clearTimeout(timer);
+        socket.destroy();
+        reject(new ConnectionLossError(`cannot connect to ${describe(address)}: ${err.message}`, false, { cause: err }));
+      };
+      socket.once('error', onError);
+      socket.once(readyEvent, () => {
+        clearTimeout(timer);
+        socket.off('error', onError);
+        resolve(new Transport(address, socket, options.maxPacket));
+      });
+    });
+  }
+
+  attach(handlers: TransportHandlers): void {
+    this.handlers = handlers;
+    const early = this.early;
+    this.early = [];
+    for (const frame of early) handlers.onFrame(frame);
+    if (this.earlyClose !== null) {
+      this.handlers = null;
+      handlers.onClose(this.earlyClose.error);
+    }
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  write(bytes: Uint8Array): void {
+    if (this.closed) return;
+    this.socket.write(bytes);
+  }
+
+  /** Closes after flushing what was written (used after closeSession). */
+  end(): void {
+    if (this.closed) return;
+    this.socket.end();
+  }
+
+  /** Drops the connection now; `onClose` runs with `error` (or a plain connection-loss). */
+  destroy(error?: ZkError): void {
+    this.finish(error ?? new ConnectionLossError('connection dropped by client', true));
+    this.socket.destroy();
+  }
+
+  private onData(chunk: Uint8Array): void {
+    if (this.closed) return;
+    let frames: Uint8Array[];
+    try {
+      frames = this.splitter.push(chunk);
+    } catch (err) {
+      const error = err instanceof ZkError ? err : new ConnectionLossError(`bad frame: ${String(err)}`, true, { cause: err });
+      this.destroy(error);
+      return;
+    }
+    for (const frame of frames) {
+      if (this.closed) return;
+      if (this.handlers === null) this.early.push(frame);
+      else this.handlers.onFrame(frame);
+    }
+  }
+
+  private finish(error: ZkError | undefined): void {
+    if (this.closed) return;
+    this.closed = true;
+    const handlers = this.handlers;
+    this.handlers = null;
+    if (handlers === null) this.earlyClose = { error };
+    else handlers.onClose(error);
+  }
+}
+
+function isIpLiteral(host: string): boolean {
+  return /^[\d.]+$/.test(host) || host.includes(':');
+}
+
+export function describe(address: HostAddress): string {
+  return address.host.includes(':') ? `[${address.host}]:${address.port}` : `${address.host}:${address.port}`;
+}

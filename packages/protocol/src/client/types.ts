@@ -1,0 +1,149 @@
+/**
+ * Public types of the client (docs/design/contracts.md §2). Kept apart from the implementation so the
+ * recipes and CLI packages can read the surface in one place.
+ */
+import type { ConnectionOptions } from 'node:tls';
+import type { ServerError, ZkError, ZkErrorCode } from '../errors/errors.js';
+
+export interface ClientOptions {
+  /** ms requested, default 30_000; the server negotiates and every timer derives from the negotiated value. */
+  sessionTimeout?: number;
+  /** ms per host attempt; default negotiated/hostCount (before the first session: sessionTimeout/hostCount). */
+  connectTimeout?: number;
+  /** Largest frame accepted or sent; must match the server's jute.maxbuffer. Default 0xfffff. */
+  maxPacket?: number;
+  canBeReadOnly?: boolean;
+  /** Credentials replayed on every (re)connect, before watches are re-set. */
+  auth?: { scheme: string; auth: string | Uint8Array }[];
+  /** Set ⇒ connect with TLS. */
+  tls?: ConnectionOptions;
+  /** Requests made while suspended: wait for the reconnect (default) or fail fast. */
+  whileSuspended?: 'queue' | 'fail';
+  /** Bound on requests queued while not connected (default 10_000). */
+  maxQueued?: number;
+  /** ms, default 0 = off; per call: `{ timeout }`. */
+  requestTimeout?: number;
+  /** Shuffle the hosts once (default true). */
+  shuffle?: boolean;
+  /** Re-attach to an existing session (e.g. to hand a session over, or to expire it in tests). */
+  sessionId?: bigint;
+  sessionPassword?: Uint8Array;
+}
+
+export type SessionState =
+  | 'idle'
+  | 'connecting'
+  | 'connected'
+  | 'connected-read-only'
+  | 'suspended'
+  | 'expired'
+  | 'auth-failed'
+  | 'closed';
+
+export interface StateChange {
+  state: SessionState;
+  previous: SessionState;
+  sessionId: bigint;
+  error?: ZkError;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  timeout?: number;
+}
+
+/** A string is sent as UTF-8. */
+export type Data = Uint8Array | string;
+
+export type CreateMode =
+  | 'persistent'
+  | 'ephemeral'
+  | 'persistent-sequential'
+  | 'ephemeral-sequential'
+  | 'container'
+  | 'persistent-ttl'
+  | 'persistent-sequential-ttl';
+
+export interface Stat {
+  czxid: bigint;
+  mzxid: bigint;
+  ctime: bigint;
+  mtime: bigint;
+  version: number;
+  cversion: number;
+  aversion: number;
+  ephemeralOwner: bigint;
+  dataLength: number;
+  numChildren: number;
+  pzxid: bigint;
+}
+
+export interface ACL {
+  perms: number;
+  id: { scheme: string; id: string };
+}
+
+export type EventTypeName =
+  | 'created'
+  | 'deleted'
+  | 'dataChanged'
+  | 'childrenChanged'
+  | 'dataWatchRemoved'
+  | 'childWatchRemoved'
+  | 'persistentWatchRemoved';
+
+export interface WatchEvent {
+  type: EventTypeName;
+  /** Client path: the chroot is stripped. */
+  path: string;
+  /** zxid of the notification frame (-1n for events the client makes itself, e.g. watch removal). */
+  zxid: bigint;
+}
+
+export type WatchListener = (event: WatchEvent) => void;
+
+export interface WatchOptions extends CallOptions {
+  watch?: true | WatchListener;
+}
+
+export interface CreateOptions extends CallOptions {
+  mode?: CreateMode;
+  /** Default: open (world:anyone, ALL). */
+  acl?: ACL[];
+  /** ms, required for (and only for) the TTL modes. */
+  ttl?: number;
+}
+
+export type Op =
+  | { op: 'create'; path: string; data?: Data | null; acl?: ACL[]; mode?: CreateMode; ttl?: number }
+  | { op: 'delete'; path: string; version?: number }
+  | { op: 'setData'; path: string; data: Data | null; version?: number }
+  | { op: 'check'; path: string; version?: number };
+
+export type OpResult =
+  | { op: 'create'; path: string; stat?: Stat }
+  | { op: 'delete' }
+  | { op: 'setData'; stat: Stat }
+  | { op: 'check' };
+
+export type ReadOp = { op: 'getData'; path: string } | { op: 'getChildren'; path: string };
+
+export type ReadResult =
+  | { op: 'getData'; data: Uint8Array; stat: Stat }
+  | { op: 'getChildren'; children: string[] }
+  | { op: 'error'; error: ServerError };
+
+export interface MultiOpOutcome {
+  code: ZkErrorCode | 'OK' | 'RUNTIME_INCONSISTENCY';
+  keeperCode: number;
+}
+
+export interface PersistentWatch extends AsyncIterable<WatchEvent>, AsyncDisposable {
+  readonly path: string;
+  on(listener: WatchListener): () => void;
+  /** removeWatches on the server (when this was the last listener of the path) + ends the iterator. */
+  remove(options?: CallOptions): Promise<void>;
+}
+
+export type RemoveWatchType = 'children' | 'data' | 'any' | 'persistent' | 'persistent-recursive';
+export type CheckWatchType = 'children' | 'data' | 'any';

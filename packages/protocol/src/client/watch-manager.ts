@@ -1,0 +1,179 @@
+/**
+ * Client-side watch bookkeeping (Java's ZKWatchManager), keyed by SERVER paths (chroot included) because
+ * that is what notifications carry and what SetWatches must send.
+ *
+ * - One-shot watches: data, exist, child. Several watchers on one path share one server watch: the server
+ *   keeps one watch per path and connection, so re-registering is idempotent there and fan-out happens here.
+ * - Persistent and persistent-recursive watches: recursive ones match every ancestor and ignore
+ *   childrenChanged, as the server may still send it.
+ * - `materialize` removes the one-shot watchers an event triggers and returns every watcher to call.
+ */
+import type { EventTypeName } from './types.js';
+import { ancestors } from './paths.js';
+
+/** A watcher as the manager sees it: fired with an event, or failed when the session ends. */
+export interface Watcher {
+  fire(event: { type: EventTypeName; serverPath: string; zxid: bigint }): void;
+  /** Session over (expired/closed/auth-failed): a one-shot promise rejects; listeners just stop. */
+  fail(error: Error): void;
+}
+
+export type OneShotKind = 'data' | 'exist' | 'child';
+export type PersistentKind = 'persistent' | 'persistent-recursive';
+
+type WatchTable = Map<string, Set<Watcher>>;
+
+function add(table: WatchTable, path: string, watcher: Watcher): void {
+  let set = table.get(path);
+  if (set === undefined) {
+    set = new Set();
+    table.set(path, set);
+  }
+  set.add(watcher);
+}
+
+function take(table: WatchTable, path: string, into: Set<Watcher>): void {
+  const set = table.get(path);
+  if (set === undefined) return;
+  table.delete(path);
+  for (const w of set) into.add(w);
+}
+
+export interface WatchSnapshot {
+  data: string[];
+  exist: string[];
+  child: string[];
+  persistent: string[];
+  persistentRecursive: string[];
+}
+
+export class WatchManager {
+  private readonly data: WatchTable = new Map();
+  private readonly exist: WatchTable = new Map();
+  private readonly child: WatchTable = new Map();
+  private readonly persistent: WatchTable = new Map();
+  private readonly recursive: WatchTable = new Map();
+
+  private table(kind: OneShotKind | PersistentKind): WatchTable {
+    switch (kind) {
+      case 'data':
+        return this.data;
+      case 'exist':
+        return this.exist;
+      case 'child':
+        return this.child;
+      case 'persistent':
+        return this.persistent;
+      case 'persistent-recursive':
+        return this.recursive;
+    }
+  }
+
+  register(kind: OneShotKind | PersistentKind, serverPath: string, watcher: Watcher): void {
+    add(this.table(kind), serverPath, watcher);
+  }
+
+  /** Removes one watcher; returns true when it was the last of its kind on that path (the server watch can go). */
+  unregister(kind: OneShotKind | PersistentKind, serverPath: string, watcher: Watcher): boolean {
+    const table = this.table(kind);
+    const set = table.get(serverPath);
+    if (set === undefined || !set.delete(watcher)) return false;
+    if (set.size > 0) return false;
+    table.delete(serverPath);
+    return true;
+  }
+
+  has(kind: OneShotKind | PersistentKind, serverPath: string): boolean {
+    return (this.table(kind).get(serverPath)?.size ?? 0) > 0;
+  }
+
+  /** Removes every watcher of the kinds given on a path; returns them. */
+  removeAll(kinds: readonly (OneShotKind | PersistentKind)[], serverPath: string): Set<Watcher> {
+    const out = new Set<Watcher>();
+    for (const kind of kinds) take(this.table(kind), serverPath, out);
+    return out;
+  }
+
+  /** The watchers an event triggers (ZKWatchManager.materialize); one-shot ones are removed. */
+  materialize(type: EventTypeName, serverPath: string): Set<Watcher> {
+    const out = new Set<Watcher>();
+    switch (type) {
+      case 'created':
+      case 'dataChanged':
+        take(this.data, serverPath, out);
+        take(this.exist, serverPath, out);
+        break;
+      case 'deleted':
+        take(this.data, serverPath, out);
+        take(this.exist, serverPath, out);
+        take(this.child, serverPath, out);
+        break;
+      case 'childrenChanged':
+        take(this.child, serverPath, out);
+        break;
+      default:
+        return out;
+    }
+    for (const w of this.persistent.get(serverPath) ?? []) out.add(w);
+    if (type !== 'childrenChanged') {
+      for (const w of this.recursive.get(serverPath) ?? []) out.add(w);
+      for (const a of ancestors(serverPath)) for (const w of this.recursive.get(a) ?? []) out.add(w);
+    }
+    return out;
+  }
+
+  /** Paths to re-set after a reconnect. */
+  snapshot(): WatchSnapshot {
+    return {
+      data: [...this.data.keys()],
+      exist: [...this.exist.keys()],
+      child: [...this.child.keys()],
+      persistent: [...this.persistent.keys()],
+      persistentRecursive: [...this.recursive.keys()],
+    };
+  }
+
+  get size(): number {
+    let n = 0;
+    for (const t of [this.data, this.exist, this.child, this.persistent, this.recursive]) n += t.size;
+    return n;
+  }
+
+  /** The session is over: forget every watcher and return them (the caller fails them in order). */
+  takeAll(): Set<Watcher> {
+    const out = new Set<Watcher>();
+    for (const t of [this.data, this.exist, this.child, this.persistent, this.recursive]) {
+      for (const set of t.values()) for (const w of set) out.add(w);
+      t.clear();
+    }
+    return out;
+  }
+}
+
+/** SetWatches batches: at most ~128 KB of path characters each (ZOOKEEPER-706). */
+export const SET_WATCHES_MAX_LENGTH = 128 * 1024;
+
+export interface SetWatchesBatch extends WatchSnapshot {
+  /** Only batches holding persistent watches need op 105 (servers before 3.6 reject it). */
+  needsSetWatches2: boolean;
+}
+
+export function setWatchesBatches(snapshot: WatchSnapshot, maxLength = SET_WATCHES_MAX_LENGTH): SetWatchesBatch[] {
+  const batches: SetWatchesBatch[] = [];
+  let cur: SetWatchesBatch | null = null;
+  let length = 0;
+  const kinds = ['data', 'exist', 'child', 'persistent', 'persistentRecursive'] as const;
+  for (const kind of kinds) {
+    for (const path of snapshot[kind]) {
+      if (cur === null || (length > 0 && length + path.length > maxLength)) {
+        cur = { data: [], exist: [], child: [], persistent: [], persistentRecursive: [], needsSetWatches2: false };
+        batches.push(cur);
+        length = 0;
+      }
+      cur[kind].push(path);
+      length += path.length;
+      if (kind === 'persistent' || kind === 'persistentRecursive') cur.needsSetWatches2 = true;
+    }
+  }
+  return batches;
+}
