@@ -130,3 +130,109 @@ export function dataRecord(data: Uint8Array | null): { data: string | null; enco
     return { data: Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64'), encoding: 'base64' };
   }
 }
+
+// ---- decoded traffic (decode, proxy) ----
+
+type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
+
+export interface ConversationLineLike {
+  readonly conn: number;
+  readonly time: number;
+  readonly t: number;
+  readonly dir: 'c2s' | 's2c';
+  readonly latencyMs?: number;
+  readonly entry: {
+    readonly kind: string;
+    readonly xid?: number;
+    readonly op?: string;
+    readonly path?: string | null;
+    readonly zxid?: string;
+    readonly err?: string;
+    readonly errCode?: number;
+    readonly body?: { [key: string]: Json };
+    readonly notes?: string[];
+    readonly error?: string;
+    readonly length: number;
+  };
+}
+
+export function conversationRecord(line: ConversationLineLike): Record<string, unknown> {
+  const { entry } = line;
+  const record: Record<string, unknown> = { conn: line.conn, t: round(line.t), dir: line.dir, kind: entry.kind };
+  for (const key of ['xid', 'op', 'path', 'zxid', 'err', 'errCode', 'body', 'notes', 'error', 'length'] as const) {
+    if (entry[key] !== undefined) record[key] = entry[key];
+  }
+  if (line.latencyMs !== undefined) record['latencyMs'] = round(line.latencyMs);
+  return record;
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 1000) / 1000;
+}
+
+/** A bytes preview from the codec ({length, utf8|hex, truncated?}) as `"text"` or `0xhex`. */
+function preview(value: { [key: string]: Json }): string | undefined {
+  if (typeof value['length'] !== 'number') return undefined;
+  const more = value['truncated'] === true ? `…(${value['length']} bytes)` : '';
+  if (typeof value['utf8'] === 'string') return `${JSON.stringify(value['utf8'])}${more}`;
+  if (typeof value['hex'] === 'string') return value['hex'] === '' ? '""' : `0x${value['hex']}${more}`;
+  if (value['redacted'] === true) return `<${value['length']} bytes>`;
+  return undefined;
+}
+
+function compact(value: Json): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return `[${value.map(compact).join(',')}]`;
+  if (typeof value === 'object') {
+    const bytes = preview(value);
+    if (bytes !== undefined) return bytes;
+    // A Stat is long; its version is what a person reads it for.
+    if ('czxid' in value && 'version' in value) return `{version=${compact(value['version'] ?? null)},czxid=${compact(value['czxid'] ?? null)}}`;
+    if ('perms' in value && typeof value['id'] === 'object' && value['id'] !== null && !Array.isArray(value['id'])) {
+      return `${compact(value['id']['scheme'] ?? null)}:${compact(value['id']['id'] ?? null)}:${permString(Number(value['perms']))}`;
+    }
+    return `{${Object.entries(value).map(([k, v]) => `${k}=${compact(v)}`).join(',')}}`;
+  }
+  return String(value);
+}
+
+/** `key=value` pairs of a decoded body; the path is already on the line, unless it differs (created paths). */
+function bodyFields(body: { [key: string]: Json } | undefined, path: string | null | undefined): string {
+  if (body === undefined) return '';
+  const parts: string[] = [];
+  for (const [key, value] of Object.entries(body)) {
+    if ((key === 'path' || key === 'prefixPath') && value === path) continue;
+    if (key === 'stat' && value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      parts.push(`version=${compact(value['version'] ?? null)}`, `czxid=${compact(value['czxid'] ?? null)}`);
+      continue;
+    }
+    parts.push(`${key}=${compact(value)}`);
+  }
+  return parts.join(' ');
+}
+
+export function formatConversationLine(line: ConversationLineLike): string {
+  const { entry } = line;
+  const arrow = line.dir === 'c2s' ? '->' : '<-';
+  const head = `#${line.conn} ${(line.t / 1000).toFixed(3).padStart(8)} ${arrow}`;
+  const words: string[] = [];
+  if (entry.kind === 'error') {
+    words.push('DECODE ERROR', entry.error ?? 'undecodable frame');
+  } else {
+    words.push(entry.kind);
+    if (entry.xid !== undefined && entry.kind !== 'event') words.push(`xid=${entry.xid}`);
+    if (entry.op !== undefined && entry.kind !== 'event' && entry.kind !== 'ping') words.push(entry.op);
+    if (entry.kind === 'event' && entry.body !== undefined) {
+      words.push(String(entry.body['type']), entry.path ?? '', `state=${String(entry.body['state'])}`);
+    } else {
+      if (entry.path !== undefined && entry.path !== null) words.push(entry.path);
+      if (entry.err !== undefined) words.push(entry.err);
+      if (entry.zxid !== undefined && entry.kind === 'reply') words.push(`zxid=${entry.zxid}`);
+      if (line.latencyMs !== undefined) words.push(`(${line.latencyMs.toFixed(1)} ms)`);
+      const fields = bodyFields(entry.body, entry.path);
+      if (fields !== '') words.push(fields);
+    }
+  }
+  if (entry.notes !== undefined) words.push(`[${entry.notes.join('; ')}]`);
+  return `${head} ${words.filter((w) => w !== '').join(' ')}`;
+}

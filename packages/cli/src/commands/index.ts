@@ -3,9 +3,11 @@ import type { Command } from '../command.js';
 import { acl } from './acl.js';
 import { auth } from './auth.js';
 import { create } from './create.js';
+import { decode } from './decode.js';
 import { mntr, ruok, srvr } from './four-letter.js';
 import { get } from './get.js';
 import { ls } from './ls.js';
+import { proxy } from './proxy.js';
 import { rm } from './rm.js';
 import { set } from './set.js';
 import { stat } from './stat.js';
@@ -13,4 +15,4 @@ import { tree } from './tree.js';
 import { watch } from './watch.js';
 import { whoami } from './whoami.js';
 
-export const COMMANDS: readonly Command[] = [ls, tree, get, set, create, rm, stat, acl, auth, whoami, watch, srvr, mntr, ruok];
+export const COMMANDS: readonly Command[] = [ls, tree, get, set, create, rm, stat, acl, auth, whoami, watch, srvr, mntr, ruok, decode, proxy];

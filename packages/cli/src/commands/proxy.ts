@@ -1,0 +1,124 @@
+/**
+ * `zkts proxy --listen [HOST:]PORT --upstream HOST:PORT`: forwards every byte unchanged in both directions
+ * and prints the decoded conversation of each connection as it happens. Decoding is a tap beside the byte
+ * path: whatever the bytes are (garbage, hostile lengths), they are still forwarded, and a decode failure is
+ * one error line, never a crash.
+ */
+import { createServer, connect } from 'node:net';
+import type { Socket } from 'node:net';
+
+import { stringOption } from '../args.js';
+import type { Command, CommandContext } from '../command.js';
+import { atMost } from '../command.js';
+import { CliError, ExitCode, UsageError } from '../exit-codes.js';
+import { parseHostPort } from '../hosts.js';
+import { ConnectionConversation } from '../conversation.js';
+import { formatConversationLine, conversationRecord } from '../output.js';
+import { TranscriptRecorder } from '../recorder.js';
+import type { TranscriptConnection } from '../transcript.js';
+
+function parseListen(text: string): { host: string; port: number } {
+  if (/^\d+$/.test(text)) return parseHostPort(`127.0.0.1:${text}`, undefined, '--listen');
+  return parseHostPort(text, undefined, '--listen');
+}
+
+function address(socket: Socket, side: 'remote' | 'local'): string {
+  const host = side === 'remote' ? socket.remoteAddress : socket.localAddress;
+  const port = side === 'remote' ? socket.remotePort : socket.localPort;
+  return host?.includes(':') === true ? `[${host}]:${port}` : `${host}:${port}`;
+}
+
+export const proxy: Command = {
+  name: 'proxy',
+  summary: 'a transparent TCP proxy that prints the decoded conversation live',
+  usage: '--listen [HOST:]PORT --upstream HOST:PORT [--record FILE]',
+  details:
+    'Each line starts with the connection id (#N); replies show the request latency. PORT 0 picks a free\n' +
+    'port; the line `zkts proxy: listening on HOST:PORT` on stderr says which. --record FILE writes the\n' +
+    'frames as a transcript that `zkts decode FILE` reads. Runs until SIGINT/SIGTERM (exit 0).',
+  options: {
+    listen: { type: 'string', arg: '[HOST:]PORT', description: 'where to accept clients (HOST defaults to 127.0.0.1)' },
+    upstream: { type: 'string', arg: 'HOST:PORT', description: 'the ZooKeeper server to forward to' },
+    record: { type: 'string', arg: 'FILE', description: 'write a frame transcript to FILE' },
+  },
+  async run(context: CommandContext): Promise<number> {
+    atMost(context, 0);
+    const listenText = stringOption(context.args, 'listen');
+    const upstreamText = stringOption(context.args, 'upstream');
+    if (listenText === undefined) throw new UsageError('missing --listen');
+    if (upstreamText === undefined) throw new UsageError('missing --upstream');
+    const listen = parseListen(listenText);
+    const upstream = parseHostPort(upstreamText, undefined, '--upstream');
+    const recordFile = stringOption(context.args, 'record');
+    const recorder = recordFile === undefined ? undefined : new TranscriptRecorder(recordFile, `zkts proxy to ${upstreamText}`);
+    const { out } = context;
+    const sockets = new Set<Socket>();
+    let nextId = 0;
+
+    const server = createServer((client) => {
+      const id = nextId++;
+      const start = Date.now();
+      const upstreamSocket = connect({ host: upstream.host, port: upstream.port });
+      sockets.add(client);
+      sockets.add(upstreamSocket);
+      const clientAddress = address(client, 'remote');
+      const conversation = new ConnectionConversation(id, start);
+      let recorded: TranscriptConnection | undefined;
+      const show = (lines: ReturnType<ConnectionConversation['bytes']>): void => {
+        for (const line of lines) {
+          if (recorder !== undefined && recorded !== undefined && line.frame !== undefined) recorder.frame(recorded, line.dir, line.time, line.frame);
+          out.emit(conversationRecord(line), () => formatConversationLine(line));
+        }
+      };
+      out.emit({ conn: id, event: 'open', client: clientAddress, upstream: upstreamText }, `#${id} open ${clientAddress} -> ${upstreamText}`);
+      if (recorder !== undefined) recorded = recorder.open(id, clientAddress, upstreamText, start);
+
+      // Bytes first, then the tap: a decoder bug can delay nothing and break nothing.
+      client.on('data', (chunk: Buffer) => {
+        if (!upstreamSocket.write(chunk)) client.pause();
+        show(conversation.bytes('c2s', chunk, Date.now()));
+      });
+      upstreamSocket.on('data', (chunk: Buffer) => {
+        if (!client.write(chunk)) upstreamSocket.pause();
+        show(conversation.bytes('s2c', chunk, Date.now()));
+      });
+      upstreamSocket.on('drain', () => client.resume());
+      client.on('drain', () => upstreamSocket.resume());
+      let closed = false;
+      const close = (why: string): void => {
+        if (closed) return;
+        closed = true;
+        client.destroy();
+        upstreamSocket.destroy();
+        sockets.delete(client);
+        sockets.delete(upstreamSocket);
+        show(conversation.end(Date.now()));
+        out.emit({ conn: id, event: 'close', reason: why }, `#${id} closed (${why})`);
+        if (recorder !== undefined) void recorder.save().catch((error: unknown) => out.error(`proxy: cannot write ${recordFile}: ${String(error)}`));
+      };
+      client.on('end', () => upstreamSocket.end());
+      upstreamSocket.on('end', () => client.end());
+      client.on('close', () => close('client closed'));
+      upstreamSocket.on('close', () => close('upstream closed'));
+      client.on('error', (error) => close(`client: ${error.message}`));
+      upstreamSocket.on('error', (error) => close(`upstream: ${error.message}`));
+    });
+
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', (error) => reject(new CliError(ExitCode.UNAVAILABLE, `cannot listen on ${listenText}: ${error.message}`)));
+      server.listen(listen.port, listen.host, resolve);
+    });
+    const bound = server.address();
+    const port = typeof bound === 'object' && bound !== null ? bound.port : listen.port;
+    out.note(`zkts proxy: listening on ${listen.host}:${port}, forwarding to ${upstreamText}`);
+
+    await new Promise<void>((resolve) => {
+      if (context.signal.aborted) resolve();
+      context.signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+    server.close();
+    for (const socket of sockets) socket.destroy();
+    if (recorder !== undefined) await recorder.save();
+    return ExitCode.OK;
+  },
+};
