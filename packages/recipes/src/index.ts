@@ -18,3 +18,7 @@ export {
 } from './names.js';
 export type { RecipeClient } from './zk.js';
 export type { WaitOptions } from './wait.js';
+export { LeaderElection, type LeaderElectionOptions, type ElectionParticipant } from './leader-election.js';
+export { Barrier } from './barrier.js';
+export { DoubleBarrier } from './double-barrier.js';
+export { Queue } from './queue.js';

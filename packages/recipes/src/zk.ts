@@ -39,6 +39,7 @@ export interface RecipeClient {
   create(path: string, data?: Data | null, options?: CallOptions & { mode?: CreateMode }): Promise<{ path: string; stat: Stat }>;
   delete(path: string, options?: CallOptions & { version?: number }): Promise<void>;
   exists(path: string, options?: CallOptions): Promise<Stat | null>;
+  exists(path: string, options: CallOptions & { watch: true }): Promise<{ stat: Stat | null; watch: Promise<WatchEvent> }>;
   getData(path: string, options?: CallOptions & { watch?: true }): Promise<{ data: Uint8Array; stat: Stat; watch?: Promise<WatchEvent> }>;
   setData(path: string, data: Data | null, options?: CallOptions & { version?: number }): Promise<Stat>;
   getChildren(path: string, options?: CallOptions & { watch?: true }): Promise<{ children: string[]; stat: Stat; watch?: Promise<WatchEvent> }>;

@@ -1,0 +1,59 @@
+/**
+ * Barrier: the barrier is up while its node exists; `wait()` returns once it is removed (a data watch, so
+ * nothing is left behind when it is already gone).
+ */
+import { deadlineFrom, raceWith, type WaitOptions } from './wait.js';
+import { ensureDir, isNoNode, isNodeExists, parentOf, retrying, type RecipeClient } from './zk.js';
+
+export class Barrier {
+  readonly client: RecipeClient;
+  readonly path: string;
+
+  constructor(client: RecipeClient, path: string) {
+    this.client = client;
+    this.path = path;
+  }
+
+  /** Raises the barrier (idempotent). */
+  async set(): Promise<void> {
+    for (;;) {
+      try {
+        await retrying(this.client, () => this.client.create(this.path, null, { mode: 'persistent' }));
+        return;
+      } catch (e) {
+        if (isNodeExists(e)) return;
+        if (!isNoNode(e)) throw e;
+        await ensureDir(this.client, parentOf(this.path));
+      }
+    }
+  }
+
+  /** Lowers the barrier, releasing every waiter (idempotent). */
+  async remove(): Promise<void> {
+    try {
+      await retrying(this.client, () => this.client.delete(this.path));
+    } catch (e) {
+      if (!isNoNode(e)) throw e;
+    }
+  }
+
+  async isSet(): Promise<boolean> {
+    return (await retrying(this.client, () => this.client.exists(this.path))) !== null;
+  }
+
+  /** Waits until the barrier is down. */
+  async wait(options: WaitOptions = {}): Promise<void> {
+    const deadline = deadlineFrom(options.timeout);
+    const what = `barrier ${this.path}`;
+    for (;;) {
+      let watch: Promise<unknown> | undefined;
+      try {
+        watch = (await raceWith(retrying(this.client, () => this.client.getData(this.path, { watch: true })), options.signal, deadline, what)).watch;
+      } catch (e) {
+        if (isNoNode(e)) return;
+        throw e;
+      }
+      if (watch !== undefined) await raceWith(watch, options.signal, deadline, what);
+    }
+  }
+}

@@ -1,0 +1,281 @@
+/**
+ * Leader election, latch style (Curator LeaderLatch): every participant keeps a protected EPHEMERAL_SEQUENTIAL
+ * `latch-` node; the lowest is the leader. Before declaring leadership the leader reads its own node and checks
+ * that its ephemeralOwner is our CURRENT session (CURATOR-696: a stale node of an old session must not make us
+ * leader). A non-leader watches its predecessor with a data watch; if that node is already gone it lists again,
+ * without recreating its own node (CURATOR-644/645 livelock). Our node missing means our place is gone: recreate.
+ * Leadership ends on session expiry or close, and on suspension when `lostOn: 'suspended'`.
+ */
+import { removeNode } from './cleanup.js';
+import { enqueue, type Entry, type QueueSpec, type TestHooks } from './contender.js';
+import type { LostOn } from './lease.js';
+import { indexOfName, sortContenders } from './names.js';
+import { raceWith, sleep, deadlineFrom, type WaitOptions } from './wait.js';
+import { child, isConnectionLoss, isLive, isNoNode, isSessionGone, retrying, type RecipeClient } from './zk.js';
+
+export interface LeaderElectionOptions {
+  /** Our participant id, stored in our node. Default: a random id. */
+  id?: string;
+  /** When leadership counts as lost. Default 'expired'. */
+  lostOn?: LostOn;
+  /** Internal, for tests only. */
+  testHooks?: TestHooks;
+}
+
+export interface ElectionParticipant {
+  id: string;
+  node: string;
+  isLeader: boolean;
+}
+
+const LATCH_MARKERS = { 'latch-': 'write' } as const;
+
+export class LeaderElection implements AsyncDisposable {
+  readonly client: RecipeClient;
+  readonly path: string;
+  readonly id: string;
+  private readonly lostOn: LostOn;
+  private readonly hooks: TestHooks | undefined;
+  private entry: Entry | undefined;
+  private leader = false;
+  private leadership: AbortController | undefined;
+  private readonly listeners = new Set<(leader: boolean) => void>();
+  private readonly closing = new AbortController();
+  private kick: (() => void) | undefined;
+  private loop: Promise<void> | undefined;
+  private unsubscribe: (() => void) | undefined;
+  /** The last unexpected error of the election loop (it retries after it). */
+  lastError: unknown;
+
+  constructor(client: RecipeClient, path: string, options: LeaderElectionOptions = {}) {
+    this.client = client;
+    this.path = path;
+    this.id = options.id ?? globalThis.crypto.randomUUID();
+    this.lostOn = options.lostOn ?? 'expired';
+    this.hooks = options.testHooks;
+  }
+
+  get isLeader(): boolean {
+    return this.leader;
+  }
+
+  /** Our node's full path, once created. */
+  get node(): string | undefined {
+    return this.entry?.path;
+  }
+
+  /** Joins the election; resolves once our node exists (leadership may follow at any time). */
+  async start(): Promise<void> {
+    if (this.loop !== undefined) return;
+    this.unsubscribe = this.client.onStateChange((c) => {
+      if (!isLive(c.state)) this.setLeader(false);
+      else if (c.state === 'suspended' && this.lostOn === 'suspended') this.setLeader(false);
+      this.kick?.();
+    });
+    const { entry } = await enqueue(this.spec(), this.closing.signal, undefined);
+    this.entry = entry;
+    this.loop = this.run();
+  }
+
+  /**
+   * Resolves when we are leader, with an AbortSignal that fires when leadership ends. Rejects on
+   * timeout/abort, or if the election is closed first.
+   */
+  async awaitLeadership(options: WaitOptions = {}): Promise<AbortSignal> {
+    const deadline = deadlineFrom(options.timeout);
+    for (;;) {
+      if (this.leader && this.leadership !== undefined) return this.leadership.signal;
+      if (this.closing.signal.aborted) throw new Error('leader election closed');
+      let off: (() => void) | undefined;
+      const changed = new Promise<void>((resolve) => {
+        off = this.onChange(() => resolve());
+      });
+      const closed = new Promise<void>((resolve) => this.closing.signal.addEventListener('abort', () => resolve(), { once: true }));
+      try {
+        await raceWith(Promise.race([changed, closed]), options.signal, deadline, `leadership ${this.path}`);
+      } finally {
+        off?.();
+      }
+    }
+  }
+
+  /** Calls `listener` on every change of leadership; returns the unsubscribe function. */
+  onChange(listener: (leader: boolean) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Leadership changes as an async iterable (true: became leader, false: lost it), until closed or broken off. */
+  async *changes(options: { signal?: AbortSignal } = {}): AsyncIterableIterator<boolean> {
+    const queue: boolean[] = [];
+    let wake: (() => void) | undefined;
+    const off = this.onChange((v) => {
+      queue.push(v);
+      wake?.();
+    });
+    const stop = AbortSignal.any([this.closing.signal, ...(options.signal !== undefined ? [options.signal] : [])]);
+    const onStop = (): void => wake?.();
+    stop.addEventListener('abort', onStop);
+    try {
+      for (;;) {
+        while (queue.length > 0) yield queue.shift() as boolean;
+        if (stop.aborted) return;
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+        wake = undefined;
+      }
+    } finally {
+      off();
+      stop.removeEventListener('abort', onStop);
+    }
+  }
+
+  /** Participants in election order; the first is the leader. */
+  async participants(): Promise<ElectionParticipant[]> {
+    const { children } = await retrying(this.client, () => this.client.getChildren(this.path)).catch((e: unknown) => {
+      if (isNoNode(e)) return { children: [] as string[] };
+      throw e;
+    });
+    const sorted = sortContenders(children, LATCH_MARKERS);
+    const rows = await Promise.all(
+      sorted.map(async (c, i) => {
+        const node = child(this.path, c.name);
+        try {
+          const { data } = await retrying(this.client, () => this.client.getData(node));
+          return { id: new TextDecoder().decode(data), node, isLeader: i === 0 };
+        } catch (e) {
+          if (isNoNode(e)) return undefined;
+          throw e;
+        }
+      }),
+    );
+    const out = rows.filter((r): r is ElectionParticipant => r !== undefined);
+    if (out[0] !== undefined) out[0].isLeader = true;
+    return out;
+  }
+
+  /** Leaves the election: gives up leadership and deletes our node. */
+  async close(): Promise<void> {
+    if (this.closing.signal.aborted) return;
+    this.closing.abort();
+    this.kick?.();
+    this.setLeader(false);
+    this.unsubscribe?.();
+    await this.loop?.catch(() => undefined);
+    const entry = this.entry;
+    this.entry = undefined;
+    if (entry !== undefined) await removeNode(this.client, { path: entry.path }, entry.sessionId);
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  private spec(): QueueSpec {
+    return {
+      client: this.client, dir: this.path, marker: 'latch-', markers: LATCH_MARKERS, decide: () => ({ granted: true }),
+      data: this.id, hooks: this.hooks, what: `leader election ${this.path}`,
+    };
+  }
+
+  private setLeader(value: boolean): void {
+    if (value === this.leader) return;
+    this.leader = value;
+    if (value) {
+      this.leadership = new AbortController();
+    } else {
+      this.leadership?.abort(new Error('leadership lost'));
+      this.leadership = undefined;
+    }
+    for (const l of [...this.listeners]) {
+      try {
+        l(value);
+      } catch {
+        // a listener's failure is its own; the election goes on
+      }
+    }
+  }
+
+  /** A promise that settles on the next state change or close, so waits never outlive a session change. */
+  private nextKick(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.kick = resolve;
+    });
+  }
+
+  private async run(): Promise<void> {
+    const { client } = this;
+    while (!this.closing.signal.aborted) {
+      const kicked = this.nextKick();
+      try {
+        if (!isLive(client.state)) {
+          this.setLeader(false);
+          return; // the session is over for this client; a new client needs a new election object
+        }
+        if (client.state !== 'connected' && client.state !== 'connected-read-only') {
+          if (this.lostOn === 'suspended') this.setLeader(false);
+          await Promise.race([client.connected(), kicked]);
+          continue;
+        }
+        let entry = this.entry;
+        if (entry === undefined || entry.sessionId !== client.sessionId) {
+          this.setLeader(false);
+          entry = (await enqueue(this.spec(), this.closing.signal, undefined)).entry;
+          this.entry = entry;
+        }
+        const { children } = await client.getChildren(this.path);
+        const sorted = sortContenders(children, LATCH_MARKERS);
+        const ourIndex = indexOfName(sorted, entry.name);
+        if (ourIndex < 0) {
+          this.setLeader(false);
+          this.entry = undefined; // our node is gone: recreate (our old place cannot come back)
+          continue;
+        }
+        if (ourIndex === 0) {
+          const own = await client.getData(entry.path, { watch: true }).catch((e: unknown) => {
+            if (isNoNode(e)) return undefined;
+            throw e;
+          });
+          if (own === undefined) {
+            this.setLeader(false);
+            this.entry = undefined;
+            continue;
+          }
+          const { stat, watch } = own;
+          if (stat.ephemeralOwner !== client.sessionId) {
+            this.setLeader(false);
+            this.entry = undefined;
+            continue;
+          }
+          this.setLeader(true);
+          await Promise.race([watch ?? kicked, kicked]);
+          continue;
+        }
+        this.setLeader(false);
+        const pred = sorted[ourIndex - 1];
+        if (pred === undefined) continue;
+        await this.hooks?.afterGetChildren?.({ children, watch: pred.name });
+        try {
+          const { watch } = await client.getData(child(this.path, pred.name), { watch: true });
+          await Promise.race([watch ?? kicked, kicked]);
+        } catch (e) {
+          if (!isNoNode(e)) throw e; // NoNode: list again, keep our node
+        }
+      } catch (e) {
+        if (this.closing.signal.aborted) return;
+        if (isSessionGone(e)) {
+          this.setLeader(false);
+          if (!isLive(client.state)) return;
+          continue;
+        }
+        if (isConnectionLoss(e)) {
+          if (this.lostOn === 'suspended') this.setLeader(false);
+          continue;
+        }
+        this.lastError = e;
+        await Promise.race([sleep(200), kicked]);
+      }
+    }
+  }
+}

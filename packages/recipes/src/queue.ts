@@ -1,0 +1,112 @@
+/**
+ * A FIFO queue of PERSISTENT_SEQUENTIAL items `<path>/_c_<uuid>-qn-<seq>`, in sequence order. A consumer claims
+ * an item by deleting it: the delete that succeeds owns the item, so each item goes to one consumer.
+ * `offer` is protected: if the create reply is lost, the uuid finds the item again instead of adding a second.
+ * Caveat: if a claiming delete's reply is lost and the item is gone after reconnecting, we cannot tell whether
+ * our delete or another consumer's took it; we count it as ours, so such an item may be delivered twice.
+ */
+import { deadlineFrom, raceWith, checkpoint, type WaitOptions } from './wait.js';
+import { child, ensureDir, isConnectionLoss, isNoNode, retrying, type Data, type RecipeClient } from './zk.js';
+import { protectedPrefix, sortContenders } from './names.js';
+
+const ITEM_MARKERS = { 'qn-': 'write' } as const;
+
+export class Queue {
+  readonly client: RecipeClient;
+  readonly path: string;
+
+  constructor(client: RecipeClient, path: string) {
+    this.client = client;
+    this.path = path;
+  }
+
+  /** Appends an item; resolves with its node path. */
+  async offer(data: Data): Promise<string> {
+    const { client } = this;
+    const prefix = protectedPrefix(globalThis.crypto.randomUUID());
+    for (;;) {
+      try {
+        return (await client.create(child(this.path, `${prefix}qn-`), data, { mode: 'persistent-sequential' })).path;
+      } catch (e) {
+        if (isNoNode(e)) {
+          await ensureDir(client, this.path);
+          continue;
+        }
+        if (!isConnectionLoss(e)) throw e;
+        await client.connected();
+        const { children } = await retrying(client, () => client.getChildren(this.path));
+        const found = children.find((c) => c.startsWith(prefix));
+        if (found !== undefined) return child(this.path, found);
+      }
+    }
+  }
+
+  /** Takes the head item, or null when the queue is empty. */
+  async poll(): Promise<Uint8Array | null> {
+    const { children } = await retrying(this.client, () => this.client.getChildren(this.path)).catch((e: unknown) => {
+      if (isNoNode(e)) return { children: [] as string[] };
+      throw e;
+    });
+    return this.claimFirst(children);
+  }
+
+  /** Waits for an item and takes it. */
+  async take(options: WaitOptions = {}): Promise<Uint8Array> {
+    const deadline = deadlineFrom(options.timeout);
+    const what = `queue ${this.path}`;
+    for (;;) {
+      checkpoint(options.signal, deadline, what);
+      let r: { children: string[]; watch?: Promise<unknown> };
+      try {
+        r = await raceWith(retrying(this.client, () => this.client.getChildren(this.path, { watch: true })), options.signal, deadline, what);
+      } catch (e) {
+        if (!isNoNode(e)) throw e;
+        await ensureDir(this.client, this.path);
+        continue;
+      }
+      const item = await this.claimFirst(r.children);
+      if (item !== null) return item;
+      if (r.watch !== undefined) await raceWith(r.watch, options.signal, deadline, what);
+    }
+  }
+
+  /** Number of items now. */
+  async size(): Promise<number> {
+    const { children } = await retrying(this.client, () => this.client.getChildren(this.path)).catch((e: unknown) => {
+      if (isNoNode(e)) return { children: [] as string[] };
+      throw e;
+    });
+    return sortContenders(children, ITEM_MARKERS).length;
+  }
+
+  private async claimFirst(children: readonly string[]): Promise<Uint8Array | null> {
+    const { client } = this;
+    for (const item of sortContenders(children, ITEM_MARKERS)) {
+      const path = child(this.path, item.name);
+      let data: Uint8Array;
+      try {
+        data = (await retrying(client, () => client.getData(path))).data;
+      } catch (e) {
+        if (isNoNode(e)) continue; // another consumer took it
+        throw e;
+      }
+      try {
+        await client.delete(path);
+        return data;
+      } catch (e) {
+        if (isNoNode(e)) continue;
+        if (!isConnectionLoss(e)) throw e;
+        await client.connected();
+        if ((await retrying(client, () => client.exists(path))) === null) return data; // see the caveat above
+        try {
+          await retrying(client, () => client.delete(path));
+          return data;
+        } catch (e2) {
+          if (isNoNode(e2)) return data;
+          throw e2;
+        }
+      }
+    }
+    return null;
+  }
+}

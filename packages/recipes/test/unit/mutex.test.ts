@@ -1,0 +1,174 @@
+import { describe, expect, it } from 'vitest';
+
+import { LockBusyError, LockNotHeldError, Mutex, settleCleanups } from '../../src/index.js';
+import { FakeZk } from './fake-zk.js';
+
+const tick = (): Promise<void> => new Promise((r) => setTimeout(r, 5));
+
+describe('Mutex (in-memory ZooKeeper)', () => {
+  it('uncontended acquire: create and getChildren issued together, nothing else', async () => {
+    const zk = new FakeZk();
+    const c = zk.client();
+    await new Mutex(c, '/').acquire(); // root exists: no parent creation
+    expect(c.calls).toEqual(['create', 'getChildren']);
+  });
+
+  it('creates missing parents as containers, then contends', async () => {
+    const zk = new FakeZk();
+    const c = zk.client();
+    const lease = await new Mutex(c, '/a/b/lock').acquire();
+    expect(lease.node).toMatch(/^\/a\/b\/lock\/_c_[0-9a-f-]{36}-lock-0000000000$/);
+    expect(zk.nodes.get('/a/b/lock')?.stat.ephemeralOwner).toBe(0n);
+  });
+
+  it('grants in creation order and each waiter watches only its predecessor', async () => {
+    const zk = new FakeZk();
+    const mutexes = [0, 1, 2, 3].map(() => new Mutex(zk.client(), '/l'));
+    const first = await (mutexes[0] as Mutex).acquire();
+    const order: number[] = [];
+    const waits = mutexes.slice(1).map((m, i) =>
+      m.acquire().then(async (l) => {
+        order.push(i + 1);
+        await tick();
+        await l.release();
+      }),
+    );
+    await tick();
+    expect(mutexes.slice(1).map((m) => m.stats.watches)).toEqual([1, 1, 1]);
+    await first.release();
+    await Promise.all(waits);
+    expect(order).toEqual([1, 2, 3]);
+    // One wakeup per waiter: nobody woke for a release that was not its predecessor's.
+    expect(mutexes.slice(1).map((m) => m.stats.wakeups)).toEqual([1, 1, 1]);
+    expect(zk.children('/l')).toEqual([]);
+  });
+
+  it('no lost wakeup: the predecessor deleted between getChildren and the watch call', async () => {
+    const zk = new FakeZk();
+    const holder = new Mutex(zk.client(), '/l');
+    const held = await holder.acquire();
+    let injected = false;
+    const waiter = new Mutex(zk.client(), '/l', {
+      testHooks: {
+        afterGetChildren: async ({ watch }) => {
+          if (injected) return;
+          injected = true;
+          expect(`/l/${watch}`).toBe(held.node);
+          await held.release();
+        },
+      },
+    });
+    const lease = await waiter.acquire({ timeout: 1000 });
+    expect(injected).toBe(true);
+    expect(zk.children('/l')).toEqual([lease.node.slice(3)]);
+  });
+
+  it('a timed-out waiter removes its node and the others keep their order', async () => {
+    const zk = new FakeZk();
+    const a = await new Mutex(zk.client(), '/l').acquire();
+    const b = new Mutex(zk.client(), '/l');
+    const c = new Mutex(zk.client(), '/l');
+    const bP = b.acquire({ timeout: 30 });
+    await tick();
+    const cP = c.acquire();
+    await expect(bP).rejects.toMatchObject({ code: 'TIMEOUT' });
+    expect(zk.children('/l')).toHaveLength(2);
+    await a.release();
+    const cl = await cP;
+    expect(c.isHeld).toBe(true);
+    await cl.release();
+    expect(zk.children('/l')).toEqual([]);
+  });
+
+  it('an aborted waiter removes its node (cleanup does not use the aborted signal)', async () => {
+    const zk = new FakeZk();
+    await new Mutex(zk.client(), '/l').acquire();
+    const ac = new AbortController();
+    const p = new Mutex(zk.client(), '/l').acquire({ signal: ac.signal });
+    await tick();
+    expect(zk.children('/l')).toHaveLength(2);
+    ac.abort();
+    await expect(p).rejects.toMatchObject({ code: 'ABORTED' });
+    await settleCleanups();
+    expect(zk.children('/l')).toHaveLength(1);
+  });
+
+  it('lost create reply: the node is found by its prefix and adopted, never duplicated', async () => {
+    const zk = new FakeZk();
+    const c = zk.client();
+    zk.create('/l', null, 'persistent', 0n);
+    c.loseReplyOf = 'create';
+    const lease = await new Mutex(c, '/l').acquire();
+    expect(zk.children('/l')).toEqual([lease.node.slice(3)]);
+  });
+
+  it('lost create reply with the node owned by another session: deleted and redone', async () => {
+    const zk = new FakeZk();
+    const c = zk.client();
+    zk.create('/l', null, 'persistent', 0n);
+    c.loseReplyOf = 'create';
+    // The found node looks like it belongs to an older session (a follower listing a dying ephemeral).
+    const realCreate = zk.create.bind(zk);
+    let creates = 0;
+    zk.create = (path, data, mode, session) => realCreate(path, data, mode, creates++ === 0 ? 999n : session);
+    const lease = await new Mutex(c, '/l').acquire();
+    await settleCleanups();
+    expect(zk.children('/l')).toEqual([lease.node.slice(3)]);
+    expect(zk.nodes.get(lease.node)?.stat.ephemeralOwner).toBe(c.sessionId);
+  });
+
+  it('tryAcquire returns null without leaving a node', async () => {
+    const zk = new FakeZk();
+    await new Mutex(zk.client(), '/l').acquire();
+    expect(await new Mutex(zk.client(), '/l').tryAcquire()).toBeNull();
+    expect(zk.children('/l')).toHaveLength(1);
+  });
+
+  it('reentrant: counts balance; non-reentrant: LockBusyError; over-release: LockNotHeldError', async () => {
+    const zk = new FakeZk();
+    const c = zk.client();
+    const r = new Mutex(c, '/r', { reentrant: true });
+    const l1 = await r.acquire();
+    const l2 = await r.acquire();
+    expect(r.holdCount).toBe(2);
+    expect(l2.node).toBe(l1.node);
+    await l2.release();
+    expect(zk.children('/r')).toHaveLength(1);
+    await l1.release();
+    expect(zk.children('/r')).toHaveLength(0);
+    await expect(r.release()).rejects.toBeInstanceOf(LockNotHeldError);
+
+    const n = new Mutex(c, '/n');
+    await n.acquire();
+    await expect(n.acquire()).rejects.toBeInstanceOf(LockBusyError);
+    // Two instances on one client never share ownership.
+    const other = new Mutex(c, '/n');
+    expect(await other.tryAcquire()).toBeNull();
+    await n.release();
+    expect(await other.tryAcquire()).not.toBeNull();
+  });
+
+  it('session expiry while holding fires lost; the next holder gets a greater fencing token', async () => {
+    const zk = new FakeZk();
+    const c1 = zk.client();
+    const lease = await new Mutex(c1, '/l').acquire();
+    const lost = lease.lost;
+    const next = new Mutex(zk.client(), '/l').acquire();
+    zk.expire(c1.sessionId);
+    expect(lost.aborted).toBe(true);
+    const l2 = await next;
+    expect(l2.fencingToken > lease.fencingToken).toBe(true);
+    await lease.release(); // does not wedge
+  });
+
+  it('guard() commits only while the node exists', async () => {
+    const zk = new FakeZk();
+    const c = zk.client();
+    zk.create('/res', 'x', 'persistent', 0n);
+    const lease = await new Mutex(c, '/l').acquire();
+    await lease.guard([{ op: 'setData', path: '/res', data: 'y' }]);
+    zk.delete(lease.node);
+    await expect(lease.guard([{ op: 'setData', path: '/res', data: 'z' }])).rejects.toMatchObject({ code: 'NO_NODE' });
+    expect(new TextDecoder().decode(zk.nodes.get('/res')?.data)).toBe('y');
+  });
+});
