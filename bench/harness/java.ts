@@ -1,0 +1,95 @@
+// Compiles bench/java/ZkBench.java against Debian's jars (/usr/share/java) and runs it, one workload per JVM.
+// Skipped, with the reason, when javac or a jar is missing.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import type { Metrics, WorkloadParams } from './workloads.js';
+
+const JARS = '/usr/share/java';
+// zookeeper + jute + netty + metrics/snappy/commons-io are what the 3.8 client loads; Curator needs guava
+// (Debian's guava 31 runs Curator 5.4's recipes without failureaccess); slf4j-nop keeps the output JSON only.
+const REQUIRED = [
+  'zookeeper.jar',
+  'zookeeper-jute.jar',
+  'curator-client.jar',
+  'curator-framework.jar',
+  'curator-recipes.jar',
+  'guava.jar',
+  'slf4j-api.jar',
+  'slf4j-nop.jar',
+  'netty-handler.jar',
+  'netty-buffer.jar',
+  'netty-codec.jar',
+  'netty-common.jar',
+  'netty-resolver.jar',
+  'netty-transport.jar',
+  'netty-transport-native-epoll.jar',
+  'netty-transport-native-unix-common.jar',
+  'metrics-core.jar',
+  'snappy-java.jar',
+  'commons-io.jar',
+];
+
+export interface JavaResult {
+  client: 'java' | 'curator';
+  workload: string;
+  ok: boolean;
+  metrics?: Metrics;
+  error?: string;
+}
+
+export interface JavaRunner {
+  version: string;
+  run(workload: string, connectString: string, base: string, params: WorkloadParams): Promise<JavaResult>;
+  dispose(): void;
+}
+
+function javaVersion(): string {
+  const r = spawnSync('java', ['-version'], { encoding: 'utf8' });
+  return (r.stderr || r.stdout).split('\n')[0]?.trim() ?? 'unknown';
+}
+
+/** Compiles the program once; returns a runner, or why Java is skipped. */
+export function prepareJava(sourceDir: string): JavaRunner | string {
+  const missing = REQUIRED.filter((j) => !existsSync(join(JARS, j)));
+  if (missing.length > 0) return `jars missing in ${JARS}: ${missing.join(', ')}`;
+  if (spawnSync('javac', ['-version']).status !== 0) return 'javac not found';
+  const classpath = REQUIRED.map((j) => join(JARS, j)).join(':');
+  const out = mkdtempSync(join(tmpdir(), 'zkts-bench-java-'));
+  const compiled = spawnSync('javac', ['-nowarn', '-d', out, '-cp', classpath, join(sourceDir, 'ZkBench.java')], { encoding: 'utf8' });
+  if (compiled.status !== 0) {
+    rmSync(out, { recursive: true, force: true });
+    return `javac failed: ${compiled.stderr.slice(0, 2000)}`;
+  }
+  return {
+    version: javaVersion(),
+    // One JVM per workload, like the one Node process per client and workload: interleaving the clients
+    // workload by workload keeps server-side drift (and the neighbours' load) from favouring anyone.
+    run: (workload, connectString, base, params) => runOne(`${classpath}:${out}`, workload, connectString, base, params),
+    dispose: () => rmSync(out, { recursive: true, force: true }),
+  };
+}
+
+function runOne(classpath: string, workload: string, connectString: string, base: string, params: WorkloadParams): Promise<JavaResult> {
+  const args = [...Object.entries(params).map(([k, v]) => `${k}=${String(v)}`), `only=${workload}`];
+  return new Promise((resolve, reject) => {
+    // A fixed heap keeps GC behaviour comparable run to run.
+    const child = spawn('java', ['-Xms512m', '-Xmx1g', '-cp', classpath, 'ZkBench', connectString, base, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5 * 60_000);
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      const line = stdout.split('\n').find((l) => l.startsWith('{'));
+      if (line) resolve(JSON.parse(line) as JavaResult);
+      else reject(new Error(`java exited with ${String(code)} and no result: ${stderr}`));
+    });
+  });
+}

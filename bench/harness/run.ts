@@ -1,0 +1,216 @@
+// `pnpm bench`: one ZooKeeper (testkit, or ZKTS_SERVER), then every workload on every client against it, one
+// child process per client and workload, clients interleaved workload by workload. Prints the table of ratios
+// and the target checks; writes bench/results/bench-<date>.json and .svg (plus latest.json / latest.svg).
+//
+//   node --expose-gc --conditions=zkts-source --import tsx bench/harness/run.ts [--quick]
+//        [--clients zkts,nzk,native,java] [--workloads getPipelined,…]
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+import { startZooKeeper } from '@zkts/testkit';
+import type { ZooKeeperServer } from '@zkts/testkit';
+
+import { prepareJava } from './java.js';
+import type { JavaRunner } from './java.js';
+import { checkTargets, table, targetsText } from './report.js';
+import type { ClientId, Outcome, ResultGrid } from './report.js';
+import { chart } from './svg.js';
+import { DATA_WORKLOADS, LOCK_WORKLOADS } from './workloads.js';
+import type { Metrics, WorkloadName, WorkloadParams } from './workloads.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const benchDir = join(here, '..');
+const repoRoot = join(benchDir, '..');
+
+const FULL: WorkloadParams = {
+  window: 1000,
+  getOps: 60_000,
+  getWarmup: 20_000,
+  seqOps: 5_000,
+  seqWarmup: 1_000,
+  createDeletePairs: 10_000,
+  createDeleteWarmup: 2_000,
+  watches: 10_000,
+  lockCycles: 1_000,
+  lockWarmup: 200,
+  handoffs: 1_000,
+  waiters: 1_000,
+  waiterSessions: 10,
+};
+// Smoke runs only (`--quick`): every code path, small counts. Its figures are not the benchmark.
+const QUICK: WorkloadParams = {
+  ...FULL,
+  getOps: 5_000,
+  getWarmup: 1_000,
+  seqOps: 500,
+  seqWarmup: 100,
+  createDeletePairs: 1_000,
+  createDeleteWarmup: 200,
+  watches: 1_000,
+  lockCycles: 100,
+  lockWarmup: 20,
+  handoffs: 200,
+  waiters: 100,
+};
+
+const LABELS: Record<ClientId, string> = {
+  zkts: 'zkts',
+  nzk: 'node-zookeeper-client',
+  native: 'zookeeper (native)',
+  java: 'ZooKeeper Java',
+  curator: 'Curator',
+};
+
+// Node runners: which workloads each has (the native package gets no lock: the comparison is zkts's Mutex
+// against Curator and the seeds' lock on node-zookeeper-client).
+const NODE_CLIENTS: { id: ClientId; workloads: readonly WorkloadName[] }[] = [
+  { id: 'zkts', workloads: [...DATA_WORKLOADS, ...LOCK_WORKLOADS] },
+  { id: 'nzk', workloads: [...DATA_WORKLOADS, ...LOCK_WORKLOADS] },
+  { id: 'native', workloads: DATA_WORKLOADS },
+];
+
+function log(line: string): void {
+  process.stderr.write(`${line}\n`);
+}
+
+function runChild(client: ClientId, workload: WorkloadName, connectString: string, base: string, params: WorkloadParams): Promise<Outcome> {
+  return new Promise((resolve) => {
+    const args = ['--expose-gc', '--conditions=zkts-source', '--import', 'tsx', join(here, 'child.ts'), client, workload, connectString, base, JSON.stringify(params)];
+    const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr = (stderr + c).slice(-4000)));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 4 * 60_000);
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      const last = stdout.trim().split('\n').pop() ?? '';
+      try {
+        const parsed = JSON.parse(last) as { ok: boolean; metrics?: Metrics; error?: string };
+        if (parsed.ok && parsed.metrics) resolve({ metrics: parsed.metrics });
+        else resolve({ error: (parsed.error ?? 'failed').split('\n').slice(0, 3).join(' | ') });
+      } catch {
+        resolve({ error: `exit ${String(code ?? signal)}: ${stderr.trim().split('\n').slice(-3).join(' | ')}` });
+      }
+    });
+  });
+}
+
+function summary(m: Metrics): string {
+  return Object.entries(m)
+    .map(([k, v]) => `${k}=${Number.isInteger(v) ? v : v.toFixed(2)}`)
+    .join(' ');
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      quick: { type: 'boolean', default: false },
+      clients: { type: 'string' },
+      workloads: { type: 'string' },
+    },
+  });
+  const params = values.quick ? QUICK : FULL;
+  const onlyClients = values.clients?.split(',');
+  const onlyWorkloads = values.workloads?.split(',');
+  const wanted = (c: ClientId): boolean => !onlyClients || onlyClients.includes(c) || (c === 'curator' && onlyClients.includes('java'));
+  const workloads = [...DATA_WORKLOADS, ...LOCK_WORKLOADS].filter((w) => !onlyWorkloads || onlyWorkloads.includes(w));
+
+  const started = new Date();
+  let server: ZooKeeperServer | undefined;
+  let connectString = process.env['ZKTS_SERVER'];
+  if (!connectString) {
+    log('bench: starting ZooKeeper (testkit)…');
+    server = await startZooKeeper({ heap: '1g', logLevel: 'ERROR' });
+    connectString = server.connectString;
+  }
+  log(`bench: server ${connectString}${values.quick ? ' (QUICK smoke run: small counts, not the benchmark)' : ''}`);
+
+  let java: JavaRunner | string = 'not requested';
+  if (wanted('java')) java = prepareJava(join(benchDir, 'java'));
+  if (typeof java === 'string') log(`bench: Java client and Curator skipped: ${java}`);
+
+  const grid: ResultGrid = {};
+  const run = `b${started.getTime().toString(36)}`;
+  let serverVersion = 'unknown';
+  try {
+    if (server) serverVersion = (await server.fourLetter('srvr')).split('\n')[0] ?? serverVersion;
+    // The server's JIT warms up on the first traffic: one throw-away round so the first client isn't charged.
+    log('bench: warming the server up (not measured)');
+    await runChild('nzk', 'getPipelined', connectString, `/${run}-warm`, { ...QUICK, getOps: 20_000 });
+
+    for (const workload of workloads) {
+      const row: Partial<Record<ClientId, Outcome>> = {};
+      grid[workload] = row;
+      for (const c of NODE_CLIENTS) {
+        if (!wanted(c.id) || !c.workloads.includes(workload)) continue;
+        const outcome = await runChild(c.id, workload, connectString, `/${run}-${c.id}-${workload}`, params);
+        row[c.id] = outcome;
+        log(`  ${workload.padEnd(17)} ${LABELS[c.id].padEnd(22)} ${'metrics' in outcome ? summary(outcome.metrics) : `ERROR ${outcome.error}`}`);
+      }
+      if (typeof java !== 'string') {
+        const id: ClientId = LOCK_WORKLOADS.includes(workload) ? 'curator' : 'java';
+        let outcome: Outcome;
+        try {
+          const r = await java.run(workload, connectString, `/${run}-${id}`, params);
+          outcome = r.ok && r.metrics ? { metrics: r.metrics } : { error: r.error ?? 'failed' };
+        } catch (e) {
+          outcome = { error: e instanceof Error ? e.message : String(e) };
+        }
+        row[id] = outcome;
+        log(`  ${workload.padEnd(17)} ${LABELS[id].padEnd(22)} ${'metrics' in outcome ? summary(outcome.metrics) : `ERROR ${outcome.error}`}`);
+      }
+    }
+  } finally {
+    if (typeof java !== 'string') java.dispose();
+    await server?.stop();
+  }
+
+  const checks = checkTargets(grid);
+  const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+  const machine = {
+    cpu,
+    cores: os.cpus().length,
+    node: process.version,
+    platform: `${os.platform()} ${os.release()}`,
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    java: typeof java === 'string' ? `skipped: ${java}` : java.version,
+  };
+  const stamp = started.toISOString().replace(/[:]/g, '-').replace(/\.\d+Z$/, 'Z');
+  const title = `zkts benchmark ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC${values.quick ? ' (QUICK smoke run)' : ''}`;
+  const subtitle = `${cpu}, ${machine.cores} cores, Node ${machine.node}, ${machine.java}; ZooKeeper ${serverVersion.replace(/^Zookeeper version: /, '')}`;
+
+  process.stdout.write(`\n${title}\n${subtitle}\n\n${table(grid, LABELS)}\n\nTargets:\n${targetsText(checks)}\n`);
+
+  const resultsDir = join(benchDir, 'results');
+  mkdirSync(resultsDir, { recursive: true });
+  const report = {
+    date: started.toISOString(),
+    quick: values.quick,
+    machine,
+    server: { version: serverVersion, external: !server },
+    params,
+    clients: LABELS,
+    results: grid,
+    targets: checks,
+  };
+  const json = `${JSON.stringify(report, null, 2)}\n`;
+  const svg = chart(grid, LABELS, title, subtitle);
+  const name = `bench-${stamp}${values.quick ? '-quick' : ''}`;
+  writeFileSync(join(resultsDir, `${name}.json`), json);
+  writeFileSync(join(resultsDir, `${name}.svg`), svg);
+  if (!values.quick) {
+    writeFileSync(join(resultsDir, 'latest.json'), json);
+    writeFileSync(join(resultsDir, 'latest.svg'), svg);
+  }
+  process.stdout.write(`\nWrote ${relative(repoRoot, join(resultsDir, name))}.json and .svg\n`);
+}
+
+main().catch((e: unknown) => {
+  log(`bench: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+  process.exitCode = 1;
+});
