@@ -14,3 +14,5 @@ export type { Ensemble, EnsembleOptions } from './ensemble.js';
 export { startFaultProxy } from './fault-proxy.js';
 export type { FaultProxy } from './fault-proxy.js';
 export { FrameCutter } from './frames.js';
+export { containerEnvironment, dockerUnavailableReason, ZOOKEEPER_IMAGE } from './container.js';
+export { BACKEND_ENV, resolveBackend } from './start.js';

@@ -1,15 +1,45 @@
-import { startLocalZooKeeper } from './local-server.js';
+import { dockerUnavailableReason, startContainerZooKeeper } from './container.js';
 import { startLocalEnsemble } from './ensemble.js';
+import { ZooKeeperNotInstalledError } from './errors.js';
+import { probeJavaRuntime } from './java.js';
+import { startLocalZooKeeper } from './local-server.js';
 
-import type { ServerOptions, ZooKeeperServer } from './options.js';
 import type { Ensemble, EnsembleOptions } from './ensemble.js';
+import type { Backend, ServerOptions, ZooKeeperServer } from './options.js';
+
+export const BACKEND_ENV = 'ZKTS_TESTKIT_BACKEND';
+
+function requestedBackend(options: ServerOptions): Backend {
+  const fromEnv = process.env[BACKEND_ENV];
+  const backend = options.backend ?? fromEnv ?? 'auto';
+  if (backend !== 'local' && backend !== 'container' && backend !== 'auto') {
+    throw new TypeError(`unknown testkit backend ${JSON.stringify(backend)} (local, container or auto)`);
+  }
+  return backend;
+}
+
+/** `auto`: local when Java and the jars exist, else a container when a Docker engine answers. */
+export async function resolveBackend(options: ServerOptions): Promise<'local' | 'container'> {
+  const backend = requestedBackend(options);
+  if (backend !== 'auto') return backend;
+  const local = probeJavaRuntime();
+  if (typeof local !== 'string') return 'local';
+  const docker = await dockerUnavailableReason();
+  if (docker === undefined) return 'container';
+  throw new ZooKeeperNotInstalledError(`${local} (No Docker engine for the container backend either: ${docker})`);
+}
 
 /** Starts a standalone ZooKeeper server and resolves once it serves. */
 export async function startZooKeeper(options: ServerOptions = {}): Promise<ZooKeeperServer> {
-  return startLocalZooKeeper(options);
+  return (await resolveBackend(options)) === 'local' ? startLocalZooKeeper(options) : startContainerZooKeeper(options);
 }
 
 /** Starts an ensemble of `size` members and resolves once every member serves and one leads. */
 export async function startEnsemble(options: EnsembleOptions): Promise<Ensemble> {
+  if ((await resolveBackend(options)) === 'container') {
+    throw new ZooKeeperNotInstalledError(
+      "ensembles run on the local backend only: install Java and ZooKeeper (`sudo apt-get install zookeeper`) or set ZOOKEEPER_HOME",
+    );
+  }
   return startLocalEnsemble(options);
 }
