@@ -27,7 +27,7 @@ export class ConnectionConversation {
   readonly conn: number;
   readonly start: number;
   private readonly decoder = new ConversationDecoder();
-  private readonly splitters: Record<Direction, FrameSplitter | null> = { c2s: new FrameSplitter(), s2c: new FrameSplitter() };
+  private readonly streams: Record<Direction, StreamState> = { c2s: newStream(), s2c: newStream() };
   /** When each request still waiting for its reply was seen, by xid. */
   private readonly sentAt = new Map<number, number>();
   counts = { frames: 0, requests: 0, replies: 0, events: 0, errors: 0 };
@@ -39,17 +39,36 @@ export class ConnectionConversation {
 
   /** A chunk of one direction's byte stream. */
   bytes(dir: Direction, chunk: Uint8Array, time: number): ConversationLine[] {
-    const splitter = this.splitters[dir];
+    const stream = this.streams[dir];
+    const splitter = stream.splitter;
     if (splitter === null) return [];
     let frames: Uint8Array[];
     try {
       frames = splitter.push(chunk);
     } catch (error) {
-      // The length prefixes cannot be trusted any more: this direction is not decoded from here on.
-      this.splitters[dir] = null;
-      return [this.failure(dir, time, `${messageOf(error)}; no longer decoding ${dir === 'c2s' ? 'client' : 'server'} bytes of this connection`)];
+      // The length prefixes cannot be trusted any more: this direction is not decoded from here on. The
+      // frames before the bad prefix still count: replay the bytes up to it into a fresh splitter.
+      stream.splitter = null;
+      const lines = this.replayBefore(stream, chunk, error, time, dir);
+      stream.pushed += chunk.byteLength;
+      lines.push(this.failure(dir, time, `${messageOf(error)}; no longer decoding ${dir === 'c2s' ? 'client' : 'server'} bytes of this connection`));
+      return lines;
     }
+    stream.pushed += chunk.byteLength;
+    keepTail(stream, chunk, splitter.buffered);
     return frames.map((frame) => this.frame(dir, frame, time));
+  }
+
+  private replayBefore(stream: StreamState, chunk: Uint8Array, error: unknown, time: number, dir: Direction): ConversationLine[] {
+    const offset = (error as { offset?: unknown }).offset;
+    if (typeof offset !== 'number') return [];
+    const held = stream.tail.reduce((n, c) => n + c.byteLength, 0);
+    const bytes = concat([...stream.tail, chunk]).subarray(0, Math.max(0, offset - (stream.pushed - held)));
+    try {
+      return new FrameSplitter().push(bytes).map((frame) => this.frame(dir, frame, time));
+    } catch {
+      return [];
+    }
   }
 
   /** One frame payload (without its length prefix). */
@@ -83,7 +102,7 @@ export class ConnectionConversation {
   end(time: number): ConversationLine[] {
     const lines: ConversationLine[] = [];
     for (const dir of ['c2s', 's2c'] as const) {
-      const buffered = this.splitters[dir]?.buffered ?? 0;
+      const buffered = this.streams[dir].splitter?.buffered ?? 0;
       if (buffered > 0) lines.push(this.failure(dir, time, `connection ended inside a frame (${buffered} bytes of it seen)`));
     }
     return lines;
@@ -93,6 +112,39 @@ export class ConnectionConversation {
     this.counts.errors++;
     return { conn: this.conn, time, t: time - this.start, dir, entry: { index: -1, dir, kind: 'error', length: 0, error: message } };
   }
+}
+
+interface StreamState {
+  splitter: FrameSplitter | null;
+  /** Bytes pushed so far (the splitter's error offsets count from the start of the stream). */
+  pushed: number;
+  /** The chunks holding the splitter's incomplete frame, so it can be replayed after a framing error. */
+  tail: Uint8Array[];
+}
+
+function newStream(): StreamState {
+  return { splitter: new FrameSplitter(), pushed: 0, tail: [] };
+}
+
+/** Keeps just enough of the latest chunks to cover the `buffered` bytes the splitter holds back. */
+function keepTail(stream: StreamState, chunk: Uint8Array, buffered: number): void {
+  if (buffered === 0) {
+    stream.tail = [];
+    return;
+  }
+  stream.tail.push(chunk);
+  let held = stream.tail.reduce((n, c) => n + c.byteLength, 0);
+  while (stream.tail.length > 1 && held - (stream.tail[0]?.byteLength ?? 0) >= buffered) held -= stream.tail.shift()?.byteLength ?? 0;
+}
+
+function concat(chunks: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0));
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
 }
 
 function messageOf(error: unknown): string {

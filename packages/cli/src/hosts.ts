@@ -6,7 +6,8 @@ export interface HostPort {
   port: number;
 }
 
-export function parseHostPort(entry: string, defaultPort: number | undefined, what: string): HostPort {
+/** `minPort` 0 allows port 0 ("pick a free port") for addresses to listen on. */
+export function parseHostPort(entry: string, defaultPort: number | undefined, what: string, minPort = 1): HostPort {
   let host = entry;
   let portText: string | undefined;
   if (entry.startsWith('[')) {
@@ -29,7 +30,7 @@ export function parseHostPort(entry: string, defaultPort: number | undefined, wh
     return { host, port: defaultPort };
   }
   const port = Number(portText);
-  if (!/^\d+$/.test(portText) || port < 1 || port > 65535) throw new UsageError(`${what}: bad port in '${entry}'`);
+  if (!/^\d+$/.test(portText) || port < minPort || port > 65535) throw new UsageError(`${what}: bad port in '${entry}'`);
   return { host, port };
 }
 

@@ -88,7 +88,7 @@ export const decode: Command = {
     let problems = 0;
     for (const connection of connections) {
       const peers = connection.client === undefined ? '' : ` ${connection.client} -> ${connection.server ?? '?'}`;
-      out.emit({ conn: connection.conn, event: 'open', client: connection.client ?? null, server: connection.server ?? null }, `#${connection.conn} connection${peers}`);
+      out.emit({ conn: connection.conn, event: 'open', client: connection.client ?? null, server: connection.server ?? null }, `#${connection.conn} open${peers}`);
       for (const line of connection.lines) out.emit(conversationRecord(line), () => formatConversationLine(line));
       for (const problem of connection.problems) out.error(`decode: #${connection.conn}: ${problem}`);
       problems += connection.problems.length;

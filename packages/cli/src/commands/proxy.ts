@@ -18,8 +18,8 @@ import { TranscriptRecorder } from '../recorder.js';
 import type { TranscriptConnection } from '../transcript.js';
 
 function parseListen(text: string): { host: string; port: number } {
-  if (/^\d+$/.test(text)) return parseHostPort(`127.0.0.1:${text}`, undefined, '--listen');
-  return parseHostPort(text, undefined, '--listen');
+  if (/^\d+$/.test(text)) return parseHostPort(`127.0.0.1:${text}`, undefined, '--listen', 0);
+  return parseHostPort(text, undefined, '--listen', 0);
 }
 
 function address(socket: Socket, side: 'remote' | 'local'): string {

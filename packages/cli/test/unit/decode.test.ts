@@ -93,7 +93,7 @@ describe('zkts decode', () => {
     const result = await runInProcess([decode], ['decode', fixture]);
     const lines = result.stdout.trim().split('\n');
     expect(lines).toHaveLength(71);
-    expect(lines[0]).toBe('#0 connection');
+    expect(lines[0]).toBe('#0 open');
     expect(lines).toContain('#0    0.011 -> request xid=1 create /pub-transcript data="hello" acl=[world:anyone:cdrwa] flags=PERSISTENT');
     expect(lines).toContain('#0    0.013 <- reply xid=1 create /pub-transcript OK zxid=30849 (2.0 ms)');
     expect(lines).toContain('#0    0.032 <- reply xid=3 create /pub-transcript/p/lock- OK zxid=30851 (1.0 ms) path=/pub-transcript/p/lock-0000000000');
@@ -141,7 +141,7 @@ describe('zkts decode', () => {
     const file = writeTemp('cut.pcap', bytes.subarray(0, bytes.length - 20));
     const result = await runInProcess([decode], ['decode', file]);
     expect(result.code).toBe(ExitCode.DATA_ERROR);
-    expect(result.stdout).toContain('#0 connection [::1]:51000 -> [::1]:2181');
+    expect(result.stdout).toContain('#0 open [::1]:51000 -> [::1]:2181');
     expect(result.stdout).toContain('-> connect protocolVersion=0');
     expect(result.stderr).toMatch(/zkts: decode: .*cut\.pcap: truncated capture: record 3 at byte \d+ needs \d+ bytes, only \d+ remain\n$/);
     expect(result.stderr).not.toMatch(/\n\s+at /);
