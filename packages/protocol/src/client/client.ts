@@ -394,11 +394,29 @@ export class ZkClient implements AsyncDisposable {
     handle.finish(null);
     // Other handles on the same path still need the server watch.
     if (!last || isTerminal(this.session.state)) return;
+    await this.removeServerWatch(serverPath, handle.path, mode === 'persistent' ? WatcherType.Persistent : WatcherType.PersistentRecursive, options);
+  }
+
+  /**
+   * removeWatches for one persistent kind. Servers before 3.9 only remove persistent watches with `Any`
+   * (they answer MARSHALLING_ERROR to types 4/5); `Any` would also drop one-shot watches there, so it is only
+   * used when nothing else watches the path. A watch left on the server has no local watcher: its events
+   * are dropped here until the session ends.
+   */
+  private async removeServerWatch(serverPath: string, path: string, type: number, options: CallOptions | undefined): Promise<void> {
     try {
-      await this.call(req.removeWatches(serverPath, handle.path, mode === 'persistent' ? WatcherType.Persistent : WatcherType.PersistentRecursive), options);
+      await this.call(req.removeWatches(serverPath, path, type), options);
     } catch (err) {
-      // Already gone on the server (e.g. never re-set): the local removal is what matters.
-      if (!(err instanceof ServerError && err.keeperCode === KeeperCode.NO_WATCHER)) throw err;
+      if (!(err instanceof ServerError)) throw err;
+      if (err.keeperCode === KeeperCode.NO_WATCHER) return;
+      if (err.keeperCode !== KeeperCode.MARSHALLING_ERROR) throw err;
+      const others = (['data', 'exist', 'child', 'persistent', 'persistent-recursive'] as const).some((k) => this.session.watches.has(k, serverPath));
+      if (others) return;
+      try {
+        await this.call(req.removeWatches(serverPath, path, WatcherType.Any), options);
+      } catch (again) {
+        if (!(again instanceof ServerError && again.keeperCode === KeeperCode.NO_WATCHER)) throw again;
+      }
     }
   }
 
@@ -407,6 +425,14 @@ export class ZkClient implements AsyncDisposable {
     const kinds = removalKinds(type);
     const watcherType = watcherTypeOf(type);
     if (options.local !== true) {
+      if (type === 'persistent' || type === 'persistent-recursive') {
+        // Checked locally first: the fallback for old servers (see removeServerWatch) cannot report NO_WATCHER.
+        if (!this.session.watches.has(type, serverPath)) throw new ServerError(KeeperCode.NO_WATCHER, path);
+        const removed = this.session.watches.removeAll([type], serverPath);
+        await this.removeServerWatch(serverPath, path, watcherType, options);
+        for (const w of removed) w.fire({ type: 'persistentWatchRemoved', serverPath, zxid: -1n });
+        return;
+      }
       await this.call(req.removeWatches(serverPath, path, watcherType), options);
     } else if (!kinds.some((k) => this.session.watches.has(k, serverPath))) {
       throw new ServerError(KeeperCode.NO_WATCHER, path);
