@@ -19,7 +19,7 @@ import {
   type MultiOp,
   type MultiResult,
 } from '../../src/wire/multi.js';
-import { OP_CODECS, requestCodecFor, responseReaderFor, responseWriterFor, writeRequestFrame } from '../../src/wire/ops.js';
+import { requestCodecFor, responseReaderFor, responseWriterFor, writeRequestFrame, type RequestOpCode } from '../../src/wire/ops.js';
 import { hex, sessionFrames } from './support/session.js';
 
 const frames = sessionFrames();
@@ -52,7 +52,7 @@ describe('opcode table and request frames', () => {
         ops.set(h.xid, h.type);
         const codec = requestCodecFor(h.type);
         expect(codec, `opcode ${h.type}`).toBeDefined();
-        out = writeRequestFrame(w, h.xid, h.type as keyof typeof OP_CODECS, (codec === null ? null : codec!.read(r)) as never);
+        out = writeRequestFrame(w, h.xid, h.type as RequestOpCode, (codec === null ? null : codec!.read(r)) as never);
       } else {
         const h = readReplyHeader(r);
         const op = h.xid === -1 ? OpCode.notification : ops.get(h.xid) ?? OpCode.auth;
