@@ -8,27 +8,18 @@ import {
   ServerError,
   SessionExpiredError,
   AuthFailedError,
-  type ZkError,
+  type CallOptions,
+  type CreateMode,
+  type Data,
+  type Op,
+  type OpResult,
+  type SessionState,
+  type StateChange,
+  type Stat,
+  type WatchEvent,
 } from '@zkts/protocol';
 
-export type SessionState =
-  | 'idle' | 'connecting' | 'connected' | 'connected-read-only' | 'suspended' | 'expired' | 'auth-failed' | 'closed';
-export interface StateChange { state: SessionState; previous: SessionState; sessionId: bigint; error?: ZkError }
-export interface CallOptions { signal?: AbortSignal; timeout?: number }
-export type Data = Uint8Array | string;
-export type CreateMode = 'persistent' | 'ephemeral' | 'persistent-sequential' | 'ephemeral-sequential' | 'container';
-export interface Stat {
-  czxid: bigint; mzxid: bigint; ctime: bigint; mtime: bigint; version: number; cversion: number;
-  aversion: number; ephemeralOwner: bigint; dataLength: number; numChildren: number; pzxid: bigint;
-}
-export interface WatchEvent { type: string; path: string; zxid: bigint }
-export type Op =
-  | { op: 'create'; path: string; data?: Data | null; mode?: CreateMode }
-  | { op: 'delete'; path: string; version?: number }
-  | { op: 'setData'; path: string; data: Data | null; version?: number }
-  | { op: 'check'; path: string; version?: number };
-export type OpResult =
-  | { op: 'create'; path: string; stat?: Stat } | { op: 'delete' } | { op: 'setData'; stat: Stat } | { op: 'check' };
+export type { CallOptions, CreateMode, Data, Op, OpResult, SessionState, StateChange, Stat, WatchEvent };
 
 export interface RecipeClient {
   readonly state: SessionState;

@@ -5,6 +5,8 @@
  */
 import { ConnectionLossError, ServerError, SessionExpiredError, KeeperCode } from '@zkts/protocol';
 
+import type { EventTypeName } from '@zkts/protocol';
+
 import type { CreateMode, Data, Op, OpResult, RecipeClient, SessionState, StateChange, Stat, WatchEvent } from '../../src/zk.js';
 
 interface Node {
@@ -41,14 +43,14 @@ export class FakeZk {
     return c;
   }
 
-  fire(map: Map<string, Set<Waiter>>, path: string, type: string): void {
+  fire(map: Map<string, Set<Waiter>>, path: string, type: EventTypeName): void {
     const set = map.get(path);
     if (set === undefined) return;
     map.delete(path);
     for (const w of set) w({ type, path, zxid: this.zxid });
   }
 
-  fireData(path: string, type: string): void {
+  fireData(path: string, type: EventTypeName): void {
     this.fire(this.dataWatches, path, type);
   }
 
