@@ -10,9 +10,10 @@ import { ls } from './ls.js';
 import { proxy } from './proxy.js';
 import { rm } from './rm.js';
 import { set } from './set.js';
+import { shell } from './shell.js';
 import { stat } from './stat.js';
 import { tree } from './tree.js';
 import { watch } from './watch.js';
 import { whoami } from './whoami.js';
 
-export const COMMANDS: readonly Command[] = [ls, tree, get, set, create, rm, stat, acl, auth, whoami, watch, srvr, mntr, ruok, decode, proxy];
+export const COMMANDS: readonly Command[] = [ls, tree, get, set, create, rm, stat, acl, auth, whoami, watch, srvr, mntr, ruok, decode, proxy, shell];
