@@ -19,7 +19,11 @@ export interface ServerOptions {
   extendedTypesEnabled?: boolean;
   /** `znode.container.checkIntervalMs`: how often empty containers / expired TTL nodes are reaped. */
   containerCheckIntervalMs?: number;
-  /** `readonlymode.enabled=true`: a partitioned ensemble member keeps serving reads. */
+  /**
+   * `readonlymode.enabled=true`: a partitioned ensemble member keeps serving reads. Ensembles then also
+   * enable local sessions (`localSessionsEnabled`, `localSessionsUpgradingEnabled`): a read-only server cannot
+   * create global sessions.
+   */
   readOnlyMode?: boolean;
   /** Enables the `super` digest user with this password (`DigestAuthenticationProvider.superDigest`). */
   superPassword?: string;

@@ -47,6 +47,11 @@ export function renderZooCfg(options: ServerOptions, layout: ServerLayout): stri
     lines.push(['initLimit', 10], ['syncLimit', 5], ['standaloneEnabled', false], ['reconfigEnabled', false]);
     // Without this a follower listens for quorum traffic on all interfaces; tests stay on loopback.
     lines.push(['quorumListenOnAllIPs', false]);
+    if (options.readOnlyMode) {
+      // A read-only server can only open local sessions (creating a global one is a write and is answered
+      // NOTREADONLY); upgrading lets such a session create ephemerals once the quorum is back.
+      lines.push(['localSessionsEnabled', true], ['localSessionsUpgradingEnabled', true]);
+    }
     for (const peer of layout.quorum.peers) {
       const client = peer.clientPort === undefined ? '' : `;${peer.host}:${peer.clientPort}`;
       lines.push([`server.${peer.id}`, `${peer.host}:${peer.quorumPort}:${peer.electionPort}:participant${client}`]);

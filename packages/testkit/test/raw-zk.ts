@@ -35,8 +35,8 @@ function ustring(s: string): Buffer {
 }
 
 /** ConnectRequest {protocolVersion, lastZxidSeen, timeOut, sessionId, passwd} + readOnly byte. */
-export function connectRequest(timeout = 30_000): Buffer {
-  return frame(Buffer.concat([int(0), long(0n), int(timeout), long(0n), buffer(Buffer.alloc(16)), Buffer.from([0])]));
+export function connectRequest(timeout = 30_000, readOnly = false): Buffer {
+  return frame(Buffer.concat([int(0), long(0n), int(timeout), long(0n), buffer(Buffer.alloc(16)), Buffer.from([readOnly ? 1 : 0])]));
 }
 
 /** RequestHeader + CreateRequest {path, data, acl=[world:anyone ALL], flags=persistent}. */
@@ -109,7 +109,7 @@ export interface RawSession extends AsyncDisposable {
 }
 
 /** Opens a socket (plain or TLS) and completes the connect handshake. */
-export async function openSession(host: string, port: number, tls?: ConnectionOptions): Promise<RawSession> {
+export async function openSession(host: string, port: number, tls?: ConnectionOptions, readOnly = false): Promise<RawSession> {
   const socket: Socket = await new Promise((resolve, reject) => {
     const s: Socket = tls
       ? tlsConnect({ host, port, ...tls }, () => resolve(s))
@@ -122,7 +122,7 @@ export async function openSession(host: string, port: number, tls?: ConnectionOp
     // Observed through `closed`.
   });
   const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
-  socket.write(connectRequest());
+  socket.write(connectRequest(30_000, readOnly));
   const { sessionId } = parseConnectResponse(await frames.next());
   let xid = 0;
   return {

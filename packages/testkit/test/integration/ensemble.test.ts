@@ -9,7 +9,7 @@ import type { Ensemble } from '../../src/index.js';
 describe('startEnsemble', () => {
   let ensemble: Ensemble;
   beforeAll(async () => {
-    ensemble = await startEnsemble({ size: 3, tickTime: 500 });
+    ensemble = await startEnsemble({ size: 3, tickTime: 500, readOnlyMode: true });
   });
   afterAll(async () => {
     await ensemble?.[Symbol.asyncDispose]();
@@ -57,5 +57,25 @@ describe('startEnsemble', () => {
     // The rejoined member has the data written before it died.
     await using session = await openSession(old.host, old.port);
     expect(await session.getData('/replicated')).toEqual({ err: 0, data: 'everywhere' });
+  });
+
+  it('readOnlyMode: a member cut off from the quorum serves read-only, then rejoins', async () => {
+    const [lone, ...others] = ensemble.members;
+    if (!lone) throw new Error('no member');
+    await Promise.all(others.map((m) => m.kill()));
+    // Losing the quorum drops the member into LOOKING; with readonlymode it starts a read-only server.
+    let mode: string | undefined;
+    for (let i = 0; i < 100 && mode !== 'read-only'; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      mode = modeOf(await lone.fourLetter('srvr').catch(() => ''));
+    }
+    expect(mode).toBe('read-only');
+    expect(await lone.fourLetter('isro')).toBe('ro');
+    await using session = await openSession(lone.host, lone.port, undefined, true);
+    expect(await session.getData('/replicated')).toEqual({ err: 0, data: 'everywhere' });
+    await Promise.all(others.map((m) => m.start()));
+    await ensemble.leader();
+    for (let i = 0; i < 100 && (await lone.fourLetter('isro')) !== 'rw'; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(await lone.fourLetter('isro')).toBe('rw');
   });
 });

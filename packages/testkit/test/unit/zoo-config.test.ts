@@ -46,6 +46,14 @@ describe('renderZooCfg', () => {
     expect(cfg.get('server.2')).toBe('127.0.0.1:102:202:participant;127.0.0.1:302');
     expect(cfg.get('initLimit')).toBe('10');
     expect(cfg.get('syncLimit')).toBe('5');
+    expect(cfg.has('localSessionsEnabled')).toBe(false);
+  });
+
+  it('enables local sessions for a read-only capable ensemble', () => {
+    const peers = [{ id: 1, host: '127.0.0.1', quorumPort: 1, electionPort: 2, clientPort: 3 }];
+    const cfg = cfgMap(renderZooCfg({ readOnlyMode: true }, { ...standalone, quorum: { peers } }));
+    expect(cfg.get('localSessionsEnabled')).toBe('true');
+    expect(cfg.get('localSessionsUpgradingEnabled')).toBe('true');
   });
 });
 
