@@ -6,7 +6,7 @@ import { connect as tlsConnect } from 'node:tls';
 import type { Socket } from 'node:net';
 import type { ConnectionOptions } from 'node:tls';
 
-export const OP = { create: 1, getData: 4, closeSession: -11 } as const;
+export const OP = { create: 1, delete: 2, exists: 3, getData: 4, createContainer: 19, createTTL: 21, auth: 100, closeSession: -11 } as const;
 
 function frame(payload: Buffer): Buffer {
   const len = Buffer.alloc(4);
@@ -14,23 +14,23 @@ function frame(payload: Buffer): Buffer {
   return Buffer.concat([len, payload]);
 }
 
-function int(n: number): Buffer {
+export function int(n: number): Buffer {
   const b = Buffer.alloc(4);
   b.writeInt32BE(n);
   return b;
 }
 
-function long(n: bigint): Buffer {
+export function long(n: bigint): Buffer {
   const b = Buffer.alloc(8);
   b.writeBigInt64BE(n);
   return b;
 }
 
-function buffer(data: Buffer): Buffer {
+export function buffer(data: Buffer): Buffer {
   return Buffer.concat([int(data.length), data]);
 }
 
-function ustring(s: string): Buffer {
+export function ustring(s: string): Buffer {
   return buffer(Buffer.from(s, 'utf8'));
 }
 
@@ -106,6 +106,15 @@ export interface RawSession extends AsyncDisposable {
   closed: Promise<void>;
   create(path: string, data: string): Promise<number>;
   getData(path: string): Promise<{ err: number; data: string }>;
+  /** Any request: header {xid, op} + body; resolves with the reply's error code and body. */
+  call(op: number, body: Buffer): Promise<{ err: number; body: Buffer }>;
+  /** AuthPacket {type 0, scheme, auth} with xid -4. */
+  addAuth(scheme: string, auth: string): Promise<number>;
+}
+
+/** vector<ACL> with one entry. */
+export function acl(perms: number, scheme: string, id: string): Buffer {
+  return Buffer.concat([int(1), int(perms), ustring(scheme), ustring(id)]);
 }
 
 /** Opens a socket (plain or TLS) and completes the connect handshake. */
@@ -140,6 +149,15 @@ export async function openSession(host: string, port: number, tls?: ConnectionOp
       if (reply.err !== 0) return { err: reply.err, data: '' };
       const len = reply.body.readInt32BE(0);
       return { err: 0, data: reply.body.subarray(4, 4 + Math.max(len, 0)).toString('utf8') };
+    },
+    async call(op, body) {
+      socket.write(frame(Buffer.concat([int(++xid), int(op), body])));
+      const reply = parseReply(await frames.next());
+      return { err: reply.err, body: reply.body };
+    },
+    async addAuth(scheme, auth) {
+      socket.write(frame(Buffer.concat([int(-4), int(OP.auth), int(0), ustring(scheme), buffer(Buffer.from(auth))])));
+      return parseReply(await frames.next()).err;
     },
     async [Symbol.asyncDispose]() {
       if (!socket.destroyed) socket.write(frame(Buffer.concat([int(++xid), int(OP.closeSession)])));
