@@ -44,7 +44,8 @@ function findJava(env: NodeJS.ProcessEnv): string | undefined {
   const candidates: string[] = [];
   if (env['JAVA_HOME']) candidates.push(join(env['JAVA_HOME'], 'bin', 'java'));
   for (const dir of (env['PATH'] ?? '').split(delimiter)) if (dir) candidates.push(join(dir, 'java'));
-  candidates.push('/usr/bin/java');
+  // Only without a PATH at all (a bare spawn environment) guess Debian's location.
+  if (env['PATH'] === undefined) candidates.push('/usr/bin/java');
   return candidates.find((c) => existsSync(c));
 }
 
@@ -60,15 +61,15 @@ function homeClasspath(home: string): string | undefined {
   return [conf, ...jars].join(delimiter);
 }
 
-function debianClasspath(): string | undefined {
-  const missing = DEBIAN_REQUIRED.filter((j) => !existsSync(join(DEBIAN_DIR, j)));
+function debianClasspath(dir: string): string | undefined {
+  const missing = DEBIAN_REQUIRED.filter((j) => !existsSync(join(dir, j)));
   if (missing.length > 0) return undefined;
-  const optional = DEBIAN_OPTIONAL.filter((j) => existsSync(join(DEBIAN_DIR, j)));
-  return [...DEBIAN_REQUIRED, ...optional].map((j) => join(DEBIAN_DIR, j)).join(delimiter);
+  const optional = DEBIAN_OPTIONAL.filter((j) => existsSync(join(dir, j)));
+  return [...DEBIAN_REQUIRED, ...optional].map((j) => join(dir, j)).join(delimiter);
 }
 
 /** Locates java and the ZooKeeper classpath, or returns why not (no throw, for `backend: 'auto'`). */
-export function probeJavaRuntime(env: NodeJS.ProcessEnv = process.env): JavaRuntime | string {
+export function probeJavaRuntime(env: NodeJS.ProcessEnv = process.env, debianDir = DEBIAN_DIR): JavaRuntime | string {
   const java = findJava(env);
   if (!java) return `java was not found (JAVA_HOME, PATH, /usr/bin/java). ${INSTALL_HINT}`;
   const home = env['ZOOKEEPER_HOME'];
@@ -77,10 +78,10 @@ export function probeJavaRuntime(env: NodeJS.ProcessEnv = process.env): JavaRunt
     if (!classpath) return `ZOOKEEPER_HOME=${home} has no lib/zookeeper-*.jar. ${INSTALL_HINT}`;
     return { java, classpath, source: 'ZOOKEEPER_HOME' };
   }
-  const classpath = debianClasspath();
+  const classpath = debianClasspath(debianDir);
   if (!classpath) {
-    const missing = DEBIAN_REQUIRED.filter((j) => !existsSync(join(DEBIAN_DIR, j)));
-    return `ZooKeeper's jars are missing from ${DEBIAN_DIR} (${missing.join(', ')}). ${INSTALL_HINT}`;
+    const missing = DEBIAN_REQUIRED.filter((j) => !existsSync(join(debianDir, j)));
+    return `ZooKeeper's jars are missing from ${debianDir} (${missing.join(', ')}). ${INSTALL_HINT}`;
   }
   return { java, classpath, source: 'debian' };
 }

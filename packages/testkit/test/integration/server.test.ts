@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { listTaggedProcesses, parseMntr, startZooKeeper } from '../../src/index.js';
+import { listTaggedProcesses, parseMntr, probeJavaRuntime, startZooKeeper } from '../../src/index.js';
 import { openSession } from '../raw-zk.js';
 
 import type { LocalZooKeeperServer, ZooKeeperServer } from '../../src/index.js';
@@ -16,6 +16,14 @@ async function read(server: ZooKeeperServer, path: string): Promise<string> {
   expect(err).toBe(0);
   return data;
 }
+
+describe('local backend', () => {
+  it('finds java and the ZooKeeper jars on this machine', () => {
+    const found = probeJavaRuntime();
+    if (typeof found === 'string') throw new Error(found);
+    expect(found.classpath).toMatch(/zookeeper/);
+  });
+});
 
 describe('startZooKeeper', () => {
   let server: ZooKeeperServer;
