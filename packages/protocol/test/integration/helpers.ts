@@ -25,3 +25,28 @@ export async function until(predicate: () => boolean | Promise<boolean>, timeout
 }
 
 export const text = (bytes: Uint8Array): string => new TextDecoder().decode(bytes);
+
+/** '127.0.0.1:2181' → { host, port } (the first host of a connect string). */
+export function hostPort(connectString: string): { host: string; port: number } {
+  const first = connectString.split(',')[0] ?? '';
+  const colon = first.lastIndexOf(':');
+  return { host: first.slice(0, colon), port: Number(first.slice(colon + 1)) };
+}
+
+/** Resolves with the first state change to `state` (or rejects after `timeout`). */
+export function waitForState(client: ZkClient, state: string, timeout = 15_000): Promise<void> {
+  if (client.state === state) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      off();
+      reject(new Error(`state ${state} not reached within ${timeout} ms (now ${client.state})`));
+    }, timeout);
+    const off = client.onStateChange((c) => {
+      if (c.state === state) {
+        clearTimeout(timer);
+        off();
+        resolve();
+      }
+    });
+  });
+}

@@ -1,0 +1,204 @@
+// Network faults through the testkit's fault proxy in front of the shared server: frozen peers, lost
+// replies, cuts mid-transaction, partitions long enough to expire, and watch replay after reconnects.
+import { channel } from 'node:diagnostics_channel';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startFaultProxy, type FaultProxy } from '@zkts/testkit';
+import { ConnectionLossError, SessionExpiredError, createClient, type StateChange, type ZkClient } from '@zkts/protocol';
+import { hostPort, open, sharedServer, uniqueRoot, until, waitForState } from './helpers.js';
+
+describe('faults through a proxy', () => {
+  const root = uniqueRoot();
+  let proxy: FaultProxy;
+  let direct: ZkClient;
+  const clients: ZkClient[] = [];
+
+  async function viaProxy(sessionTimeout = 4000): Promise<ZkClient> {
+    const c = await open(proxy.connectString, { sessionTimeout });
+    clients.push(c);
+    return c;
+  }
+
+  beforeAll(async () => {
+    proxy = await startFaultProxy(hostPort(sharedServer()));
+    direct = await open(sharedServer());
+    await direct.create(root);
+  });
+  afterEach(async () => {
+    proxy.restore();
+    for (const c of clients.splice(0)) await c.close();
+  });
+  afterAll(async () => {
+    await direct.removeRecursive(root);
+    await direct.close();
+    await proxy.close();
+  });
+
+  it('a frozen server is detected by the read timeout; the session re-attaches; queued requests complete', async () => {
+    const zk = await viaProxy();
+    const id = zk.sessionId;
+    const changes: StateChange[] = [];
+    zk.onStateChange((c) => changes.push(c));
+    const started = Date.now();
+    proxy.blackhole();
+    await waitForState(zk, 'suspended', 6000);
+    const detected = Date.now() - started;
+    // read timeout = 2/3 of the negotiated timeout (4 s), plus one timer tick.
+    expect(detected).toBeGreaterThanOrEqual(2000);
+    expect(detected).toBeLessThan(4000);
+    const queued = zk.create(`${root}/queued`);
+    proxy.restore();
+    await waitForState(zk, 'connected', 6000);
+    expect(zk.sessionId).toBe(id);
+    await expect(queued).resolves.toMatchObject({ path: `${root}/queued` });
+    expect(changes.map((c) => c.state)).toEqual(['suspended', 'connected']);
+  });
+
+  it('requests in flight at a cut fail with ConnectionLoss (outcome unknown); whileSuspended: fail fails fast', async () => {
+    const zk = await open(proxy.connectString, { sessionTimeout: 4000, whileSuspended: 'fail' });
+    clients.push(zk);
+    proxy.blackhole();
+    const inFlight = zk.getData(root);
+    await new Promise((r) => setTimeout(r, 100));
+    proxy.cut();
+    const err = await inFlight.catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConnectionLossError);
+    expect((err as ConnectionLossError).outcomeUnknown).toBe(true);
+    await waitForState(zk, 'suspended', 1000).catch(() => undefined);
+    if (zk.state === 'suspended') {
+      const fast = await zk.getData(root).catch((e: unknown) => e);
+      expect(fast).toBeInstanceOf(ConnectionLossError);
+      expect((fast as ConnectionLossError).outcomeUnknown).toBe(false);
+    }
+    proxy.restore();
+    await waitForState(zk, 'connected', 6000);
+    expect((await zk.getData(root)).stat).toBeDefined();
+  });
+
+  it('a lost create reply: ConnectionLossError(outcomeUnknown), the node exists, nothing was retried', async () => {
+    const zk = await viaProxy();
+    const requests: unknown[] = [];
+    const onRequest = (m: unknown): void => void requests.push(m);
+    channel('zkts:request').subscribe(onRequest);
+    try {
+      proxy.dropNextReply();
+      const err = await zk.create(`${root}/lost-`, 'x', { mode: 'persistent-sequential' }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ConnectionLossError);
+      expect((err as ConnectionLossError).outcomeUnknown).toBe(true);
+      await waitForState(zk, 'connected', 6000);
+      const kids = (await direct.getChildren(root)).children.filter((c) => c.startsWith('lost-'));
+      expect(kids).toHaveLength(1);
+      const creates = requests.filter((m) => (m as { opName: string; sessionId: bigint }).opName === 'create2' && (m as { sessionId: bigint }).sessionId === zk.sessionId);
+      expect(creates).toHaveLength(1);
+    } finally {
+      channel('zkts:request').unsubscribe(onRequest);
+    }
+  });
+
+  it('a cut during a multi leaves all or nothing', async () => {
+    const zk = await viaProxy();
+    for (let round = 0; round < 5; round++) {
+      const base = `${root}/tx${round}`;
+      const ops = Array.from({ length: 20 }, (_, i) => ({ op: 'create' as const, path: i === 0 ? base : `${base}/n${i}`, data: 'x'.repeat(1000) }));
+      const pending = zk.multi(ops).then(
+        () => 'ok',
+        (e: unknown) => e,
+      );
+      proxy.cut();
+      const outcome = await pending;
+      await waitForState(zk, 'connected', 6000);
+      const exists = (await direct.exists(base)) !== null;
+      if (exists) expect((await direct.getChildren(base)).children).toHaveLength(19);
+      if (outcome === 'ok') expect(exists).toBe(true);
+      else expect(outcome).toBeInstanceOf(ConnectionLossError);
+    }
+  });
+
+  it('watches set before a disconnect fire for a change made while the client was away', async () => {
+    const zk = await viaProxy();
+    await direct.create(`${root}/away`, 'v0');
+    const data = await zk.getData(`${root}/away`, { watch: true });
+    const missing = await zk.exists(`${root}/away-new`, { watch: true });
+    const kids = await zk.getChildren(`${root}/away`, { watch: true });
+    const persistent = await zk.addWatch(`${root}/away`, 'persistent');
+    const it = persistent[Symbol.asyncIterator]();
+    // Cut, and hold the reconnect attempts in a blackhole while another client makes the changes.
+    proxy.blackhole();
+    proxy.cut();
+    await waitForState(zk, 'suspended', 2000);
+    await direct.setData(`${root}/away`, 'v1');
+    await direct.create(`${root}/away-new`);
+    proxy.restore();
+    await waitForState(zk, 'connected', 6000);
+    expect(await data.watch).toMatchObject({ type: 'dataChanged', path: `${root}/away` });
+    expect(await missing.watch).toMatchObject({ type: 'created', path: `${root}/away-new` });
+    // The persistent watch is re-set too (SetWatches2) and sees changes after the reconnect.
+    // Persistent watches are replayed with SetWatches2, so the change made while away reaches them too.
+    expect((await it.next()).value).toMatchObject({ type: 'dataChanged', path: `${root}/away` });
+    await direct.create(`${root}/away/kid`);
+    expect(await kids.watch).toMatchObject({ type: 'childrenChanged' });
+    expect((await it.next()).value).toMatchObject({ type: 'childrenChanged', path: `${root}/away` });
+    await persistent.remove();
+  });
+
+  it('a partition longer than 4/3 of the timeout is reported as expiry by the client itself', async () => {
+    const zk = await viaProxy(2000);
+    const watch = (await zk.exists(`${root}/never`, { watch: true })).watch;
+    const started = Date.now();
+    proxy.blackhole();
+    await waitForState(zk, 'expired', 8000);
+    const elapsed = Date.now() - started;
+    expect(elapsed).toBeGreaterThanOrEqual(2000 * (4 / 3) - 200);
+    expect(elapsed).toBeLessThan(5000);
+    await expect(watch).rejects.toBeInstanceOf(SessionExpiredError);
+    await expect(zk.getData(root)).rejects.toBeInstanceOf(SessionExpiredError);
+    // Never a replacement session.
+    proxy.restore();
+    await new Promise((r) => setTimeout(r, 500));
+    expect(zk.state).toBe('expired');
+  });
+
+  it('a session closed by another connection (same id + password) is reported as expired', async () => {
+    const zk = await viaProxy(4000);
+    const thief = createClient(sharedServer(), { sessionTimeout: 4000, sessionId: zk.sessionId, sessionPassword: zk.sessionPassword });
+    await thief.connect();
+    expect(thief.sessionId).toBe(zk.sessionId);
+    await thief.close();
+    await waitForState(zk, 'expired', 10_000);
+    await expect(zk.connected()).rejects.toBeInstanceOf(SessionExpiredError);
+  });
+
+  it('10,000 watches are replayed in several SetWatches batches and all fire', async () => {
+    const zk = await viaProxy(8000);
+    const dir = `${root}/${'many'.repeat(10)}`;
+    await direct.create(dir);
+    const count = 10_000;
+    const paths = Array.from({ length: count }, (_, i) => `${dir}/node-with-a-fairly-long-name-${i}`);
+    // Wrapped: an async function returning the watch promise itself would wait for the watch to fire.
+    const watches = (await Promise.all(paths.map(async (p) => ({ w: (await zk.exists(p, { watch: true })).watch })))).map((x) => x.w);
+    const batches: string[] = [];
+    const onRequest = (m: unknown): void => {
+      const msg = m as { opName: string; sessionId: bigint };
+      if (msg.sessionId === zk.sessionId && (msg.opName === 'setWatches' || msg.opName === 'setWatches2')) batches.push(msg.opName);
+    };
+    channel('zkts:request').subscribe(onRequest);
+    try {
+      proxy.cut();
+      await waitForState(zk, 'suspended', 2000).catch(() => undefined);
+      await waitForState(zk, 'connected', 8000);
+    } finally {
+      channel('zkts:request').unsubscribe(onRequest);
+    }
+    // ~75 bytes per path × 10,000 ≈ 750 KB of paths: at least 5 batches of ≤ 128 KB.
+    expect(batches.length).toBeGreaterThanOrEqual(5);
+    expect(new Set(batches)).toEqual(new Set(['setWatches']));
+    let fired = 0;
+    for (const w of watches) void w.then(() => fired++);
+    for (let i = 0; i < count; i += 500) {
+      await direct.multi(paths.slice(i, i + 500).map((p) => ({ op: 'create' as const, path: p })));
+    }
+    await until(() => fired === count, 20_000, `all ${count} watches (${fired} fired)`);
+    for (let i = 0; i < count; i += 500) {
+      await direct.multi(paths.slice(i, i + 500).map((p) => ({ op: 'delete' as const, path: p })));
+    }
+  });
+});
