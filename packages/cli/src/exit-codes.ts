@@ -43,9 +43,10 @@ export const EXIT_CODE_TABLE: readonly (readonly [ExitCode, string])[] = [
 
 /** An error the CLI reports as one line, with the exit code it chose. */
 export class CliError extends Error {
-  readonly exitCode: ExitCode;
+  /** Usually an ExitCode; `lock` also uses sh's 126/127/128+N for its command. */
+  readonly exitCode: number;
 
-  constructor(exitCode: ExitCode, message: string, options?: ErrorOptions) {
+  constructor(exitCode: number, message: string, options?: ErrorOptions) {
     super(message, options);
     this.exitCode = exitCode;
   }
@@ -61,7 +62,7 @@ export class UsageError extends CliError {
   }
 }
 
-export function exitCodeFor(error: unknown): ExitCode {
+export function exitCodeFor(error: unknown): number {
   if (error instanceof CliError) return error.exitCode;
   if (!(error instanceof ZkError)) return ExitCode.ERROR;
   switch (error.code) {

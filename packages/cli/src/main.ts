@@ -4,13 +4,14 @@
  */
 import { COMMANDS } from './commands/index.js';
 import { dispatch } from './dispatch.js';
+import { exitsOnRepeatedSignal } from './signals.js';
 
 const controller = new AbortController();
 let interrupted = 0;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     interrupted++;
-    if (interrupted > 1) process.exit(130);
+    if (interrupted > 1 && exitsOnRepeatedSignal()) process.exit(130);
     controller.abort(signal);
   });
 }

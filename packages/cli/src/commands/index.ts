@@ -6,6 +6,7 @@ import { create } from './create.js';
 import { decode } from './decode.js';
 import { mntr, ruok, srvr } from './four-letter.js';
 import { get } from './get.js';
+import { lock } from './lock.js';
 import { ls } from './ls.js';
 import { proxy } from './proxy.js';
 import { rm } from './rm.js';
@@ -16,4 +17,4 @@ import { tree } from './tree.js';
 import { watch } from './watch.js';
 import { whoami } from './whoami.js';
 
-export const COMMANDS: readonly Command[] = [ls, tree, get, set, create, rm, stat, acl, auth, whoami, watch, srvr, mntr, ruok, decode, proxy, shell];
+export const COMMANDS: readonly Command[] = [ls, tree, get, set, create, rm, stat, acl, auth, whoami, watch, srvr, mntr, ruok, lock, decode, proxy, shell];

@@ -1,0 +1,121 @@
+/**
+ * `zkts lock PATH [--timeout MS] [--shared] -- CMD [ARGS...]`: flock(1) for a fleet. Waits for the fair
+ * Mutex at PATH (with --shared, the read side of the ReadWriteLock at PATH), runs CMD with the lock's
+ * fencing token in ZKTS_FENCING_TOKEN, releases when CMD exits, and exits with CMD's status. The nodes are
+ * Curator-compatible, so Java services using InterProcessMutex / InterProcessReadWriteLock queue with it.
+ */
+import { spawn } from 'node:child_process';
+import { constants } from 'node:os';
+
+import { Mutex, ReadWriteLock } from '@zkts/recipes';
+import type { Lease } from '@zkts/recipes';
+
+import { flag } from '../args.js';
+import type { Command, CommandContext } from '../command.js';
+import { atMost, positional } from '../command.js';
+import { CliError, ExitCode, UsageError } from '../exit-codes.js';
+import { keepRunningOnRepeatedSignals } from '../signals.js';
+
+/** After the lock is lost, CMD gets this long to stop after SIGTERM before SIGKILL. */
+const KILL_AFTER_MS = 10_000;
+
+export const FORWARDED_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/** sh's convention for a process that died of a signal: 128 + its number. */
+export function signalExitCode(signal: NodeJS.Signals): number {
+  return 128 + (constants.signals[signal] ?? 0);
+}
+
+async function acquire(context: CommandContext, path: string, shared: boolean): Promise<Lease> {
+  const client = await context.session.client();
+  const lock = shared ? new ReadWriteLock(client, path).readLock : new Mutex(client, path);
+  const timeout = context.global.timeout;
+  try {
+    return await lock.acquire({ signal: context.signal, ...(timeout === undefined ? {} : { timeout }) });
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code === 'TIMEOUT') throw new CliError(ExitCode.TIMEOUT, `timed out after ${timeout} ms waiting for the lock ${path}`, { cause: error });
+    if (context.signal.aborted) {
+      const signal = String(context.signal.reason) as NodeJS.Signals;
+      throw new CliError(signalExitCode(signal), `interrupted (${signal}) while waiting for the lock ${path}`, { cause: error });
+    }
+    throw error;
+  }
+}
+
+export const lock: Command = {
+  name: 'lock',
+  summary: 'run a command while holding a ZooKeeper lock (flock(1) for a fleet)',
+  usage: 'PATH [--timeout MS] [--shared] -- CMD [ARGS...]',
+  details:
+    'Waits for the fair lock at PATH (exclusive; --shared: the read side of a read-write lock, held together\n' +
+    'with other readers), runs CMD with stdio inherited and ZKTS_FENCING_TOKEN (the decimal czxid of the lock\n' +
+    'node, growing with every grant) and ZKTS_LOCK_NODE in its environment, then releases the lock. Locks\n' +
+    "are shared with Curator's InterProcessMutex / InterProcessReadWriteLock on the same path.\n" +
+    '\n' +
+    "Exit status: CMD's own (128+N if it died of signal N); 75 when --timeout passes before the lock is\n" +
+    'granted (the waiting node is removed); 76 when the lock was lost while CMD ran (session expired or the\n' +
+    `node deleted): CMD then gets SIGTERM, and SIGKILL ${KILL_AFTER_MS / 1000} s later; 127 when CMD cannot be started.\n` +
+    'SIGINT, SIGTERM and SIGHUP are forwarded to CMD; the lock is released once CMD has exited. If zkts itself\n' +
+    'is killed (SIGKILL), the lock passes on when its session expires (--session-timeout).',
+  options: {
+    shared: { type: 'boolean', description: 'take the shared (read) side of a read-write lock' },
+  },
+  splitRest: true,
+  async run(context: CommandContext): Promise<number> {
+    atMost(context, 1);
+    const path = positional(context, 0, 'PATH');
+    const argv = context.args.rest ?? [];
+    const [program, ...programArgs] = argv;
+    if (program === undefined) throw new UsageError('missing CMD after --');
+    if (context.interactive) throw new UsageError('lock is not available inside the shell');
+    keepRunningOnRepeatedSignals();
+
+    const lease = await acquire(context, path, flag(context.args, 'shared'));
+    let lost = false;
+    let spawnError: Error | undefined;
+    let exit: { code: number | null; signal: NodeJS.Signals | null } = { code: null, signal: null };
+    const forwarders: [NodeJS.Signals, () => void][] = [];
+    let killTimer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      const child = spawn(program, programArgs, {
+        stdio: 'inherit',
+        env: { ...context.io.env, ZKTS_FENCING_TOKEN: lease.fencingToken.toString(), ZKTS_LOCK_NODE: lease.node },
+      });
+      // Every signal zkts gets goes on to CMD; zkts itself waits for CMD and then releases.
+      for (const signal of FORWARDED_SIGNALS) {
+        const forward = (): void => void child.kill(signal);
+        forwarders.push([signal, forward]);
+        process.on(signal, forward);
+      }
+      const onLost = (): void => {
+        lost = true;
+        context.out.error(`lock: ${lease.node}: ${String((lease.lost.reason as Error | undefined)?.message ?? 'lost')}; stopping the command (SIGTERM)`);
+        child.kill('SIGTERM');
+        killTimer = setTimeout(() => child.kill('SIGKILL'), KILL_AFTER_MS);
+      };
+      if (lease.lost.aborted) onLost();
+      else lease.lost.addEventListener('abort', onLost, { once: true });
+      exit = await new Promise((resolve) => {
+        child.once('error', (error) => {
+          spawnError = error;
+          resolve({ code: null, signal: null });
+        });
+        child.once('exit', (code, signal) => resolve({ code, signal }));
+      });
+      lease.lost.removeEventListener('abort', onLost);
+    } finally {
+      if (killTimer !== undefined) clearTimeout(killTimer);
+      for (const [signal, forward] of forwarders) process.off(signal, forward);
+      // The release removes our node; if that fails, closing the session (dispatch does) removes it too.
+      await lease.release().catch((error: unknown) => context.out.error(`lock: releasing ${lease.node}: ${String(error)}`));
+    }
+    if (spawnError !== undefined) {
+      const errno = (spawnError as NodeJS.ErrnoException).code;
+      throw new CliError(errno === 'EACCES' ? 126 : 127, `cannot run ${program}: ${errno ?? spawnError.message}`);
+    }
+    if (lost) throw new CliError(ExitCode.LOCK_LOST, `the lock ${path} was lost while ${program} ran`);
+    if (exit.signal !== null) return signalExitCode(exit.signal);
+    return exit.code ?? ExitCode.ERROR;
+  },
+};

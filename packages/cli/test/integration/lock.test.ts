@@ -1,0 +1,187 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { connect } from '@zkts/protocol';
+import type { ZkClient } from '@zkts/protocol';
+import { Mutex } from '@zkts/recipes';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { collect, sharedServer, spawnZkts, uniqueRoot, waitForOutput, zkts } from '../helpers/cli.js';
+import { curatorLock } from '../helpers/curator.js';
+
+const server = sharedServer();
+let client: ZkClient;
+const dir = mkdtempSync(join(tmpdir(), 'zkts-lock-'));
+/** Processes a test started outside zkts (orphaned CMDs, Java); killed at the end if still alive. */
+const strays: number[] = [];
+
+beforeAll(async () => {
+  client = await connect(server);
+});
+afterAll(async () => {
+  for (const pid of strays) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  }
+  await client.close();
+});
+
+async function children(path: string): Promise<string[]> {
+  try {
+    return (await client.getChildren(path)).children;
+  } catch {
+    return [];
+  }
+}
+
+async function until(check: () => Promise<boolean>, timeout: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeout;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('zkts lock', () => {
+  it('serialises 20 concurrent non-atomic increments, with growing fencing tokens', async () => {
+    const path = uniqueRoot('lock');
+    const counter = join(dir, 'counter');
+    const tokens = join(dir, 'tokens');
+    writeFileSync(counter, '0\n');
+    writeFileSync(tokens, '');
+    const script = `n=$(cat ${counter}); sleep 0.05; echo $((n + 1)) > ${counter}; echo $ZKTS_FENCING_TOKEN >> ${tokens}`;
+    const runs = await Promise.all(
+      Array.from({ length: 20 }, () => zkts(['--server', server, '--timeout', '100000', 'lock', path, '--', 'sh', '-c', script])),
+    );
+    for (const run of runs) expect(run, run.stderr).toMatchObject({ code: 0, stderr: '' });
+    expect(readFileSync(counter, 'utf8')).toBe('20\n');
+    const granted = readFileSync(tokens, 'utf8').trim().split('\n').map(BigInt);
+    expect(granted).toHaveLength(20);
+    for (let i = 1; i < granted.length; i++) expect(granted[i]).toBeGreaterThan(granted[i - 1] as bigint);
+    expect(await children(path)).toEqual([]);
+  });
+
+  it("passes on the command's exit status, signal and fencing token, and 127 for a missing command", async () => {
+    const path = uniqueRoot('lock');
+    const s = ['--server', server, 'lock', path, '--'];
+    const [status, killed, token, missing, usage] = await Promise.all([
+      zkts([...s, 'sh', '-c', 'exit 7']),
+      zkts([...s, 'sh', '-c', 'kill -USR1 $$']),
+      zkts([...s, 'sh', '-c', 'echo "$ZKTS_FENCING_TOKEN $ZKTS_LOCK_NODE"']),
+      zkts([...s, '/nonexistent/command']),
+      zkts(['--server', server, 'lock', path]),
+    ]);
+    expect(status.code).toBe(7);
+    expect(killed.code).toBe(128 + 10);
+    expect(token.stdout).toMatch(new RegExp(`^[1-9]\\d* ${path}/_c_[0-9a-f-]{36}-lock-\\d{10}\\n$`));
+    expect(missing.code).toBe(127);
+    expect(missing.stderr).toBe('zkts: lock: cannot run /nonexistent/command: ENOENT\n');
+    expect(usage.code).toBe(64);
+    expect(usage.stderr).toMatch(/missing CMD after --/);
+    expect(await children(path)).toEqual([]);
+  });
+
+  it('exits 75 when the timeout passes first and leaves no node behind', async () => {
+    const path = uniqueRoot('lock');
+    const holder = new Mutex(client, path);
+    const lease = await holder.acquire();
+    const started = Date.now();
+    const result = await zkts(['--server', server, '--timeout', '1500', 'lock', path, '--', 'sh', '-c', 'echo should-not-run']);
+    expect(result.code).toBe(75);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(`zkts: lock: timed out after 1500 ms waiting for the lock ${path}\n`);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1500);
+    expect(await children(path)).toEqual([lease.node.slice(path.length + 1)]);
+    await lease.release();
+  });
+
+  it('forwards SIGTERM to the command, then releases and exits with its status', async () => {
+    const path = uniqueRoot('lock');
+    const child = spawnZkts(['--server', server, 'lock', path, '--', 'sh', '-c', 'trap "echo got-term; exit 5" TERM; echo held; while :; do sleep 0.1; done']);
+    const output = collect(child);
+    await waitForOutput(output.stdout, /held/);
+    child.kill('SIGTERM');
+    const result = await output.done;
+    expect(result).toMatchObject({ code: 5, stdout: 'held\ngot-term\n' });
+    expect(await children(path)).toEqual([]);
+  });
+
+  it('stops the command with SIGTERM and exits 76 when the lock is lost', async () => {
+    const path = uniqueRoot('lock');
+    const child = spawnZkts(['--server', server, 'lock', path, '--', 'sh', '-c', 'trap "echo got-term; exit 3" TERM; echo held; while :; do sleep 0.1; done']);
+    const output = collect(child);
+    await waitForOutput(output.stdout, /held/);
+    // Someone deletes the lock node (an operator, or a session that expired server-side).
+    const [node] = await children(path);
+    await client.delete(`${path}/${node ?? ''}`);
+    const result = await output.done;
+    expect(result.code).toBe(76);
+    expect(result.stdout).toBe('held\ngot-term\n');
+    expect(result.stderr).toMatch(/lost: node deleted; stopping the command \(SIGTERM\)\n/);
+    expect(result.stderr).toMatch(new RegExp(`zkts: lock: the lock ${path} was lost while sh ran\\n$`));
+  });
+
+  it("passes the lock on when a holder is SIGKILLed, once its session expires", async () => {
+    const path = uniqueRoot('lock');
+    const pidFile = join(dir, 'holder.pid');
+    const holder = spawnZkts(['--server', server, '--session-timeout', '2000', 'lock', path, '--', 'sh', '-c', `echo $$ > ${pidFile}; echo held; exec sleep 60`]);
+    const holderOutput = collect(holder);
+    await waitForOutput(holderOutput.stdout, /held/);
+    strays.push(Number(readFileSync(pidFile, 'utf8')));
+    const next = spawnZkts(['--server', server, '--timeout', '30000', 'lock', path, '--', 'sh', '-c', 'echo second']);
+    const nextOutput = collect(next);
+    // The second one is queued behind the holder.
+    await until(async () => (await children(path)).length === 2, 20_000, 'second contender queued');
+    holder.kill('SIGKILL');
+    const killedAt = Date.now();
+    const result = await nextOutput.done;
+    expect(result).toMatchObject({ code: 0, stdout: 'second\n' });
+    // Session timeout 2 s (the server may round it to its tick); plus the time to notice and start sh.
+    expect(Date.now() - killedAt).toBeLessThan(10_000);
+    expect(await children(path)).toEqual([]);
+  });
+
+  it('lets --shared holders run together', async () => {
+    const path = uniqueRoot('lock');
+    const log = join(dir, 'shared.log');
+    writeFileSync(log, '');
+    const script = `echo start >> ${log}; sleep 2; echo end >> ${log}`;
+    const runs = await Promise.all([1, 2].map(() => zkts(['--server', server, 'lock', '--shared', path, '--', 'sh', '-c', script])));
+    for (const run of runs) expect(run.code).toBe(0);
+    // Both started before either ended: they held the read lock at the same time.
+    expect(readFileSync(log, 'utf8')).toBe('start\nstart\nend\nend\n');
+  });
+
+  it("waits for a lock held by Curator's InterProcessMutex in a JVM", async () => {
+    const path = uniqueRoot('lock');
+    const java = curatorLock([server, path, 'hold']);
+    if (java.pid !== undefined) strays.push(java.pid);
+    const javaOutput = collect(java);
+    await waitForOutput(javaOutput.stdout, /ACQUIRED/, 60_000);
+    const waiting = spawnZkts(['--server', server, '--timeout', '60000', 'lock', path, '--', 'sh', '-c', 'echo zkts-got-it']);
+    const waitingOutput = collect(waiting);
+    await until(async () => (await children(path)).length === 2, 20_000, 'zkts queued behind Curator');
+    // Curator's node and ours share the layout: _c_<uuid>-lock-<seq>.
+    for (const name of await children(path)) expect(name).toMatch(/^_c_[0-9a-f-]{36}-lock-\d{10}$/);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(waitingOutput.stdout()).toBe('');
+    java.stdin?.end('release\n');
+    await waitForOutput(javaOutput.stdout, /RELEASED/, 30_000);
+    expect(await waitingOutput.done).toMatchObject({ code: 0, stdout: 'zkts-got-it\n' });
+    expect((await javaOutput.done).code).toBe(0);
+
+    // And the other way round: while zkts holds the lock, Curator cannot get it.
+    const holder = spawnZkts(['--server', server, 'lock', path, '--', 'sh', '-c', 'echo held; sleep 30']);
+    const holderOutput = collect(holder);
+    await waitForOutput(holderOutput.stdout, /held/);
+    const tryJava = collect(curatorLock([server, path, 'try', '1000']));
+    expect((await tryJava.done).stdout).toBe('TIMEOUT\n');
+    holder.kill('SIGTERM');
+    expect((await holderOutput.done).code).toBe(128 + 15);
+    expect(await children(path)).toEqual([]);
+  });
+});
