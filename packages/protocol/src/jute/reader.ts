@@ -16,19 +16,45 @@
 import { ProtocolError } from '../errors/errors.js';
 import { decodeString } from './utf8.js';
 
+// For readStringVector: the region is checked to be ASCII first, where UTF-8 decoding is a 1:1 copy.
+const ascii = new TextDecoder('utf-8');
+
+function readStringElement(r: JuteReader): string | null {
+  return r.readString();
+}
+
+/**
+ * One DataView per underlying ArrayBuffer, shared by every reader over it: frames cut from one socket chunk
+ * share a buffer, and building a DataView per frame costs more than decoding a small frame. Weak, so a
+ * buffer is not kept alive by the cache.
+ */
+const views = new WeakMap<ArrayBufferLike, DataView>();
+
+function viewOf(buffer: ArrayBufferLike): DataView {
+  let v = views.get(buffer);
+  if (v === undefined) {
+    v = new DataView(buffer);
+    views.set(buffer, v);
+  }
+  return v;
+}
+
 /** ZooKeeper's default jute.maxbuffer: 0xfffff bytes. */
 export const DEFAULT_MAX_PACKET = 0xfffff;
 
 export class JuteReader {
   readonly bytes: Uint8Array;
   private readonly view: DataView;
+  /** Offset of `bytes` inside the view's buffer. */
+  private readonly base: number;
   private pos: number;
   private readonly end: number;
   readonly maxLength: number;
 
   constructor(bytes: Uint8Array, options: { offset?: number; maxLength?: number } = {}) {
     this.bytes = bytes;
-    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.view = viewOf(bytes.buffer);
+    this.base = bytes.byteOffset;
     this.pos = options.offset ?? 0;
     this.end = bytes.byteLength;
     this.maxLength = options.maxLength ?? DEFAULT_MAX_PACKET;
@@ -50,14 +76,14 @@ export class JuteReader {
 
   readInt(): number {
     this.need(4, 'int');
-    const v = this.view.getInt32(this.pos);
+    const v = this.view.getInt32(this.base + this.pos);
     this.pos += 4;
     return v;
   }
 
   readLong(): bigint {
     this.need(8, 'long');
-    const v = this.view.getBigInt64(this.pos);
+    const v = this.view.getBigInt64(this.base + this.pos);
     this.pos += 8;
     return v;
   }
@@ -111,6 +137,51 @@ export class JuteReader {
     const out = new Array<T>(n);
     for (let i = 0; i < n; i++) out[i] = readElement(this);
     return out;
+  }
+
+  /**
+   * `vector<ustring>`, the shape of children lists. Same result as `readVector(r => r.readString(), 4)`, but when
+   * the whole vector is ASCII (the usual case for node names) it decodes the region once and slices it: one
+   * native decode instead of one per child. The slices share the region's string, which lives as long as any
+   * of them.
+   */
+  readStringVector(): (string | null)[] | null {
+    const at = this.pos;
+    const n = this.readLength('vector', 4);
+    if (n === null) return null;
+    const start = this.pos;
+    const end = this.asciiStringRun(start, n);
+    if (end < 0 || n < 8) {
+      this.pos = at;
+      return this.readVector(readStringElement, 4);
+    }
+    const text = ascii.decode(this.bytes.subarray(start, end));
+    const out = new Array<string | null>(n);
+    const b = this.bytes;
+    let p = start;
+    for (let i = 0; i < n; i++) {
+      // Lengths were validated by asciiStringRun; ASCII lengths are small and non-negative.
+      const len = ((b[p] as number) << 24) | ((b[p + 1] as number) << 16) | ((b[p + 2] as number) << 8) | (b[p + 3] as number);
+      p += 4;
+      out[i] = text.substring(p - start, p - start + len);
+      p += len;
+    }
+    this.pos = end;
+    return out;
+  }
+
+  /** End of `n` length-prefixed strings from `start` if every byte, prefixes included, is ASCII; else -1. */
+  private asciiStringRun(start: number, n: number): number {
+    const b = this.bytes;
+    let p = start;
+    for (let i = 0; i < n; i++) {
+      if (this.end - p < 4) return -1;
+      const len = ((b[p] as number) << 24) | ((b[p + 1] as number) << 16) | ((b[p + 2] as number) << 8) | (b[p + 3] as number);
+      if (len < 0 || len > this.maxLength || len > this.end - p - 4) return -1;
+      p += 4 + len;
+    }
+    for (let k = start; k < p; k++) if ((b[k] as number) >= 0x80) return -1;
+    return p;
   }
 
   /** Steps over `n` bytes (e.g. a body nobody can interpret). */

@@ -161,13 +161,9 @@ export function writeStrings(w: JuteWriter, v: readonly (string | null)[] | null
 }
 
 export function readStrings(r: JuteReader): (string | null)[] | null {
-  return r.readVector(readStringElement, 4);
+  return r.readStringVector();
 }
 
 function writeStringElement(w: JuteWriter, e: string | null): void {
   w.writeString(e);
-}
-
-function readStringElement(r: JuteReader): string | null {
-  return r.readString();
 }

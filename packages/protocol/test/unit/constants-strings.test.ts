@@ -104,4 +104,34 @@ describe('Jute strings', () => {
     expect(read([0xed, 0xa0])).toBe('\ufffd\ufffd');
     expect(read([0xc3])).toBe('\ufffd');
   });
+
+  it('reads string vectors the same on the whole-vector ASCII path and the per-string path', () => {
+    const slow = (bytes: Uint8Array): unknown => new JuteReader(bytes).readVector((r) => r.readString(), 4);
+    const cases: (string | null)[][] = [
+      Array.from({ length: 10_000 }, (_, i) => `node-${String(i).padStart(10, '0')}`),
+      Array.from({ length: 20 }, (_, i) => 'x'.repeat(i * 20)),
+      ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'é'],
+      ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', null],
+      ['', '', '', '', '', '', '', '', ''],
+    ];
+    for (const names of cases) {
+      const w = new JuteWriter();
+      w.writeVector(names, (x, e) => x.writeString(e));
+      w.writeInt(7);
+      const r = new JuteReader(w.toBytes());
+      expect(r.readStringVector()).toEqual(names);
+      expect(r.readInt()).toBe(7);
+      expect(slow(w.toBytes())).toEqual(names);
+    }
+  });
+
+  it('refuses a truncated or hostile string vector like the per-string path does', () => {
+    const w = new JuteWriter();
+    w.writeVector(Array.from({ length: 10 }, () => 'abc'), (x, e) => x.writeString(e));
+    const cut = w.toBytes().subarray(0, 30);
+    expect(() => new JuteReader(cut).readStringVector()).toThrow(/truncated|exceeds/);
+    const lying = w.toBytes();
+    new DataView(lying.buffer).setInt32(4 + 7 * 5, 0x7fffffff);
+    expect(() => new JuteReader(lying).readStringVector()).toThrow(/exceeds/);
+  });
 });

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProtocolError } from '../../src/errors/errors.js';
 import { JuteReader } from '../../src/jute/reader.js';
+import { JuteWriter } from '../../src/jute/writer.js';
 import * as records from '../../src/records/index.js';
 import { ConversationDecoder } from '../../src/wire/conversation.js';
 import { FrameSplitter, frameWithLength } from '../../src/wire/frame.js';
@@ -19,7 +20,13 @@ const session = sessionFrames();
 const vectors = (JSON.parse(readFileSync(new URL('../fixtures/jute-records.json', import.meta.url), 'utf8')) as {
   record: string;
   hex: string;
-}[]).map((v) => ({ record: v.record, bytes: new Uint8Array(Buffer.from(v.hex, 'hex')) }));
+}[]).map((v): { record: string; bytes: Uint8Array } => ({ record: v.record, bytes: new Uint8Array(Buffer.from(v.hex, 'hex')) }));
+// Long children lists take the reader's whole-vector ASCII path, which the 2-element vectors above do not.
+for (const names of [Array.from({ length: 24 }, (_, i) => `child-${i}`), ['a', 'é', ...Array.from({ length: 12 }, () => 'b')]]) {
+  const w = new JuteWriter();
+  w.writeVector(names, (x, e) => x.writeString(e));
+  vectors.push({ record: 'GetChildrenResponse', bytes: w.toBytes() });
+}
 
 type Read = (r: JuteReader) => unknown;
 const table = records as unknown as Record<string, unknown>;
@@ -84,6 +91,7 @@ const originals = {
   readBuffer: JuteReader.prototype.readBuffer,
   readString: JuteReader.prototype.readString,
   readVector: JuteReader.prototype.readVector,
+  readStringVector: JuteReader.prototype.readStringVector,
 };
 
 beforeAll(() => {
@@ -110,6 +118,13 @@ beforeAll(() => {
     check(this, 'vector', out?.length ?? 0, before);
     return out;
   } as typeof JuteReader.prototype.readVector;
+  JuteReader.prototype.readStringVector = function (this: JuteReader) {
+    const before = this.remaining;
+    const out = originals.readStringVector.call(this);
+    check(this, 'string vector', out?.length ?? 0, before);
+    check(this, 'string vector bytes', before - this.remaining, before);
+    return out;
+  };
 });
 
 afterAll(() => {
