@@ -206,8 +206,12 @@ export class LocalZooKeeperServer implements ZooKeeperServer {
       try {
         last = await this.fourLetter('srvr');
         if (servingMode(modeOf(last), readOnly)) return;
-        // A whitelist without srvr: fall back to ruok (answers imok once the port is up).
-        if (last.includes('not in the whitelist') && (await this.fourLetter('ruok')) === 'imok') return;
+        // A whitelist without srvr: fall back to ruok (imok once the port is up); if ruok is refused too,
+        // a whitelist answer still proves the connection factory is up, which is the best we can know.
+        if (last.includes('not in the whitelist')) {
+          const ruok = await this.fourLetter('ruok');
+          if (ruok === 'imok' || ruok.includes('not in the whitelist')) return;
+        }
       } catch (error) {
         last = String(error);
       }

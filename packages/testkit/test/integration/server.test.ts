@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { listTaggedProcesses, parseMntr, probeJavaRuntime, startZooKeeper } from '../../src/index.js';
+import { listTaggedProcesses, parseMntr, probeJavaRuntime, ServerStartError, startZooKeeper } from '../../src/index.js';
 import { openSession } from '../raw-zk.js';
 
 import type { LocalZooKeeperServer, ZooKeeperServer } from '../../src/index.js';
@@ -66,6 +66,25 @@ describe('startZooKeeper', () => {
     await expect(server.fourLetter('ruok')).rejects.toThrow();
     await server.start();
     expect(await read(server, '/restarted')).toBe('one');
+  });
+});
+
+describe('start failures', () => {
+  const mine = (): number => listTaggedProcesses().filter((p) => p.tag.startsWith(`${process.pid}-`)).length;
+
+  it('surfaces the server log tail when the JVM exits, and leaves nothing behind', async () => {
+    const before = mine();
+    const error: unknown = await startZooKeeper({ config: { tickTime: 'not-a-number' } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ServerStartError);
+    expect(String(error)).toMatch(/exited before serving/);
+    expect(String(error)).toMatch(/server\.log \(tail\)[\s\S]*(NumberFormatException|Invalid config)/);
+    expect(mine()).toBe(before);
+  });
+
+  it('gives up at the start deadline', async () => {
+    const before = mine();
+    await expect(startZooKeeper({ startTimeout: 1 })).rejects.toThrow(/did not serve within 1 ms/);
+    expect(mine()).toBe(before);
   });
 });
 

@@ -57,5 +57,4 @@ describe('probeJavaRuntime', () => {
     const why = probeJavaRuntime({ JAVA_HOME: fakeJavaHome(), PATH: '', ZOOKEEPER_HOME: tempDir() });
     expect(why).toMatch(/ZOOKEEPER_HOME=.* has no lib\/zookeeper-\*\.jar/);
   });
-
 });
