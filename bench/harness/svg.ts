@@ -1,5 +1,6 @@
 // A hand-written SVG chart of one run: one small horizontal bar panel per headline figure, every client
 // that measured it as a bar (zkts highlighted), the value printed at the end of each bar.
+import { LOCK_WORKLOADS } from './workloads.js';
 import { format, ROWS, value } from './report.js';
 import type { ClientId, ResultGrid } from './report.js';
 
@@ -11,6 +12,12 @@ const COLORS: Record<ClientId, string> = {
   curator: '#d97706',
 };
 const ORDER: readonly ClientId[] = ['zkts', 'nzk', 'native', 'java', 'curator'];
+/** In the lock panels the bars are lock implementations, not clients. */
+const LOCK_LABELS: Partial<Record<ClientId, string>> = {
+  zkts: 'zkts Mutex',
+  nzk: "seeds' lock (nzk)",
+  curator: 'Curator InterProcessMutex',
+};
 
 const escape = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
@@ -45,14 +52,19 @@ export function chart(grid: ResultGrid, labels: Record<ClientId, string>, title:
     out.push(`<rect x="${x0}" y="${y0}" width="${panelW}" height="${cellH - 8}" fill="#f9fafb" stroke="#e5e7eb"/>`);
     out.push(`<text x="${x0 + 8}" y="${y0 + 18}" font-weight="bold">${escape(p.row.label)} <tspan font-weight="normal" fill="#6b7280">(${escape(p.row.unit)}, ${better})</tspan></text>`);
     const max = Math.max(...p.bars.map((b) => b.v), 1e-9);
-    const span = panelW - labelW - 70;
+    const zkts = p.bars.find((b) => b.client === 'zkts')?.v;
+    const isLock = LOCK_WORKLOADS.includes(p.row.workload);
+    const span = panelW - labelW - 120;
     p.bars.forEach((b, j) => {
       const y = y0 + 28 + j * (barH + gap);
       const w = Math.max(1, (b.v / max) * span);
       const weight = b.client === 'zkts' ? ' font-weight="bold"' : '';
-      out.push(`<text x="${x0 + labelW - 6}" y="${y + barH - 4}" text-anchor="end"${weight}>${escape(labels[b.client])}</text>`);
+      const name = isLock ? (LOCK_LABELS[b.client] ?? labels[b.client]) : labels[b.client];
+      // Each peer's bar also carries the ratio the table prints: zkts / peer.
+      const ratio = b.client !== 'zkts' && zkts !== undefined && b.v !== 0 ? `  (zkts ×${(zkts / b.v).toFixed(2)})` : '';
+      out.push(`<text x="${x0 + labelW - 6}" y="${y + barH - 4}" text-anchor="end"${weight}>${escape(name)}</text>`);
       out.push(`<rect x="${x0 + labelW}" y="${y}" width="${w.toFixed(1)}" height="${barH}" fill="${COLORS[b.client]}"/>`);
-      out.push(`<text x="${x0 + labelW + w + 4}" y="${y + barH - 4}"${weight}>${escape(format(b.v))}</text>`);
+      out.push(`<text x="${x0 + labelW + w + 4}" y="${y + barH - 4}"${weight}>${escape(format(b.v))}<tspan fill="#6b7280" font-weight="normal">${escape(ratio)}</tspan></text>`);
     });
     if (p.bars.length === 0) out.push(`<text x="${x0 + 8}" y="${y0 + 40}" fill="#9ca3af">not measured</text>`);
   });
