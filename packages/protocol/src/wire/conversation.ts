@@ -72,6 +72,9 @@ export interface ConversationDecoderOptions {
   strict?: boolean;
 }
 
+/** Requests remembered while waiting for replies (the server's own outstanding limit is 1000 by default). */
+const MAX_PENDING = 100_000;
+
 interface Pending {
   xid: number;
   opCode: number;
@@ -173,7 +176,14 @@ export class ConversationDecoder {
       if (path !== undefined) e.path = path;
     }
     // Ping and auth replies come back outside the FIFO; everything else, setWatches included, is matched in order.
-    if (xid !== Xid.PING && xid !== Xid.AUTH) this.pending.push({ xid, opCode: type, path });
+    if (xid !== Xid.PING && xid !== Xid.AUTH) {
+      this.pending.push({ xid, opCode: type, path });
+      // A peer that never answers must not grow a long-running proxy's memory without bound.
+      if (this.pending.length > MAX_PENDING) {
+        this.pending.shift();
+        note(e, `more than ${MAX_PENDING} requests unanswered: forgot the oldest`);
+      }
+    }
   }
 
   private reply(r: JuteReader, e: ConversationEntry): void {
