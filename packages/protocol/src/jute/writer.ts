@@ -60,7 +60,8 @@ export class JuteWriter {
 
   writeLong(v: bigint): this {
     this.ensure(8);
-    this.view.setBigInt64(this.pos, BigInt.asIntN(64, v));
+    // setBigInt64 wraps modulo 2^64 by itself (ToBigInt64), so out-of-range values never throw.
+    this.view.setBigInt64(this.pos, v);
     this.pos += 8;
     return this;
   }
