@@ -10,16 +10,31 @@ export type RecipeErrorCode =
   | 'LOCK_LOST'
   | 'INVALID_USE';
 
+const BRAND = Symbol.for('zkts.recipes.error');
+
 export class RecipeError extends Error {
   readonly code: RecipeErrorCode;
 
   constructor(code: RecipeErrorCode, message: string, options?: ErrorOptions) {
     super(message, options);
     this.code = code;
+    Object.defineProperty(this, BRAND, { value: this.constructor.name });
   }
 
   override get name(): string {
     return this.constructor.name;
+  }
+
+  /** Brand-based, so `instanceof` also works across two installed copies of the package (as ZkError does). */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    if (typeof value !== 'object' || value === null || !(BRAND in value)) return false;
+    if (this === RecipeError) return true;
+    let proto: unknown = Object.getPrototypeOf(value);
+    while (proto !== null && typeof proto === 'object') {
+      if ((proto as { constructor?: { name?: string } }).constructor?.name === this.name) return true;
+      proto = Object.getPrototypeOf(proto);
+    }
+    return false;
   }
 }
 
