@@ -1,0 +1,141 @@
+// Pure pieces of the client: paths, connect strings, ACL helpers, the watch manager, hosts, xids.
+import { describe, expect, it } from 'vitest';
+import { Acls, InvalidArgumentError, Perms, basename, digestId, joinPath, parentPath, parseConnectString, validatePath } from '../../src/index.js';
+import { validateAcl } from '../../src/client/acl.js';
+import { Chroot } from '../../src/client/chroot.js';
+import { HostProvider } from '../../src/client/host-provider.js';
+import { XidCounter } from '../../src/client/pending-queue.js';
+import { canTransition, isTerminal } from '../../src/client/session-state.js';
+import { WatchManager, setWatchesBatches, type Watcher } from '../../src/client/watch-manager.js';
+
+describe('validatePath (PathUtils rules)', () => {
+  it.each(['/', '/a', '/a/b', '/a.b', '/..a', '/a..', '/.a', '/zookeeper', '/é/日本'])('accepts %j', (p) => {
+    expect(() => validatePath(p)).not.toThrow();
+  });
+  it.each(['', 'a', 'a/b', '/a/', '//', '/a//b', '/.', '/..', '/a/./b', '/a/../b', '/a/.', '/\u0000', '/\u001f', '/\u007f', '/\u009f', '/\ud800', '/\uf8ff', '/\ufff0', '/\uffff'])(
+    'refuses %j',
+    (p) => {
+      expect(() => validatePath(p)).toThrow(InvalidArgumentError);
+    },
+  );
+  it('lets a sequential path end with /', () => {
+    expect(() => validatePath('/a/', { sequential: true })).not.toThrow();
+    expect(() => validatePath('/a//', { sequential: true })).toThrow(InvalidArgumentError);
+  });
+  it('joins, splits and names paths', () => {
+    expect(joinPath('/a', 'b/', '/c')).toBe('/a/b/c');
+    expect(joinPath('/')).toBe('/');
+    expect(parentPath('/a/b')).toBe('/a');
+    expect(parentPath('/a')).toBe('/');
+    expect(basename('/a/b')).toBe('b');
+  });
+});
+
+describe('connect strings', () => {
+  it('parses hosts, IPv6 in brackets, default port and chroot', () => {
+    expect(parseConnectString('h1:2181,[::1]:2182,h3/app/x')).toEqual({
+      hosts: [
+        { host: 'h1', port: 2181 },
+        { host: '::1', port: 2182 },
+        { host: 'h3', port: 2181 },
+      ],
+      chroot: '/app/x',
+    });
+    expect(parseConnectString('10.0.0.1:1/').chroot).toBe('');
+  });
+  it.each(['', ',', 'h:notaport', 'h:70000', '::1:2181', '[::1', 'h/bad/', 'h/a//b'])('refuses %j', (s) => {
+    expect(() => parseConnectString(s)).toThrow(InvalidArgumentError);
+  });
+});
+
+describe('ACL helpers', () => {
+  it('computes the digest like DigestAuthenticationProvider', () => {
+    // The example from the ZooKeeper admin guide.
+    expect(digestId('super', 'test')).toBe('super:D/InIHSb7yEEbrWz8b9l71RjZJU=');
+    expect(Acls.digest('super', 'test', Perms.READ)).toEqual({ perms: 1, id: { scheme: 'digest', id: 'super:D/InIHSb7yEEbrWz8b9l71RjZJU=' } });
+  });
+  it('validates ACLs', () => {
+    expect(() => validateAcl(Acls.openUnsafe())).not.toThrow();
+    expect(() => validateAcl([Acls.ip('10.0.0.0/8'), Acls.ip('::1')])).not.toThrow();
+    for (const bad of [[], [Acls.ip('10.0.0.0/40')], [Acls.ip('nope')], [{ perms: 1.5, id: { scheme: 'world', id: 'anyone' } }], [{ perms: 1, id: { scheme: 'world', id: 'me' } }]]) {
+      expect(() => validateAcl(bad)).toThrow(InvalidArgumentError);
+    }
+  });
+});
+
+describe('chroot', () => {
+  it('maps paths both ways and leaves outside paths alone', () => {
+    const c = new Chroot('/app');
+    expect(c.toServer('/')).toBe('/app');
+    expect(c.toServer('/x')).toBe('/app/x');
+    expect(c.toClient('/app')).toBe('/');
+    expect(c.toClient('/app/x')).toBe('/x');
+    expect(c.toClient('/apple')).toBe('/apple');
+    expect(c.toClient('/zookeeper/config')).toBe('/zookeeper/config');
+  });
+});
+
+describe('WatchManager', () => {
+  const mk = (name: string, log: string[]): Watcher => ({ fire: (e) => log.push(`${name}:${e.type}`), fail: () => log.push(`${name}:fail`) });
+
+  it('materializes like ZKWatchManager', () => {
+    const log: string[] = [];
+    const m = new WatchManager();
+    m.register('data', '/a', mk('data', log));
+    m.register('exist', '/a', mk('exist', log));
+    m.register('child', '/a', mk('child', log));
+    m.register('persistent', '/a', mk('p', log));
+    m.register('persistent-recursive', '/', mk('r', log));
+    for (const w of m.materialize('childrenChanged', '/a')) w.fire({ type: 'childrenChanged', serverPath: '/a', zxid: 1n });
+    // Recursive watches ignore childrenChanged; the child watch is one-shot.
+    expect(log).toEqual(['child:childrenChanged', 'p:childrenChanged']);
+    log.length = 0;
+    for (const w of m.materialize('deleted', '/a')) w.fire({ type: 'deleted', serverPath: '/a', zxid: 2n });
+    expect(log.sort()).toEqual(['data:deleted', 'exist:deleted', 'p:deleted', 'r:deleted']);
+    expect(m.snapshot()).toEqual({ data: [], exist: [], child: [], persistent: ['/a'], persistentRecursive: ['/'] });
+  });
+
+  it('shares one entry per path and forgets it with the last watcher', () => {
+    const m = new WatchManager();
+    const a = mk('a', []);
+    const b = mk('b', []);
+    m.register('persistent', '/x', a);
+    m.register('persistent', '/x', b);
+    m.register('persistent', '/x', a);
+    expect(m.unregister('persistent', '/x', a)).toBe(false);
+    expect(m.unregister('persistent', '/x', b)).toBe(true);
+    expect(m.size).toBe(0);
+  });
+
+  it('splits SetWatches into batches under the limit, 105 only when persistent watches exist', () => {
+    const paths = Array.from({ length: 10 }, (_, i) => `/${'p'.repeat(9)}${i}`);
+    const batches = setWatchesBatches({ data: paths, exist: [], child: paths, persistent: [], persistentRecursive: ['/r'] }, 50);
+    expect(batches.every((b) => [...b.data, ...b.child, ...b.persistentRecursive].join('').length <= 50)).toBe(true);
+    expect(batches.flatMap((b) => b.data)).toEqual(paths);
+    expect(batches.filter((b) => b.needsSetWatches2)).toHaveLength(1);
+  });
+});
+
+describe('hosts, xids and states', () => {
+  it('walks hosts round-robin and backs off only after a full cycle', () => {
+    const p = new HostProvider([{ host: 'a', port: 1 }, { host: 'b', port: 2 }], false);
+    const delays = [p.next(), p.next(), p.next(), p.next()].map((n) => n.delay > 0);
+    expect(delays).toEqual([false, false, true, false]);
+    p.connected();
+    expect(p.next().delay).toBe(0);
+  });
+  it('xids start at 1 and wrap to 1', () => {
+    const x = new XidCounter();
+    expect(x.take()).toBe(1);
+    (x as unknown as { next: number }).next = 0x7fffffff;
+    expect(x.take()).toBe(0x7fffffff);
+    expect(x.take()).toBe(1);
+  });
+  it('terminal states only lead to closed', () => {
+    expect(isTerminal('expired')).toBe(true);
+    expect(canTransition('expired', 'connected')).toBe(false);
+    expect(canTransition('expired', 'closed')).toBe(true);
+    expect(canTransition('suspended', 'connected-read-only')).toBe(true);
+    expect(canTransition('idle', 'connected')).toBe(false);
+  });
+});
