@@ -401,4 +401,17 @@ describe('conversation decoder on broken conversations', () => {
     expect(bad.kind).toBe('error');
     expect(bad.error).toMatch(/invalid multi result type 77/);
   });
+
+  it('ConversationStream reports a framing error once and then ignores that direction', () => {
+    const stream = new ConversationStream({ maxPacket: 64 });
+    expect(stream.push('c2s', frameWithLength(frames[0]!.frame))[0]!.kind).toBe('connect');
+    const [bad, ...rest] = stream.push('s2c', new Uint8Array([0, 0, 1, 0, 1, 2, 3]));
+    expect(rest).toEqual([]);
+    expect(bad).toMatchObject({ dir: 's2c', kind: 'error', index: 1 });
+    expect(bad!.error).toMatch(/frame length 256 out of range 0\.\.64/);
+    expect(stream.push('s2c', frameWithLength(frames[1]!.frame))).toEqual([]);
+    // The other direction still decodes.
+    const sync = stream.push('c2s', writeRequestFrame(new JuteWriter(), 1, OpCode.sync, { path: '/s' }));
+    expect(sync[0]).toMatchObject({ kind: 'request', op: 'sync', index: 2 });
+  });
 });
