@@ -23,7 +23,9 @@ export function parseAuth(spec: string): { scheme: string; auth: string } {
 }
 
 export function globalOptions(args: ParsedArgs, env: NodeJS.ProcessEnv): GlobalOptions {
-  const server = stringOption(args, 'server') ?? env['ZKTS_SERVER'] ?? DEFAULT_SERVER;
+  // An empty ZKTS_SERVER counts as unset, like most tools treat empty variables.
+  const fromEnv = env['ZKTS_SERVER'] === '' ? undefined : env['ZKTS_SERVER'];
+  const server = stringOption(args, 'server') ?? fromEnv ?? DEFAULT_SERVER;
   if (server.trim() === '') throw new UsageError('--server must not be empty');
   return {
     server,

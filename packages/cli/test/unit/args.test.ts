@@ -67,6 +67,8 @@ describe('global options', () => {
     expect(parse(['--server', 'a:1'], { ZKTS_SERVER: 'b:2' }).server).toBe('a:1');
     expect(parse([], { ZKTS_SERVER: 'b:2/chroot' }).server).toBe('b:2/chroot');
     expect(parse([], {}).server).toBe('127.0.0.1:2181');
+    expect(parse([], { ZKTS_SERVER: '' }).server).toBe('127.0.0.1:2181');
+    expect(() => parse(['--server', ''], {})).toThrow('--server must not be empty');
     expect(parse(['--auth', 'digest:u:p:q'], {}).auth).toEqual([{ scheme: 'digest', auth: 'u:p:q' }]);
   });
 
