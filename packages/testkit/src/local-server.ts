@@ -206,7 +206,8 @@ export class LocalZooKeeperServer implements ZooKeeperServer {
       try {
         last = await this.fourLetter('srvr');
         if (servingMode(modeOf(last), readOnly)) return;
-        // A whitelist without srvr: fall back to ruok (imok once the port is up); if ruok is refused too,
+        // 3.8 always allows srvr whatever the whitelist; should another release (ZOOKEEPER_HOME) refuse it,
+        // fall back to ruok (imok once the port is up); if ruok is refused too,
         // a whitelist answer still proves the connection factory is up, which is the best we can know.
         if (last.includes('not in the whitelist')) {
           const ruok = await this.fourLetter('ruok');

@@ -87,3 +87,11 @@ describe('server options reach the server', () => {
     expect(await admin.getData('/locked')).toEqual({ err: 0, data: 'x' });
   });
 });
+
+describe('a narrow whitelist', () => {
+  it('starts (ZooKeeper always allows srvr, which readiness uses) and refuses other words', async () => {
+    await using server = await startZooKeeper({ fourLetterWhitelist: 'ruok' });
+    expect(await server.fourLetter('stat')).toMatch(/not in the whitelist/);
+    expect(await server.fourLetter('srvr')).toMatch(/^Mode: standalone$/m);
+  });
+});
