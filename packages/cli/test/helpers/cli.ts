@@ -23,6 +23,8 @@ export interface Result {
 export interface SpawnOptions {
   input?: string | Uint8Array;
   env?: NodeJS.ProcessEnv;
+  /** Leave stdin open for the test to write to (otherwise it is closed after `input`). */
+  keepStdin?: boolean;
 }
 
 export function spawnZkts(args: readonly string[], options: SpawnOptions = {}): ChildProcess {
@@ -31,7 +33,9 @@ export function spawnZkts(args: readonly string[], options: SpawnOptions = {}): 
     env: { ...process.env, ZKTS_SERVER: '', ...options.env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
-  if (options.input !== undefined) child.stdin?.end(options.input);
+  if (options.keepStdin === true) {
+    if (options.input !== undefined) child.stdin?.write(options.input);
+  } else if (options.input !== undefined) child.stdin?.end(options.input);
   else child.stdin?.end();
   return child;
 }
