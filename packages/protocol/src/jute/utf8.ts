@@ -20,18 +20,22 @@ const encoder = new TextEncoder();
 /** Below this many bytes, a plain loop beats TextDecoder for ASCII. */
 const SHORT = 64;
 
+/** scratch[n] is an array of n char codes, reused by every short decode (decoding is synchronous). */
+const scratch: number[][] = Array.from({ length: SHORT + 1 }, (_, n) => new Array<number>(n).fill(0));
+
 /** Decodes `bytes[start, end)`, standard UTF-8 or Java's CESU-8 surrogates, never throwing. */
 export function decodeString(bytes: Uint8Array, start: number, end: number): string {
   const len = end - start;
   if (len <= SHORT) {
-    let s = '';
-    let i = start;
-    for (; i < end; i++) {
-      const b = bytes[i] as number;
+    // One fromCharCode over a reused array of exactly `len` codes: a single flat string, no concatenation.
+    const codes = scratch[len] as number[];
+    let i = 0;
+    for (; i < len; i++) {
+      const b = bytes[start + i] as number;
       if (b >= 0x80) break;
-      s += String.fromCharCode(b);
+      codes[i] = b;
     }
-    if (i === end) return s;
+    if (i === len) return String.fromCharCode.apply(null, codes);
   }
   return hasSurrogateTriplet(bytes, start, end) ? decodeCesu(bytes, start, end) : decoder.decode(bytes.subarray(start, end));
 }
