@@ -52,6 +52,13 @@ export interface QueueSpec {
   readonly hooks?: TestHooks | undefined;
   readonly stats?: QueueStats | undefined;
   readonly what: string;
+  /**
+   * Every contender node in this directory is sequential (true for a mutex; false for a RW lock, whose downgrade
+   * node reuses an old sequence). Then nodes ahead of us can only disappear, so when our listing showed exactly
+   * one node ahead and that node is deleted, we are the head without listing again: a handoff costs no extra
+   * round trip.
+   */
+  readonly sequentialOnly?: boolean;
 }
 
 /** A node of ours that holds (or held) a place in the queue. */
@@ -175,9 +182,14 @@ export async function awaitTurn(
       throw e;
     }
     if (watch === undefined) continue;
-    await raceWith(watch, signal, deadline, spec.what);
+    const event = await raceWith(watch, signal, deadline, spec.what);
     if (spec.stats !== undefined) spec.stats.wakeups++;
+    if (spec.sequentialOnly === true && ourIndex === 1 && isDeletion(event) && client.sessionId === entry.sessionId) return true;
   }
+}
+
+function isDeletion(event: unknown): boolean {
+  return typeof event === 'object' && event !== null && (event as { type?: unknown }).type === 'deleted';
 }
 
 /** Enqueue + wait, removing our node on every failure path. Returns undefined for a try that was not granted. */

@@ -16,6 +16,7 @@ import { QueueLock } from './queue-lock.js';
 export class Mutex extends QueueLock {
   protected readonly marker = 'lock-';
   protected readonly markers: Readonly<Record<string, ContenderKind>> = MUTEX_MARKERS;
+  protected override readonly sequentialOnly = true;
 
   protected decide(sorted: readonly Contender[], ourIndex: number): Decision {
     return mutexDecision(sorted, ourIndex, 1);

@@ -61,6 +61,8 @@ export abstract class QueueLock implements Lockable {
   protected abstract readonly marker: string;
   protected abstract readonly markers: Readonly<Record<string, ContenderKind>>;
   protected abstract decide(sorted: readonly Contender[], ourIndex: number): Decision;
+  /** See QueueSpec.sequentialOnly. */
+  protected readonly sequentialOnly: boolean = false;
 
   /** True while this instance holds the lock and the hold has not been lost. */
   get isHeld(): boolean {
@@ -131,7 +133,7 @@ export abstract class QueueLock implements Lockable {
     return {
       client: this.client, dir: this.path, marker: this.marker, markers: this.markers,
       decide: (s, i) => this.decide(s, i), data: this.options.data ?? '', hooks: this.options.testHooks,
-      stats: this.stats, what: `lock ${this.path}`,
+      stats: this.stats, what: `lock ${this.path}`, sequentialOnly: this.sequentialOnly,
     };
   }
 

@@ -43,6 +43,20 @@ describe('Mutex (in-memory ZooKeeper)', () => {
     expect(zk.children('/l')).toEqual([]);
   });
 
+  it('a handoff from the head to the second in line costs no extra listing', async () => {
+    const zk = new FakeZk();
+    const head = await new Mutex(zk.client(), '/l').acquire();
+    const c2 = zk.client();
+    const second = new Mutex(c2, '/l');
+    const p = second.acquire();
+    await tick();
+    c2.calls.length = 0;
+    await head.release();
+    await p;
+    expect(c2.calls).toEqual([]); // woken by the deletion event, granted without a request
+    expect(second.stats.listings).toBe(1);
+  });
+
   it('no lost wakeup: the predecessor deleted between getChildren and the watch call', async () => {
     const zk = new FakeZk();
     const holder = new Mutex(zk.client(), '/l');
