@@ -39,6 +39,8 @@ export class FakeConnection {
   /** Every frame in order, the handshake included (kind + xid + op), for order checks. */
   readonly log: { kind: 'connect' | 'request'; xid: number; type: number }[] = [];
   closed = false;
+  /** This connection was a four-letter-word probe, not a session. */
+  fourLetter = false;
   private readonly w = new JuteWriter();
 
   constructor(socket: Socket) {
@@ -106,6 +108,8 @@ export interface FakeServerOptions {
   autoPing?: boolean;
   /** Answer closeSession and close (default true). */
   autoClose?: boolean;
+  /** Answer the `isro` four-letter word with this (default: not a 4lw server, the connection is dropped). */
+  isro?: 'rw' | 'ro';
 }
 
 export class FakeServer {
@@ -147,6 +151,11 @@ export class FakeServer {
     const splitter = new FrameSplitter();
     socket.on('error', () => undefined);
     socket.on('data', (chunk: Buffer) => {
+      if (conn.connect === undefined && this.options.isro !== undefined && chunk.toString('latin1', 0, 4) === 'isro') {
+        conn.fourLetter = true;
+        socket.end(this.options.isro);
+        return;
+      }
       let frames: Uint8Array[];
       try {
         frames = splitter.push(chunk);

@@ -430,7 +430,7 @@ export class ZkClient implements AsyncDisposable {
         if (!this.session.watches.has(type, serverPath)) throw new ServerError(KeeperCode.NO_WATCHER, path);
         const removed = this.session.watches.removeAll([type], serverPath);
         await this.removeServerWatch(serverPath, path, watcherType, options);
-        for (const w of removed) w.fire({ type: 'persistentWatchRemoved', serverPath, zxid: -1n });
+        for (const w of removed) this.session.dispatcher.notify(() => w.fire({ type: 'persistentWatchRemoved', serverPath, zxid: -1n }));
         return;
       }
       await this.call(req.removeWatches(serverPath, path, watcherType), options);
@@ -441,7 +441,7 @@ export class ZkClient implements AsyncDisposable {
     for (const kind of kinds) {
       const removed = this.session.watches.removeAll([kind], serverPath);
       const type = kind === 'child' ? 'childWatchRemoved' : kind === 'data' || kind === 'exist' ? 'dataWatchRemoved' : 'persistentWatchRemoved';
-      for (const w of removed) w.fire({ type, serverPath, zxid: -1n });
+      for (const w of removed) this.session.dispatcher.notify(() => w.fire({ type, serverPath, zxid: -1n }));
     }
   }
 

@@ -6,7 +6,7 @@
  */
 import { JuteReader } from '../jute/reader.js';
 import { JuteWriter } from '../jute/writer.js';
-import { ConnectionLossError, ProtocolError, ZkError } from '../errors/errors.js';
+import { ConnectionLossError, InvalidArgumentError, ProtocolError, ZkError } from '../errors/errors.js';
 import { readConnectResponse, writeConnectRequest, type ConnectRequest, type ConnectResponse } from '../records/connect.js';
 import { readReplyHeader, writeRequestHeader, type ReplyHeader } from '../records/headers.js';
 import { readWatcherEvent, type WatcherEvent } from '../records/watches.js';
@@ -77,7 +77,7 @@ export class Connection {
     const bytes = w.toBytes();
     // Guarded again here (callers check sizes earlier) so a frame the server would refuse never leaves.
     if (bytes.byteLength - 4 > this.maxPacket) {
-      entry.fail(new ProtocolError(`request of ${bytes.byteLength - 4} bytes exceeds max packet ${this.maxPacket}`));
+      entry.fail(new InvalidArgumentError('request', `${bytes.byteLength - 4} bytes exceed the max packet of ${this.maxPacket} bytes`));
       return;
     }
     entry.xid = xid;

@@ -13,6 +13,8 @@ export type DispatchItem =
 export class Dispatcher {
   private readonly queue: DispatchItem[] = [];
   private scheduled = false;
+  /** A listener that triggers more dispatching (e.g. close() from a callback) must not drain re-entrantly. */
+  private draining = false;
   private lastWasCompletion = false;
   private readonly onError: (error: unknown) => void;
 
@@ -30,11 +32,20 @@ export class Dispatcher {
 
   private push(item: DispatchItem): void {
     this.queue.push(item);
-    if (!this.scheduled) this.drain();
+    if (!this.scheduled && !this.draining) this.drain();
   }
 
   private drain(): void {
     this.scheduled = false;
+    this.draining = true;
+    try {
+      this.drainLoop();
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  private drainLoop(): void {
     while (this.queue.length > 0) {
       const item = this.queue[0] as DispatchItem;
       if (item.kind === 'notify' && this.lastWasCompletion) {

@@ -127,10 +127,8 @@ export class Session {
     const change: StateChange = error === undefined ? { state: to, previous, sessionId: this.sessionId } : { state: to, previous, sessionId: this.sessionId, error };
     debug('state %s → %s (session 0x%s)%s', previous, to, this.sessionId.toString(16), error === undefined ? '' : `: ${error.message}`);
     if (stateChannel.hasSubscribers) stateChannel.publish({ sessionId: this.sessionId, state: to, previous, error });
-    const listeners = [...this.listeners];
-    this.dispatcher.notify(() => {
-      for (const l of listeners) l(change);
-    });
+    // One item per listener, so a listener that throws cannot starve the others.
+    for (const l of [...this.listeners]) this.dispatcher.notify(() => l(change));
   }
 
   // ---- lifecycle ------------------------------------------------------------------------------------
@@ -353,9 +351,7 @@ export class Session {
     if (type === undefined) return;
     const watchers = this.watches.materialize(type, serverPath);
     if (watchers.size === 0) return;
-    this.dispatcher.notify(() => {
-      for (const w of watchers) w.fire({ type, serverPath, zxid });
-    });
+    for (const w of watchers) this.dispatcher.notify(() => w.fire({ type, serverPath, zxid }));
   }
 
   private onAuthReply(err: number): void {
@@ -492,11 +488,7 @@ export class Session {
     this.failOutgoing(() => error);
     for (const w of this.authWaitersForNextPrime.splice(0)) w.reject(error);
     const watchers = this.watches.takeAll();
-    if (watchers.size > 0) {
-      this.dispatcher.notify(() => {
-        for (const w of watchers) w.fail(error);
-      });
-    }
+    for (const w of watchers) this.dispatcher.notify(() => w.fail(error));
     if (to !== 'closed') this.conn?.close(error);
   }
 

@@ -89,8 +89,17 @@ export class PersistentWatchHandle implements Watcher, PersistentWatch {
   fire(event: RawEvent): void {
     const e = toClientEvent(this.chroot, event);
     for (const it of this.iterators) it.push(e);
-    for (const l of this.listeners) l(e);
+    let failure: { error: unknown } | undefined;
+    for (const l of this.listeners) {
+      try {
+        l(e);
+      } catch (error) {
+        // Every listener still runs; the first error is reported by the dispatcher afterwards.
+        failure ??= { error };
+      }
+    }
     if (e.type === 'persistentWatchRemoved') this.finish(null);
+    if (failure !== undefined) throw failure.error;
   }
 
   fail(error: Error): void {

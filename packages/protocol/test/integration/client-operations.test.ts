@@ -2,7 +2,7 @@
 // returned path.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Acls, MultiError, Perms, ServerError, digestId, type WatchEvent, type ZkClient } from '@zkts/protocol';
-import { open, sharedServer, text, uniqueRoot } from './helpers.js';
+import { open, sharedServer, text, uniqueRoot, until } from './helpers.js';
 
 async function code(promise: Promise<unknown>): Promise<string> {
   try {
@@ -183,6 +183,8 @@ describe('operations and their errors', () => {
     await zk.getData(p, { watch: listener });
     await zk.checkWatches(p, 'data');
     await zk.removeWatches(p, 'data');
+    // Removal notices go through the same ordered path as server events.
+    await until(() => seen.length > 0, 2000, 'the removal notice');
     expect(seen).toEqual([{ type: 'dataWatchRemoved', path: p, zxid: -1n }]);
     expect(await code(zk.checkWatches(p, 'data'))).toBe('NO_WATCHER');
     expect(await code(zk.removeWatches(p, 'children'))).toBe('NO_WATCHER');
