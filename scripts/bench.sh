@@ -14,4 +14,4 @@ if [ -n "$native_dir" ] && [ ! -f "$native_dir/build/Release/zookeeper.node" ]; 
   (cd "$native_dir" && node ./scripts/prepublish.js && npm run build) >&2
 fi
 
-exec node --expose-gc --conditions=zkts-source --import tsx bench/harness/run.ts "$@"
+exec node --conditions=zkts-source --import tsx bench/harness/run.ts "$@"

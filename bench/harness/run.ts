@@ -2,7 +2,7 @@
 // child process per client and workload, clients interleaved workload by workload. Prints the table of ratios
 // and the target checks; writes bench/results/bench-<date>.json and .svg (plus latest.json / latest.svg).
 //
-//   node --expose-gc --conditions=zkts-source --import tsx bench/harness/run.ts [--quick]
+//   node --conditions=zkts-source --import tsx bench/harness/run.ts [--quick] [--source]
 //        [--clients zkts,nzk,native,java] [--workloads getPipelined,…]
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -77,9 +77,14 @@ function log(line: string): void {
   process.stderr.write(`${line}\n`);
 }
 
+// zkts is measured as shipped: the packages' dist/ (tsc output, built by scripts/setup.sh). `--source` runs
+// it from src/ through tsx instead (tsx adds helpers such as __name() to every function: slower).
+let fromSource = false;
+
 function runChild(client: ClientId, workload: WorkloadName, connectString: string, base: string, params: WorkloadParams): Promise<Outcome> {
   return new Promise((resolve) => {
-    const args = ['--expose-gc', '--conditions=zkts-source', '--import', 'tsx', join(here, 'child.ts'), client, workload, connectString, base, JSON.stringify(params)];
+    const conditions = fromSource ? ['--conditions=zkts-source'] : [];
+    const args = ['--expose-gc', ...conditions, '--import', 'tsx', join(here, 'child.ts'), client, workload, connectString, base, JSON.stringify(params)];
     const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
@@ -110,11 +115,13 @@ async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       quick: { type: 'boolean', default: false },
+      source: { type: 'boolean', default: false },
       clients: { type: 'string' },
       workloads: { type: 'string' },
     },
   });
   const params = values.quick ? QUICK : FULL;
+  fromSource = values.source;
   const onlyClients = values.clients?.split(',');
   const onlyWorkloads = values.workloads?.split(',');
   const wanted = (c: ClientId): boolean => !onlyClients || onlyClients.includes(c) || (c === 'curator' && onlyClients.includes('java'));
@@ -193,6 +200,7 @@ async function main(): Promise<void> {
     quick: values.quick,
     machine,
     server: { version: serverVersion, external: !server },
+    zktsFrom: fromSource ? 'src (tsx)' : 'dist (tsc output)',
     params,
     clients: LABELS,
     results: grid,
