@@ -58,7 +58,7 @@ export class ExclusiveLock {
   }
 
   get isHeld(): boolean {
-    return this.hold !== undefined && !this.hold.lost.aborted;
+    return this.hold !== undefined && !this.hold.isLost;
   }
 
   acquire(options: WaitOptions = {}): Promise<Lease> {

@@ -63,6 +63,11 @@ export class Hold {
     return this.controller.signal;
   }
 
+  /** Whether loss was detected, without arming the node watch that reading `lost` arms. */
+  get isLost(): boolean {
+    return this.controller.signal.aborted;
+  }
+
   /** The hold is over (released or lost): stop listening. */
   end(): void {
     this.ended = true;

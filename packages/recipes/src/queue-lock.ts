@@ -66,7 +66,7 @@ export abstract class QueueLock implements Lockable {
 
   /** True while this instance holds the lock and the hold has not been lost. */
   get isHeld(): boolean {
-    return this.hold !== undefined && !this.hold.lost.aborted;
+    return this.hold !== undefined && !this.hold.isLost;
   }
 
   /** Full path of the node of the current hold, if any. */
@@ -148,7 +148,7 @@ export abstract class QueueLock implements Lockable {
   private async acquireInternal(wait: boolean, signal: AbortSignal | undefined, deadline: Deadline): Promise<Lease | undefined> {
     if (this.pending) throw new LockBusyError(`${this.path}: an acquire of this instance is already in progress`);
     if (this.hold !== undefined) {
-      if (this.hold.lost.aborted) {
+      if (this.hold.isLost) {
         // The session took our node; drop the stale hold (its handles stay released-on-call).
         this.dropHold();
       } else if (this.options.reentrant === true) {

@@ -34,6 +34,8 @@ export function checkpoint(signal: AbortSignal | undefined, deadline: Deadline, 
  * The promise itself keeps running; the caller owns whatever it produces.
  */
 export function raceWith<T>(promise: Promise<T>, signal: AbortSignal | undefined, deadline: Deadline, what: string): Promise<T> {
+  // If we give up before it settles, its rejection must not surface as an unhandled one.
+  promise.catch(() => undefined);
   checkpoint(signal, deadline, what);
   if (signal === undefined && deadline === undefined) return promise;
   return new Promise<T>((resolve, reject) => {

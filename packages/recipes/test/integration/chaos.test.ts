@@ -96,7 +96,7 @@ describe('chaos', () => {
     const chaos = async (): Promise<void> => {
       const until = Date.now() + CHAOS_MS;
       while (Date.now() < until) {
-        await sleep(2000 + random() * 2000);
+        await sleep(1000 + random() * 1500);
         const i = Math.floor(random() * 3);
         const pick = random();
         if (pick < 0.3) {
@@ -140,7 +140,7 @@ describe('chaos', () => {
     expect(violations, `seed ${seed}; faults: ${faults.join(', ')}`).toBe(0);
     expect(grants - grantsBeforeCalm, 'progress after the faults').toBeGreaterThan(10);
     expect(grants).toBeGreaterThan(100);
-    expect(faults.length).toBeGreaterThanOrEqual(12);
+    expect(faults.length).toBeGreaterThanOrEqual(10); // the schedule really ran (kills and partitions take seconds each)
 
     // No orphans: every contender node is gone once every client has released or closed.
     const checker = await connect(ensemble.connectString, { sessionTimeout: SESSION_TIMEOUT });
