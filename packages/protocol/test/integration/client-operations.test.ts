@@ -1,7 +1,8 @@
 // Every operation against the shared server, each error code it can produce, and the chroot on every
 // returned path.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Acls, MultiError, Perms, ServerError, digestId, type WatchEvent, type ZkClient } from '@zkts/protocol';
+import { channel } from 'node:diagnostics_channel';
+import { Acls, InvalidArgumentError, MultiError, Perms, ServerError, digestId, type WatchEvent, type ZkClient } from '@zkts/protocol';
 import { open, sharedServer, text, uniqueRoot, until } from './helpers.js';
 
 async function code(promise: Promise<unknown>): Promise<string> {
@@ -244,14 +245,43 @@ describe('operations and their errors', () => {
     expect(await code(zk.checkWatches(p, 'any'))).toBe('NO_WATCHER');
   });
 
-  it('getConfig, mkdirp and removeRecursive', async () => {
+  it('getConfig, reconfig (disabled on this server), mkdirp and removeRecursive', async () => {
     const cfg = await zk.getConfig();
     expect(cfg.stat).toBeDefined();
+    expect(await code(zk.admin.reconfig({ leaving: '99' }))).toBe('RECONFIG_DISABLED');
     await zk.mkdirp(`${root}/x/y/z`);
     expect(await zk.exists(`${root}/x/y/z`)).not.toBeNull();
     await zk.mkdirp(`${root}/x/y/z`);
     await zk.removeRecursive(`${root}/x`);
     expect(await zk.exists(`${root}/x`)).toBeNull();
+  });
+});
+
+describe('bad input', () => {
+  it('is refused with typed errors before anything reaches the wire', async () => {
+    const zk = await open(sharedServer());
+    const sent: unknown[] = [];
+    const onRequest = (m: unknown): void => {
+      if ((m as { sessionId: bigint }).sessionId === zk.sessionId) sent.push(m);
+    };
+    channel('zkts:request').subscribe(onRequest);
+    try {
+      const attempts: Promise<unknown>[] = [
+        zk.create('no-slash'),
+        zk.create('/a/../b'),
+        zk.create('/x', null, { acl: [] }),
+        zk.create('/x', null, { acl: [{ perms: 99, id: { scheme: 'world', id: 'anyone' } }] }),
+        zk.create('/x', null, { acl: [{ perms: 31, id: { scheme: 'digest', id: 'plain' } }] }),
+        zk.create('/x', new Uint8Array(0x100000)),
+        zk.setData('/x', 'v', { version: -3 }),
+        zk.create('/x', null, { mode: 'persistent-ttl', ttl: -1 }),
+      ];
+      for (const a of attempts) await expect(a).rejects.toBeInstanceOf(InvalidArgumentError);
+      expect(sent).toEqual([]);
+    } finally {
+      channel('zkts:request').unsubscribe(onRequest);
+      await zk.close();
+    }
   });
 });
 

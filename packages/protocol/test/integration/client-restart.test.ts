@@ -2,7 +2,7 @@
 // requests in flight fail with connection loss and requests made meanwhile go out after the reconnect.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startZooKeeper, type ZooKeeperServer } from '@zkts/testkit';
-import { ConnectionLossError, type StateChange, type ZkClient } from '@zkts/protocol';
+import { ConnectionLossError, ServerError, type StateChange, type ZkClient } from '@zkts/protocol';
 import { open, waitForState } from './helpers.js';
 
 describe('server restart', () => {
@@ -13,6 +13,18 @@ describe('server restart', () => {
   });
   afterAll(async () => {
     await server[Symbol.asyncDispose]();
+  });
+
+  it('TTL creates are UNIMPLEMENTED without extendedTypesEnabled', async () => {
+    const zk = await open(server.connectString);
+    try {
+      const err = await zk.create('/ttl', null, { mode: 'persistent-ttl', ttl: 1000 }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ServerError);
+      expect((err as ServerError).code).toBe('UNIMPLEMENTED');
+      expect(await zk.exists('/ttl')).toBeNull();
+    } finally {
+      await zk.close();
+    }
   });
 
   it('re-attaches the session with its ephemerals and watches; in-flight requests fail with connection loss', async () => {
