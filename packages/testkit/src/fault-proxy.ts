@@ -47,6 +47,10 @@ class Pair {
   /** A request was forwarded under dropNextReply: swallow the next reply, then cut. */
   #dropping = false;
   #closed = false;
+  /** One side ended during a blackhole; the other side is told on restore(). */
+  #closeDeferred = false;
+  /** Ended after a deferred close: no more forwarding, the sockets are finishing their writes. */
+  #closing = false;
 
   constructor(proxy: Proxy, client: Socket, upstream: Socket) {
     this.#proxy = proxy;
@@ -54,16 +58,30 @@ class Pair {
     this.upstream = upstream;
     client.on('data', (chunk: Buffer) => this.#receive('c2s', chunk));
     upstream.on('data', (chunk: Buffer) => this.#receive('s2c', chunk));
-    // Either side ending or failing ends the pair, like a real connection between the two.
+    // Either side ending or failing ends the pair, like a real connection between the two; during a
+    // blackhole the other side must not learn of it (a frozen peer sends no FIN), so that waits for restore().
     for (const socket of [client, upstream]) {
-      socket.on('error', () => this.close());
-      socket.on('close', () => this.close());
-      socket.on('end', () => this.close());
+      const ended = (): void => this.#sideEnded(socket);
+      socket.on('error', ended);
+      socket.on('close', ended);
+      socket.on('end', ended);
     }
   }
 
+
+  #sideEnded(socket: Socket): void {
+    if (!this.#proxy.blackholed && !this.#closing) return this.close();
+    if (this.#closing) {
+      // Both sides are finishing; the pair is done once both are.
+      if (this.client.destroyed && this.upstream.destroyed) this.close();
+      return;
+    }
+    socket.destroy();
+    this.#closeDeferred = true;
+  }
+
   #receive(dir: Direction, chunk: Buffer): void {
-    if (this.#closed) return;
+    if (this.#closed || this.#closing) return;
     if (this.#raw) return this.#enqueue(dir, chunk);
     const cutter = this.#cutters[dir];
     const frames = cutter.push(chunk);
@@ -123,13 +141,23 @@ class Pair {
     if (head) this.#timers[dir] = setTimeout(() => this.pump(dir), head.releaseAt - now);
   }
 
-  /** Called on restore(): whatever a delay queued is due now. */
+  /** Called on restore(): whatever a delay queued is due now; a close a blackhole hid happens now. */
   releaseAll(): void {
     for (const dir of ['c2s', 's2c'] as const) {
       for (const item of this.#queues[dir]) item.releaseAt = 0;
       this.pump(dir);
     }
+    if (this.#closeDeferred) {
+      // What was held is written; now the surviving side sees the close, after that data (end, not destroy).
+      this.client.end();
+      this.upstream.end();
+      const closing = setTimeout(() => this.close(), 1000);
+      closing.unref();
+      this.#closeDeferred = false;
+      this.#closing = true;
+    }
   }
+
 
   close(): void {
     if (this.#closed) return;

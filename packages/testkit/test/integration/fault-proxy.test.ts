@@ -68,6 +68,27 @@ describe('startFaultProxy (raw sockets through the proxy to the shared server)',
     late.destroy();
   });
 
+  it('blackhole() hides the server closing the connection until restore()', async () => {
+    // The shared server's minimum session timeout is 1 s: ask for it, then go silent so the session expires
+    // and the server closes its side.
+    const socket = connect({ host: proxy.host, port: proxy.port });
+    const frames = new Frames();
+    socket.on('data', (c: Buffer) => frames.push(c));
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    socket.write(connectRequest(1000));
+    expect((await frames.next()).length).toBeGreaterThanOrEqual(36);
+    proxy.blackhole();
+    const early = await Promise.race([closed.then(() => 'closed'), new Promise((r) => setTimeout(() => r('open'), 3500))]);
+    expect(early).toBe('open');
+    expect(socket.destroyed).toBe(false);
+    proxy.restore();
+    await closed;
+    // The proxy's own side finishes a moment later.
+    for (let i = 0; i < 20 && proxy.connections > 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(proxy.connections).toBe(0);
+  });
+
   it('delay(ms) adds at least ms of latency; restore() removes it', async () => {
     await using session = await openSession(proxy.host, proxy.port);
     const roundTrip = async (xid: number): Promise<number> => {
