@@ -4,9 +4,33 @@
  *
  * Typical use for a request frame: `w.reset(); w.beginFrame(); …fields…; const bytes = w.endFrame();`.
  * `endFrame()` back-patches the 4-byte length prefix and returns a view of the internal buffer, valid until the
- * next `reset()`: callers that queue the bytes take `finishCopy()` (or copy) instead.
+ * next `reset()`: callers that queue the bytes take `toBytes()` (a copy) instead.
  */
 import { encodeStringInto, type StringEncoding } from './utf8.js';
+
+/**
+ * Every `new Uint8Array(n)` allocates its own ArrayBuffer, which costs microseconds, far more than encoding a
+ * small frame. Copies up to SLAB_MAX bytes are cut from a shared 64 KiB slab instead, as Node's Buffer pool
+ * does; a slab is dropped (and collected once its views are) when full.
+ */
+const SLAB_SIZE = 64 * 1024;
+const SLAB_MAX = 4 * 1024;
+let slab = new Uint8Array(SLAB_SIZE);
+let slabPos = 0;
+
+function copyOut(src: Uint8Array): Uint8Array {
+  const n = src.byteLength;
+  if (n > SLAB_MAX) return src.slice();
+  if (slabPos + n > SLAB_SIZE) {
+    slab = new Uint8Array(SLAB_SIZE);
+    slabPos = 0;
+  }
+  const out = slab.subarray(slabPos, slabPos + n);
+  out.set(src);
+  // 8-byte aligned starts keep DataViews over the copies on aligned offsets.
+  slabPos = (slabPos + n + 7) & ~7;
+  return out;
+}
 
 export class JuteWriter {
   private buf: Uint8Array;
@@ -128,8 +152,11 @@ export class JuteWriter {
     return this.buf.subarray(0, this.pos);
   }
 
-  /** A copy of everything written since reset, owned by the caller. */
+  /**
+   * A copy of everything written since reset, owned by the caller. Small copies are views into a shared slab
+   * (see copyOut): use byteOffset/byteLength, never assume `.buffer` is yours alone.
+   */
   toBytes(): Uint8Array {
-    return this.buf.slice(0, this.pos);
+    return copyOut(this.buf.subarray(0, this.pos));
   }
 }

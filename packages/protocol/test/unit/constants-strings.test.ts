@@ -131,7 +131,7 @@ describe('Jute strings', () => {
     const cut = w.toBytes().subarray(0, 30);
     expect(() => new JuteReader(cut).readStringVector()).toThrow(/truncated|exceeds/);
     const lying = w.toBytes();
-    new DataView(lying.buffer).setInt32(4 + 7 * 5, 0x7fffffff);
+    new DataView(lying.buffer, lying.byteOffset).setInt32(4 + 7 * 5, 0x7fffffff);
     expect(() => new JuteReader(lying).readStringVector()).toThrow(/exceeds/);
   });
 });
