@@ -8,7 +8,7 @@ import { javaRuntime } from './java.js';
 import { LocalZooKeeperServer, makeRoot } from './local-server.js';
 import { freePorts } from './ports.js';
 import { untrackTempDir } from './processes.js';
-import { generateTls } from './tls.js';
+import { sharedTls } from './tls.js';
 
 import type { ServerOptions, ZooKeeperServer } from './options.js';
 import type { GeneratedTls } from './tls.js';
@@ -94,11 +94,7 @@ export async function startLocalEnsemble(options: EnsembleOptions): Promise<Ense
   const { java } = javaRuntime();
   const root = await makeRoot('zkts-ensemble-');
   try {
-    let tls: GeneratedTls | undefined;
-    if (serverOptions.tls) {
-      await mkdir(join(root, 'tls'));
-      tls = await generateTls(join(root, 'tls'), java);
-    }
+    const tls: GeneratedTls | undefined = serverOptions.tls ? await sharedTls(java) : undefined;
     let peers = await pickPeers(size, true);
     const securePorts = serverOptions.tls ? await freePorts(size) : [];
     const members: LocalZooKeeperServer[] = [];

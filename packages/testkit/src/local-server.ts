@@ -11,7 +11,7 @@ import { javaRuntime } from './java.js';
 import { logTail } from './log-tail.js';
 import { freePorts } from './ports.js';
 import { newTag, tagArgs, trackChild, trackTempDir, untrackTempDir } from './processes.js';
-import { generateTls } from './tls.js';
+import { sharedTls } from './tls.js';
 import { jvmArgs, renderZooCfg, systemProperties } from './zoo-config.js';
 
 import type { ChildProcess } from 'node:child_process';
@@ -297,12 +297,7 @@ export async function startLocalZooKeeper(options: ServerOptions = {}): Promise<
   const { java } = javaRuntime();
   const root = await makeRoot('zkts-zk-');
   try {
-    let tls: GeneratedTls | undefined;
-    if (options.tls) {
-      const dir = join(root, 'tls');
-      await mkdir(dir);
-      tls = await generateTls(dir, java);
-    }
+    const tls: GeneratedTls | undefined = options.tls ? await sharedTls(java) : undefined;
     const ports = await pickPorts(options);
     const server = new LocalZooKeeperServer({ options, root, clientPort: ports.client, securePort: ports.secure, tls });
     for (let attempt = 1; ; attempt++) {

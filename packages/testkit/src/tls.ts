@@ -1,11 +1,13 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 
 import { ZooKeeperNotInstalledError } from './errors.js';
+import { trackTempDir } from './processes.js';
 
 import type { TlsMaterial } from './options.js';
 
@@ -88,4 +90,24 @@ export async function generateTls(dir: string, java: string): Promise<GeneratedT
     trustStore: join(dir, 'truststore.p12'),
     password,
   };
+}
+
+let shared: Promise<GeneratedTls> | undefined;
+
+/**
+ * One CA and one set of certificates per Node process, shared by every TLS server it starts: generating them
+ * (openssl + a keytool JVM) costs seconds on a busy two-core machine, and tests gain nothing from distinct CAs.
+ * The directory is removed at process exit.
+ */
+export function sharedTls(java: string): Promise<GeneratedTls> {
+  shared ??= (async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'zkts-tls-'));
+    trackTempDir(dir);
+    return generateTls(dir, java);
+  })();
+  // A failure (say, openssl missing) is not cached: the next caller gets the same clear error, freshly.
+  shared.catch(() => {
+    shared = undefined;
+  });
+  return shared;
 }
