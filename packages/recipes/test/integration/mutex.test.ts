@@ -200,6 +200,26 @@ describe('Mutex', () => {
     expect(seqs[3]).toBe(seqs[0]);
   });
 
+  it('kazoo contenders (<uuid>__lock__<seq>) are queued behind; foreign children are ignored', async () => {
+    const root = uniqueRoot();
+    const [c1, c2] = await clients.many(2);
+    const dir = `${root}/lock`;
+    await c1!.mkdirp(dir);
+    await c1!.create(`${dir}/config`, 'not a contender');
+    await c1!.create(`${dir}/zz-lock-notanumber`, null);
+    const kazoo = await c1!.create(`${dir}/0123456789abcdef0123456789abcdef__lock__`, 'kazoo-id', { mode: 'ephemeral-sequential' });
+    const m = new Mutex(c2!, dir);
+    expect(await m.tryAcquire()).toBeNull();
+    const p = m.acquire({ timeout: 5000 });
+    await sleep(100);
+    expect((await m.holders()).map((h) => h.node)).toEqual([kazoo.path]);
+    await c1!.delete(kazoo.path);
+    const lease = await p;
+    expect((await m.participants()).map((x) => x.node)).toEqual([lease.node]);
+    await lease.release();
+    expect((await childrenOf(c1!, dir)).sort()).toEqual(['config', 'zz-lock-notanumber']);
+  });
+
   it('the lock dir is created as a container; participants() and holders() report owners in order', async () => {
     const root = uniqueRoot();
     const cs = await clients.many(2);
