@@ -66,12 +66,12 @@ const nzcStat = (): NzcRecord =>
 
 const w = new JuteWriter(256 * 1024);
 
+/** A reply payload (no length prefix, like nzc's), copied out of the reused writer. */
 function replyFrame(body: (w: JuteWriter) => void): Uint8Array {
   w.reset();
-  w.beginFrame();
   writeReplyHeader(w, { xid: 7, zxid: 0x100000005n, err: 0 });
   body(w);
-  return w.endFrame().slice(4);
+  return w.toBytes();
 }
 
 function nzcReplyFrame(payload: NzcRecord): Buffer {
@@ -86,6 +86,13 @@ const getDataRequestFrame = (() => {
   w.reset();
   return writeRequestFrame(w, 7, OpCode.getData, { path: PATH, watch: true }).slice(4);
 })();
+
+/** What the client does per request: encode into the reused writer, copy the frame out for the socket. */
+function getDataRequest(): Uint8Array {
+  w.reset();
+  writeRequestFrame(w, 7, OpCode.getData, { path: PATH, watch: true });
+  return w.toBytes();
+}
 const getDataResponseFrame = replyFrame((x) => writeGetDataResponse(x, { data: DATA, stat }));
 const children2Frame = replyFrame((x) => writeGetChildren2Response(x, { children: CHILDREN, stat }));
 const asBuffer = (b: Uint8Array): Buffer => Buffer.from(b.buffer, b.byteOffset, b.byteLength);
@@ -93,20 +100,12 @@ const asBuffer = (b: Uint8Array): Buffer => Buffer.from(b.buffer, b.byteOffset, 
 export const cases: Case[] = [
   {
     name: 'GetDataRequest encode',
-    zkts: () => {
-      w.reset();
-      // A copy: the frame is queued for the socket while the writer is reused.
-      return writeRequestFrame(w, 7, OpCode.getData, { path: PATH, watch: true }).slice();
-    },
+    zkts: getDataRequest,
     nzc: () => {
       const header = new P.RequestHeader!(7, OpCode.getData);
       return new jute.Request(header, new P.GetDataRequest!(PATH, true)).toBuffer();
     },
-    check: () => {
-      w.reset();
-      const z = writeRequestFrame(w, 7, OpCode.getData, { path: PATH, watch: true }).slice();
-      return [z, new jute.Request(new P.RequestHeader!(7, OpCode.getData), new P.GetDataRequest!(PATH, true)).toBuffer()];
-    },
+    check: () => [getDataRequest(), new jute.Request(new P.RequestHeader!(7, OpCode.getData), new P.GetDataRequest!(PATH, true)).toBuffer()],
   },
   {
     name: 'GetDataRequest decode',
