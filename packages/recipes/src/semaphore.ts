@@ -12,7 +12,7 @@ import { LockLostError, RecipeArgumentError } from './errors.js';
 import { Hold, type LostOn } from './lease.js';
 import { Mutex } from './mutex.js';
 import { checkpoint, deadlineFrom, raceWith, remaining, type WaitOptions } from './wait.js';
-import { child, isNoNode, retrying, type Data, type RecipeClient } from './zk.js';
+import { child, ensureDir, isNoNode, isServerCode, retrying, type Data, type RecipeClient } from './zk.js';
 
 export interface SemaphoreOptions {
   data?: Data;
@@ -66,6 +66,7 @@ export class Semaphore {
         client: this.client, dir: this.leasesDir, marker: 'lease-', markers: LEASE_MARKERS,
         decide: () => ({ granted: true }), data: this.options.data ?? '', what: `semaphore ${this.path}`,
       };
+      await this.checkMaxLeases();
       for (let i = 0; i < qty; i++) mine.push((await enqueue(spec, signal, deadline)).entry);
       await this.waitForRoom(mine, signal, deadline);
     } catch (e) {
@@ -96,6 +97,30 @@ export class Semaphore {
       }),
     );
     return rows.filter((r): r is { node: string; data: string } => r !== undefined);
+  }
+
+  /**
+   * Participants must agree on maxLeases (Curator leaves that to convention; kazoo checks it). The first
+   * acquirer records it in the semaphore node's data; a different value is rejected. Runs under the inner
+   * mutex, so the record is not raced; the data resets with the container once the semaphore is idle.
+   */
+  private async checkMaxLeases(): Promise<void> {
+    const { client } = this;
+    await ensureDir(client, this.path);
+    const { data, stat } = await retrying(client, () => client.getData(this.path));
+    const recorded = new TextDecoder().decode(data);
+    if (recorded === '') {
+      try {
+        await retrying(client, () => client.setData(this.path, String(this.maxLeases), { version: stat.version }));
+      } catch (e) {
+        if (!isServerCode(e, 'BAD_VERSION')) throw e;
+        return this.checkMaxLeases();
+      }
+      return;
+    }
+    if (recorded !== String(this.maxLeases)) {
+      throw new RecipeArgumentError(`semaphore ${this.path} is used with maxLeases ${recorded}, not ${this.maxLeases}`);
+    }
   }
 
   private async waitForRoom(mine: readonly Entry[], signal: AbortSignal | undefined, deadline: number | undefined): Promise<void> {

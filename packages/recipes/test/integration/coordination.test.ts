@@ -52,6 +52,15 @@ describe('Semaphore', () => {
     await Promise.all([one.release(), two.release()]);
     await expect(new Semaphore(cs[0]!, `${root}/sem`, 4).acquire(5)).rejects.toBeInstanceOf(RecipeArgumentError);
   });
+
+  it('participants that disagree on maxLeases are detected', async () => {
+    const root = uniqueRoot();
+    const cs = await clients.many(2);
+    const held = await new Semaphore(cs[0]!, `${root}/sem`, 2).acquire();
+    await expect(new Semaphore(cs[1]!, `${root}/sem`, 5).acquire(1, { timeout: 2000 })).rejects.toThrow(/maxLeases 2, not 5/);
+    expect(await childrenOf(cs[0]!, `${root}/sem/leases`)).toHaveLength(1);
+    await held.release();
+  });
 });
 
 describe('MultiLock', () => {

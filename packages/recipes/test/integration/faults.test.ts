@@ -200,6 +200,25 @@ describe('faults', () => {
     await es[1]!.close();
   });
 
+  it("leader election with lostOn: 'suspended' steps down while cut off and leads again after the reconnect", async () => {
+    const dir = `${uniqueRoot()}/election`;
+    const p = await proxy();
+    const c = await clients.connect(p.connectString, { sessionTimeout: 6000 });
+    const e = new LeaderElection(c, dir, { lostOn: 'suspended' });
+    await e.start();
+    const leadership = await e.awaitLeadership({ timeout: 5000 });
+    const seen: boolean[] = [];
+    e.onChange((v) => seen.push(v));
+    p.blackhole();
+    await until(() => leadership.aborted, 6000, 'stepped down');
+    expect(e.isLeader).toBe(false);
+    p.cut();
+    p.restore();
+    await e.awaitLeadership({ timeout: 6000 });
+    expect(seen).toEqual([false, true]);
+    await e.close();
+  });
+
   it('leader election: participants starting and closing in a loop never livelock (CURATOR-645)', async () => {
     const dir = `${uniqueRoot()}/election`;
     const cs = await clients.many(2);
