@@ -8,9 +8,9 @@ import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 
 import { Mutex, ReadWriteLock } from '@zkts/recipes';
-import type { Lease } from '@zkts/recipes';
+import type { Lease, LostOn } from '@zkts/recipes';
 
-import { flag } from '../args.js';
+import { flag, stringOption } from '../args.js';
 import type { Command, CommandContext } from '../command.js';
 import { atMost, positional } from '../command.js';
 import { CliError, ExitCode, UsageError } from '../exit-codes.js';
@@ -26,9 +26,16 @@ export function signalExitCode(signal: NodeJS.Signals): number {
   return 128 + (constants.signals[signal] ?? 0);
 }
 
-async function acquire(context: CommandContext, path: string, shared: boolean): Promise<Lease> {
+function lostOn(context: CommandContext): LostOn {
+  const value = stringOption(context.args, 'lost-on') ?? 'expired';
+  if (value !== 'expired' && value !== 'suspended') throw new UsageError(`--lost-on must be 'expired' or 'suspended', got '${value}'`);
+  return value;
+}
+
+async function acquire(context: CommandContext, path: string, shared: boolean, when: LostOn): Promise<Lease> {
   const client = await context.session.client();
-  const lock = shared ? new ReadWriteLock(client, path).readLock : new Mutex(client, path);
+  const options = { lostOn: when };
+  const lock = shared ? new ReadWriteLock(client, path, options).readLock : new Mutex(client, path, options);
   const timeout = context.global.timeout;
   try {
     return await lock.acquire({ signal: context.signal, ...(timeout === undefined ? {} : { timeout }) });
@@ -46,7 +53,7 @@ async function acquire(context: CommandContext, path: string, shared: boolean): 
 export const lock: Command = {
   name: 'lock',
   summary: 'run a command while holding a ZooKeeper lock (flock(1) for a fleet)',
-  usage: 'PATH [--timeout MS] [--shared] -- CMD [ARGS...]',
+  usage: 'PATH [--timeout MS] [--shared] [--lost-on expired|suspended] -- CMD [ARGS...]',
   details:
     'Waits for the fair lock at PATH (exclusive; --shared: the read side of a read-write lock, held together\n' +
     'with other readers), runs CMD with stdio inherited and ZKTS_FENCING_TOKEN (the decimal czxid of the lock\n' +
@@ -57,9 +64,18 @@ export const lock: Command = {
     'granted (the waiting node is removed); 76 when the lock was lost while CMD ran (session expired or the\n' +
     `node deleted): CMD then gets SIGTERM, and SIGKILL ${KILL_AFTER_MS / 1000} s later; 127 when CMD cannot be started.\n` +
     'SIGINT, SIGTERM and SIGHUP are forwarded to CMD; the lock is released once CMD has exited. If zkts itself\n' +
-    'is killed (SIGKILL), the lock passes on when its session expires (--session-timeout).',
+    'is killed (SIGKILL), the lock passes on when its session expires (--session-timeout).\n' +
+    '\n' +
+    'Without contact to ZooKeeper the server expires the session after the session timeout, but zkts can only\n' +
+    'conclude so itself a little later (4/3 of it). --lost-on suspended closes that gap: CMD is stopped as soon\n' +
+    'as the connection drops, at the price of stopping it on every brief network blip.',
   options: {
     shared: { type: 'boolean', description: 'take the shared (read) side of a read-write lock' },
+    'lost-on': {
+      type: 'string',
+      arg: 'WHEN',
+      description: "when the lock counts as lost: 'expired' (default: the session is gone) or 'suspended' (already when the connection drops)",
+    },
   },
   splitRest: true,
   async run(context: CommandContext): Promise<number> {
@@ -69,9 +85,10 @@ export const lock: Command = {
     const [program, ...programArgs] = argv;
     if (program === undefined) throw new UsageError('missing CMD after --');
     if (context.interactive) throw new UsageError('lock is not available inside the shell');
+    const when = lostOn(context);
     keepRunningOnRepeatedSignals();
 
-    const lease = await acquire(context, path, flag(context.args, 'shared'));
+    const lease = await acquire(context, path, flag(context.args, 'shared'), when);
     let lost = false;
     let spawnError: Error | undefined;
     let exit: { code: number | null; signal: NodeJS.Signals | null } = { code: null, signal: null };

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { connect } from '@zkts/protocol';
 import type { ZkClient } from '@zkts/protocol';
 import { Mutex } from '@zkts/recipes';
+import { startFaultProxy } from '@zkts/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { collect, sharedServer, spawnZkts, uniqueRoot, waitForOutput, zkts } from '../helpers/cli.js';
@@ -123,6 +124,30 @@ describe('zkts lock', () => {
     expect(result.stdout).toBe('held\ngot-term\n');
     expect(result.stderr).toMatch(/lost: node deleted; stopping the command \(SIGTERM\)\n/);
     expect(result.stderr).toMatch(new RegExp(`zkts: lock: the lock ${path} was lost while sh ran\\n$`));
+  });
+
+  it('exits 76 when the session is lost while the command runs (client-side expiry, and --lost-on suspended)', async () => {
+    const [host = '', port = ''] = server.split(':');
+    for (const [extra, why] of [[[], /lost: session expired/], [['--lost-on', 'suspended'], /lost: connection suspended/]] as const) {
+      const proxy = await startFaultProxy({ host, port: Number(port) });
+      try {
+        const path = uniqueRoot('lock');
+        const child = spawnZkts(['--server', proxy.connectString, '--session-timeout', '2000', 'lock', ...extra, path, '--', 'sh', '-c', 'trap "echo got-term; exit 3" TERM; echo held; while :; do sleep 0.1; done']);
+        const output = collect(child);
+        await waitForOutput(output.stdout, /held/);
+        // The server stops hearing from zkts (and zkts from it): no reply, no ping, no close.
+        proxy.blackhole();
+        const result = await output.done;
+        expect(result.code).toBe(76);
+        expect(result.stdout).toBe('held\ngot-term\n');
+        expect(result.stderr).toMatch(why);
+        // The server expired the session too, so the node is gone and the lock free.
+        await until(async () => (await children(path)).length === 0, 20_000, 'lock node gone');
+      } finally {
+        proxy.restore();
+        await proxy.close();
+      }
+    }
   });
 
   it("passes the lock on when a holder is SIGKILLed, once its session expires", async () => {
