@@ -38,7 +38,7 @@ describe('startEnsemble', () => {
       await using session = await openSession(member.host, member.port);
       // A follower may lag by a moment; the write was acknowledged by a quorum, so retry briefly.
       let got = await session.getData('/replicated');
-      for (let i = 0; i < 20 && got.err !== 0; i++) {
+      for (let i = 0; i < 100 && got.err !== 0; i++) {
         await new Promise((r) => setTimeout(r, 100));
         got = await session.getData('/replicated');
       }
@@ -65,7 +65,7 @@ describe('startEnsemble', () => {
     await Promise.all(others.map((m) => m.kill()));
     // Losing the quorum drops the member into LOOKING; with readonlymode it starts a read-only server.
     let mode: string | undefined;
-    for (let i = 0; i < 100 && mode !== 'read-only'; i++) {
+    for (let i = 0; i < 300 && mode !== 'read-only'; i++) {
       await new Promise((r) => setTimeout(r, 100));
       mode = modeOf(await lone.fourLetter('srvr').catch(() => ''));
     }
@@ -75,7 +75,7 @@ describe('startEnsemble', () => {
     expect(await session.getData('/replicated')).toEqual({ err: 0, data: 'everywhere' });
     await Promise.all(others.map((m) => m.start()));
     await ensemble.leader();
-    for (let i = 0; i < 100 && (await lone.fourLetter('isro')) !== 'rw'; i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 300 && (await lone.fourLetter('isro')) !== 'rw'; i++) await new Promise((r) => setTimeout(r, 100));
     expect(await lone.fourLetter('isro')).toBe('rw');
   });
 });

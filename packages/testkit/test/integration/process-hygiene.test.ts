@@ -43,8 +43,8 @@ function runOwner(how: 'exit' | 'throw' | 'signal'): Promise<{ started: Started;
 }
 
 async function gone(tag: string): Promise<boolean> {
-  // SIGKILL is delivered at once, but give the kernel a moment to reap.
-  for (let i = 0; i < 20; i++) {
+  // SIGKILL is delivered at once, but give the kernel a moment to reap (up to 5 s on a loaded machine).
+  for (let i = 0; i < 100; i++) {
     if (!listTaggedProcesses().some((p) => p.tag === tag)) return true;
     await new Promise((r) => setTimeout(r, 50));
   }
