@@ -93,7 +93,7 @@ describe('opcode table and request frames', () => {
     const getData = frames.find((f) => f.dir === 's2c' && hex(f.frame).includes('68656c6c6f') && f.frame.byteLength > 80)!;
     const r = new JuteReader(getData.frame);
     readReplyHeader(r);
-    const v = responseReaderFor(OpCode.getData)(r);
+    const v = responseReaderFor(OpCode.getData)!(r);
     expect(Buffer.from(v.data!).toString()).toBe('hello');
     expect(v.data!.buffer).toBe(getData.frame.buffer);
     expect(v.data!.byteOffset).toBe(getData.frame.byteOffset + 20);
