@@ -3,7 +3,7 @@
 import { channel } from 'node:diagnostics_channel';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFaultProxy, type FaultProxy } from '@zkts/testkit';
-import { ConnectionLossError, SessionExpiredError, createClient, type StateChange, type ZkClient } from '@zkts/protocol';
+import { Acls, ConnectionLossError, SessionExpiredError, createClient, digestId, type StateChange, type ZkClient } from '@zkts/protocol';
 import { hostPort, open, sharedServer, uniqueRoot, until, waitForState } from './helpers.js';
 
 describe('faults through a proxy', () => {
@@ -72,6 +72,22 @@ describe('faults through a proxy', () => {
     proxy.restore();
     await waitForState(zk, 'connected', 6000);
     expect((await zk.getData(root)).stat).toBeDefined();
+  });
+
+  it('credentials (options.auth and addAuth) are replayed after a reconnect', async () => {
+    const zk = await open(proxy.connectString, { sessionTimeout: 4000, auth: [{ scheme: 'digest', auth: 'opt:pw' }] });
+    clients.push(zk);
+    await zk.addAuth('digest', 'added:pw');
+    await zk.create(`${root}/authed`, null, { acl: Acls.creatorAll() });
+    const ids = (await zk.getACL(`${root}/authed`)).acl.map((a) => a.id.id).sort();
+    expect(ids).toEqual([digestId('added', 'pw'), digestId('opt', 'pw')].sort());
+    proxy.cut();
+    await waitForState(zk, 'suspended', 2000).catch(() => undefined);
+    await waitForState(zk, 'connected', 6000);
+    await zk.setData(`${root}/authed`, 'still mine');
+    // whoAmI also lists the ip identity every connection has.
+    expect((await zk.whoAmI()).filter((w) => w.authScheme === 'digest').map((w) => w.user).sort()).toEqual(['added', 'opt']);
+    await zk.setACL(`${root}/authed`, Acls.openUnsafe());
   });
 
   it('a lost create reply: ConnectionLossError(outcomeUnknown), the node exists, nothing was retried', async () => {
