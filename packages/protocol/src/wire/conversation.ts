@@ -163,8 +163,18 @@ export class ConversationDecoder {
     e.xid = xid;
     e.op = opName(type);
     e.opCode = type;
+    // Remembered before the body is read, so a reply still finds its op when the request body is garbage.
+    // Ping and auth replies come back outside the FIFO; everything else, setWatches included, is matched in order.
+    const pending: Pending = { xid, opCode: type, path: undefined };
+    if (xid !== Xid.PING && xid !== Xid.AUTH) {
+      this.pending.push(pending);
+      // A peer that never answers must not grow a long-running proxy's memory without bound.
+      if (this.pending.length > MAX_PENDING) {
+        this.pending.shift();
+        note(e, `more than ${MAX_PENDING} requests unanswered: forgot the oldest`);
+      }
+    }
     const c = requestCodecFor(type);
-    let path: string | null | undefined;
     if (c === undefined) {
       note(e, `unknown opcode ${type}`);
       if (r.remaining > 0) e.body = { raw: previewBytes(r.bytes.subarray(r.offset), this.limit) };
@@ -172,17 +182,8 @@ export class ConversationDecoder {
     } else if (c !== null) {
       const v = c.read(r);
       e.body = this.describeRequest(type, v);
-      path = requestPath(v);
-      if (path !== undefined) e.path = path;
-    }
-    // Ping and auth replies come back outside the FIFO; everything else, setWatches included, is matched in order.
-    if (xid !== Xid.PING && xid !== Xid.AUTH) {
-      this.pending.push({ xid, opCode: type, path });
-      // A peer that never answers must not grow a long-running proxy's memory without bound.
-      if (this.pending.length > MAX_PENDING) {
-        this.pending.shift();
-        note(e, `more than ${MAX_PENDING} requests unanswered: forgot the oldest`);
-      }
+      pending.path = requestPath(v);
+      if (pending.path !== undefined) e.path = pending.path;
     }
   }
 

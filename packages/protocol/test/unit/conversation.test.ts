@@ -330,6 +330,11 @@ describe('conversation decoder on broken conversations', () => {
     expect(hostile.error).toMatch(/exceeds/);
     const good = d.decode('c2s', payload(writeRequestFrame(w.reset(), 5, OpCode.sync, { path: '/x' })));
     expect(good).toMatchObject({ kind: 'request', op: 'sync', path: '/x', xid: 5 });
+    // The replies still line up: the hostile getData's header (xid 1) was remembered.
+    w.reset();
+    writeReplyHeader(w, { xid: 1, zxid: 3n, err: -101 });
+    expect(d.decode('s2c', w.toBytes())).toMatchObject({ kind: 'reply', op: 'getData', err: 'NO_NODE' });
+    expect(d.outstanding).toBe(1);
   });
 
   it('throws ProtocolError in strict mode', () => {
