@@ -22,6 +22,7 @@ import { debug } from './diagnostics.js';
 import { ancestors, joinPath, validatePath } from './paths.js';
 import { Call, type RequestSpec } from './request.js';
 import * as req from './requests.js';
+import { pickCallOptions, raceWithOptions, removalKinds, watcherTypeOf } from './call-helpers.js';
 import { Session } from './session.js';
 import { isConnected, isTerminal } from './session-state.js';
 import { checkCreateMode, checkTimeout, checkVersion, toBytes } from './validation.js';
@@ -517,78 +518,6 @@ export class ZkClient implements AsyncDisposable {
       if (!(err instanceof ServerError && err.keeperCode === KeeperCode.NO_NODE)) throw err;
     }
   }
-}
-
-function pickCallOptions(options: CallOptions): CallOptions {
-  const out: CallOptions = {};
-  if (options.signal !== undefined) out.signal = options.signal;
-  if (options.timeout !== undefined) out.timeout = options.timeout;
-  return out;
-}
-
-function removalKinds(type: RemoveWatchType): (OneShotKind | PersistentKind)[] {
-  switch (type) {
-    case 'children':
-      return ['child'];
-    case 'data':
-      return ['data', 'exist'];
-    case 'any':
-      return ['data', 'exist', 'child', 'persistent', 'persistent-recursive'];
-    case 'persistent':
-      return ['persistent'];
-    case 'persistent-recursive':
-      return ['persistent-recursive'];
-    default:
-      throw new InvalidArgumentError('type', `unknown watch type ${JSON.stringify(type)}`);
-  }
-}
-
-function watcherTypeOf(type: RemoveWatchType): number {
-  switch (type) {
-    case 'children':
-      return WatcherType.Children;
-    case 'data':
-      return WatcherType.Data;
-    case 'any':
-      return WatcherType.Any;
-    case 'persistent':
-      return WatcherType.Persistent;
-    case 'persistent-recursive':
-      return WatcherType.PersistentRecursive;
-  }
-}
-
-function raceWithOptions<T>(promise: Promise<T>, options: CallOptions): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const { signal, timeout } = options;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const cleanup = (): void => {
-      if (timer !== undefined) clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-    };
-    const onAbort = (): void => {
-      cleanup();
-      reject(abortErrorFrom(signal as AbortSignal));
-    };
-    if (signal?.aborted === true) return onAbort();
-    signal?.addEventListener('abort', onAbort, { once: true });
-    if (timeout !== undefined && timeout > 0) {
-      timer = setTimeout(() => {
-        cleanup();
-        reject(new TimeoutError(`timed out after ${timeout} ms`));
-      }, timeout);
-    }
-    promise.then(
-      (v) => {
-        cleanup();
-        resolve(v);
-      },
-      (e: unknown) => {
-        cleanup();
-        reject(e);
-      },
-    );
-  });
 }
 
 /** createClient does no I/O; `connect()` starts the session. */
