@@ -1,0 +1,135 @@
+// The fault proxy against an in-process fake server that speaks ZooKeeper framing, so the exact frame
+// sequences (notifications before a reply, pings, split frames) can be scripted.
+import { connect, createServer } from 'node:net';
+
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { FrameCutter, startFaultProxy } from '../../src/index.js';
+
+import type { Server, Socket } from 'node:net';
+import type { FaultProxy } from '../../src/index.js';
+
+function frame(...ints: number[]): Buffer {
+  const b = Buffer.alloc(4 + ints.length * 4);
+  b.writeInt32BE(ints.length * 4);
+  ints.forEach((n, i) => b.writeInt32BE(n, 4 + i * 4));
+  return b;
+}
+const xidOf = (f: Buffer): number => f.readInt32BE(4);
+
+/** Answers the first frame with a fake connect response; every request with a notification, then its reply. */
+function fakeServer(seen: number[]): Promise<Server> {
+  const server = createServer((socket) => {
+    const cutter = new FrameCutter();
+    let first = true;
+    socket.on('data', (chunk: Buffer) => {
+      const out: Buffer[] = [];
+      for (const f of cutter.push(chunk)) {
+        if (first) {
+          first = false;
+          out.push(frame(0, 30_000, 0, 1));
+          continue;
+        }
+        const xid = xidOf(f);
+        seen.push(xid);
+        // A notification before every reply (pings excepted).
+        out.push(...(xid === -2 ? [frame(-2, 0, 0, 0)] : [frame(-1, 0, 0, 0, 1), frame(xid, 0, 0, 0)]));
+      }
+      // Written in two pieces, cut mid-frame, so the proxy has to reassemble.
+      const bytes = Buffer.concat(out);
+      const cut = Math.max(0, bytes.length - 10);
+      socket.write(bytes.subarray(0, cut));
+      setTimeout(() => socket.write(bytes.subarray(cut)), 5);
+    });
+    socket.on('error', () => undefined);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+class Client {
+  readonly socket: Socket;
+  readonly frames: Buffer[] = [];
+  readonly closed: Promise<void>;
+  readonly #cutter = new FrameCutter();
+  #wake: (() => void) | undefined;
+
+  constructor(port: number) {
+    this.socket = connect({ host: '127.0.0.1', port });
+    this.socket.on('data', (c: Buffer) => {
+      this.frames.push(...this.#cutter.push(c));
+      this.#wake?.();
+    });
+    this.socket.on('error', () => undefined);
+    this.closed = new Promise((resolve) => this.socket.once('close', () => resolve()));
+  }
+
+  async next(): Promise<Buffer> {
+    while (this.frames.length === 0) {
+      await Promise.race([new Promise<void>((r) => (this.#wake = r)), this.closed.then(() => Promise.reject(new Error('closed')))]);
+    }
+    return this.frames.shift() as Buffer;
+  }
+}
+
+describe('fault proxy framing (fake upstream)', () => {
+  const servers: Server[] = [];
+  let proxy: FaultProxy | undefined;
+  afterEach(async () => {
+    await proxy?.close();
+    for (const s of servers.splice(0)) await new Promise((r) => s.close(r));
+  });
+
+  async function setup(seen: number[]): Promise<FaultProxy> {
+    const server = await fakeServer(seen);
+    servers.push(server);
+    const address = server.address();
+    if (address === null || typeof address === 'string') throw new Error('no address');
+    proxy = await startFaultProxy({ host: '127.0.0.1', port: address.port });
+    return proxy;
+  }
+
+  it('dropNextReply lets pings and notifications through and swallows only the reply', async () => {
+    const seen: number[] = [];
+    const p = await setup(seen);
+    p.dropNextReply(); // armed before the handshake: the connect request must not count
+    const client = new Client(p.port);
+    client.socket.write(frame(0, 0, 0, 30_000));
+    expect((await client.next()).length).toBe(20);
+    client.socket.write(frame(-2, 11));
+    expect(xidOf(await client.next())).toBe(-2);
+    client.socket.write(frame(5, 4));
+    expect(xidOf(await client.next())).toBe(-1); // the notification before the reply passes
+    await client.closed;
+    expect(client.frames).toEqual([]); // the reply (xid 5) never arrived
+    expect(seen).toEqual([-2, 5]); // but the request reached the server
+  });
+
+  it('without faults, forwards split frames intact and in order', async () => {
+    const seen: number[] = [];
+    const p = await setup(seen);
+    const client = new Client(p.port);
+    const connectReq = frame(0, 0, 0, 30_000);
+    client.socket.write(connectReq.subarray(0, 3));
+    setTimeout(() => client.socket.write(Buffer.concat([connectReq.subarray(3), frame(7, 4), frame(8, 4)])), 5);
+    await client.next();
+    const xids = [];
+    for (let i = 0; i < 4; i++) xids.push(xidOf(await client.next()));
+    expect(xids).toEqual([-1, 7, -1, 8]);
+    expect(seen).toEqual([7, 8]);
+    client.socket.destroy();
+  });
+
+  it('passes a four-letter word (unframed bytes) through untouched', async () => {
+    const upstream = createServer((s) => s.on('data', (d: Buffer) => s.end(`echo:${d.toString()}`)));
+    servers.push(upstream);
+    await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', () => r()));
+    const address = upstream.address();
+    if (address === null || typeof address === 'string') throw new Error('no address');
+    proxy = await startFaultProxy({ host: '127.0.0.1', port: address.port });
+    const socket = connect({ host: '127.0.0.1', port: proxy.port }, () => socket.write('srvr'));
+    let text = '';
+    socket.on('data', (d: Buffer) => (text += d.toString()));
+    await new Promise((r) => socket.once('close', r));
+    expect(text).toBe('echo:srvr');
+  });
+});
