@@ -8,6 +8,7 @@
  *   childrenChanged, as the server may still send it.
  * - `materialize` removes the one-shot watchers an event triggers and returns every watcher to call.
  */
+import { Buffer } from 'node:buffer';
 import type { EventTypeName } from './types.js';
 import { ancestors } from './paths.js';
 
@@ -150,7 +151,7 @@ export class WatchManager {
   }
 }
 
-/** SetWatches batches: at most ~128 KB of path characters each (ZOOKEEPER-706). */
+/** SetWatches batches: at most 128 KB of path bytes each (ZOOKEEPER-706 caps Java's at 128 K characters). */
 export const SET_WATCHES_MAX_LENGTH = 128 * 1024;
 
 export interface SetWatchesBatch extends WatchSnapshot {
@@ -165,13 +166,14 @@ export function setWatchesBatches(snapshot: WatchSnapshot, maxLength = SET_WATCH
   const kinds = ['data', 'exist', 'child', 'persistent', 'persistentRecursive'] as const;
   for (const kind of kinds) {
     for (const path of snapshot[kind]) {
-      if (cur === null || (length > 0 && length + path.length > maxLength)) {
+      const size = Buffer.byteLength(path, 'utf8');
+      if (cur === null || (length > 0 && length + size > maxLength)) {
         cur = { data: [], exist: [], child: [], persistent: [], persistentRecursive: [], needsSetWatches2: false };
         batches.push(cur);
         length = 0;
       }
       cur[kind].push(path);
-      length += path.length;
+      length += size;
       if (kind === 'persistent' || kind === 'persistentRecursive') cur.needsSetWatches2 = true;
     }
   }
