@@ -224,11 +224,22 @@ describe('Mutex', () => {
     const root = uniqueRoot();
     const cs = await clients.many(2);
     const dir = `${root}/lock`;
-    const a = await new Mutex(cs[0]!, dir, { data: 'worker-a' }).acquire();
+    const created: string[] = [];
+    const onRequest = (msg: unknown): void => {
+      const m = msg as { opName?: string; path?: string };
+      if (m.opName === 'createContainer' && m.path !== undefined) created.push(m.path);
+    };
+    subscribe('zkts:request', onRequest);
+    let a: Lease;
+    try {
+      a = await new Mutex(cs[0]!, dir, { data: 'worker-a' }).acquire();
+    } finally {
+      unsubscribe('zkts:request', onRequest);
+    }
+    // Parents are made with createContainer (Curator's creatingParentContainersIfNeeded), lazily: after NoNode.
+    expect(created).toEqual([root, dir]);
     const bP = new Mutex(cs[1]!, dir, { data: 'worker-b' }).acquire();
     while ((await childrenOf(cs[0]!, dir)).length < 2) await sleep(5);
-    // Containers carry ephemeralOwner = Long.MIN_VALUE (ZooKeeper's EphemeralType.CONTAINER_EPHEMERAL_OWNER).
-    expect((await cs[0]!.exists(dir))!.ephemeralOwner).toBe(-(2n ** 63n));
     const m = new Mutex(cs[0]!, dir);
     const ps = await m.participants();
     expect(ps.map((p) => p.data)).toEqual(['worker-a', 'worker-b']);
