@@ -17,6 +17,8 @@ import { fromHex, looksLikeJson, parseTranscript } from '../transcript.js';
 
 interface Decoded {
   conn: number;
+  /** Why the connection was not decoded, if it was not. */
+  skipped?: string;
   client: string | undefined;
   server: string | undefined;
   lines: ConversationLine[];
@@ -37,6 +39,11 @@ function decodeCapture(bytes: Uint8Array, port: number): { connections: Decoded[
   const capture = readCapture(bytes, port);
   const connections = capture.connections.map((connection): Decoded => {
     const conversation = new ConnectionConversation(connection.id, connection.start);
+    if (!connection.opened) {
+      // Without the start of the streams, neither the handshake nor the first frame boundary is known.
+      const skipped = 'the capture started after this connection opened (no SYN), so it is not decoded';
+      return { conn: connection.id, client: connection.client, server: connection.server, lines: [], problems: [], conversation, skipped };
+    }
     const lines: ConversationLine[] = [];
     let last = connection.start;
     for (const chunk of connection.chunks) {
@@ -86,8 +93,14 @@ export const decode: Command = {
     const { out } = context;
     const totals = { frames: 0, requests: 0, replies: 0, events: 0, errors: 0 };
     let problems = 0;
+    let skipped = 0;
     for (const connection of connections) {
       const peers = connection.client === undefined ? '' : ` ${connection.client} -> ${connection.server ?? '?'}`;
+      if (connection.skipped !== undefined) {
+        out.emit({ conn: connection.conn, event: 'skipped', client: connection.client ?? null, server: connection.server ?? null, reason: connection.skipped }, `#${connection.conn} skipped${peers}: ${connection.skipped}`);
+        skipped++;
+        continue;
+      }
       out.emit({ conn: connection.conn, event: 'open', client: connection.client ?? null, server: connection.server ?? null }, `#${connection.conn} open${peers}`);
       for (const line of connection.lines) out.emit(conversationRecord(line), () => formatConversationLine(line));
       for (const problem of connection.problems) out.error(`decode: #${connection.conn}: ${problem}`);
@@ -96,7 +109,7 @@ export const decode: Command = {
     }
     if (connections.length === 0) out.error(`decode: no ZooKeeper connection found in ${file}${isPcap(bytes) ? ` (server port ${port}; see --port)` : ''}`);
     out.note(
-      `${connections.length} connection(s): ${totals.frames} frames, ${totals.requests} requests, ${totals.replies} replies, ` +
+      `${connections.length - skipped} connection(s)${skipped > 0 ? ` (${skipped} joined mid-stream, skipped)` : ''}: ${totals.frames} frames, ${totals.requests} requests, ${totals.replies} replies, ` +
         `${totals.events} events, ${totals.errors} decode errors`,
     );
     if (fileError !== undefined) throw new CliError(ExitCode.DATA_ERROR, `${file}: ${fileError}`);

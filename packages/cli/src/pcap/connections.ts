@@ -25,6 +25,8 @@ export interface CapturedConnection {
   readonly chunks: StreamChunk[];
   /** Problems that make the byte stream incomplete: the decoder's output after them may be wrong. */
   readonly problems: string[];
+  /** The client's SYN is in the capture: the streams start at their first byte (handshake included). */
+  opened: boolean;
 }
 
 export interface Capture {
@@ -63,7 +65,7 @@ export function readCapture(bytes: Uint8Array, serverPort: number): Capture {
   const open = (key: string, client: string, server: string, time: number): Tracked => {
     const previous = live.get(key);
     if (previous !== undefined) finish(previous);
-    const connection: CapturedConnection = { id: connections.length, client, server, start: time, chunks: [], problems: [] };
+    const connection: CapturedConnection = { id: connections.length, client, server, start: time, chunks: [], problems: [], opened: false };
     connections.push(connection);
     const tracked: Tracked = {
       connection,
@@ -94,6 +96,7 @@ export function readCapture(bytes: Uint8Array, serverPort: number): Capture {
     }
     const stream = dir === 'c2s' ? tracked.c2s : tracked.s2c;
     if (segment.syn) stream.syn(segment.seq);
+    if (fresh) tracked.connection.opened = true;
     if ((record.truncated || segment.partial) && !tracked.partial) {
       tracked.partial = true;
       tracked.connection.problems.push(`bytes missing from the capture (snaplen too small) at ${new Date(record.time).toISOString()}`);

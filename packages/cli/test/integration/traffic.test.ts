@@ -75,13 +75,15 @@ describe('traffic: decode and proxy against a real server', () => {
     await new Promise((resolve) => setTimeout(resolve, 1000));
     await Promise.all([lo.stop(), any.stop()]);
     for (const file of [loFile, anyFile]) {
+      // Other test files use the server meanwhile: their connections may be cut by the start or the end of
+      // the capture (and be reported so); the checks below are about our own session's connection.
       const decoded = await zkts(['decode', '--json', '--port', String(serverPort), file]);
-      expect(decoded.code, decoded.stderr).toBe(0);
       const entries = jsonLines(decoded.stdout) as Entry[];
       // Other tests share the server: keep the connection that created our root.
       const ours = entries.find((e) => e['op'] === 'create2' && e['path'] === root)?.['conn'];
       expect(ours, file).toBeDefined();
       expectComplete(entries.filter((e) => e['conn'] === ours));
+      expect(decoded.stderr).not.toContain(`#${String(ours)}:`);
       const readable = await zkts(['decode', '--port', String(serverPort), file]);
       expect(readable.stdout).toMatch(new RegExp(`^#${String(ours)} +\\d+\\.\\d{3} <- reply xid=\\d+ setData ${root} BAD_VERSION zxid=\\d+ \\(\\d+\\.\\d ms\\)$`, 'm'));
     }

@@ -176,6 +176,16 @@ describe('zkts decode', () => {
     expect(result.stderr).toContain('1 decode errors');
   });
 
+  it('skips a connection the capture joined mid-stream, saying so', async () => {
+    const c = { src: '127.0.0.1', dst: '127.0.0.1', srcPort: 51000, dstPort: 2181 };
+    const request = lengthPrefixed([...Buffer.from(transcript.connections[0]?.frames[2]?.hex ?? '', 'hex')]);
+    const file = writeTemp('late.pcap', pcap({ linkType: LinkType.RAW }, [{ time: 5, frame: ipPacket({ ...c, seq: 777, payload: request }) }]));
+    const result = await runInProcess([decode], ['decode', file]);
+    expect(result.code).toBe(ExitCode.OK);
+    expect(result.stdout).toBe('#0 skipped 127.0.0.1:51000 -> 127.0.0.1:2181: the capture started after this connection opened (no SYN), so it is not decoded\n');
+    expect(result.stderr).toBe('0 connection(s) (1 joined mid-stream, skipped): 0 frames, 0 requests, 0 replies, 0 events, 0 decode errors\n');
+  });
+
   it('reads the file from stdin with -', async () => {
     const result = await runInProcess([decode], ['decode', '-'], readFileSync(fixture, 'utf8'));
     expect(result.code).toBe(ExitCode.OK);
