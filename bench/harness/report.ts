@@ -4,7 +4,8 @@ import type { Metrics, WorkloadName } from './workloads.js';
 export type ClientId = 'zkts' | 'nzk' | 'native' | 'java' | 'curator';
 export const PEERS: readonly ClientId[] = ['nzk', 'native', 'java', 'curator'];
 
-export type Outcome = { metrics: Metrics } | { error: string };
+/** A client's result for one workload: the kept run's metrics (and every run's, when there were several). */
+export type Outcome = { metrics: Metrics; runs?: Metrics[] } | { error: string };
 export type ResultGrid = Partial<Record<WorkloadName, Partial<Record<ClientId, Outcome>>>>;
 
 export interface Row {

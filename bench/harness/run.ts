@@ -16,7 +16,7 @@ import type { ZooKeeperServer } from '@zkts/testkit';
 
 import { prepareJava } from './java.js';
 import type { JavaRunner } from './java.js';
-import { checkTargets, table, targetsText } from './report.js';
+import { checkTargets, ROWS, table, targetsText } from './report.js';
 import type { ClientId, Outcome, ResultGrid } from './report.js';
 import { chart } from './svg.js';
 import { DATA_WORKLOADS, LOCK_WORKLOADS } from './workloads.js';
@@ -28,16 +28,16 @@ const repoRoot = join(benchDir, '..');
 
 const FULL: WorkloadParams = {
   window: 1000,
-  getOps: 60_000,
-  getWarmup: 20_000,
+  getOps: 50_000,
+  getWarmup: 15_000,
   seqOps: 5_000,
   seqWarmup: 1_000,
-  createDeletePairs: 10_000,
+  createDeletePairs: 8_000,
   createDeleteWarmup: 2_000,
   watches: 10_000,
-  lockCycles: 1_000,
+  lockCycles: 800,
   lockWarmup: 200,
-  handoffs: 1_000,
+  handoffs: 800,
   waiters: 1_000,
   waiterSessions: 10,
 };
@@ -56,6 +56,11 @@ const QUICK: WorkloadParams = {
   handoffs: 200,
   waiters: 100,
 };
+
+// The testkit's defaults suit tests (C1 only, for a fast start); a benchmark server gets the full JIT so the
+// server is not the bottleneck that flattens every ratio. forceSync=no is the testkit's default: writes then
+// measure the clients and ZooKeeper, not this (shared) machine's disk.
+const SERVER_OPTIONS = { heap: '1g', logLevel: 'ERROR', jvmArgs: ['-XX:TieredStopAtLevel=4'] } as const;
 
 const LABELS: Record<ClientId, string> = {
   zkts: 'zkts',
@@ -105,6 +110,31 @@ function runChild(client: ClientId, workload: WorkloadName, connectString: strin
   });
 }
 
+/** How many passes each workload gets (its best is kept); the waiters' figures are counts, not rates. */
+const PASSES: Partial<Record<WorkloadName, number>> = {
+  getPipelined: 2,
+  getSequential: 2,
+  createDelete: 2,
+  watches: 2,
+  mutexUncontended: 2,
+  handoffs8: 2,
+  handoffs32: 2,
+  waiters: 1,
+};
+
+/** The run whose headline figure (the workload's first row in the table) is best; every run is kept in `runs`. */
+function best(workload: WorkloadName, outcomes: Outcome[]): Outcome {
+  const row = ROWS.find((r) => r.workload === workload);
+  const ok = outcomes.filter((o): o is { metrics: Metrics } => 'metrics' in o);
+  if (!row || ok.length === 0) return outcomes[0] ?? { error: 'not run' };
+  const score = (o: { metrics: Metrics }): number => {
+    const v = o.metrics[row.metric] ?? Number.NaN;
+    return row.better === 'higher' ? v : -v;
+  };
+  const top = ok.reduce((a, b) => (score(b) > score(a) ? b : a));
+  return { metrics: top.metrics, runs: ok.map((o) => o.metrics) };
+}
+
 function summary(m: Metrics): string {
   return Object.entries(m)
     .map(([k, v]) => `${k}=${Number.isInteger(v) ? v : v.toFixed(2)}`)
@@ -132,7 +162,7 @@ async function main(): Promise<void> {
   let connectString = process.env['ZKTS_SERVER'];
   if (!connectString) {
     log('bench: starting ZooKeeper (testkit)…');
-    server = await startZooKeeper({ heap: '1g', logLevel: 'ERROR' });
+    server = await startZooKeeper(SERVER_OPTIONS);
     connectString = server.connectString;
   }
   log(`bench: server ${connectString}${values.quick ? ' (QUICK smoke run: small counts, not the benchmark)' : ''}`);
@@ -146,31 +176,48 @@ async function main(): Promise<void> {
   let serverVersion = 'unknown';
   try {
     if (server) serverVersion = (await server.fourLetter('srvr')).split('\n')[0] ?? serverVersion;
-    // The server's JIT warms up on the first traffic: one throw-away round so the first client isn't charged.
+    // The server's JIT warms up on the first traffic: throw-away rounds so the first client isn't charged.
     log('bench: warming the server up (not measured)');
-    await runChild('nzk', 'getPipelined', connectString, `/${run}-warm`, { ...QUICK, getOps: 20_000 });
+    const warm = { ...QUICK, getOps: 40_000, createDeletePairs: 5_000 };
+    for (const w of ['getPipelined', 'createDelete', 'getSequential'] as const) await runChild('nzk', w, connectString, `/${run}-warm-${w}`, warm);
 
     for (const workload of workloads) {
       const row: Partial<Record<ClientId, Outcome>> = {};
       grid[workload] = row;
+      const steps: { id: ClientId; go: (pass: number) => Promise<Outcome> }[] = [];
       for (const c of NODE_CLIENTS) {
         if (!wanted(c.id) || !c.workloads.includes(workload)) continue;
-        const outcome = await runChild(c.id, workload, connectString, `/${run}-${c.id}-${workload}`, params);
-        row[c.id] = outcome;
-        log(`  ${workload.padEnd(17)} ${LABELS[c.id].padEnd(22)} ${'metrics' in outcome ? summary(outcome.metrics) : `ERROR ${outcome.error}`}`);
+        steps.push({ id: c.id, go: (pass) => runChild(c.id, workload, connectString, `/${run}-${c.id}-${workload}-${pass}`, params) });
       }
       if (typeof java !== 'string') {
+        const jvm = java;
         const id: ClientId = LOCK_WORKLOADS.includes(workload) ? 'curator' : 'java';
-        let outcome: Outcome;
-        try {
-          const r = await java.run(workload, connectString, `/${run}-${id}`, params);
-          outcome = r.ok && r.metrics ? { metrics: r.metrics } : { error: r.error ?? 'failed' };
-        } catch (e) {
-          outcome = { error: e instanceof Error ? e.message : String(e) };
-        }
-        row[id] = outcome;
-        log(`  ${workload.padEnd(17)} ${LABELS[id].padEnd(22)} ${'metrics' in outcome ? summary(outcome.metrics) : `ERROR ${outcome.error}`}`);
+        steps.push({
+          id,
+          go: async (pass) => {
+            try {
+              const r = await jvm.run(workload, connectString, `/${run}-${id}-${pass}`, params);
+              return r.ok && r.metrics ? { metrics: r.metrics } : { error: r.error ?? 'failed' };
+            } catch (e) {
+              return { error: e instanceof Error ? e.message : String(e) };
+            }
+          },
+        });
       }
+      // Neighbours on a shared machine make single runs noisy: each client runs the workload `passes` times,
+      // the order reversed on every other pass so no client always goes first, and keeps its best run.
+      const passes = PASSES[workload] ?? 1;
+      const runs = new Map<ClientId, Outcome[]>();
+      for (let pass = 0; pass < passes; pass++) {
+        for (const step of pass % 2 === 0 ? steps : [...steps].reverse()) {
+          const t0 = Date.now();
+          const outcome = await step.go(pass);
+          runs.set(step.id, [...(runs.get(step.id) ?? []), outcome]);
+          const took = ((Date.now() - t0) / 1000).toFixed(1);
+          log(`  ${workload.padEnd(17)} ${LABELS[step.id].padEnd(22)} ${took.padStart(5)}s ${'metrics' in outcome ? summary(outcome.metrics) : `ERROR ${outcome.error}`}`);
+        }
+      }
+      for (const [id, outcomes] of runs) row[id] = best(workload, outcomes);
     }
   } finally {
     if (typeof java !== 'string') java.dispose();
@@ -199,7 +246,7 @@ async function main(): Promise<void> {
     date: started.toISOString(),
     quick: values.quick,
     machine,
-    server: { version: serverVersion, external: !server },
+    server: { version: serverVersion, external: !server, options: server ? SERVER_OPTIONS : undefined },
     zktsFrom: fromSource ? 'src (tsx)' : 'dist (tsc output)',
     params,
     clients: LABELS,
