@@ -42,6 +42,13 @@ const readerList = [...readers.values()];
 // Interesting integers for length fields: null, negatives, huge, and off-by-one around the frame size.
 const INTS = [-1, -2, 0, 1, 2, 4, 0x7fffffff, -0x80000000, MAX_PACKET, MAX_PACKET + 1, 0xfffff, 0x100000, 255, 65536];
 
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.byteLength + b.byteLength);
+  out.set(a);
+  out.set(b, a.byteLength);
+  return out;
+}
+
 function mutate(src: Uint8Array, rnd: () => number): Uint8Array {
   const pick = (n: number): number => Math.floor(rnd() * n);
   let b = src.slice();
@@ -60,13 +67,13 @@ function mutate(src: Uint8Array, rnd: () => number): Uint8Array {
       case 3: { // append garbage
         const extra = new Uint8Array(pick(16));
         for (let i = 0; i < extra.length; i++) extra[i] = pick(256);
-        b = new Uint8Array([...b, ...extra]);
+        b = concat(b, extra);
         break;
       }
       case 4: { // duplicate a slice (repeats records and headers)
         const at = pick(b.length + 1);
         const len = pick(b.length - at + 1);
-        b = new Uint8Array([...b.subarray(0, at + len), ...b.subarray(at)]);
+        b = concat(b.subarray(0, at + len), b.subarray(at));
         break;
       }
       default: // a length one past what remains
