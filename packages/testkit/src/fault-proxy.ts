@@ -58,8 +58,9 @@ class Pair {
     this.upstream = upstream;
     client.on('data', (chunk: Buffer) => this.#receive('c2s', chunk));
     upstream.on('data', (chunk: Buffer) => this.#receive('s2c', chunk));
-    // Either side ending or failing ends the pair, like a real connection between the two; during a
-    // blackhole the other side must not learn of it (a frozen peer sends no FIN), so that waits for restore().
+    // Either side ending or failing ends the pair, like a real connection between the two, but only after
+    // what is still queued (delay) was written; during a blackhole the other side must not learn of it at all
+    // (a frozen peer sends no FIN), so that waits for restore().
     for (const socket of [client, upstream]) {
       const ended = (): void => this.#sideEnded(socket);
       socket.on('error', ended);
@@ -68,9 +69,7 @@ class Pair {
     }
   }
 
-
   #sideEnded(socket: Socket): void {
-    if (!this.#proxy.blackholed && !this.#closing) return this.close();
     if (this.#closing) {
       // Both sides are finishing; the pair is done once both are.
       if (this.client.destroyed && this.upstream.destroyed) this.close();
@@ -78,6 +77,19 @@ class Pair {
     }
     socket.destroy();
     this.#closeDeferred = true;
+    this.#finishIfFlushed();
+  }
+
+  /** After a side ended: once nothing is held or queued, end the other side (after its pending writes). */
+  #finishIfFlushed(): void {
+    if (!this.#closeDeferred || this.#closed || this.#proxy.blackholed) return;
+    if (this.#queues.c2s.length > 0 || this.#queues.s2c.length > 0) return;
+    this.#closeDeferred = false;
+    this.#closing = true;
+    this.client.end();
+    this.upstream.end();
+    // A peer that never closes its half must not keep the pair forever.
+    setTimeout(() => this.close(), 1000).unref();
   }
 
   #receive(dir: Direction, chunk: Buffer): void {
@@ -139,25 +151,17 @@ class Pair {
     this.#timers[dir] = undefined;
     const head = queue[0];
     if (head) this.#timers[dir] = setTimeout(() => this.pump(dir), head.releaseAt - now);
+    else this.#finishIfFlushed();
   }
 
-  /** Called on restore(): whatever a delay queued is due now; a close a blackhole hid happens now. */
+  /** Called on restore(): whatever a delay or blackhole held is due now (and a close it hid follows it). */
   releaseAll(): void {
     for (const dir of ['c2s', 's2c'] as const) {
       for (const item of this.#queues[dir]) item.releaseAt = 0;
       this.pump(dir);
     }
-    if (this.#closeDeferred) {
-      // What was held is written; now the surviving side sees the close, after that data (end, not destroy).
-      this.client.end();
-      this.upstream.end();
-      const closing = setTimeout(() => this.close(), 1000);
-      closing.unref();
-      this.#closeDeferred = false;
-      this.#closing = true;
-    }
+    this.#finishIfFlushed();
   }
-
 
   close(): void {
     if (this.#closed) return;

@@ -119,6 +119,25 @@ describe('fault proxy framing (fake upstream)', () => {
     client.socket.destroy();
   });
 
+  it('under delay, data the server sent before closing still arrives before the close', async () => {
+    const upstream = createServer((s) => {
+      s.on('error', () => undefined);
+      s.once('data', () => s.end(frame(0, 30_000, 0, 1)));
+    });
+    servers.push(upstream);
+    await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', () => r()));
+    const address = upstream.address();
+    if (address === null || typeof address === 'string') throw new Error('no address');
+    proxy = await startFaultProxy({ host: '127.0.0.1', port: address.port });
+    proxy.delay(100);
+    const client = new Client(proxy.port);
+    const start = performance.now();
+    client.socket.write(frame(0, 0, 0, 30_000));
+    await client.closed;
+    expect(performance.now() - start).toBeGreaterThanOrEqual(190);
+    expect(client.frames.map((f) => f.length)).toEqual([20]);
+  });
+
   it('passes a four-letter word (unframed bytes) through untouched', async () => {
     const upstream = createServer((s) => s.on('data', (d: Buffer) => s.end(`echo:${d.toString()}`)));
     servers.push(upstream);
