@@ -175,22 +175,30 @@ describe('faults through a proxy', () => {
 
   it('a session closed by another connection (same id + password) is reported as expired', async () => {
     const zk = await viaProxy(4000);
+    // Hold zk's reconnects so the thief's session take-over and close cannot race with zk taking it back.
+    proxy.blackhole();
     const thief = createClient(sharedServer(), { sessionTimeout: 4000, sessionId: zk.sessionId, sessionPassword: zk.sessionPassword });
     await thief.connect();
     expect(thief.sessionId).toBe(zk.sessionId);
     await thief.close();
+    proxy.restore();
     await waitForState(zk, 'expired', 10_000);
     await expect(zk.connected()).rejects.toBeInstanceOf(SessionExpiredError);
   });
 
   it('10,000 watches are replayed in several SetWatches batches and all fire', async () => {
-    const zk = await viaProxy(8000);
+    const zk = await viaProxy(10_000);
     const dir = `${root}/${'many'.repeat(10)}`;
     await direct.create(dir);
     const count = 10_000;
     const paths = Array.from({ length: count }, (_, i) => `${dir}/node-with-a-fairly-long-name-${i}`);
-    // Wrapped: an async function returning the watch promise itself would wait for the watch to fire.
-    const watches = (await Promise.all(paths.map(async (p) => ({ w: (await zk.exists(p, { watch: true })).watch })))).map((x) => x.w);
+    // In chunks, so a loaded server never has thousands outstanding. Wrapped: an async function returning
+    // the watch promise itself would wait for the watch to fire.
+    const watches: Promise<unknown>[] = [];
+    for (let i = 0; i < count; i += 1000) {
+      const chunk = await Promise.all(paths.slice(i, i + 1000).map(async (p) => ({ w: (await zk.exists(p, { watch: true })).watch })));
+      for (const x of chunk) watches.push(x.w);
+    }
     const batches: string[] = [];
     const onRequest = (m: unknown): void => {
       const msg = m as { opName: string; sessionId: bigint };
@@ -200,7 +208,7 @@ describe('faults through a proxy', () => {
     try {
       proxy.cut();
       await waitForState(zk, 'suspended', 2000).catch(() => undefined);
-      await waitForState(zk, 'connected', 8000);
+      await waitForState(zk, 'connected', 10_000);
     } finally {
       channel('zkts:request').unsubscribe(onRequest);
     }
