@@ -51,7 +51,7 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
 
 function mutate(src: Uint8Array, rnd: () => number): Uint8Array {
   const pick = (n: number): number => Math.floor(rnd() * n);
-  let b = src.slice();
+  let b: Uint8Array = src.slice();
   const edits = 1 + pick(4);
   for (let e = 0; e < edits; e++) {
     switch (pick(6)) {
