@@ -154,6 +154,12 @@ export async function startContainerZooKeeper(options: ServerOptions = {}): Prom
   if (options.tls || options.clientPort === false) {
     throw new TypeError("backend 'container' does not support tls / clientPort: false; use backend 'local'");
   }
+  const unavailable = await dockerUnavailableReason();
+  if (unavailable !== undefined) {
+    throw new ZooKeeperNotInstalledError(
+      `backend 'container' needs a running Docker engine (${unavailable}); or use backend 'local' with Java and ZooKeeper installed (\`sudo apt-get install zookeeper\` or ZOOKEEPER_HOME).`,
+    );
+  }
   const tc = await loadTestcontainers();
   const hostPort = await freePort();
   const timeout = options.startTimeout ?? 120_000;
