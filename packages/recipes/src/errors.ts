@@ -8,6 +8,7 @@ export type RecipeErrorCode =
   | 'LOCK_BUSY'
   | 'LOCK_UPGRADE'
   | 'LOCK_LOST'
+  | 'CLOSED'
   | 'INVALID_USE';
 
 const BRAND = Symbol.for('zkts.recipes.error');
@@ -74,5 +75,12 @@ export class LockLostError extends RecipeError {
 export class RecipeArgumentError extends RecipeError {
   constructor(message: string, options?: ErrorOptions) {
     super('INVALID_USE', message, options);
+  }
+}
+
+/** The recipe object was closed (e.g. a LeaderElection) while a call on it was waiting. */
+export class RecipeClosedError extends RecipeError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('CLOSED', message, options);
   }
 }

@@ -9,7 +9,7 @@ export type { Lease, LostOn } from './lease.js';
 export type { TestHooks, QueueStats } from './contender.js';
 export { settleCleanups } from './cleanup.js';
 export {
-  RecipeError, LockNotHeldError, LockBusyError, LockUpgradeError, LockLostError, RecipeArgumentError,
+  RecipeError, LockNotHeldError, LockBusyError, LockUpgradeError, LockLostError, RecipeArgumentError, RecipeClosedError,
   type RecipeErrorCode,
 } from './errors.js';
 export {

@@ -8,6 +8,7 @@
  */
 import { removeNode } from './cleanup.js';
 import { enqueue, type Entry, type QueueSpec, type TestHooks } from './contender.js';
+import { LockLostError, RecipeClosedError } from './errors.js';
 import type { LostOn } from './lease.js';
 import { indexOfName, sortContenders } from './names.js';
 import { raceWith, sleep, deadlineFrom, type WaitOptions } from './wait.js';
@@ -85,7 +86,7 @@ export class LeaderElection implements AsyncDisposable {
     const deadline = deadlineFrom(options.timeout);
     for (;;) {
       if (this.leader && this.leadership !== undefined) return this.leadership.signal;
-      if (this.closing.signal.aborted) throw new Error('leader election closed');
+      if (this.closing.signal.aborted) throw new RecipeClosedError(`leader election ${this.path} closed`);
       let off: (() => void) | undefined;
       const changed = new Promise<void>((resolve) => {
         off = this.onChange(() => resolve());
@@ -185,7 +186,7 @@ export class LeaderElection implements AsyncDisposable {
     if (value) {
       this.leadership = new AbortController();
     } else {
-      this.leadership?.abort(new Error('leadership lost'));
+      this.leadership?.abort(new LockLostError(`leadership of ${this.path} lost`));
       this.leadership = undefined;
     }
     for (const l of [...this.listeners]) {

@@ -10,7 +10,7 @@ describe('@zkts/recipes exports', () => {
       [
         'Barrier', 'DoubleBarrier', 'ExclusiveLock', 'LeaderElection', 'LockBusyError', 'LockLostError', 'LockNotHeldError',
         'LockUpgradeError', 'MUTEX_MARKERS', 'MultiLock', 'Mutex', 'Queue', 'QueueLock', 'RW_MARKERS', 'ReadLock', 'ReadWriteLock',
-        'RecipeArgumentError', 'RecipeError', 'Semaphore', 'WriteLock', 'compareSequence', 'formatSequence', 'mutexDecision',
+        'RecipeArgumentError', 'RecipeClosedError', 'RecipeError', 'Semaphore', 'WriteLock', 'compareSequence', 'formatSequence', 'mutexDecision',
         'parseContender', 'parseSequence', 'readDecision', 'settleCleanups', 'sortContenders', 'writeDecision',
       ].sort(),
     );
