@@ -34,8 +34,8 @@ export type ConnectionPhase = 'handshake' | 'open' | 'closed';
 export class Connection {
   readonly transport: Transport;
   phase: ConnectionPhase = 'handshake';
-  /** Date.now() of the last frame received / sent. */
-  lastHeard: number;
+  /** Date.now() of the last frame received (0: nothing yet, not even the handshake) / sent. */
+  lastHeard = 0;
   lastSent: number;
   readonly pending = new PendingQueue();
   sessionId = 0n;
@@ -49,8 +49,7 @@ export class Connection {
     this.events = events;
     this.xids = xids;
     this.maxPacket = maxPacket;
-    this.lastHeard = Date.now();
-    this.lastSent = this.lastHeard;
+    this.lastSent = Date.now();
     transport.attach({
       onFrame: (frame) => this.onFrame(frame),
       onClose: (error) => this.onTransportClose(error),

@@ -304,8 +304,9 @@ export class Session {
 
   private onConnectionClosed(conn: Connection, error: ZkError): void {
     if (this.conn === conn) this.conn = null;
-    // The last frame counts as server contact for the client-side expiry clock.
-    if (conn.phase === 'closed' && this.sessionId !== 0n && conn.lastHeard > this.lastHeard && this.negotiatedTimeout > 0) {
+    // The last frame counts as server contact for the client-side expiry clock (a connection that never
+    // answered the handshake has lastHeard 0 and counts for nothing).
+    if (conn.lastHeard > this.lastHeard && this.negotiatedTimeout > 0) {
       this.lastHeard = conn.lastHeard;
     }
     this.probe?.abort();

@@ -272,6 +272,21 @@ describe('timers', () => {
   });
 });
 
+describe('expiry with servers that accept but never answer', () => {
+  it('handshake attempts that get no answer do not count as server contact', async () => {
+    const good = await fake({ onRequest: answer });
+    const silentA = await fake({ onConnect: () => 'silent' });
+    const silentB = await fake({ onConnect: () => 'silent' });
+    const c = client(`${good.connectString},${silentA.connectString},${silentB.connectString}`, { sessionTimeout: 1200, connectTimeout: 150 });
+    await c.connect();
+    await good.close();
+    const started = Date.now();
+    await eventually(() => c.state === 'expired', 5000, 'expiry');
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(silentA.connections.length + silentB.connections.length).toBeGreaterThanOrEqual(2);
+  });
+});
+
 describe('re-priming after a reconnect', () => {
   it('sends ConnectRequest, auth packets, SetWatches (relative to lastZxid), then queued requests', async () => {
     const s = await fake({
