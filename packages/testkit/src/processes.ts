@@ -115,10 +115,12 @@ function killAllSync(): void {
   tempDirs.clear();
 }
 
+// The signals that end a test run from outside: Ctrl-C, a CI runner's terminate, a closed terminal.
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
 function onSignal(signal: NodeJS.Signals): void {
   killAllSync();
-  process.removeListener('SIGINT', onSignal);
-  process.removeListener('SIGTERM', onSignal);
+  for (const s of SIGNALS) process.removeListener(s, onSignal);
   // Only re-raise when nobody else handles the signal, so the default action (exit) still happens.
   if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
 }
@@ -127,8 +129,7 @@ function installHooks(): void {
   if (hooksInstalled) return;
   hooksInstalled = true;
   process.on('exit', killAllSync);
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  for (const s of SIGNALS) process.on(s, onSignal);
 }
 
 export function trackChild(child: ChildProcess): void {
