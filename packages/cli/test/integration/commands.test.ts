@@ -17,7 +17,8 @@ afterAll(async () => {
 
 const text = (bytes: Uint8Array): string => new TextDecoder().decode(bytes);
 
-describe('node commands against a real server', () => {
+// Every test spawns the CLI (node + tsx) several times; on two shared cores that can take minutes.
+describe('node commands against a real server', { timeout: 300_000 }, () => {
   it('create, get, set, stat and rm, with their exit codes', async () => {
     const root = uniqueRoot();
     const s = ['--server', server];

@@ -47,7 +47,8 @@ async function until(check: () => Promise<boolean>, timeout: number, what: strin
   }
 }
 
-describe('zkts lock', () => {
+// Every test spawns the CLI (node + tsx) several times; on two shared cores that can take minutes.
+describe('zkts lock', { timeout: 300_000 }, () => {
   it('serialises 20 concurrent non-atomic increments, with growing fencing tokens', async () => {
     const path = uniqueRoot('lock');
     const counter = join(dir, 'counter');
@@ -64,7 +65,7 @@ describe('zkts lock', () => {
     expect(granted).toHaveLength(20);
     for (let i = 1; i < granted.length; i++) expect(granted[i]).toBeGreaterThan(granted[i - 1] as bigint);
     expect(await children(path)).toEqual([]);
-  }, 300_000); // 20 node+tsx processes on two shared cores: minutes, not seconds, under load.
+  });
 
   it("passes on the command's exit status, signal and fencing token, and 127 for a missing command", async () => {
     const path = uniqueRoot('lock');
@@ -208,5 +209,5 @@ describe('zkts lock', () => {
     holder.kill('SIGTERM');
     expect((await holderOutput.done).code).toBe(128 + 15);
     expect(await children(path)).toEqual([]);
-  }, 300_000); // Two JVM start-ups (single-file source launch compiles first).
+  });
 });

@@ -14,7 +14,8 @@ import { collect, sharedServer, spawnZkts, waitForOutput, zkts } from '../helper
 const dir = mkdtempSync(join(tmpdir(), 'zkts-malformed-'));
 const STACK = /\n\s+at |Error:|node:internal/;
 
-describe('malformed input', () => {
+// Every test spawns the CLI (node + tsx) several times; on two shared cores that can take minutes.
+describe('malformed input', { timeout: 300_000 }, () => {
   it('decode: truncated capture, garbage, broken transcript', async () => {
     const c = { src: '127.0.0.1', dst: '127.0.0.1', srcPort: 40000, dstPort: 2181 };
     const capture = pcap({ linkType: LinkType.RAW }, [

@@ -21,7 +21,8 @@ afterAll(async () => {
   await client.close();
 });
 
-describe('zkts shell', () => {
+// Every test spawns the CLI (node + tsx) several times; on two shared cores that can take minutes.
+describe('zkts shell', { timeout: 300_000 }, () => {
   it('runs piped commands in one session, survives errors, and exits with the last status', async () => {
     const root = uniqueRoot('shell');
     const history = join(mkdtempSync(join(tmpdir(), 'zkts-shell-')), 'history');

@@ -63,7 +63,8 @@ async function tcpdump(args: string[], file: string): Promise<{ stop: () => Prom
   };
 }
 
-describe('traffic: decode and proxy against a real server', () => {
+// Every test spawns the CLI (node + tsx) several times; on two shared cores that can take minutes.
+describe('traffic: decode and proxy against a real server', { timeout: 300_000 }, () => {
   it('decodes every frame of a tcpdump capture of a zkts session (Ethernet and SLL2 link types)', async () => {
     const root = uniqueRoot('pcap');
     const loFile = join(dir, 'lo.pcap');
@@ -84,6 +85,7 @@ describe('traffic: decode and proxy against a real server', () => {
       expect(ours, file).toBeDefined();
       expectComplete(entries.filter((e) => e['conn'] === ours));
       expect(decoded.stderr).not.toContain(`#${String(ours)}:`);
+      if (file !== loFile) continue;
       const readable = await zkts(['decode', '--port', String(serverPort), file]);
       expect(readable.stdout).toMatch(new RegExp(`^#${String(ours)} +\\d+\\.\\d{3} <- reply xid=\\d+ setData ${root} BAD_VERSION zxid=\\d+ \\(\\d+\\.\\d ms\\)$`, 'm'));
     }
