@@ -26,7 +26,7 @@ export const ROWS: readonly Row[] = [
   { workload: 'createDelete', metric: 'pairsPerSec', label: 'create+delete pipelined', unit: 'pairs/s', better: 'higher' },
   { workload: 'createDelete', metric: 'cpuUsPerPair', label: 'create+delete: client CPU', unit: 'µs/pair', better: 'lower' },
   { workload: 'watches', metric: 'totalMs', label: '10k watches set+fired+delivered', unit: 'ms', better: 'lower' },
-  { workload: 'watches', metric: 'heapBytes', label: '10k watches: client heap', unit: 'bytes', better: 'lower' },
+  { workload: 'watches', metric: 'heapBytes', label: '10k watches: client heap (JS/JVM)', unit: 'bytes', better: 'lower' },
   { workload: 'mutexUncontended', metric: 'cyclesPerSec', label: 'mutex uncontended acquire+release', unit: 'cycles/s', better: 'higher' },
   { workload: 'handoffs8', metric: 'handoffsPerSec', label: 'mutex handoffs, 8 contenders', unit: 'handoffs/s', better: 'higher' },
   { workload: 'handoffs32', metric: 'handoffsPerSec', label: 'mutex handoffs, 32 contenders', unit: 'handoffs/s', better: 'higher' },

@@ -61,10 +61,10 @@ export function chart(grid: ResultGrid, labels: Record<ClientId, string>, title:
       const weight = b.client === 'zkts' ? ' font-weight="bold"' : '';
       const name = isLock ? (LOCK_LABELS[b.client] ?? labels[b.client]) : labels[b.client];
       // Each peer's bar also carries the ratio the table prints: zkts / peer.
-      const ratio = b.client !== 'zkts' && zkts !== undefined && b.v !== 0 ? `  (zkts ×${(zkts / b.v).toFixed(2)})` : '';
+      const ratio = b.client !== 'zkts' && zkts !== undefined && b.v !== 0 ? `(zkts ×${(zkts / b.v).toFixed(2)})` : '';
       out.push(`<text x="${x0 + labelW - 6}" y="${y + barH - 4}" text-anchor="end"${weight}>${escape(name)}</text>`);
       out.push(`<rect x="${x0 + labelW}" y="${y}" width="${w.toFixed(1)}" height="${barH}" fill="${COLORS[b.client]}"/>`);
-      out.push(`<text x="${x0 + labelW + w + 4}" y="${y + barH - 4}"${weight}>${escape(format(b.v))}<tspan fill="#6b7280" font-weight="normal">${escape(ratio)}</tspan></text>`);
+      out.push(`<text x="${x0 + labelW + w + 4}" y="${y + barH - 4}"${weight}>${escape(format(b.v))}<tspan dx="6" fill="#6b7280" font-weight="normal">${escape(ratio)}</tspan></text>`);
     });
     if (p.bars.length === 0) out.push(`<text x="${x0 + 8}" y="${y0 + 40}" fill="#9ca3af">not measured</text>`);
   });
