@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { LockBusyError, LockNotHeldError, Mutex, settleCleanups, type Lease } from '@zkts/recipes';
 
-import { Clients, childrenOf, sleep, text, uniqueRoot } from './helpers.js';
+import { Clients, childrenOf, sleep, text, uniqueRoot, until } from './helpers.js';
 
 const clients = new Clients();
 afterEach(() => clients.closeAll());
@@ -198,6 +198,22 @@ describe('Mutex', () => {
     for (let i = 1; i < tokens.length; i++) expect(tokens[i]! > tokens[i - 1]!).toBe(true);
     // The sequence number, by contrast, restarted with each new parent: useless as a token.
     expect(seqs[3]).toBe(seqs[0]);
+  });
+
+  it('guard() commits only while our node exists; a node deleted behind our back fires lost', async () => {
+    const root = uniqueRoot();
+    const [c1, admin] = await clients.many(2);
+    await c1!.create(root, null);
+    await c1!.create(`${root}/resource`, 'v0');
+    const lease = await new Mutex(c1!, `${root}/lock`).acquire();
+    const lost = lease.lost;
+    const [r] = await lease.guard([{ op: 'setData', path: `${root}/resource`, data: 'v1' }]);
+    expect(r).toMatchObject({ op: 'setData' });
+    await admin!.delete(lease.node); // e.g. an operator, or the session's ephemerals going away
+    await expect(lease.guard([{ op: 'setData', path: `${root}/resource`, data: 'v2' }])).rejects.toMatchObject({ code: 'NO_NODE' });
+    expect(text((await c1!.getData(`${root}/resource`)).data)).toBe('v1');
+    await until(() => lost.aborted, 3000, 'lost');
+    await lease.release(); // already gone: completes without error
   });
 
   it('kazoo contenders (<uuid>__lock__<seq>) are queued behind; foreign children are ignored', async () => {
