@@ -1,6 +1,6 @@
 import { connect, digestId } from '@zkts/protocol';
 import type { ZkClient } from '@zkts/protocol';
-import { freePort } from '@zkts/testkit';
+import { freePort, startFaultProxy } from '@zkts/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { collect, jsonLines, sharedServer, spawnZkts, uniqueRoot, waitForOutput, zkts } from '../helpers/cli.js';
@@ -166,6 +166,25 @@ describe('node commands against a real server', { timeout: 300_000 }, () => {
     await waitForOutput(plainOut.stdout, /dataChanged/);
     plain.kill('SIGTERM');
     expect(await plainOut.done).toMatchObject({ code: 0, stdout: `dataChanged ${root}\n` });
+  });
+
+  it('watch exits 69 when its session is lost', async () => {
+    const root = uniqueRoot();
+    await client.create(root);
+    const [host = '', port = ''] = server.split(':');
+    const proxy = await startFaultProxy({ host, port: Number(port) });
+    try {
+      const child = spawnZkts(['--server', proxy.connectString, '--session-timeout', '2000', 'watch', root]);
+      const output = collect(child);
+      await waitForOutput(output.stderr, /watching/);
+      proxy.blackhole();
+      const result = await output.done;
+      expect(result.code).toBe(69);
+      expect(result.stderr).toMatch(/\nzkts: watch: .*\[SESSION_EXPIRED\]\n$/);
+    } finally {
+      proxy.restore();
+      await proxy.close();
+    }
   });
 
   it('answers four-letter words', async () => {

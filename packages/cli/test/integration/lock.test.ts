@@ -101,6 +101,21 @@ describe('zkts lock', { timeout: 300_000 }, () => {
     await lease.release();
   });
 
+  it('gives up waiting on SIGINT: exit 130, its waiting node removed', async () => {
+    const path = uniqueRoot('lock');
+    const lease = await new Mutex(client, path).acquire();
+    const child = spawnZkts(['--server', server, 'lock', path, '--', 'sh', '-c', 'echo should-not-run']);
+    const output = collect(child);
+    await until(async () => (await children(path)).length === 2, 20_000, 'zkts queued');
+    child.kill('SIGINT');
+    const result = await output.done;
+    expect(result.code).toBe(130);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(`zkts: lock: interrupted (SIGINT) while waiting for the lock ${path}\n`);
+    expect(await children(path)).toEqual([lease.node.slice(path.length + 1)]);
+    await lease.release();
+  });
+
   it('forwards SIGTERM to the command, then releases and exits with its status', async () => {
     const path = uniqueRoot('lock');
     const child = spawnZkts(['--server', server, 'lock', path, '--', 'sh', '-c', 'trap "echo got-term; exit 5" TERM; echo held; while :; do sleep 0.1; done']);
