@@ -1,12 +1,13 @@
 /**
  * A FIFO queue of PERSISTENT_SEQUENTIAL items `<path>/_c_<uuid>-qn-<seq>`, in sequence order. A consumer claims
  * an item by deleting it: the delete that succeeds owns the item, so each item goes to one consumer.
- * `offer` is protected: if the create reply is lost, the uuid finds the item again instead of adding a second.
- * Caveat: if a claiming delete's reply is lost and the item is gone after reconnecting, we cannot tell whether
- * our delete or another consumer's took it; we count it as ours, so such an item may be delivered twice.
+ * The delete runs in a multi with the create of an EPHEMERAL receipt `<item>.claim` holding a random token, so
+ * a claim whose reply was lost is settled after the reconnect: the receipt with our token exists iff our multi
+ * committed (it is ours until our session ends; we delete it right after). Exactly one consumer gets each item.
+ * `offer` is protected too: if the create reply is lost, the uuid finds the item again instead of adding a second.
  */
 import { deadlineFrom, raceWith, checkpoint, type WaitOptions } from './wait.js';
-import { child, ensureDir, isConnectionLoss, isNoNode, retrying, type Data, type RecipeClient } from './zk.js';
+import { child, ensureDir, isConnectionLoss, isNoNode, isNodeExists, retrying, type Data, type RecipeClient } from './zk.js';
 import { protectedPrefix, sortContenders } from './names.js';
 
 const ITEM_MARKERS = { 'qn-': 'write' } as const;
@@ -90,23 +91,38 @@ export class Queue {
         if (isNoNode(e)) continue; // another consumer took it
         throw e;
       }
-      try {
-        await client.delete(path);
-        return data;
-      } catch (e) {
-        if (isNoNode(e)) continue;
-        if (!isConnectionLoss(e)) throw e;
-        await client.connected();
-        if ((await retrying(client, () => client.exists(path))) === null) return data; // see the caveat above
-        try {
-          await retrying(client, () => client.delete(path));
-          return data;
-        } catch (e2) {
-          if (isNoNode(e2)) return data;
-          throw e2;
-        }
-      }
+      if (await this.claim(path)) return data;
     }
     return null;
+  }
+
+  /** Deletes the item with a receipt in one multi; true if our claim committed. */
+  private async claim(item: string): Promise<boolean> {
+    const { client } = this;
+    const receipt = `${item}.claim`;
+    const token = globalThis.crypto.randomUUID();
+    for (;;) {
+      try {
+        await client.multi([{ op: 'delete', path: item }, { op: 'create', path: receipt, data: token, mode: 'ephemeral' }]);
+        void client.delete(receipt).catch(() => undefined); // the session's end would remove it anyway
+        return true;
+      } catch (e) {
+        if (isNoNode(e) || isNodeExists(e)) return false; // another consumer took it
+        if (!isConnectionLoss(e)) throw e;
+      }
+      await client.connected();
+      try {
+        const { data } = await retrying(client, () => client.getData(receipt));
+        if (new TextDecoder().decode(data) === token) {
+          void client.delete(receipt).catch(() => undefined);
+          return true;
+        }
+        return false;
+      } catch (e) {
+        if (!isNoNode(e)) throw e;
+      }
+      // No receipt of ours: our multi did not commit. Try again if the item is still there.
+      if ((await retrying(client, () => client.exists(item))) === null) return false;
+    }
   }
 }

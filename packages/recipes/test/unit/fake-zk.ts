@@ -199,15 +199,28 @@ export class FakeClient implements RecipeClient {
   }
   multi(ops: Op[]): Promise<OpResult[]> {
     return this.call('multi', () => {
-      for (const op of ops) if (op.op === 'check' && !this.zk.nodes.has(op.path)) throw new ServerError(KeeperCode.NO_NODE, op.path);
-      return ops.map((op): OpResult => {
-        if (op.op === 'setData') {
-          const n = this.zk.nodes.get(op.path);
-          if (n === undefined) throw new ServerError(KeeperCode.NO_NODE, op.path);
-          n.data = enc(op.data);
-          return { op: 'setData', stat: { ...n.stat } };
+      // Validate everything first so a failing multi changes nothing (enough atomicity for these ops).
+      for (const op of ops) {
+        if ((op.op === 'check' || op.op === 'delete' || op.op === 'setData') && !this.zk.nodes.has(op.path)) {
+          throw new ServerError(KeeperCode.NO_NODE, op.path);
         }
-        return { op: 'check' };
+        if (op.op === 'create' && this.zk.nodes.has(op.path)) throw new ServerError(KeeperCode.NODE_EXISTS, op.path);
+      }
+      return ops.map((op): OpResult => {
+        switch (op.op) {
+          case 'setData': {
+            const n = this.zk.nodes.get(op.path) as Node;
+            n.data = enc(op.data);
+            return { op: 'setData', stat: { ...n.stat } };
+          }
+          case 'delete':
+            this.zk.delete(op.path);
+            return { op: 'delete' };
+          case 'create':
+            return { op: 'create', path: this.zk.create(op.path, op.data, op.mode ?? 'persistent', this.sessionId).path };
+          default:
+            return { op: 'check' };
+        }
       });
     });
   }

@@ -76,6 +76,28 @@ describe('Queue (in-memory ZooKeeper)', () => {
   });
 });
 
+describe('Queue claims (in-memory ZooKeeper)', () => {
+  it('a claim whose reply was lost is settled by its receipt: delivered exactly once', async () => {
+    const zk = new FakeZk();
+    const producer = new Queue(zk.client(), '/q');
+    await producer.offer('only');
+    const c = zk.client();
+    c.loseReplyOf = 'multi';
+    const got = await new Queue(c, '/q').poll();
+    expect(text(got!)).toBe('only');
+    expect(await new Queue(zk.client(), '/q').poll()).toBeNull();
+    await tick();
+    expect(zk.children('/q')).toEqual([]); // the receipt is gone too
+  });
+
+  it('two consumers racing for one item: exactly one gets it', async () => {
+    const zk = new FakeZk();
+    await new Queue(zk.client(), '/q').offer('x');
+    const results = await Promise.all([new Queue(zk.client(), '/q').poll(), new Queue(zk.client(), '/q').poll()]);
+    expect(results.filter((r) => r !== null)).toHaveLength(1);
+  });
+});
+
 describe('Semaphore (in-memory ZooKeeper)', () => {
   it('rejects impossible quantities before touching ZooKeeper', async () => {
     const zk = new FakeZk();
