@@ -34,7 +34,10 @@ export function pipeline(total: number, window: number, issue: (i: number, done:
 
 export interface Span {
   ms: number;
+  /** user + system */
   cpuUs: number;
+  userUs: number;
+  systemUs: number;
 }
 
 /** Wall time and this process's CPU time (user + system, all threads) spent in `body`. */
@@ -44,7 +47,7 @@ export async function measure(body: () => Promise<void>): Promise<Span> {
   await body();
   const ms = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
-  return { ms, cpuUs: cpu.user + cpu.system };
+  return { ms, cpuUs: cpu.user + cpu.system, userUs: cpu.user, systemUs: cpu.system };
 }
 
 /** Heap in use after a full collection (needs `node --expose-gc`; without it the figure is noisier). */

@@ -55,7 +55,14 @@ export function getPipelined(ctx: WorkloadContext): Promise<Metrics> {
     const issue = (_i: number, done: (e: Error | null) => void): void => s.getData(path, done);
     await pipeline(getWarmup, window, issue);
     const span = await measure(() => pipeline(getOps, window, issue));
-    return { ops: getOps, opsPerSec: getOps / (span.ms / 1000), cpuUsPerOp: span.cpuUs / getOps };
+    return {
+      ops: getOps,
+      opsPerSec: getOps / (span.ms / 1000),
+      cpuUsPerOp: span.cpuUs / getOps,
+      // The split shows how much is the kernel (socket reads and writes) and how much is JavaScript.
+      userUsPerOp: span.userUs / getOps,
+      systemUsPerOp: span.systemUs / getOps,
+    };
   });
 }
 
