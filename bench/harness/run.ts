@@ -4,7 +4,7 @@
 //
 //   node --conditions=zkts-source --import tsx bench/harness/run.ts [--quick] [--source]
 //        [--clients zkts,nzk,native,java] [--workloads getPipelined,…]
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import { dirname, join, relative } from 'node:path';
@@ -135,6 +135,13 @@ function best(workload: WorkloadName, outcomes: Outcome[]): Outcome {
   return { metrics: top.metrics, runs: ok.map((o) => o.metrics) };
 }
 
+/** HEAD's short hash, `+dirty` when the working tree has changes (others may be mid-edit). */
+function gitDescribe(): string {
+  const head = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repoRoot, encoding: 'utf8' }).stdout.trim();
+  const dirty = spawnSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: repoRoot, encoding: 'utf8' }).stdout.trim();
+  return head ? `${head}${dirty ? '+dirty' : ''}` : 'unknown commit';
+}
+
 function summary(m: Metrics): string {
   return Object.entries(m)
     .map(([k, v]) => `${k}=${Number.isInteger(v) ? v : v.toFixed(2)}`)
@@ -158,6 +165,7 @@ async function main(): Promise<void> {
   const workloads = [...DATA_WORKLOADS, ...LOCK_WORKLOADS].filter((w) => !onlyWorkloads || onlyWorkloads.includes(w));
 
   const started = new Date();
+  const loadBefore = os.loadavg();
   let server: ZooKeeperServer | undefined;
   let connectString = process.env['ZKTS_SERVER'];
   if (!connectString) {
@@ -233,10 +241,15 @@ async function main(): Promise<void> {
     platform: `${os.platform()} ${os.release()}`,
     memoryGiB: Math.round(os.totalmem() / 2 ** 30),
     java: typeof java === 'string' ? `skipped: ${java}` : java.version,
+    // The machine is shared: the 1-minute load average before and after says how noisy the run was.
+    loadAverage: { before: loadBefore.map((l) => +l.toFixed(2)), after: os.loadavg().map((l) => +l.toFixed(2)) },
+    commit: gitDescribe(),
   };
   const stamp = started.toISOString().replace(/[:]/g, '-').replace(/\.\d+Z$/, 'Z');
   const title = `zkts benchmark ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC${values.quick ? ' (QUICK smoke run)' : ''}`;
-  const subtitle = `${cpu}, ${machine.cores} cores, Node ${machine.node}, ${machine.java}; ZooKeeper ${serverVersion.replace(/^Zookeeper version: /, '')}`;
+  const zk = serverVersion.replace(/^Zookeeper version: /, '').replace(/-\$\{mvngit\.commit\.id\}/, '').replace(/, built on .*$/, '');
+  const load = `load ${machine.loadAverage.before[0] ?? '?'} → ${machine.loadAverage.after[0] ?? '?'}`;
+  const subtitle = `${cpu}, ${machine.cores} cores, Node ${machine.node}, ${machine.java}; ZooKeeper ${zk}; ${load}; ${machine.commit}`;
 
   process.stdout.write(`\n${title}\n${subtitle}\n\n${table(grid, LABELS)}\n\nTargets:\n${targetsText(checks)}\n`);
 
