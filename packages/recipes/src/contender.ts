@@ -15,7 +15,7 @@ import { removeSoon } from './cleanup.js';
 import { LockLostError } from './errors.js';
 import { indexOfName, protectedPrefix, sortContenders, type Contender, type ContenderKind, type Decision } from './names.js';
 import { checkpoint, raceWith, type Deadline } from './wait.js';
-import { child, ensureDir, isConnectionLoss, isNoNode, retrying, type Data, type RecipeClient, type Stat } from './zk.js';
+import { child, ensureDir, isConnectionLoss, isLive, isNoNode, retrying, type Data, type RecipeClient, type Stat } from './zk.js';
 
 /**
  * Internal test hooks: not part of the supported API. `afterGetChildren` runs after the queue was read and the
@@ -182,7 +182,15 @@ export async function awaitTurn(
       throw e;
     }
     if (watch === undefined) continue;
-    const event = await raceWith(watch, signal, deadline, spec.what);
+    let event: unknown;
+    try {
+      event = await raceWith(watch, signal, deadline, spec.what);
+    } catch (e) {
+      // Giving up (timeout, abort, session): leave no watch behind on the node we were waiting for. Another
+      // waiter of this client on the same node hears `dataWatchRemoved`, wakes, lists again and re-watches.
+      if (isLive(client.state)) void client.removeWatches(child(dir, decision.watch), 'data').catch(() => undefined);
+      throw e;
+    }
     if (spec.stats !== undefined) spec.stats.wakeups++;
     if (spec.sequentialOnly === true && ourIndex === 1 && isDeletion(event) && client.sessionId === entry.sessionId) return true;
   }

@@ -35,6 +35,7 @@ export interface RecipeClient {
   setData(path: string, data: Data | null, options?: CallOptions & { version?: number }): Promise<Stat>;
   getChildren(path: string, options?: CallOptions & { watch?: true }): Promise<{ children: string[]; stat: Stat; watch?: Promise<WatchEvent> }>;
   multi(ops: Op[], options?: CallOptions): Promise<OpResult[]>;
+  removeWatches(path: string, type: 'data', options?: CallOptions): Promise<void>;
 }
 
 export function isServerCode(e: unknown, code: string): boolean {

@@ -8,7 +8,33 @@ import { LockBusyError, LockNotHeldError, Mutex, settleCleanups, type Lease } fr
 import { Clients, childrenOf, sleep, text, uniqueRoot, until } from './helpers.js';
 
 const clients = new Clients();
-afterEach(() => clients.closeAll());
+const stopRecording: (() => void)[] = [];
+afterEach(async () => {
+  for (const stop of stopRecording.splice(0)) stop();
+  await clients.closeAll();
+});
+
+/** Records the removeWatches requests this process sends and their outcome (from the client's diagnostics). */
+function watchRemovals(): { sessionId: bigint; path: string; err: number }[] {
+  const sent = new Map<string, { sessionId: bigint; path: string }>();
+  const done: { sessionId: bigint; path: string; err: number }[] = [];
+  const onRequest = (msg: unknown): void => {
+    const m = msg as { opName: string; sessionId: bigint; xid: number; path: string };
+    if (m.opName === 'removeWatches') sent.set(`${m.sessionId}/${m.xid}`, { sessionId: m.sessionId, path: m.path });
+  };
+  const onReply = (msg: unknown): void => {
+    const m = msg as { opName: string; sessionId: bigint; xid: number; err: number };
+    const req = sent.get(`${m.sessionId}/${m.xid}`);
+    if (m.opName === 'removeWatches' && req !== undefined) done.push({ ...req, err: m.err });
+  };
+  subscribe('zkts:request', onRequest);
+  subscribe('zkts:reply', onReply);
+  stopRecording.push(() => {
+    unsubscribe('zkts:request', onRequest);
+    unsubscribe('zkts:reply', onReply);
+  });
+  return done;
+}
 
 describe('Mutex', () => {
   it('mutual exclusion: 8 clients × 200 rounds, never two in the critical section', async () => {
@@ -57,6 +83,7 @@ describe('Mutex', () => {
     const cs = await clients.many(3);
     const dir = `${root}/lock`;
     const head = await new Mutex(cs[0]!, dir).acquire();
+    const removals = watchRemovals();
     const order: number[] = [];
     const waiters: Promise<void>[] = [];
     const mutexes: Mutex[] = [];
@@ -81,6 +108,10 @@ describe('Mutex', () => {
     }
     await sleep(500); // waiter 2 times out while the head still holds
     expect(order).toEqual([-2]);
+    // It left no watch behind on the node it waited for (waiter 1's): its client removed it on the server.
+    // (ZooKeeper's checkWatches cannot show this: it answers for any session while others watch the path.)
+    const waitedFor = (await mutexes[1]!.participants())[2]!.node;
+    expect(removals).toContainEqual({ sessionId: cs[2]!.sessionId, path: waitedFor, err: 0 });
     expect((await childrenOf(cs[0]!, dir)).length).toBe(6); // head + 5 waiters, the timed-out one is gone
     await head.release();
     await Promise.all(waiters);

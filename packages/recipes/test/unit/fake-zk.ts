@@ -197,6 +197,9 @@ export class FakeClient implements RecipeClient {
       return { children, stat, watch };
     });
   }
+  removeWatches(path: string): Promise<void> {
+    return this.call('removeWatches', () => this.zk.fireData(path, 'dataWatchRemoved'));
+  }
   multi(ops: Op[]): Promise<OpResult[]> {
     return this.call('multi', () => {
       // Validate everything first so a failing multi changes nothing (enough atomicity for these ops).
