@@ -26,26 +26,26 @@ async function proxy(): Promise<FaultProxy> {
   return p;
 }
 
+/** A client behind its own fault proxy, so its session can be expired deterministically (expireSession). */
+async function victimClient(): Promise<{ client: ZkClient; proxy: FaultProxy }> {
+  const p = await proxy();
+  return { client: await clients.connect(p.connectString), proxy: p };
+}
+
 /**
- * Ends `victim`'s session from the server side: another connection attaches to it and closes it. The victim may
- * reconnect (moving the session back) before the thief's close lands, which then fails with SESSION_MOVED; so
- * the thief tries again until the victim reports the expiry.
+ * Ends the victim's session from the server side while the victim is cut off (so it cannot move the session
+ * back to itself first): another connection attaches to the session and closes it; then the victim
+ * reconnects and is told its session expired.
  */
-async function expireSession(victim: ZkClient): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (victim.state !== 'expired') {
-    if (Date.now() > deadline) throw new Error('session did not expire');
-    const thief = createClient(sharedServer(), { sessionTimeout: 4000, sessionId: victim.sessionId, sessionPassword: victim.sessionPassword });
-    try {
-      await thief.connect();
-      await thief.close();
-    } catch {
-      // the session was already gone, or the victim took it back first: look again
-    }
-    // A request makes the victim hear about it now rather than at its next ping.
-    void victim.exists('/').catch(() => undefined);
-    await until(() => victim.state === 'expired', 2000, 'expiry').catch(() => undefined);
-  }
+async function expireSession(victim: { client: ZkClient; proxy: FaultProxy }): Promise<void> {
+  victim.proxy.blackhole();
+  victim.proxy.cut();
+  const { client } = victim;
+  const thief = createClient(sharedServer(), { sessionTimeout: 4000, sessionId: client.sessionId, sessionPassword: client.sessionPassword });
+  await thief.connect();
+  await thief.close();
+  victim.proxy.restore();
+  await until(() => client.state === 'expired', 10_000, 'expiry');
 }
 
 describe('faults', () => {
@@ -80,11 +80,13 @@ describe('faults', () => {
 
   it('session expired while holding → lost fires; a new holder gets a greater fencing token; release does not wedge', async () => {
     const dir = `${uniqueRoot()}/lock`;
-    const [c1, c2] = await clients.many(2);
-    const lease = await new Mutex(c1!, dir).acquire();
+    const victim = await victimClient();
+    const c1 = victim.client;
+    const c2 = await clients.connect();
+    const lease = await new Mutex(c1, dir).acquire();
     const lost = lease.lost;
-    const next = new Mutex(c2!, dir).acquire({ timeout: 10_000 });
-    await expireSession(c1!);
+    const next = new Mutex(c2, dir).acquire({ timeout: 10_000 });
+    await expireSession(victim);
     await until(() => lost.aborted, 2000, 'lost');
     expect((lost.reason as Error).name).toBe('LockLostError');
     const l2 = await next;
@@ -95,14 +97,15 @@ describe('faults', () => {
 
   it('session expired while waiting → acquire fails cleanly, leaving no node', async () => {
     const dir = `${uniqueRoot()}/lock`;
-    const [c1, c2] = await clients.many(2);
-    const held = await new Mutex(c1!, dir).acquire();
+    const c1 = await clients.connect();
+    const victim = await victimClient();
+    const held = await new Mutex(c1, dir).acquire();
     // Settled into a value right away: the rejection lands while we are still expiring the session.
-    const waiting = new Mutex(c2!, dir).acquire({ timeout: 10_000 }).then(() => undefined, (e: unknown) => e);
-    await until(async () => (await childrenOf(c1!, dir)).length === 2, 5000, 'enqueued');
-    await expireSession(c2!);
+    const waiting = new Mutex(victim.client, dir).acquire({ timeout: 10_000 }).then(() => undefined, (e: unknown) => e);
+    await until(async () => (await childrenOf(c1, dir)).length === 2, 5000, 'enqueued');
+    await expireSession(victim);
     expect(await waiting).toMatchObject({ code: expect.stringMatching(/SESSION_EXPIRED|LOCK_LOST/) as unknown as string });
-    await until(async () => (await childrenOf(c1!, dir)).length === 1, 5000, 'ephemeral gone');
+    await until(async () => (await childrenOf(c1, dir)).length === 1, 5000, 'ephemeral gone');
     await held.release();
   });
 
@@ -184,7 +187,8 @@ describe('faults', () => {
 
   it('leader election: at most one leader, ephemeralOwner is its session, leadership moves on close and on expiry', async () => {
     const dir = `${uniqueRoot()}/election`;
-    const cs = await clients.many(3);
+    const victim = await victimClient();
+    const cs = [await clients.connect(), victim.client, await clients.connect()];
     const es = cs.map((c, i) => new LeaderElection(c, dir, { id: `node-${i}` }));
     let maxLeaders = 0;
     for (const e of es) e.onChange(() => (maxLeaders = Math.max(maxLeaders, es.filter((x) => x.isLeader).length)));
@@ -202,7 +206,7 @@ describe('faults', () => {
     // Expiry of the leader's session, killed from the server side: the others take over as soon as its node is
     // gone, and the old leader steps down as soon as its client learns of the expiry (before that, only a
     // fencing token can tell it apart: the zombie window every ZooKeeper lock has).
-    await expireSession(cs[1]!);
+    await expireSession(victim);
     expect(es[1]!.isLeader).toBe(false);
     await es[2]!.awaitLeadership({ timeout: 8000 });
     expect(es.filter((e) => e.isLeader)).toEqual([es[2]]);
