@@ -77,6 +77,21 @@ describe('Mutex (in-memory ZooKeeper)', () => {
     expect(zk.children('/l')).toEqual([lease.node.slice(3)]);
   });
 
+  it('no lost wakeup: the predecessor deleted between the watch call and the wait', async () => {
+    const zk = new FakeZk();
+    const held = await new Mutex(zk.client(), '/l').acquire();
+    const c = zk.client();
+    const getData = c.getData.bind(c);
+    // The deletion lands after the watch is set but before the waiter awaits it.
+    c.getData = async (path, options) => {
+      const r = await getData(path, options);
+      if (options?.watch === true && path === held.node) zk.delete(path);
+      return r;
+    };
+    const lease = await new Mutex(c, '/l').acquire({ timeout: 1000 });
+    expect(zk.children('/l')).toEqual([lease.node.slice(3)]);
+  });
+
   it('a timed-out waiter removes its node and the others keep their order', async () => {
     const zk = new FakeZk();
     const a = await new Mutex(zk.client(), '/l').acquire();
