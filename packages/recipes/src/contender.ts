@@ -11,7 +11,7 @@
  *    cannot be missed (ZK WriteLock's lost wakeup, pitfall 4).
  * 3. On timeout, abort or any error our node is removed without the caller's signal (cleanup.ts).
  */
-import { removeSoon } from './cleanup.js';
+import { removeNode, removeSoon } from './cleanup.js';
 import { LockLostError } from './errors.js';
 import { indexOfName, protectedPrefix, sortContenders, type Contender, type ContenderKind, type Decision } from './names.js';
 import { checkpoint, raceWith, type Deadline } from './wait.js';
@@ -68,6 +68,11 @@ export interface Entry {
   readonly stat: Stat;
   /** The session that owns the node (its ephemeralOwner). */
   readonly sessionId: bigint;
+  /**
+   * Set when a create of this enqueue had an unknown outcome: a duplicate with our uuid may still land, so the
+   * queue is always listed before a grant, and the release sweeps our uuid (see sweepPrefix).
+   */
+  readonly uncertain?: { readonly dir: string; readonly prefix: string };
 }
 
 /** Creates our contender node and returns it together with the pipelined listing, if there was one. */
@@ -77,9 +82,12 @@ export async function enqueue(
   deadline: Deadline,
 ): Promise<{ entry: Entry; children: string[] | undefined }> {
   const { client, dir } = spec;
+  // One uuid for every attempt of this enqueue (as Curator keeps its protected id across retries): a create
+  // that lands late, after we gave it up for lost, still carries it, so awaitTurn can recognise and remove it.
+  const prefix = protectedPrefix(globalThis.crypto.randomUUID());
+  let uncertain = false;
   for (;;) {
     checkpoint(signal, deadline, spec.what);
-    const prefix = protectedPrefix(globalThis.crypto.randomUUID());
     const createP = client.create(child(dir, `${prefix}${spec.marker}`), spec.data, { mode: 'ephemeral-sequential' });
     const childrenP = client.getChildren(dir);
     childrenP.catch(() => undefined); // only read after the create succeeded
@@ -92,8 +100,9 @@ export async function enqueue(
         continue;
       }
       if (isConnectionLoss(e)) {
+        uncertain = true;
         const adopted = await recoverCreate(client, dir, prefix);
-        if (adopted !== undefined) return { entry: adopted, children: undefined };
+        if (adopted !== undefined) return { entry: { ...adopted, uncertain: { dir, prefix } }, children: undefined };
         continue;
       }
       // Abort, timeout or a failure with the create possibly still in flight: remove whatever it produces.
@@ -101,7 +110,10 @@ export async function enqueue(
       throw e;
     }
     const name = created.path.slice(created.path.lastIndexOf('/') + 1);
-    const entry: Entry = { path: created.path, name, stat: created.stat, sessionId: created.stat.ephemeralOwner };
+    const entry: Entry = {
+      path: created.path, name, stat: created.stat, sessionId: created.stat.ephemeralOwner,
+      ...(uncertain && { uncertain: { dir, prefix } }),
+    };
     let children: string[] | undefined;
     try {
       children = (await childrenP).children;
@@ -119,6 +131,8 @@ export async function enqueue(
  */
 async function recoverCreate(client: RecipeClient, dir: string, prefix: string): Promise<Entry | undefined> {
   await client.connected();
+  // Catch up with the leader first, so a create the old connection got through is visible to our listing.
+  await retrying(client, () => client.sync(dir)).catch(() => undefined);
   const { children } = await retrying(client, () => client.getChildren(dir)).catch((e: unknown) => {
     if (isNoNode(e)) return { children: [] as string[] };
     throw e;
@@ -161,6 +175,7 @@ export async function awaitTurn(
       if (spec.stats !== undefined) spec.stats.listings++;
     }
     const sorted = sortContenders(children, spec.markers);
+    removeLateDuplicates(client, dir, sorted, entry);
     const ourIndex = indexOfName(sorted, entry.name);
     if (ourIndex < 0) throw new LockLostError(`${spec.what}: our contender node ${entry.path} vanished`);
     const decision = spec.decide(sorted, ourIndex);
@@ -192,7 +207,30 @@ export async function awaitTurn(
       throw e;
     }
     if (spec.stats !== undefined) spec.stats.wakeups++;
-    if (spec.sequentialOnly === true && ourIndex === 1 && isDeletion(event) && client.sessionId === entry.sessionId) return true;
+    const fast = spec.sequentialOnly === true && entry.uncertain === undefined && ourIndex === 1;
+    if (fast && isDeletion(event) && client.sessionId === entry.sessionId) return true;
+  }
+}
+
+/**
+ * A node with our uuid that is not our entry can only be a create we gave up for lost that landed after all:
+ * remove it, or it would sit in the queue (and block everyone behind it) until our session ends.
+ */
+export function removeLateDuplicates(client: RecipeClient, dir: string, sorted: readonly Contender[], entry: Entry): void {
+  const ours = sorted.find((c) => c.name === entry.name);
+  if (ours === undefined) return;
+  for (const c of sorted) {
+    if (c.prefix === ours.prefix && c.name !== entry.name) void removeNode(client, { path: child(dir, c.name) }, entry.sessionId);
+  }
+}
+
+/** Removes every node carrying our uuid (after an uncertain enqueue, at release). */
+export async function sweepPrefix(client: RecipeClient, where: { readonly dir: string; readonly prefix: string }, sessionId: bigint): Promise<void> {
+  try {
+    const { children } = await retrying(client, () => client.getChildren(where.dir));
+    await Promise.all(children.filter((c) => c.startsWith(where.prefix)).map((c) => removeNode(client, { path: child(where.dir, c) }, sessionId)));
+  } catch {
+    // the dir or the session is gone: nothing of ours is left
   }
 }
 
@@ -212,7 +250,10 @@ export async function contend(
   try {
     granted = await awaitTurn(spec, entry, children, wait, signal, deadline);
   } finally {
-    if (!granted) await removeSoon(spec.client, { path: entry.path }, entry.sessionId);
+    if (!granted) {
+      await removeSoon(spec.client, { path: entry.path }, entry.sessionId);
+      if (entry.uncertain !== undefined) void sweepPrefix(spec.client, entry.uncertain, entry.sessionId);
+    }
   }
   return granted ? entry : undefined;
 }

@@ -7,7 +7,7 @@
  * Leadership ends on session expiry or close, and on suspension when `lostOn: 'suspended'`.
  */
 import { removeNode } from './cleanup.js';
-import { enqueue, type Entry, type QueueSpec, type TestHooks } from './contender.js';
+import { enqueue, removeLateDuplicates, sweepPrefix, type Entry, type QueueSpec, type TestHooks } from './contender.js';
 import { LockLostError, RecipeClosedError } from './errors.js';
 import type { LostOn } from './lease.js';
 import { indexOfName, sortContenders } from './names.js';
@@ -167,6 +167,7 @@ export class LeaderElection implements AsyncDisposable {
     const entry = this.entry;
     this.entry = undefined;
     if (entry !== undefined) await removeNode(this.client, { path: entry.path }, entry.sessionId);
+    if (entry?.uncertain !== undefined) await sweepPrefix(this.client, entry.uncertain, entry.sessionId);
   }
 
   [Symbol.asyncDispose](): Promise<void> {
@@ -227,6 +228,7 @@ export class LeaderElection implements AsyncDisposable {
         }
         const { children } = await client.getChildren(this.path);
         const sorted = sortContenders(children, LATCH_MARKERS);
+        removeLateDuplicates(client, this.path, sorted, entry);
         const ourIndex = indexOfName(sorted, entry.name);
         if (ourIndex < 0) {
           this.setLeader(false);

@@ -36,6 +36,8 @@ export class Hold {
   readonly node: string;
   readonly fencingToken: bigint;
   readonly sessionId: bigint;
+  /** Set when a duplicate node with our uuid may exist: the release sweeps it (contender.ts sweepPrefix). */
+  sweep: { readonly dir: string; readonly prefix: string } | undefined;
   count = 1;
   private readonly controller = new AbortController();
   private readonly unsubscribe: () => void;

@@ -5,7 +5,7 @@
  * never overlap a stale node of ours.
  */
 import { removeNode } from './cleanup.js';
-import { contend, newStats, type QueueSpec, type QueueStats, type TestHooks, type Entry } from './contender.js';
+import { contend, newStats, sweepPrefix, type QueueSpec, type QueueStats, type TestHooks, type Entry } from './contender.js';
 import { LockBusyError, LockNotHeldError } from './errors.js';
 import { Hold, LeaseHandle, type Lease, type LostOn } from './lease.js';
 import { sortContenders, type Contender, type ContenderKind, type Decision } from './names.js';
@@ -165,6 +165,7 @@ export abstract class QueueLock implements Lockable {
       const entry = await this.obtain(wait, signal, deadline);
       if (entry === undefined) return undefined;
       this.hold = new Hold(this.client, entry.path, entry.stat.czxid, entry.sessionId, this.options.lostOn ?? 'expired');
+      this.hold.sweep = entry.uncertain;
       return this.newHandle(this.hold);
     } finally {
       this.pending = false;
@@ -183,7 +184,10 @@ export abstract class QueueLock implements Lockable {
     if (hold.count > 0) return;
     hold.end();
     if (this.hold === hold) this.hold = undefined;
-    const job = removeNode(this.client, { path: hold.node }, hold.sessionId);
+    const sweep = hold.sweep;
+    const job = removeNode(this.client, { path: hold.node }, hold.sessionId).then(() =>
+      sweep === undefined ? undefined : sweepPrefix(this.client, sweep, hold.sessionId),
+    );
     this.releasing = job;
     try {
       await job;

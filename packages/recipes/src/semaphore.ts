@@ -7,7 +7,7 @@
  * share, as in Curator.
  */
 import { removeNode, removeSoon } from './cleanup.js';
-import { enqueue, type QueueSpec, type Entry } from './contender.js';
+import { enqueue, sweepPrefix, type QueueSpec, type Entry } from './contender.js';
 import { LockLostError, RecipeArgumentError } from './errors.js';
 import { Hold, type LostOn } from './lease.js';
 import { Mutex } from './mutex.js';
@@ -71,6 +71,7 @@ export class Semaphore {
       await this.waitForRoom(mine, signal, deadline);
     } catch (e) {
       await Promise.all(mine.map((m) => removeSoon(this.client, { path: m.path }, m.sessionId)));
+      for (const m of mine) if (m.uncertain !== undefined) void sweepPrefix(this.client, m.uncertain, m.sessionId);
       throw e;
     } finally {
       await gate.release();
@@ -140,12 +141,14 @@ class Leases implements SemaphoreLease {
   readonly nodes: readonly string[];
   private readonly client: RecipeClient;
   private readonly holds: Hold[];
+  private readonly entries: readonly Entry[];
   private done: Promise<void> | undefined;
   private lostSignal: AbortSignal | undefined;
 
   constructor(client: RecipeClient, entries: readonly Entry[], lostOn: LostOn) {
     this.client = client;
     this.nodes = entries.map((e) => e.path);
+    this.entries = entries;
     this.holds = entries.map((e) => new Hold(client, e.path, e.stat.czxid, e.sessionId, lostOn));
   }
 
@@ -164,7 +167,10 @@ class Leases implements SemaphoreLease {
         h.end();
         return removeNode(this.client, { path: h.node }, h.sessionId);
       }),
-    ).then(() => undefined);
+    ).then(async () => {
+      // A lease create whose reply was lost may have landed twice: sweep our uuids.
+      for (const e of this.entries) if (e.uncertain !== undefined) await sweepPrefix(this.client, e.uncertain, e.sessionId);
+    });
     return this.done;
   }
 

@@ -36,6 +36,7 @@ export interface RecipeClient {
   getChildren(path: string, options?: CallOptions & { watch?: true }): Promise<{ children: string[]; stat: Stat; watch?: Promise<WatchEvent> }>;
   multi(ops: Op[], options?: CallOptions): Promise<OpResult[]>;
   removeWatches(path: string, type: 'data', options?: CallOptions): Promise<void>;
+  sync(path: string, options?: CallOptions): Promise<void>;
 }
 
 export function isServerCode(e: unknown, code: string): boolean {

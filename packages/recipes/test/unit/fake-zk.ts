@@ -197,6 +197,9 @@ export class FakeClient implements RecipeClient {
       return { children, stat, watch };
     });
   }
+  sync(): Promise<void> {
+    return this.call('sync', () => undefined);
+  }
   removeWatches(path: string): Promise<void> {
     return this.call('removeWatches', () => this.zk.fireData(path, 'dataWatchRemoved'));
   }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
+import { ConnectionLossError } from '@zkts/protocol';
+
 import { LockBusyError, LockNotHeldError, Mutex, settleCleanups } from '../../src/index.js';
 import { FakeZk } from './fake-zk.js';
 
@@ -144,6 +146,31 @@ describe('Mutex (in-memory ZooKeeper)', () => {
     await settleCleanups();
     expect(zk.children('/l')).toEqual([lease.node.slice(3)]);
     expect(zk.nodes.get(lease.node)?.stat.ephemeralOwner).toBe(c.sessionId);
+  });
+
+  it('a create given up for lost that lands later (same uuid) is removed, not left in the queue', async () => {
+    const zk = new FakeZk();
+    const c = zk.client();
+    zk.create('/l', null, 'persistent', 0n);
+    // The first create "does not arrive" before the recovery looks (reply lost, node not there yet) ...
+    const realCreate = c.create.bind(c);
+    let first = true;
+    let late: Promise<unknown> | undefined;
+    c.create = (path, data, options) => {
+      if (first) {
+        first = false;
+        late = new Promise((r) => setTimeout(r, 20)).then(() => realCreate(path, data, options)); // ... and lands later
+        return Promise.reject(new ConnectionLossError('reply lost', true));
+      }
+      return realCreate(path, data, options);
+    };
+    const blocker = await new Mutex(zk.client(), '/l').acquire();
+    const p = new Mutex(c, '/l').acquire();
+    await late;
+    await blocker.release();
+    const lease = await p;
+    await settleCleanups();
+    expect(zk.children('/l')).toEqual([lease.node.slice(3)]);
   });
 
   it('tryAcquire returns null without leaving a node', async () => {
