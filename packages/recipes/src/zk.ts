@@ -107,7 +107,7 @@ export async function ensureDir(client: RecipeClient, dir: string): Promise<void
         await client.create(path, null, { mode: containersUnsupported ? 'persistent' : 'container' });
       } catch (e) {
         if (isNodeExists(e)) return;
-        if (!containersUnsupported && (isServerCode(e, 'UNIMPLEMENTED') || isServerCode(e, 'BAD_ARGUMENTS'))) {
+        if (!containersUnsupported && isServerCode(e, 'UNIMPLEMENTED')) {
           containersUnsupported = true;
           await client.create(path, null, { mode: 'persistent' }).catch((e2: unknown) => {
             if (!isNodeExists(e2)) throw e2;
