@@ -39,7 +39,19 @@ export class Connection {
   lastSent: number;
   readonly pending = new PendingQueue();
   sessionId = 0n;
-  private readonly writer = new JuteWriter(256);
+  /**
+   * Outgoing frames written since the last flush. Every frame queued in one tick leaves in one socket.write
+   * (one syscall) on process.nextTick, in send order. While the socket reports back-pressure (write returned
+   * false) frames keep accumulating here and the flush waits for 'drain'; the pending FIFO bounds them.
+   */
+  private readonly writer = new JuteWriter(1024);
+  private flushQueued = false;
+  private blocked = false;
+  private readonly flushFn = (): void => this.flush();
+  private readonly drainFn = (): void => {
+    this.blocked = false;
+    this.flush();
+  };
   private readonly events: ConnectionEvents;
   private readonly xids: XidCounter;
   private readonly maxPacket: number;
@@ -57,26 +69,35 @@ export class Connection {
   }
 
   sendConnect(request: ConnectRequest, readOnly: boolean): void {
-    const w = this.writer.reset();
+    const w = this.writer;
     w.beginFrame();
     writeConnectRequest(w, request, readOnly);
     w.endFrame();
-    this.write(w.toBytes());
+    this.queueFlush();
   }
 
   /** Puts a request on the wire with the next xid and appends it to the pending FIFO. */
   send(entry: RequestEntry): void {
     if (this.phase !== 'open') throw new Error('send on a connection that is not open');
-    const xid = this.xids.take();
-    const w = this.writer.reset();
-    w.beginFrame();
-    writeRequestHeader(w, { xid, type: entry.op });
-    entry.write(w);
-    w.endFrame();
-    const bytes = w.toBytes();
+    const w = this.writer;
+    const start = w.length;
+    let size: number;
+    let xid: number;
+    try {
+      xid = this.xids.take();
+      w.beginFrame();
+      writeRequestHeader(w, { xid, type: entry.op });
+      entry.write(w);
+      size = w.endFrame().byteLength - 4;
+    } catch (err) {
+      // Never leave half a frame behind for the next flush.
+      w.truncate(start);
+      throw err;
+    }
     // Guarded again here (callers check sizes earlier) so a frame the server would refuse never leaves.
-    if (bytes.byteLength - 4 > this.maxPacket) {
-      entry.fail(new InvalidArgumentError('request', `${bytes.byteLength - 4} bytes exceed the max packet of ${this.maxPacket} bytes`));
+    if (size > this.maxPacket) {
+      w.truncate(start);
+      entry.fail(new InvalidArgumentError('request', `${size} bytes exceed the max packet of ${this.maxPacket} bytes`));
       return;
     }
     entry.xid = xid;
@@ -85,33 +106,57 @@ export class Connection {
     if (requestChannel.hasSubscribers) {
       requestChannel.publish({ sessionId: this.sessionId, xid, op: entry.op, opName: opName(entry.op), path: entry.path });
     }
-    this.write(bytes);
+    this.queueFlush();
   }
 
   sendPing(): void {
+    // Frames already waiting to leave (e.g. behind back-pressure) keep the session alive as well as a ping.
+    if (this.writer.length > 0) return;
     this.sendHeaderOnly(Xid.PING, OpCode.ping);
   }
 
   sendAuth(scheme: string, auth: Uint8Array): void {
-    const w = this.writer.reset();
-    w.beginFrame();
-    writeRequestHeader(w, { xid: Xid.AUTH, type: OpCode.auth });
-    writeAuthPacket(w, { type: 0, scheme, auth });
-    w.endFrame();
-    this.write(w.toBytes());
+    const w = this.writer;
+    const start = w.length;
+    try {
+      w.beginFrame();
+      writeRequestHeader(w, { xid: Xid.AUTH, type: OpCode.auth });
+      writeAuthPacket(w, { type: 0, scheme, auth });
+      w.endFrame();
+    } catch (err) {
+      w.truncate(start);
+      throw err;
+    }
+    this.queueFlush();
   }
 
   private sendHeaderOnly(xid: number, op: number): void {
-    const w = this.writer.reset();
+    const w = this.writer;
     w.beginFrame();
     writeRequestHeader(w, { xid, type: op });
     w.endFrame();
-    this.write(w.toBytes());
+    this.queueFlush();
   }
 
-  private write(bytes: Uint8Array): void {
+  private queueFlush(): void {
+    if (this.flushQueued || this.blocked) return;
+    this.flushQueued = true;
+    process.nextTick(this.flushFn);
+  }
+
+  /** Writes every queued frame in one socket write, unless the socket asked us to wait for 'drain'. */
+  private flush(): void {
+    this.flushQueued = false;
+    if (this.blocked) return;
+    const w = this.writer;
+    if (w.length === 0) return;
+    const bytes = w.toBytes();
+    w.reset();
     this.lastSent = Date.now();
-    this.transport.write(bytes);
+    if (!this.transport.write(bytes)) {
+      this.blocked = true;
+      this.transport.onceDrain(this.drainFn);
+    }
   }
 
   /** Drops the connection; pending requests fail with connection loss. */
@@ -121,6 +166,14 @@ export class Connection {
 
   /** Flushes and closes (after closeSession). */
   end(): void {
+    // Whatever is still queued (even behind back-pressure) goes before the FIN.
+    const w = this.writer;
+    if (w.length > 0) {
+      const bytes = w.toBytes();
+      w.reset();
+      this.lastSent = Date.now();
+      this.transport.write(bytes);
+    }
     this.transport.end();
   }
 

@@ -90,9 +90,16 @@ export class Transport {
     return this.closed;
   }
 
-  write(bytes: Uint8Array): void {
+  /** false: the socket's buffer is full, wait for `onceDrain` before writing more (the bytes were taken). */
+  write(bytes: Uint8Array): boolean {
+    if (this.closed) return true;
+    return this.socket.write(bytes);
+  }
+
+  /** Runs `listener` once the socket drained (never if it closes first: onClose says it all). */
+  onceDrain(listener: () => void): void {
     if (this.closed) return;
-    this.socket.write(bytes);
+    this.socket.once('drain', listener);
   }
 
   /** Closes after flushing what was written (used after closeSession). */
