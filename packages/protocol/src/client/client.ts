@@ -20,7 +20,7 @@ import { Chroot } from './chroot.js';
 import { parseConnectString } from './connect-string.js';
 import { debug } from './diagnostics.js';
 import { ancestors, joinPath, validatePath } from './paths.js';
-import { Call, type RequestSpec } from './request.js';
+import { Call, type RequestEntry, type RequestSpec } from './request.js';
 import * as req from './requests.js';
 import { pickCallOptions, raceWithOptions, removalKinds, watcherTypeOf } from './call-helpers.js';
 import { Session } from './session.js';
@@ -220,7 +220,7 @@ export class ZkClient implements AsyncDisposable {
 
   async close(): Promise<void> {
     await this.session.close(async (conn) => {
-      const call = new Call<void>(req.closeSession(), this.session.dispatcher, { timeout: Math.min(2000, Math.max(100, this.session.negotiatedTimeout)) }, () => undefined);
+      const call = new Call<void>(req.closeSession(), this.session.dispatcher, undefined, Math.min(2000, Math.max(100, this.session.negotiatedTimeout)), () => undefined);
       conn.send(call);
       await call.promise;
     });
@@ -232,11 +232,12 @@ export class ZkClient implements AsyncDisposable {
 
   // ---- plumbing -------------------------------------------------------------------------------------
 
+  private readonly unqueue = (entry: RequestEntry): void => this.session.unqueue(entry);
+
   private call<T>(spec: RequestSpec<T>, options: CallOptions | undefined): Promise<T> {
-    checkTimeout(options?.timeout);
-    const call = new Call(spec, this.session.dispatcher, { signal: options?.signal, timeout: options?.timeout ?? this.requestTimeout }, (e) =>
-      this.session.unqueue(e),
-    );
+    const timeout = options?.timeout;
+    checkTimeout(timeout);
+    const call = new Call(spec, this.session.dispatcher, options?.signal, timeout ?? this.requestTimeout, this.unqueue);
     if (call.phase === 'queued') this.session.submit(call);
     return call.promise;
   }
@@ -278,11 +279,15 @@ export class ZkClient implements AsyncDisposable {
     return { path: this.root.toClient(result.path), stat: result.stat };
   }
 
-  async delete(path: string, options: CallOptions & { version?: number } = {}): Promise<void> {
-    const version = checkVersion(options.version);
-    const serverPath = this.serverPath(path);
-    if (serverPath === '/') throw new InvalidArgumentError('path', 'the root node cannot be deleted');
-    await this.call(req.deleteNode(serverPath, path, version), options);
+  delete(path: string, options: CallOptions & { version?: number } = {}): Promise<void> {
+    try {
+      const version = checkVersion(options.version);
+      const serverPath = this.serverPath(path);
+      if (serverPath === '/') throw new InvalidArgumentError('path', 'the root node cannot be deleted');
+      return this.call(req.deleteNode(serverPath, path, version), options);
+    } catch (err) {
+      return Promise.reject(err);
+    }
   }
 
   exists(path: string, options?: CallOptions): Promise<Stat | null>;
@@ -299,9 +304,16 @@ export class ZkClient implements AsyncDisposable {
     return stat;
   }
 
-  async getData(path: string, options: WatchOptions = {}): Promise<{ data: Uint8Array; stat: Stat; watch?: Promise<WatchEvent> }> {
-    const serverPath = this.serverPath(path);
-    return this.getDataAt(serverPath, path, options);
+  // Not async: the plain read returns the call's own promise (no wrapper promise, no extra microtask hop);
+  // synchronous validation failures still surface as a rejected promise, as from an async function.
+  getData(path: string, options: WatchOptions = {}): Promise<{ data: Uint8Array; stat: Stat; watch?: Promise<WatchEvent> }> {
+    try {
+      const serverPath = this.serverPath(path);
+      if (options.watch === undefined) return this.call(req.getData(serverPath, path, undefined), options);
+      return this.getDataAt(serverPath, path, options);
+    } catch (err) {
+      return Promise.reject(err);
+    }
   }
 
   private async getDataAt(serverPath: string, path: string, options: WatchOptions): Promise<{ data: Uint8Array; stat: Stat; watch?: Promise<WatchEvent> }> {
@@ -313,11 +325,15 @@ export class ZkClient implements AsyncDisposable {
     return w?.promise === undefined ? result : { ...result, watch: w.promise };
   }
 
-  async setData(path: string, data: Data | null, options: CallOptions & { version?: number } = {}): Promise<Stat> {
-    const version = checkVersion(options.version);
-    const serverPath = this.serverPath(path);
-    const bytes = toBytes(data, this.maxPacket);
-    return this.call(req.setData(serverPath, path, bytes, version), options);
+  setData(path: string, data: Data | null, options: CallOptions & { version?: number } = {}): Promise<Stat> {
+    try {
+      const version = checkVersion(options.version);
+      const serverPath = this.serverPath(path);
+      const bytes = toBytes(data, this.maxPacket);
+      return this.call(req.setData(serverPath, path, bytes, version), options);
+    } catch (err) {
+      return Promise.reject(err);
+    }
   }
 
   async getACL(path: string, options: CallOptions = {}): Promise<{ acl: ACL[]; stat: Stat }> {

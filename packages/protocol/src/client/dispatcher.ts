@@ -6,28 +6,47 @@
  * listener that follows a completion waits for a macrotask turn (setImmediate), by which time every
  * continuation of the earlier replies has run. A listener that precedes a completion simply runs first.
  */
-export type DispatchItem =
-  | { kind: 'complete'; run: () => void }
-  | { kind: 'notify'; run: () => void };
+const COMPLETE = 0;
+const NOTIFY = 1;
+
+/** One queued item: `fn(arg)`. Completions pass the resolve/reject function and its value, so settling a
+ *  request allocates no closure. */
+interface DispatchItem {
+  kind: typeof COMPLETE | typeof NOTIFY;
+  fn: (arg: unknown) => void;
+  arg: unknown;
+}
 
 export class Dispatcher {
-  private readonly queue: DispatchItem[] = [];
+  /** FIFO with a head index (no Array#shift per item). */
+  private queue: DispatchItem[] = [];
+  private head = 0;
   private scheduled = false;
   /** A listener that triggers more dispatching (e.g. close() from a callback) must not drain re-entrantly. */
   private draining = false;
   private lastWasCompletion = false;
   private readonly onError: (error: unknown) => void;
+  private readonly drainFn = (): void => this.drain();
+  private readonly afterCompletionsFn = (): void => {
+    this.lastWasCompletion = false;
+    this.drain();
+  };
 
   constructor(onError: (error: unknown) => void) {
     this.onError = onError;
   }
 
   complete(run: () => void): void {
-    this.push({ kind: 'complete', run });
+    this.push({ kind: COMPLETE, fn: run, arg: undefined });
+  }
+
+  /** A completion that calls `settle(value)` (a promise's resolve or reject). */
+  settle(settle: (value: unknown) => void, value: unknown): void {
+    this.push({ kind: COMPLETE, fn: settle, arg: value });
   }
 
   notify(run: () => void): void {
-    this.push({ kind: 'notify', run });
+    this.push({ kind: NOTIFY, fn: run, arg: undefined });
   }
 
   private push(item: DispatchItem): void {
@@ -46,31 +65,32 @@ export class Dispatcher {
   }
 
   private drainLoop(): void {
-    while (this.queue.length > 0) {
-      const item = this.queue[0] as DispatchItem;
-      if (item.kind === 'notify' && this.lastWasCompletion) {
+    const queue = this.queue;
+    while (this.head < queue.length) {
+      const item = queue[this.head] as DispatchItem;
+      if (item.kind === NOTIFY && this.lastWasCompletion) {
         // Let the continuations of the completions already released run first.
         this.lastWasCompletion = false;
         this.scheduled = true;
-        setImmediate(() => this.drain());
+        setImmediate(this.drainFn);
         return;
       }
-      this.queue.shift();
-      this.lastWasCompletion = item.kind === 'complete';
+      queue[this.head] = undefined as unknown as DispatchItem;
+      this.head++;
+      this.lastWasCompletion = item.kind === COMPLETE;
       try {
-        item.run();
+        item.fn(item.arg);
       } catch (err) {
         // A user listener threw: report it, never let it break the ordering of later items.
         this.onError(err);
       }
     }
+    queue.length = 0;
+    this.head = 0;
     // Once the microtasks of this turn run, the next notify may go synchronously again.
     if (this.lastWasCompletion) {
       this.scheduled = true;
-      setImmediate(() => {
-        this.lastWasCompletion = false;
-        this.drain();
-      });
+      setImmediate(this.afterCompletionsFn);
     }
   }
 }

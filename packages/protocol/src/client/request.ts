@@ -39,12 +39,6 @@ export interface RequestEntry {
   fail(error: ZkError): void;
 }
 
-export interface CallSettings {
-  signal?: AbortSignal | undefined;
-  /** ms; 0 or undefined = none. */
-  timeout?: number | undefined;
-}
-
 export class Call<T> implements RequestEntry {
   readonly op: number;
   readonly path: string | undefined;
@@ -57,13 +51,16 @@ export class Call<T> implements RequestEntry {
   private rejectFn!: (error: unknown) => void;
   /** The caller already got an answer (abort/timeout) while the request stays in the pipeline. */
   private abandoned = false;
+  /** Only set when a signal or a timeout was given: the common call allocates no timer and no listener. */
   private cleanup: (() => void) | null = null;
   private readonly unqueue: (entry: RequestEntry) => void;
 
   constructor(
     spec: RequestSpec<T>,
     dispatcher: Dispatcher,
-    settings: CallSettings,
+    signal: AbortSignal | undefined,
+    /** ms; 0 or undefined = none. */
+    timeout: number | undefined,
     /** Removes a queued entry from the session's outgoing queue. */
     unqueue: (entry: RequestEntry) => void,
   ) {
@@ -76,11 +73,10 @@ export class Call<T> implements RequestEntry {
       this.resolveFn = resolve;
       this.rejectFn = reject;
     });
-    this.arm(settings);
+    if (signal !== undefined || (timeout !== undefined && timeout > 0)) this.arm(signal, timeout);
   }
 
-  private arm(settings: CallSettings): void {
-    const { signal, timeout } = settings;
+  private arm(signal: AbortSignal | undefined, timeout: number | undefined): void {
     if (signal?.aborted === true) {
       this.cancel(abortErrorFrom(signal));
       return;
@@ -93,16 +89,15 @@ export class Call<T> implements RequestEntry {
       timer = setTimeout(() => this.cancel(new TimeoutError(`request timed out after ${timeout} ms`)), timeout);
     }
     signal?.addEventListener('abort', onAbort, { once: true });
-    if (timer !== undefined || signal !== undefined) {
-      this.cleanup = () => {
-        if (timer !== undefined) clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-      };
-    }
+    this.cleanup = () => {
+      if (timer !== undefined) clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    };
   }
 
   private release(): void {
-    this.cleanup?.();
+    if (this.cleanup === null) return;
+    this.cleanup();
     this.cleanup = null;
   }
 
@@ -133,10 +128,10 @@ export class Call<T> implements RequestEntry {
     try {
       result = this.spec.decode(header, r);
     } catch (err) {
-      this.dispatcher.complete(() => this.rejectFn(err));
+      this.dispatcher.settle(this.rejectFn, err);
       return;
     }
-    this.dispatcher.complete(() => this.resolveFn(result));
+    this.dispatcher.settle(this.resolveFn as (value: unknown) => void, result);
   }
 
   fail(error: ZkError): void {
@@ -144,6 +139,6 @@ export class Call<T> implements RequestEntry {
     this.phase = 'done';
     if (this.abandoned) return;
     this.release();
-    this.dispatcher.complete(() => this.rejectFn(error));
+    this.dispatcher.settle(this.rejectFn, error);
   }
 }
