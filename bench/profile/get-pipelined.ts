@@ -3,21 +3,29 @@
 // Run: node --conditions=zkts-source --import tsx bench/profile/get-pipelined.ts [rounds] [only=zkts|nzk]
 // ZKTS_SERVER=host:port to reuse a running server.
 import nzk from 'node-zookeeper-client';
-import { connect } from '@zkts/protocol';
+import * as zktsSource from '@zkts/protocol';
 import { startZooKeeper } from '@zkts/testkit';
 
 type Done = (err: unknown) => void;
 interface S { get(path: string, done: Done): void; close(): Promise<void> }
 
-async function zkts(cs: string): Promise<S> {
-  const c = await connect(cs, { sessionTimeout: 30_000 });
+// ZKTS_A=/path/to/dist/index.js ZKTS_B=…: A/B two builds of the client (clients 'a' and 'b') instead of zkts.
+type Mod = typeof zktsSource;
+const builds: [string, Mod][] = [];
+if (process.env.ZKTS_A) builds.push(['a', (await import(process.env.ZKTS_A)) as Mod]);
+if (process.env.ZKTS_B) builds.push(['b', (await import(process.env.ZKTS_B)) as Mod]);
+const connect = zktsSource.connect;
+
+const zktsWith = (mod: Mod) => async (cs: string): Promise<S> => {
+  const c = await mod.connect(cs, { sessionTimeout: 30_000 });
   const ok = (done: Done) => () => done(null);
   let lastD: Done | undefined; let lastOk: (() => void) | undefined;
   return {
     get: (p, done) => { if (done !== lastD) { lastD = done; lastOk = ok(done); } void c.getData(p).then(lastOk, done); },
     close: () => c.close(),
   };
-}
+};
+const zkts = zktsWith(zktsSource);
 async function nzc(cs: string): Promise<S> {
   const c = nzk.createClient(cs, { sessionTimeout: 30_000, retries: 0 });
   await new Promise<void>((r) => { c.once('connected', () => r()); c.connect(); });
@@ -56,7 +64,8 @@ if (!cs) { const z = await startZooKeeper(); server = z as never; cs = z.connect
   await c.create('/bench-node', new Uint8Array(100)).catch(() => undefined);
   await c.close();
 }
-const clients: [string, (cs: string) => Promise<S>][] = [['zkts', zkts], ['nzk', nzc]];
+const clients: [string, (cs: string) => Promise<S>][] =
+  builds.length > 0 ? [...builds.map(([n, m]): [string, (cs: string) => Promise<S>] => [n, zktsWith(m)]), ['nzk', nzc]] : [['zkts', zkts], ['nzk', nzc]];
 const N = Number(process.env.N ?? 50_000), SEQ = Number(process.env.SEQ ?? 2000);
 for (let r = 0; r < rounds; r++) {
   for (const [name, mk] of r % 2 ? [...clients].reverse() : clients) {
