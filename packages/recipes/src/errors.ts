@@ -3,6 +3,8 @@
  * (TimeoutError for a missed deadline, AbortError for a fired signal, SessionExpiredError…); these classes cover
  * misuse and lock-state conditions that have no server counterpart. Each carries a stable `code`.
  */
+import { isBrandedInstance } from '@zkts/protocol';
+
 export type RecipeErrorCode =
   | 'LOCK_NOT_HELD'
   | 'LOCK_BUSY'
@@ -28,14 +30,7 @@ export class RecipeError extends Error {
 
   /** Brand-based, so `instanceof` also works across two installed copies of the package (as ZkError does). */
   static override [Symbol.hasInstance](value: unknown): boolean {
-    if (typeof value !== 'object' || value === null || !(BRAND in value)) return false;
-    if (this === RecipeError) return true;
-    let proto: unknown = Object.getPrototypeOf(value);
-    while (proto !== null && typeof proto === 'object') {
-      if ((proto as { constructor?: { name?: string } }).constructor?.name === this.name) return true;
-      proto = Object.getPrototypeOf(proto);
-    }
-    return false;
+    return isBrandedInstance(BRAND, RecipeError, this, value);
   }
 }
 

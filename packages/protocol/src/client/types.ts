@@ -4,6 +4,7 @@
  */
 import type { ConnectionOptions } from 'node:tls';
 import type { ServerError, ZkError, ZkErrorCode } from '../errors/errors.js';
+import type { Stat } from '../records/data.js';
 
 export interface ClientOptions {
   /** ms requested, default 30_000; the server negotiates and every timer derives from the negotiated value. */
@@ -64,19 +65,8 @@ export type CreateMode =
   | 'persistent-ttl'
   | 'persistent-sequential-ttl';
 
-export interface Stat {
-  czxid: bigint;
-  mzxid: bigint;
-  ctime: bigint;
-  mtime: bigint;
-  version: number;
-  cversion: number;
-  aversion: number;
-  ephemeralOwner: bigint;
-  dataLength: number;
-  numChildren: number;
-  pzxid: bigint;
-}
+// The Stat of a node is the Jute record itself (one definition, in the codec).
+export type { Stat };
 
 export interface ACL {
   perms: number;

@@ -18,6 +18,23 @@ import { serverCodeMessage, serverCodeName, type KeeperCodeName } from './codes.
 
 const BRAND = Symbol.for('zkts.error');
 
+/**
+ * `instanceof` by brand instead of prototype identity, so an error made by one installed copy of a zkts
+ * package is still recognised by another copy. `value` must carry `brand` (set by the base class's
+ * constructor); a subclass check then walks its prototype chain comparing class names. Exported for the other
+ * zkts packages' error families.
+ */
+export function isBrandedInstance(brand: symbol, base: abstract new (...args: never[]) => unknown, target: { name: string }, value: unknown): boolean {
+  if (typeof value !== 'object' || value === null || !(brand in value)) return false;
+  if (target === base) return true;
+  let proto: unknown = Object.getPrototypeOf(value);
+  while (proto !== null && typeof proto === 'object') {
+    if ((proto as { constructor?: { name?: string } }).constructor?.name === target.name) return true;
+    proto = Object.getPrototypeOf(proto);
+  }
+  return false;
+}
+
 export type ZkErrorCode =
   | KeeperCodeName
   | 'SERVER_ERROR'
@@ -44,16 +61,7 @@ export class ZkError extends Error {
   }
 
   static override [Symbol.hasInstance](value: unknown): boolean {
-    if (typeof value !== 'object' || value === null || !(BRAND in value)) return false;
-    if (this === ZkError) return true;
-    // Brand-based subclass check: walk the value's prototype chain by class name.
-    let proto: unknown = Object.getPrototypeOf(value);
-    while (proto !== null && typeof proto === 'object') {
-      const ctor = (proto as { constructor?: { name?: string } }).constructor;
-      if (ctor?.name === this.name) return true;
-      proto = Object.getPrototypeOf(proto);
-    }
-    return false;
+    return isBrandedInstance(BRAND, ZkError, this, value);
   }
 }
 
