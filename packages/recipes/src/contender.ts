@@ -148,19 +148,34 @@ async function recoverCreate(client: RecipeClient, dir: string, prefix: string):
 }
 
 /**
+ * Sorts one listing and decides our turn, synchronously, so that neither the listing nor the sorted contenders
+ * stay reachable from the waiting async frame; only the decision (one child name) is kept.
+ */
+function decideTurn(spec: QueueSpec, entry: Entry, children: readonly string[]): { decision: Decision; ourIndex: number } {
+  const sorted = sortContenders(children, spec.markers);
+  removeLateDuplicates(spec.client, spec.dir, sorted, entry);
+  const ourIndex = indexOfName(sorted, entry.name);
+  if (ourIndex < 0) throw new LockLostError(`${spec.what}: our contender node ${entry.path} vanished`);
+  return { decision: spec.decide(sorted, ourIndex), ourIndex };
+}
+
+/**
  * Waits until `entry` is granted. Returns true when granted, false when `wait` is false and it is not granted
  * at once. The caller removes the node when this throws or returns false.
  */
 export async function awaitTurn(
   spec: QueueSpec,
   entry: Entry,
-  firstChildren: string[] | undefined,
+  first: { children: string[] | undefined },
   wait: boolean,
   signal: AbortSignal | undefined,
   deadline: Deadline,
 ): Promise<boolean> {
   const { client, dir } = spec;
-  let children = firstChildren;
+  // Take the first listing out of the caller's hands: a waiter must not pin a listing while it waits (with
+  // 1,000 waiters, each pinning one listing of 1,000 names grows memory with the square of the queue).
+  let children = first.children;
+  first.children = undefined;
   for (;;) {
     if (client.sessionId !== entry.sessionId) throw new LockLostError(`${spec.what}: the session that owned ${entry.path} is gone`);
     if (children === undefined) {
@@ -174,11 +189,7 @@ export async function awaitTurn(
       );
       if (spec.stats !== undefined) spec.stats.listings++;
     }
-    const sorted = sortContenders(children, spec.markers);
-    removeLateDuplicates(client, dir, sorted, entry);
-    const ourIndex = indexOfName(sorted, entry.name);
-    if (ourIndex < 0) throw new LockLostError(`${spec.what}: our contender node ${entry.path} vanished`);
-    const decision = spec.decide(sorted, ourIndex);
+    const { decision, ourIndex } = decideTurn(spec, entry, children);
     if (decision.granted) return true;
     if (!wait) return false;
     await spec.hooks?.afterGetChildren?.({ children, watch: decision.watch });
@@ -245,10 +256,11 @@ export async function contend(
   signal: AbortSignal | undefined,
   deadline: Deadline,
 ): Promise<Entry | undefined> {
-  const { entry, children } = await enqueue(spec, signal, deadline);
+  const enqueued = await enqueue(spec, signal, deadline);
+  const { entry } = enqueued;
   let granted = false;
   try {
-    granted = await awaitTurn(spec, entry, children, wait, signal, deadline);
+    granted = await awaitTurn(spec, entry, enqueued, wait, signal, deadline);
   } finally {
     if (!granted) {
       await removeSoon(spec.client, { path: entry.path }, entry.sessionId);

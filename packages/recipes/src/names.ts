@@ -72,13 +72,25 @@ export function compareSequence(a: number, b: number): number {
   return (a - b) | 0;
 }
 
+// Parsing runs for every child of every listing: the marker tables are fixed, so their entries are computed once.
+const SEQUENCE_WIDTHS = [10, 11] as const;
+const entriesByTable = new WeakMap<object, readonly (readonly [string, ContenderKind])[]>();
+function markerEntries(markers: Readonly<Record<string, ContenderKind>>): readonly (readonly [string, ContenderKind])[] {
+  let entries = entriesByTable.get(markers);
+  if (entries === undefined) {
+    entries = Object.entries(markers);
+    entriesByTable.set(markers, entries);
+  }
+  return entries;
+}
+
 /**
  * Recognises one child name against a marker table. The marker is the last occurrence of any known marker
  * that is immediately followed by the sequence suffix.
  */
 export function parseContender(name: string, markers: Readonly<Record<string, ContenderKind>>): Contender | undefined {
-  for (const [marker, kind] of Object.entries(markers)) {
-    for (const width of [10, 11]) {
+  for (const [marker, kind] of markerEntries(markers)) {
+    for (const width of SEQUENCE_WIDTHS) {
       const cut = name.length - width;
       if (cut < marker.length || name.slice(cut - marker.length, cut) !== marker) continue;
       const sequence = parseSequence(name.slice(cut));

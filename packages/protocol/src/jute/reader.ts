@@ -16,9 +16,6 @@
 import { ProtocolError } from '../errors/errors.js';
 import { decodeString } from './utf8.js';
 
-// For readStringVector: the region is checked to be ASCII first, where UTF-8 decoding is a 1:1 copy.
-const ascii = new TextDecoder('utf-8');
-
 function readStringElement(r: JuteReader): string | null {
   return r.readString();
 }
@@ -140,48 +137,13 @@ export class JuteReader {
   }
 
   /**
-   * `vector<ustring>`, the shape of children lists. Same result as `readVector(r => r.readString(), 4)`, but when
-   * the whole vector is ASCII (the usual case for node names) it decodes the region once and slices it: one
-   * native decode instead of one per child. The slices share the region's string, which lives as long as any
-   * of them.
+   * `vector<ustring>`, the shape of children lists. Each name is decoded on its own on purpose: decoding the
+   * region once and handing out substrings was faster, but V8 keeps such substrings as slices of the whole
+   * listing, so a caller that kept one child name (a lock waiter keeping its predecessor's) pinned the entire
+   * listing — about 100 KB per waiter with 1,000 waiters.
    */
   readStringVector(): (string | null)[] | null {
-    const at = this.pos;
-    const n = this.readLength('vector', 4);
-    if (n === null) return null;
-    const start = this.pos;
-    const end = this.asciiStringRun(start, n);
-    if (end < 0 || n < 8) {
-      this.pos = at;
-      return this.readVector(readStringElement, 4);
-    }
-    const text = ascii.decode(this.bytes.subarray(start, end));
-    const out = new Array<string | null>(n);
-    const b = this.bytes;
-    let p = start;
-    for (let i = 0; i < n; i++) {
-      // Lengths were validated by asciiStringRun; ASCII lengths are small and non-negative.
-      const len = ((b[p] as number) << 24) | ((b[p + 1] as number) << 16) | ((b[p + 2] as number) << 8) | (b[p + 3] as number);
-      p += 4;
-      out[i] = text.substring(p - start, p - start + len);
-      p += len;
-    }
-    this.pos = end;
-    return out;
-  }
-
-  /** End of `n` length-prefixed strings from `start` if every byte, prefixes included, is ASCII; else -1. */
-  private asciiStringRun(start: number, n: number): number {
-    const b = this.bytes;
-    let p = start;
-    for (let i = 0; i < n; i++) {
-      if (this.end - p < 4) return -1;
-      const len = ((b[p] as number) << 24) | ((b[p + 1] as number) << 16) | ((b[p + 2] as number) << 8) | (b[p + 3] as number);
-      if (len < 0 || len > this.maxLength || len > this.end - p - 4) return -1;
-      p += 4 + len;
-    }
-    for (let k = start; k < p; k++) if ((b[k] as number) >= 0x80) return -1;
-    return p;
+    return this.readVector(readStringElement, 4);
   }
 
   /** Steps over `n` bytes (e.g. a body nobody can interpret). */
