@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Installs everything zkts needs on a fresh Debian machine with Node 20: pnpm, the workspace's
-# dependencies, a Java runtime and ZooKeeper's server jars (Debian's `zookeeper` package), Curator's jars
-# (interoperability tests and benchmarks) and tcpdump (the CLI's pcap test). Idempotent: a second run only
-# checks. Set ZOOKEEPER_HOME to an Apache ZooKeeper release to use it instead of Debian's jars.
+# Installs everything zkts needs on a fresh Debian machine with Node 20: pnpm, a C/C++ toolchain and python3
+# (node-gyp, for the bench's native `zookeeper` peer), the workspace's dependencies, a Java runtime and
+# ZooKeeper's server jars (Debian's `zookeeper` package), Curator's jars (interoperability tests and
+# benchmarks) and tcpdump (the CLI's pcap test). Idempotent: a second run only checks. Set ZOOKEEPER_HOME to
+# an Apache ZooKeeper release to use it instead of Debian's jars.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,12 +14,15 @@ if ! command -v pnpm >/dev/null 2>&1; then
   npm install -g pnpm@9.15.9 >/dev/null 2>&1 || { corepack enable && corepack prepare pnpm@9.15.9 --activate; }
 fi
 
-if [ ! -d node_modules/.pnpm ] || [ pnpm-lock.yaml -nt node_modules/.modules.yaml ]; then
-  log "installing workspace dependencies"
-  pnpm install --frozen-lockfile >/dev/null
-fi
-
+# The apt packages come before `pnpm install`: that install runs the `zookeeper` package's install script
+# (bench/ devDependency), which compiles its bundled ZooKeeper C client (./configure + make, cc) and the addon
+# (node-gyp: python3, make, c++), and a failed dependency build fails the whole install, tests included. Only
+# `command -v` checks when the tools are there, so this costs `npm test` nothing.
 need_apt=()
+if ! command -v cc >/dev/null 2>&1 || ! command -v c++ >/dev/null 2>&1 || ! command -v make >/dev/null 2>&1; then
+  need_apt+=(build-essential)
+fi
+command -v python3 >/dev/null 2>&1 || need_apt+=(python3)
 command -v javac >/dev/null 2>&1 || need_apt+=(default-jdk-headless)
 if [ -z "${ZOOKEEPER_HOME:-}" ] && [ ! -f /usr/share/java/zookeeper.jar ]; then need_apt+=(zookeeper); fi
 [ -f /usr/share/java/curator-recipes.jar ] || need_apt+=(libcurator-recipes-java)
@@ -33,6 +37,21 @@ if [ ${#need_apt[@]} -gt 0 ]; then
     log "or set ZOOKEEPER_HOME to an Apache ZooKeeper release and put java on PATH."
     exit 1
   fi
+fi
+
+# node-gyp needs Node's headers and downloads them when it has none, and this machine reaches no download
+# site; the image's ~/.npmrc sets nodedir=/usr, but nothing else would. Node installed with its headers
+# (NodeSource's /usr/include/node, nvm, the release tarballs) has them under its own prefix, and those are the
+# running node's own: point node-gyp there unless npm_config_nodedir is already in the environment.
+# (bench.sh does the same for its fallback build.)
+if [ -z "${npm_config_nodedir:-}" ]; then
+  node_prefix=$(dirname "$(dirname "$(command -v node)")")
+  if [ -f "$node_prefix/include/node/common.gypi" ]; then export npm_config_nodedir="$node_prefix"; fi
+fi
+
+if [ ! -d node_modules/.pnpm ] || [ pnpm-lock.yaml -nt node_modules/.modules.yaml ]; then
+  log "installing workspace dependencies"
+  pnpm install --frozen-lockfile >/dev/null
 fi
 
 log "building packages"
