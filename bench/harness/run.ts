@@ -60,7 +60,7 @@ const QUICK: WorkloadParams = {
 // The testkit's defaults suit tests (C1 only, for a fast start); a benchmark server gets the full JIT so the
 // server is not the bottleneck that flattens every ratio. forceSync=no is the testkit's default: writes then
 // measure the clients and ZooKeeper, not this (shared) machine's disk.
-const SERVER_OPTIONS = { heap: '1g', logLevel: 'ERROR', jvmArgs: ['-XX:TieredStopAtLevel=4'] } as const;
+const SERVER_OPTIONS = { heap: '1g', logLevel: 'ERROR', jvmArgs: ['-XX:TieredStopAtLevel=4', '-Dzookeeper.globalOutstandingLimit=100000'] } as const;
 
 const LABELS: Record<ClientId, string> = {
   zkts: 'zkts',
@@ -82,14 +82,23 @@ function log(line: string): void {
   process.stderr.write(`${line}\n`);
 }
 
-// zkts is measured as shipped: the packages' dist/ (tsc output, built by scripts/setup.sh). `--source` runs
-// it from src/ through tsx instead (tsx adds helpers such as __name() to every function: slower).
+// zkts is measured as shipped: the packages' dist/ (tsc output, built by scripts/setup.sh), loaded by children
+// that tsc compiled to bench/.build (compileChild) and that run on plain node. Under tsx, every module outside
+// node_modules, zkts's dist/ included, is re-transformed with esbuild's __name() around each function, a cost
+// the peers (in node_modules) never pay. `--source` runs zkts from src/ through tsx anyway (slower).
 let fromSource = false;
+const childScript = join(benchDir, '.build', 'harness', 'child.js');
+
+function compileChild(): void {
+  const tsc = join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
+  const r = spawnSync(process.execPath, [tsc, '-p', join(benchDir, 'tsconfig.child.json')], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`cannot compile the benchmark's child (tsc -p bench/tsconfig.child.json):\n${r.stdout}${r.stderr}`);
+}
 
 function runChild(client: ClientId, workload: WorkloadName, connectString: string, base: string, params: WorkloadParams): Promise<Outcome> {
   return new Promise((resolve) => {
-    const conditions = fromSource ? ['--conditions=zkts-source'] : [];
-    const args = ['--expose-gc', ...conditions, '--import', 'tsx', join(here, 'child.ts'), client, workload, connectString, base, JSON.stringify(params)];
+    const entry = fromSource ? ['--conditions=zkts-source', '--import', 'tsx', join(here, 'child.ts')] : [childScript];
+    const args = ['--expose-gc', ...entry, client, workload, connectString, base, JSON.stringify(params)];
     const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
@@ -159,6 +168,7 @@ async function main(): Promise<void> {
   });
   const params = values.quick ? QUICK : FULL;
   fromSource = values.source;
+  if (!fromSource) compileChild();
   const onlyClients = values.clients?.split(',');
   const onlyWorkloads = values.workloads?.split(',');
   const wanted = (c: ClientId): boolean => !onlyClients || onlyClients.includes(c) || (c === 'curator' && onlyClients.includes('java'));
@@ -268,10 +278,12 @@ async function main(): Promise<void> {
   };
   const json = `${JSON.stringify(report, null, 2)}\n`;
   const svg = chart(grid, LABELS, title, subtitle);
-  const name = `bench-${stamp}${values.quick ? '-quick' : ''}`;
+  // Partial runs (--quick, --clients, --workloads, --source) are marked in their name and never become latest.*.
+  const partial = values.quick || onlyClients !== undefined || onlyWorkloads !== undefined || fromSource;
+  const name = `bench-${stamp}${values.quick ? '-quick' : partial ? '-partial' : ''}`;
   writeFileSync(join(resultsDir, `${name}.json`), json);
   writeFileSync(join(resultsDir, `${name}.svg`), svg);
-  if (!values.quick) {
+  if (!partial) {
     writeFileSync(join(resultsDir, 'latest.json'), json);
     writeFileSync(join(resultsDir, 'latest.svg'), svg);
   }

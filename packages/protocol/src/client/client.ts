@@ -64,6 +64,9 @@ export interface ReconfigOptions extends CallOptions {
   fromConfig?: bigint;
 }
 
+/** The default for omitted options on the hot operations: shared, so a call without options allocates none. */
+const NO_OPTIONS = Object.freeze({});
+
 export class ZkClient implements AsyncDisposable {
   private readonly session: Session;
   private readonly root: Chroot;
@@ -269,7 +272,7 @@ export class ZkClient implements AsyncDisposable {
 
   // ---- operations -----------------------------------------------------------------------------------
 
-  async create(path: string, data?: Data | null, options: CreateOptions = {}): Promise<{ path: string; stat: Stat }> {
+  async create(path: string, data?: Data | null, options: CreateOptions = NO_OPTIONS): Promise<{ path: string; stat: Stat }> {
     const mode = checkCreateMode(options.mode, options.ttl);
     const serverPath = this.serverPath(path, { sequential: mode.sequential });
     const acl = options.acl ?? Acls.openUnsafe();
@@ -279,7 +282,7 @@ export class ZkClient implements AsyncDisposable {
     return { path: this.root.toClient(result.path), stat: result.stat };
   }
 
-  delete(path: string, options: CallOptions & { version?: number } = {}): Promise<void> {
+  delete(path: string, options: CallOptions & { version?: number } = NO_OPTIONS): Promise<void> {
     try {
       const version = checkVersion(options.version);
       const serverPath = this.serverPath(path);
@@ -293,7 +296,7 @@ export class ZkClient implements AsyncDisposable {
   exists(path: string, options?: CallOptions): Promise<Stat | null>;
   exists(path: string, options: WatchOptions & { watch: true }): Promise<{ stat: Stat | null; watch: Promise<WatchEvent> }>;
   exists(path: string, options: WatchOptions & { watch: WatchListener }): Promise<Stat | null>;
-  async exists(path: string, options: WatchOptions = {}): Promise<Stat | null | { stat: Stat | null; watch: Promise<WatchEvent> }> {
+  async exists(path: string, options: WatchOptions = NO_OPTIONS): Promise<Stat | null | { stat: Stat | null; watch: Promise<WatchEvent> }> {
     const serverPath = this.serverPath(path);
     const w = this.watcherFor(options.watch);
     const stat = await this.call(
@@ -306,7 +309,7 @@ export class ZkClient implements AsyncDisposable {
 
   // Not async: the plain read returns the call's own promise (no wrapper promise, no extra microtask hop);
   // synchronous validation failures still surface as a rejected promise, as from an async function.
-  getData(path: string, options: WatchOptions = {}): Promise<{ data: Uint8Array; stat: Stat; watch?: Promise<WatchEvent> }> {
+  getData(path: string, options: WatchOptions = NO_OPTIONS): Promise<{ data: Uint8Array; stat: Stat; watch?: Promise<WatchEvent> }> {
     try {
       const serverPath = this.serverPath(path);
       if (options.watch === undefined) return this.call(req.getData(serverPath, path, undefined), options);
@@ -325,7 +328,7 @@ export class ZkClient implements AsyncDisposable {
     return w?.promise === undefined ? result : { ...result, watch: w.promise };
   }
 
-  setData(path: string, data: Data | null, options: CallOptions & { version?: number } = {}): Promise<Stat> {
+  setData(path: string, data: Data | null, options: CallOptions & { version?: number } = NO_OPTIONS): Promise<Stat> {
     try {
       const version = checkVersion(options.version);
       const serverPath = this.serverPath(path);
@@ -347,7 +350,7 @@ export class ZkClient implements AsyncDisposable {
     return this.call(req.setACL(serverPath, path, acl, version), options);
   }
 
-  async getChildren(path: string, options: WatchOptions = {}): Promise<{ children: string[]; stat: Stat; watch?: Promise<WatchEvent> }> {
+  async getChildren(path: string, options: WatchOptions = NO_OPTIONS): Promise<{ children: string[]; stat: Stat; watch?: Promise<WatchEvent> }> {
     const serverPath = this.serverPath(path);
     const w = this.watcherFor(options.watch);
     const result = await this.call(

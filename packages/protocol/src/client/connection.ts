@@ -8,7 +8,7 @@ import { JuteReader } from '../jute/reader.js';
 import { JuteWriter } from '../jute/writer.js';
 import { ConnectionLossError, InvalidArgumentError, ProtocolError, ZkError } from '../errors/errors.js';
 import { readConnectResponse, writeConnectRequest, type ConnectRequest, type ConnectResponse } from '../records/connect.js';
-import { readReplyHeader, writeRequestHeader, type ReplyHeader } from '../records/headers.js';
+import { fillReplyHeader, replyHeaderSlot, writeRequestHeader, type ReplyHeader } from '../records/headers.js';
 import { readWatcherEvent, type WatcherEvent } from '../records/watches.js';
 import { writeAuthPacket } from '../records/auth.js';
 import { OpCode, Xid, opName } from '../records/constants.js';
@@ -29,6 +29,11 @@ export interface ConnectionEvents {
   onClose(error: ZkError): void;
 }
 
+/** Write coalescing under a deep pipeline (see Connection.flush). */
+const HOLD_ABOVE = 128;
+const RESUME_BELOW = 64;
+const HOLD_MAX_BYTES = 256 * 1024;
+
 export type ConnectionPhase = 'handshake' | 'open' | 'closed';
 
 export class Connection {
@@ -45,8 +50,16 @@ export class Connection {
    * false) frames keep accumulating here and the flush waits for 'drain'; the pending FIFO bounds them.
    */
   private readonly writer = new JuteWriter(1024);
+  /** Every reply's header is read into this one object: decoders use it synchronously, nobody keeps it. */
+  private readonly header = replyHeaderSlot();
   private flushQueued = false;
   private blocked = false;
+  /** Requests in `writer` not yet handed to the socket (they are already in `pending`). */
+  private unflushed = 0;
+  /** A flush was put off because enough requests are already on the wire (see `flush`). */
+  private held = false;
+  /** The next flush writes even if the hold rule says wait. */
+  private forced = false;
   private readonly flushFn = (): void => this.flush();
   private readonly drainFn = (): void => {
     this.blocked = false;
@@ -88,7 +101,7 @@ export class Connection {
       w.beginFrame();
       writeRequestHeader(w, { xid, type: entry.op });
       entry.write(w);
-      size = w.endFrame().byteLength - 4;
+      size = w.endFrameLength();
     } catch (err) {
       // Never leave half a frame behind for the next flush.
       w.truncate(start);
@@ -103,6 +116,7 @@ export class Connection {
     entry.xid = xid;
     entry.phase = 'sent';
     this.pending.push(entry);
+    this.unflushed++;
     if (requestChannel.hasSubscribers) {
       requestChannel.publish({ sessionId: this.sessionId, xid, op: entry.op, opName: opName(entry.op), path: entry.path });
     }
@@ -110,8 +124,12 @@ export class Connection {
   }
 
   sendPing(): void {
-    // Frames already waiting to leave (e.g. behind back-pressure) keep the session alive as well as a ping.
-    if (this.writer.length > 0) return;
+    // Frames already waiting to leave (e.g. behind back-pressure) keep the session alive as well as a ping,
+    // once they leave: a held batch goes now.
+    if (this.writer.length > 0) {
+      this.release();
+      return;
+    }
     this.sendHeaderOnly(Xid.PING, OpCode.ping);
   }
 
@@ -127,15 +145,15 @@ export class Connection {
       w.truncate(start);
       throw err;
     }
-    this.queueFlush();
+    this.release();
   }
 
   private sendHeaderOnly(xid: number, op: number): void {
     const w = this.writer;
     w.beginFrame();
     writeRequestHeader(w, { xid, type: op });
-    w.endFrame();
-    this.queueFlush();
+    w.endFrameLength();
+    this.release();
   }
 
   private queueFlush(): void {
@@ -144,14 +162,35 @@ export class Connection {
     process.nextTick(this.flushFn);
   }
 
-  /** Writes every queued frame in one socket write, unless the socket asked us to wait for 'drain'. */
+  /** Ends a hold: what is queued leaves on the next flush whatever is on the wire (pings, auth, resumes). */
+  private release(): void {
+    this.held = false;
+    this.forced = true;
+    this.queueFlush();
+  }
+
+  /**
+   * Writes every queued frame in one socket write, unless the socket asked us to wait for 'drain', or enough
+   * requests are on the wire already. Every write to a loopback or LAN socket costs a syscall and wakes the
+   * server; a client keeping hundreds of requests in flight would otherwise write a few frames per reply it
+   * reads. While at least HOLD_ABOVE requests are unanswered the server has work queued, so new frames wait
+   * (up to HOLD_MAX_BYTES) until the replies bring that below RESUME_BELOW: one write then carries the whole
+   * batch and the server never runs dry, so no request is answered later than it would have been.
+   */
   private flush(): void {
     this.flushQueued = false;
     if (this.blocked) return;
     const w = this.writer;
     if (w.length === 0) return;
+    if (!this.forced && this.pending.size - this.unflushed >= HOLD_ABOVE && w.length < HOLD_MAX_BYTES) {
+      this.held = true;
+      return;
+    }
+    this.held = false;
+    this.forced = false;
     const bytes = w.toBytes();
     w.reset();
+    this.unflushed = 0;
     this.lastSent = Date.now();
     if (!this.transport.write(bytes)) {
       this.blocked = true;
@@ -171,6 +210,8 @@ export class Connection {
     if (w.length > 0) {
       const bytes = w.toBytes();
       w.reset();
+      this.unflushed = 0;
+      this.held = false;
       this.lastSent = Date.now();
       this.transport.write(bytes);
     }
@@ -189,7 +230,7 @@ export class Connection {
         this.events.onHandshake(response);
         return;
       }
-      this.onReply(readReplyHeader(r), r);
+      this.onReply(fillReplyHeader(r, this.header), r);
     } catch (err) {
       const error = err instanceof ZkError ? err : new ProtocolError(`cannot process frame: ${String(err)}`, undefined, { cause: err });
       debug('closing connection: %s', error.message);
@@ -217,6 +258,7 @@ export class Connection {
       );
     }
     this.pending.shift();
+    if (this.held && this.pending.size - this.unflushed < RESUME_BELOW) this.release();
     if (header.zxid > 0n) this.events.onZxid(header.zxid);
     if (replyChannel.hasSubscribers) {
       replyChannel.publish({

@@ -42,6 +42,21 @@ export class Dispatcher {
 
   /** A completion that calls `settle(value)` (a promise's resolve or reject). */
   settle(settle: (value: unknown) => void, value: unknown): void {
+    if (this.head === this.queue.length && !this.draining) {
+      // Nothing is waiting ahead of it, so it may run now: the common case of a reply with no notification in
+      // between costs no queue item. A notification that comes next still waits for the macrotask turn.
+      this.lastWasCompletion = true;
+      try {
+        settle(value);
+      } catch (err) {
+        this.onError(err);
+      }
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(this.afterCompletionsFn);
+      }
+      return;
+    }
     this.push({ kind: COMPLETE, fn: settle, arg: value });
   }
 

@@ -5,6 +5,8 @@
  */
 import { InvalidArgumentError, ServerError } from '../errors/errors.js';
 import { KeeperCode } from '../errors/codes.js';
+import type { JuteReader } from '../jute/reader.js';
+import type { JuteWriter } from '../jute/writer.js';
 import type { ReplyHeader } from '../records/headers.js';
 import { OpCode } from '../records/constants.js';
 import { writeCreateRequest, writeCreateTTLRequest, readCreate2Response } from '../records/create.js';
@@ -127,18 +129,36 @@ export function exists(serverPath: string, path: string, register: ((found: bool
   };
 }
 
+/**
+ * getData is the operation a read-heavy client issues most, so its spec is a class (one allocation per call,
+ * not an object and two closures). The others stay plain builders.
+ */
+class GetDataSpec implements RequestSpec<{ data: Uint8Array; stat: Stat }> {
+  readonly op = OpCode.getData;
+  readonly path: string;
+  private readonly callerPath: string;
+  private readonly register: (() => void) | undefined;
+
+  constructor(serverPath: string, callerPath: string, register: (() => void) | undefined) {
+    this.path = serverPath;
+    this.callerPath = callerPath;
+    this.register = register;
+  }
+
+  write(w: JuteWriter): void {
+    writeGetDataRequest(w, { path: this.path, watch: this.register !== undefined });
+  }
+
+  decode(h: ReplyHeader, r: JuteReader): { data: Uint8Array; stat: Stat } {
+    ok(h, this.callerPath);
+    const res = readGetDataResponse(r);
+    this.register?.();
+    return { data: copy(res.data), stat: stat(res.stat) };
+  }
+}
+
 export function getData(serverPath: string, path: string, register: (() => void) | undefined): RequestSpec<{ data: Uint8Array; stat: Stat }> {
-  return {
-    op: OpCode.getData,
-    path: serverPath,
-    write: (w) => writeGetDataRequest(w, { path: serverPath, watch: register !== undefined }),
-    decode: (h, r) => {
-      ok(h, path);
-      const res = readGetDataResponse(r);
-      register?.();
-      return { data: copy(res.data), stat: stat(res.stat) };
-    },
-  };
+  return new GetDataSpec(serverPath, path, register);
 }
 
 export function setData(serverPath: string, path: string, data: Uint8Array | null, version: number): RequestSpec<Stat> {

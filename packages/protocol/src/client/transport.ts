@@ -33,11 +33,17 @@ export class Transport {
   /** A close that happened before handlers were attached, reported on attach. */
   private earlyClose: { error: ZkError | undefined } | null = null;
 
-  private constructor(address: HostAddress, socket: Socket, maxPacket: number) {
+  private constructor(address: HostAddress, socket: Socket, maxPacket: number, reads: ReadSink | null) {
     this.address = address;
     this.socket = socket;
     this.splitter = new FrameSplitter({ maxPacket });
-    socket.on('data', (chunk: Buffer) => this.onData(chunk));
+    if (reads === null) {
+      socket.on('data', (chunk: Buffer) => this.onData(chunk));
+    } else {
+      reads.transport = this;
+      for (const chunk of reads.early) this.onData(chunk);
+      reads.early = [];
+    }
     socket.on('error', (err) => this.finish(new ConnectionLossError(`socket error: ${err.message}`, true, { cause: err })));
     socket.on('close', () => this.finish(new ConnectionLossError('connection closed by server', true)));
   }
@@ -46,10 +52,11 @@ export class Transport {
     return new Promise((resolve, reject) => {
       let socket: Socket;
       const tls = options.tls;
+      const reads = tls === undefined ? new ReadSink() : null;
       try {
         socket =
-          tls === undefined
-            ? netConnect({ host: address.host, port: address.port })
+          reads !== null
+            ? netConnect({ host: address.host, port: address.port, onread: { buffer: reads.buffer, callback: reads.callback } })
             : tlsConnect({ servername: isIpLiteral(address.host) ? '' : address.host, ...tls, host: address.host, port: address.port });
       } catch (err) {
         reject(new ConnectionLossError(`cannot dial ${describe(address)}: ${(err as Error).message}`, false, { cause: err }));
@@ -70,7 +77,7 @@ export class Transport {
       socket.once(readyEvent, () => {
         clearTimeout(timer);
         socket.off('error', onError);
-        resolve(new Transport(address, socket, options.maxPacket));
+        resolve(new Transport(address, socket, options.maxPacket, reads));
       });
     });
   }
@@ -114,6 +121,11 @@ export class Transport {
     this.socket.destroy();
   }
 
+  /** A chunk read by the ReadSink (valid only during this call). */
+  deliver(chunk: Uint8Array): void {
+    this.onData(chunk);
+  }
+
   private onData(chunk: Uint8Array): void {
     if (this.closed) return;
     let frames: Uint8Array[];
@@ -126,7 +138,8 @@ export class Transport {
     }
     for (const frame of frames) {
       if (this.closed) return;
-      if (this.handlers === null) this.early.push(frame);
+      // Kept past this call: copy (the frame may be a view into the reused read buffer).
+      if (this.handlers === null) this.early.push(frame.slice());
       else this.handlers.onFrame(frame);
     }
   }
@@ -139,6 +152,28 @@ export class Transport {
     if (handlers === null) this.earlyClose = { error };
     else handlers.onClose(error);
   }
+}
+
+/** Bytes read per socket read on plain TCP: what libuv suggests for a stream read. */
+const READ_BUFFER_SIZE = 64 * 1024;
+
+/**
+ * Plain TCP reads land in one buffer per connection (net's `onread`), reused for every read: no 64 KiB
+ * allocation per read and no stream machinery per chunk. Frames handed to `onFrame` are therefore views that
+ * live only for that call; everything the client keeps (reply data, passwords, early frames) is copied. TLS
+ * sockets have no `onread`, so they keep 'data' events.
+ */
+class ReadSink {
+  readonly buffer = Buffer.allocUnsafe(READ_BUFFER_SIZE);
+  transport: Transport | null = null;
+  /** Reads before the Transport exists (copied: the buffer is reused). */
+  early: Uint8Array[] = [];
+  readonly callback = (bytesRead: number, buffer: Uint8Array): boolean => {
+    const chunk = buffer.subarray(0, bytesRead);
+    if (this.transport === null) this.early.push(chunk.slice());
+    else this.transport.deliver(chunk);
+    return true;
+  };
 }
 
 function isIpLiteral(host: string): boolean {

@@ -26,14 +26,34 @@ function readStringElement(r: JuteReader): string | null {
  * buffer is not kept alive by the cache.
  */
 const views = new WeakMap<ArrayBufferLike, DataView>();
+/**
+ * The last buffer looked up: consecutive frames almost always share it (one chunk, or the client's reused
+ * read buffer), and a WeakMap lookup per frame showed in profiles. Holds one buffer alive at most.
+ */
+let lastBuffer: ArrayBufferLike | null = null;
+let lastView: DataView | null = null;
 
 function viewOf(buffer: ArrayBufferLike): DataView {
+  if (buffer === lastBuffer && lastView !== null) return lastView;
   let v = views.get(buffer);
   if (v === undefined) {
     v = new DataView(buffer);
     views.set(buffer, v);
   }
+  lastBuffer = buffer;
+  lastView = v;
   return v;
+}
+
+/** The last long a `readLongMemo` call site read: its two halves and its bigint. */
+export interface LongMemo {
+  high: number;
+  low: number;
+  value: bigint;
+}
+
+export function longMemo(): LongMemo {
+  return { high: 0, low: 0, value: 0n };
 }
 
 /** ZooKeeper's default jute.maxbuffer: 0xfffff bytes. */
@@ -83,6 +103,25 @@ export class JuteReader {
     const v = this.view.getBigInt64(this.base + this.pos);
     this.pos += 8;
     return v;
+  }
+
+  /**
+   * readLong for fields that often repeat between records (a Stat's zxids and times when the same node is read
+   * again): when the 8 bytes equal the ones `memo` saw last, its bigint is returned instead of a new one.
+   * bigints are immutable, so sharing one is invisible to callers; it only spares an allocation.
+   */
+  readLongMemo(memo: LongMemo): bigint {
+    this.need(8, 'long');
+    const at = this.base + this.pos;
+    const high = this.view.getInt32(at);
+    const low = this.view.getInt32(at + 4);
+    this.pos += 8;
+    if (high !== memo.high || low !== memo.low) {
+      memo.high = high;
+      memo.low = low;
+      memo.value = (BigInt(high) << 32n) | BigInt(low >>> 0);
+    }
+    return memo.value;
   }
 
   readBool(): boolean {

@@ -147,6 +147,15 @@ export class JuteWriter {
     return out;
   }
 
+  /** endFrame without the view: back-patches the length and returns the payload size (no allocation). */
+  endFrameLength(): number {
+    if (this.frameStart < 0) throw new Error('endFrame without beginFrame');
+    const size = this.pos - this.frameStart - 4;
+    this.view.setInt32(this.frameStart, size);
+    this.frameStart = -1;
+    return size;
+  }
+
   /** A view of everything written since reset, valid until the next reset. */
   bytesView(): Uint8Array {
     return this.buf.subarray(0, this.pos);

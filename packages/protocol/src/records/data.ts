@@ -12,7 +12,7 @@
  * ctime/mtime are milliseconds since the epoch; a TTL node's ephemeralOwner starts with byte 0xFF and is not a
  * session id.
  */
-import type { JuteReader } from '../jute/reader.js';
+import { longMemo, type JuteReader } from '../jute/reader.js';
 import type { JuteWriter } from '../jute/writer.js';
 
 export interface Id {
@@ -86,20 +86,29 @@ export function writeStat(w: JuteWriter, v: Stat): void {
   w.writeLong(v.pzxid);
 }
 
+// One memo per long field: reading the same node again (the common case for hot data and lock directories)
+// yields the same six 64-bit values, so readStat allocates no bigint for them.
+const czxidMemo = longMemo();
+const mzxidMemo = longMemo();
+const ctimeMemo = longMemo();
+const mtimeMemo = longMemo();
+const ownerMemo = longMemo();
+const pzxidMemo = longMemo();
+
 export function readStat(r: JuteReader): Stat {
   // Object literal in wire order: property evaluation order is the read order.
   return {
-    czxid: r.readLong(),
-    mzxid: r.readLong(),
-    ctime: r.readLong(),
-    mtime: r.readLong(),
+    czxid: r.readLongMemo(czxidMemo),
+    mzxid: r.readLongMemo(mzxidMemo),
+    ctime: r.readLongMemo(ctimeMemo),
+    mtime: r.readLongMemo(mtimeMemo),
     version: r.readInt(),
     cversion: r.readInt(),
     aversion: r.readInt(),
-    ephemeralOwner: r.readLong(),
+    ephemeralOwner: r.readLongMemo(ownerMemo),
     dataLength: r.readInt(),
     numChildren: r.readInt(),
-    pzxid: r.readLong(),
+    pzxid: r.readLongMemo(pzxidMemo),
   };
 }
 

@@ -6,7 +6,7 @@
  *   class MultiHeader   { int type; boolean done; int err; } before each multi/multiRead sub-op and result
  *   class ErrorResponse { int err; }                        a failed multi result; also addWatch's reply
  */
-import type { JuteReader } from '../jute/reader.js';
+import { longMemo, type JuteReader, type LongMemo } from '../jute/reader.js';
 import type { JuteWriter } from '../jute/writer.js';
 
 export interface RequestHeader {
@@ -44,6 +44,27 @@ export function readReplyHeader(r: JuteReader): ReplyHeader {
   const xid = r.readInt();
   const zxid = r.readLong();
   return { xid, zxid, err: r.readInt() };
+}
+
+/** A ReplyHeader that is refilled for every reply of one connection (see fillReplyHeader). */
+export interface ReplyHeaderSlot extends ReplyHeader {
+  readonly zxidMemo: LongMemo;
+}
+
+export function replyHeaderSlot(): ReplyHeaderSlot {
+  return { xid: 0, zxid: 0n, err: 0, zxidMemo: longMemo() };
+}
+
+/**
+ * readReplyHeader for the client's hot path: fills `slot` in place and builds a bigint only when the zxid
+ * differs from the previous reply's (reads between two writes all carry the same zxid), so a reply header
+ * allocates nothing. The slot's fields are valid until the next call.
+ */
+export function fillReplyHeader(r: JuteReader, slot: ReplyHeaderSlot): ReplyHeaderSlot {
+  slot.xid = r.readInt();
+  slot.zxid = r.readLongMemo(slot.zxidMemo);
+  slot.err = r.readInt();
+  return slot;
 }
 
 export interface MultiHeader {

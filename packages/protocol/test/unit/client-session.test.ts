@@ -18,6 +18,9 @@ import { writeGetDataResponse, readGetDataRequest, readExistsRequest } from '../
 import { readAuthPacket } from '../../src/records/auth.js';
 import { readSetWatches, readSetWatches2 } from '../../src/records/watches.js';
 import type { Stat } from '../../src/records/data.js';
+import { JuteWriter } from '../../src/jute/writer.js';
+import { prng } from './support/session.js';
+import { writeReplyHeader } from '../../src/records/headers.js';
 import { FakeServer, eventually, type FakeConnection, type FakeServerOptions, type ReceivedRequest } from '../fake-server.js';
 
 const STAT: Stat = {
@@ -226,6 +229,88 @@ describe('xids and replies', () => {
     s.last?.close();
     await eventually(() => s.connections.length === 2 && c.state === 'connected', 3000, 'reconnect');
     expect(s.connections[1]?.connect?.lastZxidSeen).toBe(50n);
+  });
+});
+
+describe('reads into a reused buffer', () => {
+  it('reply data stays intact across later reads: 400 distinct replies in awkward chunks, frames split anywhere', async () => {
+    // The client reads plain TCP into one buffer per connection; everything it hands out must be a copy.
+    const pendingXids: number[] = [];
+    const s = await fake({ onRequest: (_conn, req) => void pendingXids.push(req.xid) });
+    const c = client(s.connectString);
+    await c.connect();
+    const n = 400;
+    const calls = Array.from({ length: n }, (_, i) => c.getData(`/n${i}`));
+    await eventually(() => pendingXids.length === n);
+    const w = new JuteWriter(1024);
+    for (const xid of pendingXids) {
+      w.beginFrame();
+      writeReplyHeader(w, { xid, zxid: BigInt(xid), err: 0 });
+      // Each body is its own: 1..300 bytes of (xid & 0xff), with a Stat whose version is the xid.
+      writeGetDataResponse(w, { data: new Uint8Array(1 + (xid % 300)).fill(xid & 0xff), stat: { ...STAT, version: xid, mzxid: BigInt(xid) } });
+      w.endFrame();
+    }
+    const stream = w.toBytes();
+    const conn = s.last!;
+    const rnd = prng(7);
+    for (let at = 0; at < stream.byteLength; ) {
+      const size = 1 + Math.floor(rnd() * 700);
+      conn.sendRaw(stream.slice(at, at + size));
+      at += size;
+      // Let the client read this chunk on its own before the next one lands in the same buffer.
+      await new Promise((r) => setImmediate(r));
+    }
+    const results = await Promise.all(calls);
+    results.forEach((res, i) => {
+      const xid = pendingXids[i]!;
+      expect(res.data.byteLength).toBe(1 + (xid % 300));
+      expect(res.data.every((b) => b === (xid & 0xff))).toBe(true);
+      expect(res.stat.version).toBe(xid);
+      expect(res.stat.mzxid).toBe(BigInt(xid));
+    });
+  });
+});
+
+describe('write batching under a deep pipeline', () => {
+  /** Answers getData requests of `conn` in arrival order, `count` of them. */
+  function answerFirst(conn: FakeConnection, answered: { n: number }, count: number): void {
+    for (let i = 0; i < count; i++) answer(conn, conn.requests[answered.n++]!);
+  }
+
+  it('with 128+ requests unanswered, new ones wait for the replies to bring that under 64, then leave together', async () => {
+    const s = await fake();
+    const c = client(s.connectString);
+    await c.connect();
+    const first = Array.from({ length: 200 }, (_, i) => c.getData(`/a${i}`));
+    await eventually(() => s.last?.requests.length === 200);
+    const conn = s.last!;
+    const held = Array.from({ length: 10 }, (_, i) => c.getData(`/b${i}`));
+    const answered = { n: 0 };
+    answerFirst(conn, answered, 100); // 100 left on the wire: still holding
+    await Promise.all(first.slice(0, 100));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(conn.requests.length).toBe(200);
+    answerFirst(conn, answered, 37); // 63 left: the held ten go, in one batch, in order
+    await eventually(() => conn.requests.length === 210);
+    expect(conn.requests.slice(200).map((r) => readGetDataRequest(r.reader()).path)).toEqual(Array.from({ length: 10 }, (_, i) => `/b${i}`));
+    answerFirst(conn, answered, 73);
+    await Promise.all([...first, ...held]);
+  });
+
+  it('a held batch still leaves when the ping is due, so a slow server never starves it', async () => {
+    const s = await fake();
+    const c = client(s.connectString, { sessionTimeout: 3000 });
+    await c.connect();
+    void Promise.allSettled(Array.from({ length: 150 }, (_, i) => c.getData(`/a${i}`)));
+    await eventually(() => s.last?.requests.length === 150);
+    const conn = s.last!;
+    const late = c.getData('/late');
+    // No replies at all: only the ping timer (a third of the negotiated timeout) can release it.
+    await eventually(() => conn.requests.length === 151, 2500, 'the held request');
+    expect(readGetDataRequest(conn.requests[150]!.reader()).path).toBe('/late');
+    const answered = { n: 0 };
+    answerFirst(conn, answered, 151);
+    await expect(late).resolves.toMatchObject({ stat: { version: 0 } });
   });
 });
 

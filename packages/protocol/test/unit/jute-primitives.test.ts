@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { JuteReader, JuteWriter, ProtocolError, ServerError, ZkError } from '@zkts/protocol';
+import { longMemo } from '../../src/jute/reader.js';
 
 describe('Jute primitives', () => {
   it('round-trips every primitive, keeping null distinct from empty', () => {
@@ -19,6 +20,34 @@ describe('Jute primitives', () => {
     expect(r.readVector((x) => x.readInt(), 4)).toBeNull();
     expect(r.readVector((x) => x.readInt(), 4)).toEqual([1, 2]);
     r.expectEnd('test');
+  });
+
+  it('readLongMemo reads what readLong reads, and reuses its last bigint when the bytes repeat', () => {
+    const values = [0n, 1n, -1n, 0xffffffffn, 0x1_0000_0000n, -0x1_0000_0001n, 2n ** 63n - 1n, -(2n ** 63n), 0x1234_5678_9abcn];
+    const w = new JuteWriter(8);
+    for (const v of values) w.writeLong(v).writeLong(v);
+    const r = new JuteReader(w.toBytes());
+    const memo = longMemo();
+    for (const v of values) {
+      expect(r.readLongMemo(memo)).toBe(v);
+      // Plant another value: the repeat returns it, so no bigint was rebuilt from the same bytes.
+      memo.value = 42n;
+      expect(r.readLongMemo(memo)).toBe(42n);
+    }
+    expect(() => new JuteReader(new Uint8Array(7)).readLongMemo(longMemo())).toThrow(ProtocolError);
+  });
+
+  it('endFrameLength back-patches the prefix like endFrame and returns the payload length', () => {
+    const a = new JuteWriter(4);
+    a.beginFrame();
+    a.writeInt(1).writeString('abc');
+    const view = a.endFrame();
+    const b = new JuteWriter(4);
+    b.beginFrame();
+    b.writeInt(1).writeString('abc');
+    expect(b.endFrameLength()).toBe(view.byteLength - 4);
+    expect(b.toBytes()).toEqual(a.toBytes());
+    expect(() => b.endFrameLength()).toThrow();
   });
 
   it('refuses truncated input and hostile lengths with a ProtocolError carrying the offset', () => {

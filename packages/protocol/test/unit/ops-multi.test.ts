@@ -8,7 +8,7 @@ import { JuteReader } from '../../src/jute/reader.js';
 import { JuteWriter } from '../../src/jute/writer.js';
 import { readConnectRequest, readConnectResponse, writeConnectRequest, writeConnectResponse } from '../../src/records/connect.js';
 import { OpCode, type OpCodeName } from '../../src/records/constants.js';
-import { readReplyHeader, readRequestHeader, writeReplyHeader } from '../../src/records/headers.js';
+import { fillReplyHeader, readReplyHeader, readRequestHeader, replyHeaderSlot, writeReplyHeader } from '../../src/records/headers.js';
 import { frameWithLength } from '../../src/wire/frame.js';
 import {
   firstMultiError,
@@ -87,6 +87,33 @@ describe('opcode table and request frames', () => {
       OpCode.removeWatches, OpCode.auth, OpCode.ping, OpCode.closeSession]) {
       expect(responseReaderFor(op)).toBeNull();
     }
+  });
+
+  it('fillReplyHeader reads what readReplyHeader reads, into one slot, keeping a repeated zxid without a new bigint', () => {
+    const slot = replyHeaderSlot();
+    let replies = 0;
+    for (const { dir, frame } of frames) {
+      if (dir !== 's2c' || frame.byteLength < 16) continue;
+      const expected = readReplyHeader(new JuteReader(frame));
+      const got = fillReplyHeader(new JuteReader(frame), slot);
+      expect(got).toBe(slot);
+      expect({ xid: got.xid, zxid: got.zxid, err: got.err }).toEqual(expected);
+      replies++;
+    }
+    expect(replies).toBeGreaterThan(10);
+    const header = (zxid: bigint): Uint8Array => {
+      const w = new JuteWriter(16);
+      writeReplyHeader(w, { xid: 7, zxid, err: -101 });
+      return w.toBytes();
+    };
+    for (const zxid of [0n, 1n, 0xffffffffn, 0x1_0000_0000n, 0x7fffffff_ffffffffn, -1n, -0x8000000000000000n, -0x1_0000_0001n]) {
+      expect(fillReplyHeader(new JuteReader(header(zxid)), slot)).toMatchObject({ xid: 7, zxid, err: -101 });
+    }
+    // Same bytes again: no new bigint is built (shown by planting a different value in the memo).
+    fillReplyHeader(new JuteReader(header(0x1234_5678_9abcn)), slot);
+    slot.zxidMemo.value = 42n;
+    expect(fillReplyHeader(new JuteReader(header(0x1234_5678_9abcn)), slot).zxid).toBe(42n);
+    expect(fillReplyHeader(new JuteReader(header(0x1234_5678_9abdn)), slot).zxid).toBe(0x1234_5678_9abdn);
   });
 
   it('borrows: buffers in decoded replies are views into the frame, not copies', () => {
