@@ -30,8 +30,8 @@ export interface ConnectionEvents {
 }
 
 /** Write coalescing under a deep pipeline (see Connection.flush). */
-const HOLD_ABOVE = 128;
-const RESUME_BELOW = 64;
+const HOLD_ABOVE = 256;
+const RESUME_BELOW = 128;
 const HOLD_MAX_BYTES = 256 * 1024;
 
 export type ConnectionPhase = 'handshake' | 'open' | 'closed';

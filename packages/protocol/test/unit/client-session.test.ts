@@ -277,23 +277,23 @@ describe('write batching under a deep pipeline', () => {
     for (let i = 0; i < count; i++) answer(conn, conn.requests[answered.n++]!);
   }
 
-  it('with 128+ requests unanswered, new ones wait for the replies to bring that under 64, then leave together', async () => {
+  it('with 256+ requests unanswered, new ones wait for the replies to bring that under 128, then leave together', async () => {
     const s = await fake();
     const c = client(s.connectString);
     await c.connect();
-    const first = Array.from({ length: 200 }, (_, i) => c.getData(`/a${i}`));
-    await eventually(() => s.last?.requests.length === 200);
+    const first = Array.from({ length: 300 }, (_, i) => c.getData(`/a${i}`));
+    await eventually(() => s.last?.requests.length === 300);
     const conn = s.last!;
     const held = Array.from({ length: 10 }, (_, i) => c.getData(`/b${i}`));
     const answered = { n: 0 };
-    answerFirst(conn, answered, 100); // 100 left on the wire: still holding
-    await Promise.all(first.slice(0, 100));
+    answerFirst(conn, answered, 150); // 150 left on the wire: still holding
+    await Promise.all(first.slice(0, 150));
     await new Promise((r) => setTimeout(r, 50));
-    expect(conn.requests.length).toBe(200);
-    answerFirst(conn, answered, 37); // 63 left: the held ten go, in one batch, in order
-    await eventually(() => conn.requests.length === 210);
-    expect(conn.requests.slice(200).map((r) => readGetDataRequest(r.reader()).path)).toEqual(Array.from({ length: 10 }, (_, i) => `/b${i}`));
-    answerFirst(conn, answered, 73);
+    expect(conn.requests.length).toBe(300);
+    answerFirst(conn, answered, 23); // 127 left: the held ten go, in one batch, in order
+    await eventually(() => conn.requests.length === 310);
+    expect(conn.requests.slice(300).map((r) => readGetDataRequest(r.reader()).path)).toEqual(Array.from({ length: 10 }, (_, i) => `/b${i}`));
+    answerFirst(conn, answered, 137);
     await Promise.all([...first, ...held]);
   });
 
@@ -301,15 +301,15 @@ describe('write batching under a deep pipeline', () => {
     const s = await fake();
     const c = client(s.connectString, { sessionTimeout: 3000 });
     await c.connect();
-    void Promise.allSettled(Array.from({ length: 150 }, (_, i) => c.getData(`/a${i}`)));
-    await eventually(() => s.last?.requests.length === 150);
+    void Promise.allSettled(Array.from({ length: 300 }, (_, i) => c.getData(`/a${i}`)));
+    await eventually(() => s.last?.requests.length === 300);
     const conn = s.last!;
     const late = c.getData('/late');
     // No replies at all: only the ping timer (a third of the negotiated timeout) can release it.
-    await eventually(() => conn.requests.length === 151, 2500, 'the held request');
-    expect(readGetDataRequest(conn.requests[150]!.reader()).path).toBe('/late');
+    await eventually(() => conn.requests.length === 301, 2500, 'the held request');
+    expect(readGetDataRequest(conn.requests[300]!.reader()).path).toBe('/late');
     const answered = { n: 0 };
-    answerFirst(conn, answered, 151);
+    answerFirst(conn, answered, 301);
     await expect(late).resolves.toMatchObject({ stat: { version: 0 } });
   });
 });
