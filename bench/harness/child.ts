@@ -9,6 +9,7 @@ const CLIENTS: Record<string, () => Promise<{ client: BenchClient }>> = {
   zkts: () => import('../clients/zkts.js'),
   nzk: () => import('../clients/nzk.js'),
   native: () => import('../clients/native.js'),
+  raw: () => import('../clients/raw.js'),
 };
 
 async function main(): Promise<void> {

@@ -1,8 +1,9 @@
 // Turns the raw results of one run into the printed table of ratios (zkts / peer) and the target checks.
 import type { Metrics, WorkloadName } from './workloads.js';
 
-export type ClientId = 'zkts' | 'nzk' | 'native' | 'java' | 'curator';
-export const PEERS: readonly ClientId[] = ['nzk', 'native', 'java', 'curator'];
+export type ClientId = 'zkts' | 'nzk' | 'native' | 'java' | 'curator' | 'raw';
+/** `raw` is not a peer but the server's ceiling for one connection (bench/clients/raw.ts). */
+export const PEERS: readonly ClientId[] = ['nzk', 'native', 'java', 'curator', 'raw'];
 
 /** A client's result for one workload: the kept run's metrics (and every run's, when there were several). */
 export type Outcome = { metrics: Metrics; runs?: Metrics[] } | { error: string };

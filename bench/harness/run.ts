@@ -68,6 +68,7 @@ const LABELS: Record<ClientId, string> = {
   native: 'zookeeper (native)',
   java: 'ZooKeeper Java',
   curator: 'Curator',
+  raw: 'raw socket (ceiling)',
 };
 
 // Node runners: which workloads each has (the native package gets no lock: the comparison is zkts's Mutex
@@ -76,6 +77,8 @@ const NODE_CLIENTS: { id: ClientId; workloads: readonly WorkloadName[] }[] = [
   { id: 'zkts', workloads: [...DATA_WORKLOADS, ...LOCK_WORKLOADS] },
   { id: 'nzk', workloads: [...DATA_WORKLOADS, ...LOCK_WORKLOADS] },
   { id: 'native', workloads: DATA_WORKLOADS },
+  // Not a client: the most a single connection can get from this server (getData only).
+  { id: 'raw', workloads: ['getPipelined', 'getSequential'] },
 ];
 
 function log(line: string): void {
@@ -121,13 +124,13 @@ function runChild(client: ClientId, workload: WorkloadName, connectString: strin
 
 /** How many passes each workload gets (its best is kept); the waiters' figures are counts, not rates. */
 const PASSES: Partial<Record<WorkloadName, number>> = {
-  getPipelined: 2,
-  getSequential: 2,
+  getPipelined: 3,
+  getSequential: 3,
   createDelete: 2,
   watches: 2,
-  mutexUncontended: 2,
-  handoffs8: 2,
-  handoffs32: 2,
+  mutexUncontended: 3,
+  handoffs8: 3,
+  handoffs32: 3,
   waiters: 1,
 };
 

@@ -10,8 +10,9 @@ const COLORS: Record<ClientId, string> = {
   native: '#a8a29e',
   java: '#f59e0b',
   curator: '#d97706',
+  raw: '#d1d5db',
 };
-const ORDER: readonly ClientId[] = ['zkts', 'nzk', 'native', 'java', 'curator'];
+const ORDER: readonly ClientId[] = ['zkts', 'nzk', 'native', 'java', 'curator', 'raw'];
 /** In the lock panels the bars are lock implementations, not clients. */
 const LOCK_LABELS: Partial<Record<ClientId, string>> = {
   zkts: 'zkts Mutex',

@@ -7,7 +7,7 @@ import { checkTargets, table } from '../harness/report.js';
 import type { ClientId, ResultGrid } from '../harness/report.js';
 import { chart } from '../harness/svg.js';
 
-const LABELS: Record<ClientId, string> = { zkts: 'zkts', nzk: 'nzk', native: 'native', java: 'java', curator: 'curator' };
+const LABELS: Record<ClientId, string> = { zkts: 'zkts', nzk: 'nzk', native: 'native', java: 'java', curator: 'curator', raw: 'raw' };
 
 describe('pipeline', () => {
   it('runs every op once and never has more than `window` outstanding', async () => {

@@ -138,8 +138,9 @@ export class Transport {
     }
     for (const frame of frames) {
       if (this.closed) return;
-      // Kept past this call: copy (the frame may be a view into the reused read buffer).
-      if (this.handlers === null) this.early.push(frame.slice());
+      // Kept past this call: copy (the frame may be a view into the reused read buffer; a Buffer's slice() would
+      // be a view too).
+      if (this.handlers === null) this.early.push(new Uint8Array(frame));
       else this.handlers.onFrame(frame);
     }
   }
@@ -170,7 +171,7 @@ class ReadSink {
   early: Uint8Array[] = [];
   readonly callback = (bytesRead: number, buffer: Uint8Array): boolean => {
     const chunk = buffer.subarray(0, bytesRead);
-    if (this.transport === null) this.early.push(chunk.slice());
+    if (this.transport === null) this.early.push(new Uint8Array(chunk));
     else this.transport.deliver(chunk);
     return true;
   };

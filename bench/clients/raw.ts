@@ -1,0 +1,219 @@
+// The server's ceiling for one connection, not a client anyone would use: a bare socket that sends getData frames
+// encoded once up front (only the xid is patched), one write per tick, and reads replies by their length prefix
+// without decoding them. No client can do less work per request, so what it reaches is what ZooKeeper serves
+// one session on this machine; a real client's pipelined figure is read against it.
+//
+// Only what the get workloads need is here: handshake, create (for set-up), getData and closeSession.
+import { connect as netConnect } from 'node:net';
+import type { Socket } from 'node:net';
+
+import type { BenchClient, BenchSession, Done } from '../harness/session.js';
+
+const OP_CREATE = 1;
+const OP_GET_DATA = 4;
+const OP_CLOSE_SESSION = -11;
+
+/** A length-prefixed frame: `body` writes after the 4-byte length, returns the end offset. */
+function frame(size: number, body: (v: DataView, bytes: Uint8Array) => number): Uint8Array {
+  const bytes = new Uint8Array(4 + size);
+  const v = new DataView(bytes.buffer);
+  const end = body(v, bytes);
+  v.setInt32(0, end - 4);
+  return bytes.subarray(0, end);
+}
+
+function putString(v: DataView, bytes: Uint8Array, at: number, s: string): number {
+  const encoded = Buffer.from(s, 'utf8');
+  v.setInt32(at, encoded.byteLength);
+  bytes.set(encoded, at + 4);
+  return at + 4 + encoded.byteLength;
+}
+
+function connectRequest(timeoutMs: number): Uint8Array {
+  // protocolVersion, lastZxidSeen, timeOut, sessionId, passwd (16 zero bytes), readOnly
+  return frame(4 + 8 + 4 + 8 + 4 + 16 + 1, (v) => {
+    v.setInt32(4, 0);
+    v.setBigInt64(8, 0n);
+    v.setInt32(16, timeoutMs);
+    v.setBigInt64(20, 0n);
+    v.setInt32(28, 16);
+    v.setUint8(48, 0);
+    return 49;
+  });
+}
+
+function createRequest(xid: number, path: string, data: Uint8Array): Uint8Array {
+  return frame(64 + path.length * 3 + data.byteLength, (v, bytes) => {
+    v.setInt32(4, xid);
+    v.setInt32(8, OP_CREATE);
+    let at = putString(v, bytes, 12, path);
+    v.setInt32(at, data.byteLength);
+    bytes.set(data, at + 4);
+    at += 4 + data.byteLength;
+    v.setInt32(at, 1); // one ACL: world:anyone, all perms
+    v.setInt32(at + 4, 31);
+    at = putString(v, bytes, at + 8, 'world');
+    at = putString(v, bytes, at, 'anyone');
+    v.setInt32(at, 0); // persistent
+    return at + 4;
+  });
+}
+
+function getDataRequest(path: string): Uint8Array {
+  return frame(16 + path.length * 3, (v, bytes) => {
+    v.setInt32(8, OP_GET_DATA);
+    const at = putString(v, bytes, 12, path);
+    v.setUint8(at, 0);
+    return at + 1;
+  });
+}
+
+class RawSession implements BenchSession {
+  readonly #socket: Socket;
+  /** Completions in request order (the server answers in order). */
+  readonly #waiting: Done[] = [];
+  #head = 0;
+  #xid = 1;
+  #out: Uint8Array[] = [];
+  #outBytes = 0;
+  #flushQueued = false;
+  #templates = new Map<string, Uint8Array>();
+  #pending = new Uint8Array(0);
+  #handshake: ((error: Error | null) => void) | undefined;
+
+  constructor(socket: Socket) {
+    this.#socket = socket;
+  }
+
+  static async open(connectString: string): Promise<RawSession> {
+    const [host = '127.0.0.1', port = '2181'] = (connectString.split(',')[0] ?? '').split(':');
+    let session: RawSession | undefined;
+    // Node's cheapest read path: one reused buffer, no stream machinery (as zkts does on plain TCP).
+    const socket = netConnect({
+      host,
+      port: Number(port),
+      onread: {
+        buffer: Buffer.allocUnsafe(64 * 1024),
+        callback: (n: number, buf: Uint8Array) => {
+          session?.deliver(buf.subarray(0, n));
+          return true;
+        },
+      },
+    });
+    socket.setNoDelay(true);
+    await new Promise<void>((resolve, reject) => {
+      socket.once('connect', resolve);
+      socket.once('error', reject);
+    });
+    session = new RawSession(socket);
+    await new Promise<void>((resolve, reject) => {
+      session.#handshake = (e) => (e ? reject(e) : resolve());
+      socket.write(connectRequest(30_000));
+    });
+    return session;
+  }
+
+  deliver(chunk: Uint8Array): void {
+    let buf: Uint8Array = chunk;
+    if (this.#pending.byteLength > 0) {
+      buf = Buffer.concat([this.#pending, chunk]);
+    }
+    let at = 0;
+    while (buf.byteLength - at >= 4) {
+      const len = ((buf[at]! << 24) | (buf[at + 1]! << 16) | (buf[at + 2]! << 8) | buf[at + 3]!) >>> 0;
+      if (buf.byteLength - at - 4 < len) break;
+      if (this.#handshake) {
+        const done = this.#handshake;
+        this.#handshake = undefined;
+        done(null);
+      } else {
+        // ReplyHeader: xid, zxid, err. Only err is looked at.
+        const err = (buf[at + 16]! << 24) | (buf[at + 17]! << 16) | (buf[at + 18]! << 8) | buf[at + 19]!;
+        const done = this.#waiting[this.#head];
+        this.#waiting[this.#head++] = undefined as unknown as Done;
+        if (this.#head > 4096 && this.#head * 2 > this.#waiting.length) {
+          this.#waiting.splice(0, this.#head);
+          this.#head = 0;
+        }
+        done?.(err === 0 ? null : new Error(`server error ${err}`));
+      }
+      at += 4 + len;
+    }
+    // A copy (Buffer#slice would be a view into the reused read buffer).
+    this.#pending = at < buf.byteLength ? new Uint8Array(buf.subarray(at)) : new Uint8Array(0);
+  }
+
+  #send(bytes: Uint8Array, done: Done): void {
+    this.#waiting.push(done);
+    this.#out.push(bytes);
+    this.#outBytes += bytes.byteLength;
+    if (!this.#flushQueued) {
+      this.#flushQueued = true;
+      process.nextTick(() => {
+        this.#flushQueued = false;
+        const all = Buffer.allocUnsafe(this.#outBytes);
+        let at = 0;
+        for (const b of this.#out) {
+          all.set(b, at);
+          at += b.byteLength;
+        }
+        this.#out = [];
+        this.#outBytes = 0;
+        this.#socket.write(all);
+      });
+    }
+  }
+
+  getData(path: string, done: Done): void {
+    let template = this.#templates.get(path);
+    if (!template) {
+      template = getDataRequest(path);
+      this.#templates.set(path, template);
+    }
+    // Patch the xid into the one template: it is copied into the batch before the next call can change it.
+    new DataView(template.buffer, template.byteOffset).setInt32(4, this.#xid++);
+    this.#send(template.slice(), done);
+  }
+
+  create(path: string, data: Uint8Array, done: Done): void {
+    this.#send(createRequest(this.#xid++, path, data), done);
+  }
+
+  getDataWatch(): void {
+    throw new Error('the raw ceiling client only does getData');
+  }
+
+  setData(): void {
+    throw new Error('the raw ceiling client only does getData');
+  }
+
+  delete(): void {
+    throw new Error('the raw ceiling client only does getData');
+  }
+
+  countChildren(): Promise<number> {
+    return Promise.reject(new Error('the raw ceiling client only does getData'));
+  }
+
+  async close(): Promise<void> {
+    await new Promise<void>((resolve) => {
+      this.#send(
+        frame(8, (v) => {
+          v.setInt32(4, this.#xid++);
+          v.setInt32(8, OP_CLOSE_SESSION);
+          return 12;
+        }),
+        () => resolve(),
+      );
+      this.#socket.once('close', () => resolve());
+    });
+    this.#socket.destroy();
+  }
+}
+
+export const client: BenchClient = {
+  id: 'raw',
+  label: 'raw socket (ceiling)',
+  connect: (connectString) => RawSession.open(connectString),
+  watchEventsDelivered: () => 0,
+};
