@@ -87,7 +87,7 @@ class RawSession implements BenchSession {
 
   static async open(connectString: string): Promise<RawSession> {
     const [host = '127.0.0.1', port = '2181'] = (connectString.split(',')[0] ?? '').split(':');
-    let session: RawSession | undefined;
+    const sink: { session?: RawSession } = {};
     // Node's cheapest read path: one reused buffer, no stream machinery (as zkts does on plain TCP).
     const socket = netConnect({
       host,
@@ -95,7 +95,7 @@ class RawSession implements BenchSession {
       onread: {
         buffer: Buffer.allocUnsafe(64 * 1024),
         callback: (n: number, buf: Uint8Array) => {
-          session?.deliver(buf.subarray(0, n));
+          sink.session?.deliver(buf.subarray(0, n));
           return true;
         },
       },
@@ -105,7 +105,8 @@ class RawSession implements BenchSession {
       socket.once('connect', resolve);
       socket.once('error', reject);
     });
-    session = new RawSession(socket);
+    const session = new RawSession(socket);
+    sink.session = session;
     await new Promise<void>((resolve, reject) => {
       session.#handshake = (e) => (e ? reject(e) : resolve());
       socket.write(connectRequest(30_000));
