@@ -175,7 +175,10 @@ export class Connection {
    * server; a client keeping hundreds of requests in flight would otherwise write a few frames per reply it
    * reads. While at least HOLD_ABOVE requests are unanswered the server has work queued, so new frames wait
    * (up to HOLD_MAX_BYTES) until the replies bring that below RESUME_BELOW: one write then carries the whole
-   * batch and the server never runs dry, so no request is answered later than it would have been.
+   * batch while the server still has up to RESUME_BELOW requests to work on, so it is not left idle. A held
+   * request is behind at least that many others anyway (the server answers one session in order). A due ping
+   * or an auth packet ends the hold at once. If the connection drops first, held requests fail like sent ones
+   * (ConnectionLossError with outcomeUnknown): a caller cannot tell them apart, and need not.
    */
   private flush(): void {
     this.flushQueued = false;
