@@ -1,4 +1,5 @@
 export { startEnsemble, startZooKeeper } from './start.js';
+export { ManualClock } from './manual-clock.js';
 export { LocalZooKeeperServer } from './local-server.js';
 export { ZooKeeperNotInstalledError, ServerStartError } from './errors.js';
 export { fourLetter, modeOf, parseMntr } from './four-letter.js';

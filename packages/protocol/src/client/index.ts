@@ -28,3 +28,5 @@ export type {
   WatchOptions,
 } from './types.js';
 export type { Stat } from '../records/data.js';
+export { CancelScope, cancelScope, raceCancel, sleep, type CancelOptions } from './cancel.js';
+export { systemClock, type Clock, type ClockTimer, type ClockTimerOptions } from './clock.js';

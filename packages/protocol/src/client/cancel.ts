@@ -1,0 +1,171 @@
+/**
+ * The one cancellation primitive of zkts: a caller's `{ signal, timeout, deadline }` becomes one CancelScope
+ * whose `signal` fires with a ZkError reason (AbortError for the caller's signal, TimeoutError for the time
+ * limit). Everything that waits (requests, connect(), auth, the recipes' waits) goes through it, so there is
+ * one place where a listener is added and, just as important, removed: a long-lived signal shared by
+ * thousands of waits holds no listener once each wait is over.
+ *
+ * The timer comes from a Clock (see clock.ts), so tests drive deadlines by hand. `AbortSignal.timeout` is not
+ * used: it cannot be cleared, so a request answered in a millisecond would keep its timer for the whole limit.
+ */
+import { TimeoutError, abortErrorFrom, type ZkError } from '../errors/errors.js';
+import { systemClock, type Clock, type ClockTimer } from './clock.js';
+
+export interface CancelOptions {
+  /** Give up when this fires. A ZkError reason is passed on as it is; anything else becomes an AbortError. */
+  signal?: AbortSignal | undefined;
+  /** Give up after this many ms (0 or absent: no limit). */
+  timeout?: number | undefined;
+  /** Give up at this time (the clock's `now()`; absent: no limit). The earlier of timeout and deadline wins. */
+  deadline?: number | undefined;
+}
+
+export class CancelScope implements Disposable {
+  /** Absolute time limit (clock time), if any. */
+  readonly deadline: number | undefined;
+  private readonly controller = new AbortController();
+  private readonly clock: Clock;
+  private readonly source: AbortSignal | undefined;
+  private timer: ClockTimer | undefined;
+  private readonly onSourceAbort = (): void => this.cancel(abortErrorFrom(this.source as AbortSignal));
+
+  constructor(options: CancelOptions, what: string, clock: Clock = systemClock) {
+    this.clock = clock;
+    this.source = options.signal;
+    const now = clock.now();
+    let deadline = options.deadline;
+    const timeout = options.timeout;
+    if (timeout !== undefined && timeout > 0 && (deadline === undefined || now + timeout < deadline)) deadline = now + timeout;
+    this.deadline = deadline;
+    if (this.source?.aborted === true) {
+      this.cancel(abortErrorFrom(this.source));
+      return;
+    }
+    if (deadline !== undefined) {
+      const limit = deadline - now;
+      const message = timeout !== undefined && timeout > 0 && deadline === now + timeout ? `${what} timed out after ${timeout} ms` : `${what} passed its deadline`;
+      if (limit <= 0) {
+        this.cancel(new TimeoutError(message));
+        return;
+      }
+      this.timer = clock.setTimeout(() => {
+        this.timer = undefined;
+        this.cancel(new TimeoutError(message));
+      }, limit);
+    }
+    this.source?.addEventListener('abort', this.onSourceAbort, { once: true });
+  }
+
+  /** Fires (once) with the ZkError that explains why; `signal.reason` is that error. */
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  get cancelled(): boolean {
+    return this.controller.signal.aborted;
+  }
+
+  /** The reason, once cancelled. */
+  get reason(): ZkError | undefined {
+    return this.cancelled ? (this.controller.signal.reason as ZkError) : undefined;
+  }
+
+  /** ms left before the deadline (never negative), or undefined for no limit. */
+  remaining(): number | undefined {
+    return this.deadline === undefined ? undefined : Math.max(0, this.deadline - this.clock.now());
+  }
+
+  throwIfCancelled(): void {
+    if (this.cancelled) throw this.controller.signal.reason;
+  }
+
+  /** Runs `listener` on cancellation (at once if already cancelled); returns a remover. */
+  onCancel(listener: (error: ZkError) => void): () => void {
+    const signal = this.controller.signal;
+    if (signal.aborted) {
+      listener(signal.reason as ZkError);
+      return () => undefined;
+    }
+    const handler = (): void => listener(signal.reason as ZkError);
+    signal.addEventListener('abort', handler, { once: true });
+    return () => signal.removeEventListener('abort', handler);
+  }
+
+  /**
+   * Waits for `promise`, or rejects with the cancellation reason. The promise's work goes on either way (its
+   * rejection is marked handled so giving up never leaves an unhandled one).
+   */
+  race<T>(promise: Promise<T>): Promise<T> {
+    promise.catch(() => undefined);
+    if (this.cancelled) return Promise.reject(this.controller.signal.reason as ZkError);
+    return new Promise<T>((resolve, reject) => {
+      const off = this.onCancel(reject);
+      promise.then(
+        (value) => {
+          off();
+          resolve(value);
+        },
+        (error: unknown) => {
+          off();
+          reject(error);
+        },
+      );
+    });
+  }
+
+  /** Cancels now with `error` (no-op once cancelled). */
+  cancel(error: ZkError): void {
+    if (this.controller.signal.aborted) return;
+    this.release();
+    this.controller.abort(error);
+  }
+
+  /** Stops watching the caller's signal and the clock. Idempotent; call when the guarded work is over. */
+  dispose(): void {
+    this.release();
+  }
+
+  [Symbol.dispose](): void {
+    this.dispose();
+  }
+
+  private release(): void {
+    if (this.timer !== undefined) {
+      this.clock.clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    this.source?.removeEventListener('abort', this.onSourceAbort);
+  }
+}
+
+/** A scope, or null when there is nothing to cancel by (the hot path then allocates nothing). */
+export function cancelScope(options: CancelOptions | undefined, what: string, clock: Clock = systemClock): CancelScope | null {
+  if (options === undefined) return null;
+  const { signal, timeout, deadline } = options;
+  if (signal === undefined && deadline === undefined && (timeout === undefined || timeout <= 0)) return null;
+  return new CancelScope(options, what, clock);
+}
+
+/** Waits for `promise` unless cancelled first (then rejects with the reason; the work itself goes on). */
+export function raceCancel<T>(promise: Promise<T>, options: CancelOptions | undefined, what: string, clock: Clock = systemClock): Promise<T> {
+  const scope = cancelScope(options, what, clock);
+  if (scope === null) return promise;
+  return scope.race(promise).finally(() => scope.dispose());
+}
+
+/** A cancellable pause: resolves after `ms`, rejects with the cancellation reason if cancelled first. */
+export function sleep(ms: number, options: CancelOptions = {}, clock: Clock = systemClock): Promise<void> {
+  const scope = cancelScope(options, 'sleep', clock);
+  if (scope?.cancelled === true) return Promise.reject(scope.reason as ZkError);
+  return new Promise<void>((resolve, reject) => {
+    const timer = clock.setTimeout(() => {
+      scope?.dispose();
+      resolve();
+    }, Math.max(0, ms));
+    scope?.onCancel((error) => {
+      clock.clearTimeout(timer);
+      scope.dispose();
+      reject(error);
+    });
+  });
+}

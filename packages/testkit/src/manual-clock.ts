@@ -1,0 +1,83 @@
+/**
+ * A clock that moves only when a test says so, with the shape of @zkts/protocol's `Clock` (the testkit does not
+ * depend on the protocol package; the interfaces match structurally). Timers run in due order, ties in the
+ * order they were set, and a timer set by a running timer runs in the same `advance` if it is due.
+ */
+interface ManualTimer {
+  readonly id: number;
+  due: number;
+  readonly callback: () => void;
+}
+
+export class ManualClock {
+  private time: number;
+  private nextId = 1;
+  private timers: ManualTimer[] = [];
+
+  constructor(start = 1_000_000) {
+    this.time = start;
+  }
+
+  now(): number {
+    return this.time;
+  }
+
+  setTimeout(callback: () => void, ms: number): object {
+    const timer: ManualTimer = { id: this.nextId++, due: this.time + Math.max(0, ms), callback };
+    this.timers.push(timer);
+    return timer;
+  }
+
+  clearTimeout(timer: object): void {
+    const i = this.timers.indexOf(timer as ManualTimer);
+    if (i >= 0) this.timers.splice(i, 1);
+  }
+
+  /** Timers not yet run. */
+  get pending(): number {
+    return this.timers.length;
+  }
+
+  /** When the next timer is due, or undefined. */
+  nextDue(): number | undefined {
+    const next = this.earliest();
+    return next?.due;
+  }
+
+  /** Moves time forward by `ms`, running every timer that falls due on the way, in order. */
+  advance(ms: number): void {
+    const until = this.time + Math.max(0, ms);
+    for (;;) {
+      const next = this.earliest();
+      if (next === undefined || next.due > until) break;
+      this.timers.splice(this.timers.indexOf(next), 1);
+      this.time = Math.max(this.time, next.due);
+      next.callback();
+    }
+    this.time = until;
+  }
+
+  /**
+   * Like `advance`, but yields to the event loop after each timer so that socket I/O and promise callbacks it
+   * caused (a ping written, a reply read) happen before the next timer runs.
+   */
+  async advanceAsync(ms: number, settle: () => Promise<void> = () => new Promise((r) => setImmediate(r))): Promise<void> {
+    const until = this.time + Math.max(0, ms);
+    for (;;) {
+      await settle();
+      const next = this.earliest();
+      if (next === undefined || next.due > until) break;
+      this.timers.splice(this.timers.indexOf(next), 1);
+      this.time = Math.max(this.time, next.due);
+      next.callback();
+    }
+    this.time = until;
+    await settle();
+  }
+
+  private earliest(): ManualTimer | undefined {
+    let best: ManualTimer | undefined;
+    for (const t of this.timers) if (best === undefined || t.due < best.due || (t.due === best.due && t.id < best.id)) best = t;
+    return best;
+  }
+}
