@@ -1,33 +1,30 @@
 /**
- * ZkClient: the public API (docs/design/contracts.md §2). It validates arguments, applies the chroot,
- * builds request specs (requests.ts) and hands them to the session; watches are wired here because they
- * need both the chroot and the session's WatchManager.
+ * ZkClient: the public API. It validates arguments, applies the chroot, builds request specs (requests.ts,
+ * requests-multi.ts) and hands them to the session (session/session.ts), which owns the state and the
+ * request pipeline; watches go through the client's watch facade (watches.ts). This file holds no state of
+ * its own beyond its configuration: it calls methods and reads getters.
  */
-import {
-  InvalidArgumentError,
-  ServerError,
-  TimeoutError,
-  abortErrorFrom,
-  type ZkError,
-} from '../errors/errors.js';
-import { KeeperCode } from '../errors/codes.js';
+import { InvalidArgumentError } from '../errors/errors.js';
 import { DEFAULT_MAX_PACKET } from '../jute/reader.js';
-import { WatcherType } from '../records/constants.js';
 import { CONFIG_NODE } from '../records/config.js';
 import { Acls, validateAcl } from './acl.js';
 import { AsyncQueue } from './async-queue.js';
+import { CancelScope, raceCancel } from './cancel.js';
+import { systemClock, type Clock } from './clock.js';
 import { Chroot } from './chroot.js';
 import { parseConnectString } from './connect-string.js';
 import { debug } from './diagnostics.js';
-import { ancestors, joinPath, validatePath } from './paths.js';
-import { Call, type RequestEntry, type RequestSpec } from './request.js';
+import { Dispatcher } from './dispatcher.js';
+import { validatePath } from './paths.js';
+import { Call, type RequestSpec } from './request.js';
 import * as req from './requests.js';
-import { pickCallOptions, raceWithOptions, removalKinds, watcherTypeOf } from './call-helpers.js';
-import { Session } from './session.js';
-import { isConnected, isTerminal } from './session-state.js';
+import { multi as multiSpec, multiRead as multiReadSpec, prepareMultiOp } from './requests-multi.js';
+import { Session } from './session/session.js';
+import { isConnected, isTerminal } from './session/session-state.js';
+import { mkdirp, removeRecursive } from './tree.js';
+import { watcherTypeOf } from './call-helpers.js';
 import { checkCreateMode, checkTimeout, checkVersion, toBytes } from './validation.js';
-import type { OneShotKind, PersistentKind, Watcher } from './watch-manager.js';
-import { ListenerWatcher, OneShotPromise, PersistentWatchHandle } from './watchers.js';
+import { ClientWatches } from './watches.js';
 import type {
   ACL,
   CallOptions,
@@ -69,11 +66,13 @@ const NO_OPTIONS = Object.freeze({});
 
 export class ZkClient implements AsyncDisposable {
   private readonly session: Session;
+  private readonly watches: ClientWatches;
+  private readonly dispatcher: Dispatcher;
+  private readonly clock: Clock;
   private readonly root: Chroot;
   private readonly maxPacket: number;
   private readonly requestTimeout: number;
   private readonly requestedTimeout: number;
-  private readonly listenerWatchers = new WeakMap<WatchListener, ListenerWatcher>();
   /** Admin calls (reconfig), kept apart so nobody reconfigures an ensemble by accident. */
   readonly admin: { reconfig(options: ReconfigOptions): Promise<{ data: Uint8Array; stat: Stat }> };
 
@@ -82,34 +81,33 @@ export class ZkClient implements AsyncDisposable {
     checkTimeout(options.sessionTimeout, 'sessionTimeout');
     checkTimeout(options.connectTimeout, 'connectTimeout');
     checkTimeout(options.requestTimeout, 'requestTimeout');
+    if (options.sessionId !== undefined && options.sessionPassword === undefined) {
+      throw new InvalidArgumentError('sessionPassword', 're-attaching to a session needs its password');
+    }
     this.root = new Chroot(parsed.chroot);
     this.maxPacket = options.maxPacket ?? DEFAULT_MAX_PACKET;
     this.requestTimeout = options.requestTimeout ?? 0;
     this.requestedTimeout = options.sessionTimeout ?? DEFAULT_SESSION_TIMEOUT;
-    const credentials = (options.auth ?? []).map((a) => ({
-      scheme: a.scheme,
-      auth: typeof a.auth === 'string' ? utf8.encode(a.auth) : a.auth,
-    }));
-    if (options.sessionId !== undefined && options.sessionPassword === undefined) {
-      throw new InvalidArgumentError('sessionPassword', 're-attaching to a session needs its password');
-    }
-    this.session = new Session(
-      {
-        hosts: parsed.hosts,
-        shuffle: options.shuffle ?? true,
-        sessionTimeout: this.requestedTimeout,
-        connectTimeout: options.connectTimeout,
-        maxPacket: this.maxPacket,
-        canBeReadOnly: options.canBeReadOnly ?? false,
-        tls: options.tls,
-        whileSuspended: options.whileSuspended ?? 'queue',
-        maxQueued: options.maxQueued ?? DEFAULT_MAX_QUEUED,
-        credentials,
-        sessionId: options.sessionId,
-        sessionPassword: options.sessionPassword,
-      },
-      (error) => debug('a listener threw: %s', error instanceof Error ? (error.stack ?? error.message) : String(error)),
-    );
+    this.clock = options.clock ?? systemClock;
+    this.dispatcher = new Dispatcher((error) => debug('a listener threw: %s', error instanceof Error ? (error.stack ?? error.message) : String(error)));
+    this.watches = new ClientWatches(this.root, this.dispatcher, (spec, o) => this.call(spec, o), () => isTerminal(this.session.state));
+    this.session = new Session({
+      hosts: parsed.hosts,
+      shuffle: options.shuffle ?? true,
+      sessionTimeout: this.requestedTimeout,
+      connectTimeout: options.connectTimeout,
+      maxPacket: this.maxPacket,
+      canBeReadOnly: options.canBeReadOnly ?? false,
+      tls: options.tls,
+      whileSuspended: options.whileSuspended ?? 'queue',
+      maxQueued: options.maxQueued ?? DEFAULT_MAX_QUEUED,
+      credentials: (options.auth ?? []).map((a) => ({ scheme: a.scheme, auth: typeof a.auth === 'string' ? utf8.encode(a.auth) : a.auth })),
+      sessionId: options.sessionId,
+      sessionPassword: options.sessionPassword,
+      clock: this.clock,
+      dispatcher: this.dispatcher,
+      watches: this.watches,
+    });
     this.admin = { reconfig: (o) => this.reconfig(o) };
   }
 
@@ -126,7 +124,7 @@ export class ZkClient implements AsyncDisposable {
 
   /** A copy of the session password (with sessionId, enough to re-attach: `createClient(…, { sessionId, sessionPassword })`). */
   get sessionPassword(): Uint8Array {
-    return this.session.password.slice();
+    return this.session.password;
   }
 
   /** ms, 0 until connected. */
@@ -166,45 +164,30 @@ export class ZkClient implements AsyncDisposable {
   /** Resolves when in a connected state; rejects when expired, closed or auth-failed (or on timeout/abort). */
   connected(options: CallOptions = {}): Promise<void> {
     if (isConnected(this.session.state)) return Promise.resolve();
-    if (isTerminal(this.session.state)) return Promise.reject(this.session.terminalErrorFor());
-    return new Promise<void>((resolve, reject) => {
-      const { signal, timeout } = options;
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const settle = (error?: ZkError): void => {
-        unsubscribe();
-        if (timer !== undefined) clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-        if (error === undefined) resolve();
-        else reject(error);
-      };
-      const onAbort = (): void => settle(abortErrorFrom(signal as AbortSignal));
+    if (isTerminal(this.session.state)) return Promise.reject(this.session.terminalError());
+    const scope = options.signal === undefined && (options.timeout ?? 0) <= 0 ? null : new CancelScope(options, 'connect', this.clock);
+    const reached = new Promise<void>((resolve, reject) => {
       const unsubscribe = this.session.onStateChange((change) => {
-        if (isConnected(change.state)) settle();
-        else if (isTerminal(change.state)) settle(this.session.terminalErrorFor());
+        if (isConnected(change.state)) resolve();
+        else if (isTerminal(change.state)) reject(this.session.terminalError());
+        else return;
+        unsubscribe();
       });
-      if (signal?.aborted === true) {
-        onAbort();
-        return;
-      }
-      signal?.addEventListener('abort', onAbort, { once: true });
-      if (timeout !== undefined && timeout > 0) {
-        timer = setTimeout(() => settle(new TimeoutError(`not connected within ${timeout} ms`)), timeout);
-      }
+      // A caller that gives up stops listening too (the rejection below reaches the caller instead).
+      scope?.onCancel(() => unsubscribe());
     });
+    if (scope === null) return reached;
+    return scope.race(reached).finally(() => scope.dispose());
   }
 
   /** Every state change from now on, in order; ends after a terminal state (or on abort/return). */
   states(options: { signal?: AbortSignal } = {}): AsyncIterable<StateChange> {
-    const { signal } = options;
+    const scope = options.signal === undefined ? null : new CancelScope({ signal: options.signal }, 'states', this.clock);
     const detach = (): void => {
       unsubscribe();
-      signal?.removeEventListener('abort', onAbort);
+      scope?.dispose();
     };
     const queue = new AsyncQueue<StateChange>(detach);
-    const onAbort = (): void => {
-      detach();
-      queue.end();
-    };
     const unsubscribe = this.session.onStateChange((change) => {
       queue.push(change);
       if (isTerminal(change.state)) {
@@ -212,8 +195,10 @@ export class ZkClient implements AsyncDisposable {
         queue.end();
       }
     });
-    if (signal?.aborted === true) onAbort();
-    else signal?.addEventListener('abort', onAbort, { once: true });
+    scope?.onCancel(() => {
+      detach();
+      queue.end();
+    });
     return queue;
   }
 
@@ -221,12 +206,8 @@ export class ZkClient implements AsyncDisposable {
     return this.session.onStateChange(listener);
   }
 
-  async close(): Promise<void> {
-    await this.session.close(async (conn) => {
-      const call = new Call<void>(req.closeSession(), this.session.dispatcher, undefined, Math.min(2000, Math.max(100, this.session.negotiatedTimeout)), () => undefined);
-      conn.send(call);
-      await call.promise;
-    });
+  close(): Promise<void> {
+    return this.session.close();
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
@@ -235,12 +216,13 @@ export class ZkClient implements AsyncDisposable {
 
   // ---- plumbing -------------------------------------------------------------------------------------
 
-  private readonly unqueue = (entry: RequestEntry): void => this.session.unqueue(entry);
-
   private call<T>(spec: RequestSpec<T>, options: CallOptions | undefined): Promise<T> {
     const timeout = options?.timeout;
     checkTimeout(timeout);
-    const call = new Call(spec, this.session.dispatcher, options?.signal, timeout ?? this.requestTimeout, this.unqueue);
+    const limit = timeout ?? this.requestTimeout;
+    const signal = options?.signal;
+    const cancel = signal === undefined && limit <= 0 ? undefined : { signal, timeout: limit };
+    const call = new Call(spec, this.dispatcher, cancel, this.session, this.clock);
     if (call.phase === 'queued') this.session.submit(call);
     return call.promise;
   }
@@ -248,26 +230,6 @@ export class ZkClient implements AsyncDisposable {
   private serverPath(path: string, options?: { sequential?: boolean }): string {
     validatePath(path, options);
     return this.root.toServer(path);
-  }
-
-  /** The watcher for a `watch` option, or undefined; the promise for `watch: true`. */
-  private watcherFor(watch: true | WatchListener | undefined): { watcher: Watcher; promise?: Promise<WatchEvent> } | undefined {
-    if (watch === undefined) return undefined;
-    if (watch === true) {
-      const w = new OneShotPromise(this.root);
-      return { watcher: w, promise: w.promise };
-    }
-    if (typeof watch !== 'function') throw new InvalidArgumentError('watch', 'watch must be true or a listener function');
-    let w = this.listenerWatchers.get(watch);
-    if (w === undefined) {
-      w = new ListenerWatcher(this.root, watch);
-      this.listenerWatchers.set(watch, w);
-    }
-    return { watcher: w };
-  }
-
-  private register(kind: OneShotKind | PersistentKind, serverPath: string, watcher: Watcher): void {
-    this.session.watches.register(kind, serverPath, watcher);
   }
 
   // ---- operations -----------------------------------------------------------------------------------
@@ -298,9 +260,9 @@ export class ZkClient implements AsyncDisposable {
   exists(path: string, options: WatchOptions & { watch: WatchListener }): Promise<Stat | null>;
   async exists(path: string, options: WatchOptions = NO_OPTIONS): Promise<Stat | null | { stat: Stat | null; watch: Promise<WatchEvent> }> {
     const serverPath = this.serverPath(path);
-    const w = this.watcherFor(options.watch);
+    const w = this.watches.watcherFor(options.watch);
     const stat = await this.call(
-      req.exists(serverPath, path, w === undefined ? undefined : (found) => this.register(found ? 'data' : 'exist', serverPath, w.watcher)),
+      req.exists(serverPath, path, w === undefined ? undefined : (found) => this.watches.register(found ? 'data' : 'exist', serverPath, w.watcher)),
       options,
     );
     if (w?.promise !== undefined) return { stat, watch: w.promise };
@@ -320,9 +282,9 @@ export class ZkClient implements AsyncDisposable {
   }
 
   private async getDataAt(serverPath: string, path: string, options: WatchOptions): Promise<{ data: Uint8Array; stat: Stat; watch?: Promise<WatchEvent> }> {
-    const w = this.watcherFor(options.watch);
+    const w = this.watches.watcherFor(options.watch);
     const result = await this.call(
-      req.getData(serverPath, path, w === undefined ? undefined : () => this.register('data', serverPath, w.watcher)),
+      req.getData(serverPath, path, w === undefined ? undefined : () => this.watches.register('data', serverPath, w.watcher)),
       options,
     );
     return w?.promise === undefined ? result : { ...result, watch: w.promise };
@@ -352,9 +314,9 @@ export class ZkClient implements AsyncDisposable {
 
   async getChildren(path: string, options: WatchOptions = NO_OPTIONS): Promise<{ children: string[]; stat: Stat; watch?: Promise<WatchEvent> }> {
     const serverPath = this.serverPath(path);
-    const w = this.watcherFor(options.watch);
+    const w = this.watches.watcherFor(options.watch);
     const result = await this.call(
-      req.getChildren(serverPath, path, w === undefined ? undefined : () => this.register('child', serverPath, w.watcher)),
+      req.getChildren(serverPath, path, w === undefined ? undefined : () => this.watches.register('child', serverPath, w.watcher)),
       options,
     );
     return w?.promise === undefined ? result : { ...result, watch: w.promise };
@@ -366,9 +328,9 @@ export class ZkClient implements AsyncDisposable {
 
   async multi(ops: Op[], options: CallOptions = {}): Promise<OpResult[]> {
     if (!Array.isArray(ops)) throw new InvalidArgumentError('ops', 'ops must be an array');
-    const prepared = ops.map((op, i) => req.prepareMultiOp(op, i, this.root, this.maxPacket));
+    const prepared = ops.map((op, i) => prepareMultiOp(op, i, this.root, this.maxPacket));
     if (ops.length === 0) return [];
-    return this.call(req.multi(prepared, this.root), options);
+    return this.call(multiSpec(prepared, this.root), options);
   }
 
   async multiRead(ops: ReadOp[], options: CallOptions = {}): Promise<ReadResult[]> {
@@ -380,7 +342,7 @@ export class ZkClient implements AsyncDisposable {
       return { op: op.op, path: op.path, serverPath: this.serverPath(op.path) };
     });
     if (ops.length === 0) return [];
-    return this.call(req.multiRead(prepared), options);
+    return this.call(multiReadSpec(prepared), options);
   }
 
   async getEphemerals(prefixPath = '/', options: CallOptions = {}): Promise<string[]> {
@@ -403,66 +365,11 @@ export class ZkClient implements AsyncDisposable {
     if (mode !== 'persistent' && mode !== 'persistent-recursive') {
       throw new InvalidArgumentError('mode', `addWatch mode must be 'persistent' or 'persistent-recursive', got ${String(mode)}`);
     }
-    const serverPath = this.serverPath(path);
-    const handle = new PersistentWatchHandle(path, this.root, (h, o) => this.removePersistent(h, serverPath, mode, o));
-    await this.call(req.addWatch(serverPath, path, mode, () => this.register(mode, serverPath, handle)), options);
-    return handle;
-  }
-
-  private async removePersistent(handle: PersistentWatchHandle, serverPath: string, mode: PersistentKind, options: CallOptions | undefined): Promise<void> {
-    const last = this.session.watches.unregister(mode, serverPath, handle);
-    handle.finish(null);
-    // Other handles on the same path still need the server watch.
-    if (!last || isTerminal(this.session.state)) return;
-    await this.removeServerWatch(serverPath, handle.path, mode === 'persistent' ? WatcherType.Persistent : WatcherType.PersistentRecursive, options);
-  }
-
-  /**
-   * removeWatches for one persistent kind. Servers before 3.9 only remove persistent watches with `Any`
-   * (they answer MARSHALLING_ERROR to types 4/5); `Any` would also drop one-shot watches there, so it is only
-   * used when nothing else watches the path. A watch left on the server has no local watcher: its events
-   * are dropped here until the session ends.
-   */
-  private async removeServerWatch(serverPath: string, path: string, type: number, options: CallOptions | undefined): Promise<void> {
-    try {
-      await this.call(req.removeWatches(serverPath, path, type), options);
-    } catch (err) {
-      if (!(err instanceof ServerError)) throw err;
-      if (err.keeperCode === KeeperCode.NO_WATCHER) return;
-      if (err.keeperCode !== KeeperCode.MARSHALLING_ERROR) throw err;
-      const others = (['data', 'exist', 'child', 'persistent', 'persistent-recursive'] as const).some((k) => this.session.watches.has(k, serverPath));
-      if (others) return;
-      try {
-        await this.call(req.removeWatches(serverPath, path, WatcherType.Any), options);
-      } catch (again) {
-        if (!(again instanceof ServerError && again.keeperCode === KeeperCode.NO_WATCHER)) throw again;
-      }
-    }
+    return this.watches.addWatch(path, this.serverPath(path), mode, options);
   }
 
   async removeWatches(path: string, type: RemoveWatchType, options: CallOptions & { local?: boolean } = {}): Promise<void> {
-    const serverPath = this.serverPath(path);
-    const kinds = removalKinds(type);
-    const watcherType = watcherTypeOf(type);
-    if (options.local !== true) {
-      if (type === 'persistent' || type === 'persistent-recursive') {
-        // Checked locally first: the fallback for old servers (see removeServerWatch) cannot report NO_WATCHER.
-        if (!this.session.watches.has(type, serverPath)) throw new ServerError(KeeperCode.NO_WATCHER, path);
-        const removed = this.session.watches.removeAll([type], serverPath);
-        await this.removeServerWatch(serverPath, path, watcherType, options);
-        for (const w of removed) this.session.dispatcher.notify(() => w.fire({ type: 'persistentWatchRemoved', serverPath, zxid: -1n }));
-        return;
-      }
-      await this.call(req.removeWatches(serverPath, path, watcherType), options);
-    } else if (!kinds.some((k) => this.session.watches.has(k, serverPath))) {
-      throw new ServerError(KeeperCode.NO_WATCHER, path);
-    }
-    // Removed watchers hear about it, like Java's DataWatchRemoved/ChildWatchRemoved events.
-    for (const kind of kinds) {
-      const removed = this.session.watches.removeAll([kind], serverPath);
-      const type = kind === 'child' ? 'childWatchRemoved' : kind === 'data' || kind === 'exist' ? 'dataWatchRemoved' : 'persistentWatchRemoved';
-      for (const w of removed) this.session.dispatcher.notify(() => w.fire({ type, serverPath, zxid: -1n }));
-    }
+    await this.watches.remove(path, this.serverPath(path), type, options);
   }
 
   async checkWatches(path: string, type: CheckWatchType, options: CallOptions = {}): Promise<void> {
@@ -496,46 +403,20 @@ export class ZkClient implements AsyncDisposable {
   async addAuth(scheme: string, auth: Data, options: CallOptions = {}): Promise<void> {
     if (typeof scheme !== 'string' || scheme === '') throw new InvalidArgumentError('scheme', 'scheme must be a non-empty string');
     const bytes = toBytes(auth, this.maxPacket) ?? new Uint8Array(0);
-    const done = this.session.addAuth(scheme, bytes);
-    if (options.signal === undefined && options.timeout === undefined) return done;
-    // The credential stays registered either way; the caller just stops waiting for the server's answer.
-    await raceWithOptions(done, options);
+    // The credential stays registered either way; a caller who gives up just stops waiting for the answer.
+    await raceCancel(this.session.addAuth(scheme, bytes), options, 'addAuth', this.clock);
   }
 
   // ---- helpers --------------------------------------------------------------------------------------
 
   /** Creates `path` and every missing ancestor (persistent; the last one with `options.mode`). */
-  async mkdirp(path: string, options: CreateOptions = {}): Promise<void> {
-    validatePath(path);
-    if (path === '/') return;
-    const chain = [...ancestors(path).reverse().filter((p) => p !== '/'), path];
-    for (const p of chain) {
-      const last = p === path;
-      try {
-        await this.create(p, null, last ? options : { ...pickCallOptions(options), ...(options.acl === undefined ? {} : { acl: options.acl }) });
-      } catch (err) {
-        if (!(err instanceof ServerError && err.keeperCode === KeeperCode.NODE_EXISTS)) throw err;
-      }
-    }
+  mkdirp(path: string, options: CreateOptions = {}): Promise<void> {
+    return mkdirp(this, path, options);
   }
 
   /** Deletes `path` and everything under it (depth first); a node that vanished meanwhile is fine. */
-  async removeRecursive(path: string, options: CallOptions = {}): Promise<void> {
-    validatePath(path);
-    let children: string[];
-    try {
-      children = (await this.getChildren(path, pickCallOptions(options))).children;
-    } catch (err) {
-      if (err instanceof ServerError && err.keeperCode === KeeperCode.NO_NODE) return;
-      throw err;
-    }
-    for (const child of children) await this.removeRecursive(joinPath(path, child), options);
-    if (path === '/') return;
-    try {
-      await this.delete(path, pickCallOptions(options));
-    } catch (err) {
-      if (!(err instanceof ServerError && err.keeperCode === KeeperCode.NO_NODE)) throw err;
-    }
+  removeRecursive(path: string, options: CallOptions = {}): Promise<void> {
+    return removeRecursive(this, path, options);
   }
 }
 

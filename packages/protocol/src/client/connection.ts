@@ -1,18 +1,19 @@
 /**
- * The protocol over one transport: the headerless handshake, then request/reply framing with the pending
- * FIFO, pings, auth packets and notifications. It reports to the session through `ConnectionEvents` and
- * never throws out of a socket handler: any decoding or ordering failure closes the connection with a
- * ProtocolError, and every request still pending fails with ConnectionLossError(outcomeUnknown: true).
+ * The protocol over one transport: the headerless handshake, then request/reply framing, pings, auth packets
+ * and notifications, and the write batching. Which request a reply answers is the request pipeline's business
+ * (pipeline.ts, through `takeReply`); this module only frames. It reports to the session through
+ * `ConnectionEvents` and never throws out of a socket handler: any decoding or ordering failure closes the
+ * connection with a ProtocolError, and the session then fails what was in flight.
  */
 import { JuteReader } from '../jute/reader.js';
 import { JuteWriter } from '../jute/writer.js';
 import { ConnectionLossError, InvalidArgumentError, ProtocolError, ZkError } from '../errors/errors.js';
+import type { Clock } from './clock.js';
 import { readConnectResponse, writeConnectRequest, type ConnectRequest, type ConnectResponse } from '../records/connect.js';
 import { fillReplyHeader, replyHeaderSlot, writeRequestHeader, type ReplyHeader } from '../records/headers.js';
 import { readWatcherEvent, type WatcherEvent } from '../records/watches.js';
 import { writeAuthPacket } from '../records/auth.js';
 import { OpCode, Xid, opName } from '../records/constants.js';
-import { PendingQueue, type XidCounter } from './pending-queue.js';
 import type { RequestEntry } from './request.js';
 import type { Transport } from './transport.js';
 import { debug, replyChannel, requestChannel } from './diagnostics.js';
@@ -23,9 +24,11 @@ export interface ConnectionEvents {
   onHandshake(response: HandshakeResult): void;
   onNotification(event: WatcherEvent, zxid: bigint): void;
   onAuthReply(err: number): void;
+  /** The request a normal reply answers (throws a ProtocolError when the reply matches none). */
+  takeReply(header: ReplyHeader): RequestEntry;
   /** A normal reply carried zxid > 0. */
   onZxid(zxid: bigint): void;
-  /** Exactly once, after every pending request was failed. */
+  /** Exactly once, when the transport is gone. */
   onClose(error: ZkError): void;
 }
 
@@ -39,22 +42,24 @@ export type ConnectionPhase = 'handshake' | 'open' | 'closed';
 export class Connection {
   readonly transport: Transport;
   phase: ConnectionPhase = 'handshake';
-  /** Date.now() of the last frame received (0: nothing yet, not even the handshake) / sent. */
+  /** Clock time of the last frame received (0: nothing yet, not even the handshake) / sent. */
   lastHeard = 0;
   lastSent: number;
-  readonly pending = new PendingQueue();
   sessionId = 0n;
+  /** Requests written on this connection and not answered yet (the hold rule's measure of server work). */
+  private outstanding = 0;
   /**
    * Outgoing frames written since the last flush. Every frame queued in one tick leaves in one socket.write
    * (one syscall) on process.nextTick, in send order. While the socket reports back-pressure (write returned
-   * false) frames keep accumulating here and the flush waits for 'drain'; the pending FIFO bounds them.
+   * false) frames keep accumulating here and the flush waits for 'drain' (each is a request its caller still
+   * awaits, so callers bound it).
    */
   private readonly writer = new JuteWriter(1024);
   /** Every reply's header is read into this one object: decoders use it synchronously, nobody keeps it. */
   private readonly header = replyHeaderSlot();
   private flushQueued = false;
   private blocked = false;
-  /** Requests in `writer` not yet handed to the socket (they are already in `pending`). */
+  /** Requests in `writer` not yet handed to the socket (already counted in `outstanding`). */
   private unflushed = 0;
   /** A flush was put off because enough requests are already on the wire (see `flush`). */
   private held = false;
@@ -66,15 +71,15 @@ export class Connection {
     this.flush();
   };
   private readonly events: ConnectionEvents;
-  private readonly xids: XidCounter;
   private readonly maxPacket: number;
+  private readonly clock: Clock;
 
-  constructor(transport: Transport, events: ConnectionEvents, xids: XidCounter, maxPacket: number) {
+  constructor(transport: Transport, events: ConnectionEvents, maxPacket: number, clock: Clock) {
     this.transport = transport;
     this.events = events;
-    this.xids = xids;
     this.maxPacket = maxPacket;
-    this.lastSent = Date.now();
+    this.clock = clock;
+    this.lastSent = clock.now();
     transport.attach({
       onFrame: (frame) => this.onFrame(frame),
       onClose: (error) => this.onTransportClose(error),
@@ -89,15 +94,16 @@ export class Connection {
     this.queueFlush();
   }
 
-  /** Puts a request on the wire with the next xid and appends it to the pending FIFO. */
-  send(entry: RequestEntry): void {
-    if (this.phase !== 'open') throw new Error('send on a connection that is not open');
+  /**
+   * Frames a request with `xid` for the next flush. False when it cannot leave: the entry was failed (a frame
+   * the server would refuse, or a record that cannot be encoded) and nothing of it stays in the buffer.
+   */
+  writeRequest(xid: number, entry: RequestEntry): boolean {
+    if (this.phase !== 'open') throw new Error('writeRequest on a connection that is not open');
     const w = this.writer;
     const start = w.length;
     let size: number;
-    let xid: number;
     try {
-      xid = this.xids.take();
       w.beginFrame();
       writeRequestHeader(w, { xid, type: entry.op });
       entry.write(w);
@@ -105,22 +111,22 @@ export class Connection {
     } catch (err) {
       // Never leave half a frame behind for the next flush.
       w.truncate(start);
-      throw err;
+      entry.fail(err instanceof ZkError ? err : new InvalidArgumentError('request', `cannot encode: ${String(err)}`, { cause: err }));
+      return false;
     }
     // Guarded again here (callers check sizes earlier) so a frame the server would refuse never leaves.
     if (size > this.maxPacket) {
       w.truncate(start);
       entry.fail(new InvalidArgumentError('request', `${size} bytes exceed the max packet of ${this.maxPacket} bytes`));
-      return;
+      return false;
     }
-    entry.xid = xid;
-    entry.phase = 'sent';
-    this.pending.push(entry);
+    this.outstanding++;
     this.unflushed++;
     if (requestChannel.hasSubscribers) {
       requestChannel.publish({ sessionId: this.sessionId, xid, op: entry.op, opName: opName(entry.op), path: entry.path });
     }
     this.queueFlush();
+    return true;
   }
 
   sendPing(): void {
@@ -185,7 +191,7 @@ export class Connection {
     if (this.blocked) return;
     const w = this.writer;
     if (w.length === 0) return;
-    if (!this.forced && this.pending.size - this.unflushed >= HOLD_ABOVE && w.length < HOLD_MAX_BYTES) {
+    if (!this.forced && this.outstanding - this.unflushed >= HOLD_ABOVE && w.length < HOLD_MAX_BYTES) {
       this.held = true;
       return;
     }
@@ -194,14 +200,14 @@ export class Connection {
     const bytes = w.toBytes();
     w.reset();
     this.unflushed = 0;
-    this.lastSent = Date.now();
+    this.lastSent = this.clock.now();
     if (!this.transport.write(bytes)) {
       this.blocked = true;
       this.transport.onceDrain(this.drainFn);
     }
   }
 
-  /** Drops the connection; pending requests fail with connection loss. */
+  /** Drops the connection; the session then fails what was in flight. */
   close(error?: ZkError): void {
     this.transport.destroy(error);
   }
@@ -215,7 +221,7 @@ export class Connection {
       w.reset();
       this.unflushed = 0;
       this.held = false;
-      this.lastSent = Date.now();
+      this.lastSent = this.clock.now();
       this.transport.write(bytes);
     }
     this.transport.end();
@@ -223,7 +229,7 @@ export class Connection {
 
   private onFrame(frame: Uint8Array): void {
     if (this.phase === 'closed') return;
-    this.lastHeard = Date.now();
+    this.lastHeard = this.clock.now();
     try {
       const r = new JuteReader(frame, { maxLength: this.maxPacket });
       if (this.phase === 'handshake') {
@@ -252,16 +258,9 @@ export class Connection {
         this.events.onNotification(readWatcherEvent(r), header.zxid);
         return;
     }
-    const entry = this.pending.peek();
-    if (entry === undefined || entry.xid !== header.xid) {
-      throw new ProtocolError(
-        entry === undefined
-          ? `reply with xid ${header.xid} but no request is pending`
-          : `xid out of order: expected ${entry.xid}, got ${header.xid}`,
-      );
-    }
-    this.pending.shift();
-    if (this.held && this.pending.size - this.unflushed < RESUME_BELOW) this.release();
+    const entry = this.events.takeReply(header);
+    this.outstanding--;
+    if (this.held && this.outstanding - this.unflushed < RESUME_BELOW) this.release();
     if (header.zxid > 0n) this.events.onZxid(header.zxid);
     if (replyChannel.hasSubscribers) {
       replyChannel.publish({
@@ -281,9 +280,6 @@ export class Connection {
     const wasHandshake = this.phase === 'handshake';
     this.phase = 'closed';
     const cause = error ?? new ConnectionLossError('connection closed', true);
-    for (const entry of this.pending.drain()) {
-      entry.fail(new ConnectionLossError(`connection lost with the request in flight: ${cause.message}`, true, { cause }));
-    }
     debug('connection to %s:%d closed%s: %s', this.transport.address.host, this.transport.address.port, wasHandshake ? ' during handshake' : '', cause.message);
     this.events.onClose(cause);
   }

@@ -10,7 +10,9 @@
 import type { JuteReader } from '../jute/reader.js';
 import type { JuteWriter } from '../jute/writer.js';
 import type { ReplyHeader } from '../records/headers.js';
-import { abortErrorFrom, TimeoutError, type ZkError } from '../errors/errors.js';
+import type { ZkError } from '../errors/errors.js';
+import { cancelScope, type CancelOptions, type CancelScope } from './cancel.js';
+import type { Clock } from './clock.js';
 import type { Dispatcher } from './dispatcher.js';
 
 export interface RequestSpec<T> {
@@ -39,6 +41,11 @@ export interface RequestEntry {
   fail(error: ZkError): void;
 }
 
+/** What a Call needs of the pipeline: taking back a request that never left. */
+export interface Canceller {
+  cancel(entry: RequestEntry): void;
+}
+
 export class Call<T> implements RequestEntry {
   readonly op: number;
   readonly path: string | undefined;
@@ -51,54 +58,28 @@ export class Call<T> implements RequestEntry {
   private rejectFn!: (error: unknown) => void;
   /** The caller already got an answer (abort/timeout) while the request stays in the pipeline. */
   private abandoned = false;
-  /** Only set when a signal or a timeout was given: the common call allocates no timer and no listener. */
-  private cleanup: (() => void) | null = null;
-  private readonly unqueue: (entry: RequestEntry) => void;
+  /** Only set when a signal or a time limit was given: the common call allocates no timer and no listener. */
+  private scope: CancelScope | null;
+  private readonly canceller: Canceller;
 
-  constructor(
-    spec: RequestSpec<T>,
-    dispatcher: Dispatcher,
-    signal: AbortSignal | undefined,
-    /** ms; 0 or undefined = none. */
-    timeout: number | undefined,
-    /** Removes a queued entry from the session's outgoing queue. */
-    unqueue: (entry: RequestEntry) => void,
-  ) {
+  constructor(spec: RequestSpec<T>, dispatcher: Dispatcher, cancel: CancelOptions | undefined, canceller: Canceller, clock: Clock) {
     this.spec = spec;
     this.op = spec.op;
     this.path = spec.path;
     this.dispatcher = dispatcher;
-    this.unqueue = unqueue;
+    this.canceller = canceller;
     this.promise = new Promise<T>((resolve, reject) => {
       this.resolveFn = resolve;
       this.rejectFn = reject;
     });
-    if (signal !== undefined || (timeout !== undefined && timeout > 0)) this.arm(signal, timeout);
-  }
-
-  private arm(signal: AbortSignal | undefined, timeout: number | undefined): void {
-    if (signal?.aborted === true) {
-      this.cancel(abortErrorFrom(signal));
-      return;
-    }
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const onAbort = (): void => {
-      if (signal !== undefined) this.cancel(abortErrorFrom(signal));
-    };
-    if (timeout !== undefined && timeout > 0) {
-      timer = setTimeout(() => this.cancel(new TimeoutError(`request timed out after ${timeout} ms`)), timeout);
-    }
-    signal?.addEventListener('abort', onAbort, { once: true });
-    this.cleanup = () => {
-      if (timer !== undefined) clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-    };
+    this.scope = cancelScope(cancel, 'request', clock);
+    this.scope?.onCancel((error) => this.cancel(error));
   }
 
   private release(): void {
-    if (this.cleanup === null) return;
-    this.cleanup();
-    this.cleanup = null;
+    if (this.scope === null) return;
+    this.scope.dispose();
+    this.scope = null;
   }
 
   /** Abort or timeout from the caller's side. */
@@ -107,7 +88,7 @@ export class Call<T> implements RequestEntry {
     this.release();
     if (this.phase === 'queued') {
       this.phase = 'done';
-      this.unqueue(this);
+      this.canceller.cancel(this);
     } else {
       // On the wire already: keep the entry so the reply is consumed in order, but answer the caller now.
       this.abandoned = true;
@@ -140,5 +121,43 @@ export class Call<T> implements RequestEntry {
     if (this.abandoned) return;
     this.release();
     this.dispatcher.settle(this.rejectFn, error);
+  }
+}
+
+/**
+ * A request the session makes for itself (SetWatches): nobody awaits it, so a failure is only reported
+ * (debug log); an error reply does not end anything.
+ */
+export class SessionRequest implements RequestEntry {
+  readonly op: number;
+  readonly path: string | undefined;
+  phase: RequestPhase = 'queued';
+  xid = 0;
+  private readonly spec: RequestSpec<void>;
+  private readonly onError: (error: unknown) => void;
+
+  constructor(spec: RequestSpec<void>, onError: (error: unknown) => void) {
+    this.spec = spec;
+    this.op = spec.op;
+    this.path = spec.path;
+    this.onError = onError;
+  }
+
+  write(w: JuteWriter): void {
+    this.spec.write?.(w);
+  }
+
+  reply(header: ReplyHeader, r: JuteReader): void {
+    this.phase = 'done';
+    try {
+      this.spec.decode(header, r);
+    } catch (err) {
+      this.onError(err);
+    }
+  }
+
+  fail(): void {
+    // Lost with its connection: the next connection replays the watches again.
+    this.phase = 'done';
   }
 }

@@ -1,9 +1,10 @@
 /**
- * One RequestSpec builder per operation: which opcode, which record, how the reply becomes a result. Paths
- * arrive already validated and chroot-prefixed (`serverPath`); `path` is the caller's path for errors.
- * Every byte array handed to the caller is copied: reply bodies are views into socket buffers.
+ * One RequestSpec builder per operation: which opcode, which record, how the reply becomes a result,
+ * including the session's own requests (SetWatches, closeSession); multi and multiRead are in
+ * requests-multi.ts. Paths arrive already validated and chroot-prefixed (`serverPath`); `path` is the
+ * caller's path for errors. Reply bytes are copied (reply-bytes.ts): bodies are views into socket buffers.
  */
-import { InvalidArgumentError, ServerError } from '../errors/errors.js';
+import { errorFromKeeperCode } from '../errors/errors.js';
 import { KeeperCode } from '../errors/codes.js';
 import type { JuteReader } from '../jute/reader.js';
 import type { JuteWriter } from '../jute/writer.js';
@@ -31,53 +32,18 @@ import {
 } from '../records/children.js';
 import { readGetACLResponse, readSetACLResponse, writeSetACLRequest, writeGetACLRequest } from '../records/acl.js';
 import { readWhoAmIResponse } from '../records/auth.js';
-import { writeAddWatchRequest, writeCheckWatchesRequest, writeRemoveWatchesRequest } from '../records/watches.js';
+import { writeAddWatchRequest, writeCheckWatchesRequest, writeRemoveWatchesRequest, writeSetWatches, writeSetWatches2 } from '../records/watches.js';
 import { writeReconfigRequest, type ReconfigRequest } from '../records/config.js';
-import type { ACL as WireACL, Stat as WireStat } from '../records/data.js';
-import { firstMultiError, readMultiResponse, writeMultiRequest, type MultiOp } from '../wire/multi.js';
-import { validateAcl } from './acl.js';
-import type { Chroot } from './chroot.js';
-import { MultiError } from './multi-error.js';
+import type { ACL as WireACL } from '../records/data.js';
+import { copy, strings } from './reply-bytes.js';
 import type { RequestSpec } from './request.js';
-import { checkCreateMode, checkVersion, toBytes, type CheckedMode } from './validation.js';
-import { validatePath } from './paths.js';
-import type { ACL, Op, OpResult, ReadResult, Stat } from './types.js';
+import type { CheckedMode } from './validation.js';
+import type { SetWatchesBatch } from './watch-manager.js';
+import type { ACL, Stat } from './types.js';
 
-/** Throws the server's error unless the reply is OK. */
-function ok(header: ReplyHeader, path: string | undefined): void {
-  if (header.err !== 0) throw new ServerError(header.err, path);
-}
-
-/**
- * Small reply bodies are copied into a shared 64 KiB slab, as Node's Buffer pool does: a `new Uint8Array(n)` per
- * reply (its own ArrayBuffer) cost more than the rest of decoding a getData reply. The copy is still the caller's
- * to keep and mutate; like a pooled Buffer, its `.buffer` is shared, so use byteOffset/byteLength with it.
- */
-const POOL_SIZE = 64 * 1024;
-const POOL_MAX = 1024;
-let pool = new Uint8Array(POOL_SIZE);
-let poolPos = 0;
-
-function copy(bytes: Uint8Array | null): Uint8Array {
-  if (bytes === null) return new Uint8Array(0);
-  const n = bytes.byteLength;
-  if (n > POOL_MAX || n === 0) return new Uint8Array(bytes);
-  if (poolPos + n > POOL_SIZE) {
-    pool = new Uint8Array(POOL_SIZE);
-    poolPos = 0;
-  }
-  const out = pool.subarray(poolPos, poolPos + n);
-  out.set(bytes);
-  poolPos = (poolPos + n + 7) & ~7;
-  return out;
-}
-
-function strings(list: (string | null)[] | null): string[] {
-  return (list ?? []).map((s) => s ?? '');
-}
-
-function stat(s: WireStat): Stat {
-  return s;
+/** Throws the server's error (mapped to its class: errorFromKeeperCode) unless the reply is OK. */
+export function ok(header: ReplyHeader, path: string | undefined): void {
+  if (header.err !== 0) throw errorFromKeeperCode(header.err, path);
 }
 
 function toClientAcl(acl: WireACL[] | null): ACL[] {
@@ -96,7 +62,7 @@ export function create(serverPath: string, path: string, data: Uint8Array | null
     decode: (h, r) => {
       ok(h, path);
       const res = readCreate2Response(r);
-      return { path: res.path ?? '', stat: stat(res.stat) };
+      return { path: res.path ?? '', stat: res.stat };
     },
   };
 }
@@ -124,7 +90,7 @@ export function exists(serverPath: string, path: string, register: ((found: bool
       ok(h, path);
       const res = readExistsResponse(r);
       register?.(true);
-      return stat(res.stat);
+      return res.stat;
     },
   };
 }
@@ -153,7 +119,7 @@ class GetDataSpec implements RequestSpec<{ data: Uint8Array; stat: Stat }> {
     ok(h, this.callerPath);
     const res = readGetDataResponse(r);
     this.register?.();
-    return { data: copy(res.data), stat: stat(res.stat) };
+    return { data: copy(res.data), stat: res.stat };
   }
 }
 
@@ -168,7 +134,7 @@ export function setData(serverPath: string, path: string, data: Uint8Array | nul
     write: (w) => writeSetDataRequest(w, { path: serverPath, data, version }),
     decode: (h, r) => {
       ok(h, path);
-      return stat(readSetDataResponse(r).stat);
+      return readSetDataResponse(r).stat;
     },
   };
 }
@@ -181,7 +147,7 @@ export function getACL(serverPath: string, path: string): RequestSpec<{ acl: ACL
     decode: (h, r) => {
       ok(h, path);
       const res = readGetACLResponse(r);
-      return { acl: toClientAcl(res.acl), stat: stat(res.stat) };
+      return { acl: toClientAcl(res.acl), stat: res.stat };
     },
   };
 }
@@ -193,7 +159,7 @@ export function setACL(serverPath: string, path: string, acl: ACL[], version: nu
     write: (w) => writeSetACLRequest(w, { path: serverPath, acl, version }),
     decode: (h, r) => {
       ok(h, path);
-      return stat(readSetACLResponse(r).stat);
+      return readSetACLResponse(r).stat;
     },
   };
 }
@@ -208,7 +174,7 @@ export function getChildren(serverPath: string, path: string, register: (() => v
       ok(h, path);
       const res = readGetChildren2Response(r);
       register?.();
-      return { children: strings(res.children), stat: stat(res.stat) };
+      return { children: strings(res.children), stat: res.stat };
     },
   };
 }
@@ -297,7 +263,7 @@ export function reconfig(record: ReconfigRequest): RequestSpec<{ data: Uint8Arra
     decode: (h, r) => {
       ok(h, undefined);
       const res = readGetDataResponse(r);
-      return { data: copy(res.data), stat: stat(res.stat) };
+      return { data: copy(res.data), stat: res.stat };
     },
   };
 }
@@ -306,110 +272,23 @@ export function closeSession(): RequestSpec<void> {
   return { op: OpCode.closeSession, decode: () => undefined };
 }
 
-// ---- multi ----------------------------------------------------------------------------------------
-
-export interface PreparedOp {
-  wire: MultiOp;
-  kind: Op['op'];
-  path: string;
-}
-
-/** Validates one multi op and turns it into its wire form (server path, create2-style creates). */
-export function prepareMultiOp(op: Op, index: number, root: Chroot, maxPacket: number): PreparedOp {
-  const where = (e: unknown): never => {
-    if (e instanceof InvalidArgumentError) throw new InvalidArgumentError(e.argument, `op #${index}: ${e.message}`);
-    throw e;
-  };
-  try {
-    switch (op?.op) {
-      case 'create': {
-        const mode = checkCreateMode(op.mode, op.ttl);
-        validatePath(op.path, { sequential: mode.sequential });
-        const acl = op.acl ?? [{ perms: 31, id: { scheme: 'world', id: 'anyone' } }];
-        validateAcl(acl);
-        const base = { path: root.toServer(op.path), data: toBytes(op.data, maxPacket), acl, flags: mode.flags };
-        const wire: MultiOp = mode.container
-          ? { op: 'createContainer', ...base }
-          : mode.ttl !== undefined
-            ? { op: 'createTTL', ...base, ttl: BigInt(mode.ttl) }
-            : { op: 'create2', ...base };
-        return { wire, kind: 'create', path: op.path };
-      }
-      case 'delete':
-        validatePath(op.path);
-        return { wire: { op: 'delete', path: root.toServer(op.path), version: checkVersion(op.version) }, kind: 'delete', path: op.path };
-      case 'setData':
-        validatePath(op.path);
-        return {
-          wire: { op: 'setData', path: root.toServer(op.path), data: toBytes(op.data, maxPacket), version: checkVersion(op.version) },
-          kind: 'setData',
-          path: op.path,
-        };
-      case 'check':
-        validatePath(op.path);
-        return { wire: { op: 'check', path: root.toServer(op.path), version: checkVersion(op.version) }, kind: 'check', path: op.path };
-      default:
-        throw new InvalidArgumentError('ops', `unknown multi op ${JSON.stringify((op as { op?: unknown } | undefined)?.op)}`);
-    }
-  } catch (e) {
-    return where(e);
-  }
-}
-
-export function multi(ops: PreparedOp[], root: Chroot): RequestSpec<OpResult[]> {
-  const wire = ops.map((o) => o.wire);
+/**
+ * One SetWatches batch after a reconnect: re-arms the watches the client holds, relative to the last zxid it saw
+ * (the server fires at once for whatever changed since). Op 105 only when the batch holds persistent watches,
+ * since servers before 3.6 reject it.
+ */
+export function setWatches(batch: SetWatchesBatch, relativeZxid: bigint): RequestSpec<void> {
+  const record = { relativeZxid, dataWatches: batch.data, existWatches: batch.exist, childWatches: batch.child };
   return {
-    op: OpCode.multi,
-    write: (w) => writeMultiRequest(w, wire),
-    decode: (h, r) => {
-      ok(h, undefined);
-      const results = readMultiResponse(r);
-      const failure = firstMultiError(results);
-      if (failure !== undefined) {
-        const codes = results.map((res) => (res.op === 'error' ? res.err : 0));
-        throw new MultiError(failure.index, failure.err, codes, ops[failure.index]?.path);
+    op: batch.needsSetWatches2 ? OpCode.setWatches2 : OpCode.setWatches,
+    write: (w) => {
+      if (batch.needsSetWatches2) {
+        writeSetWatches2(w, { ...record, persistentWatches: batch.persistent, persistentRecursiveWatches: batch.persistentRecursive });
+      } else {
+        writeSetWatches(w, record);
       }
-      return results.map((res): OpResult => {
-        switch (res.op) {
-          case 'create':
-            return { op: 'create', path: root.toClient(res.path ?? '') };
-          case 'create2':
-          case 'createContainer':
-          case 'createTTL':
-            return { op: 'create', path: root.toClient(res.path ?? ''), stat: stat(res.stat) };
-          case 'delete':
-            return { op: 'delete' };
-          case 'check':
-            return { op: 'check' };
-          case 'setData':
-            return { op: 'setData', stat: stat(res.stat) };
-          default:
-            throw new ServerError(KeeperCode.MARSHALLING_ERROR, undefined, { cause: new Error(`unexpected multi result ${res.op}`) });
-        }
-      });
     },
+    decode: (h) => ok(h, undefined),
   };
 }
 
-export function multiRead(ops: { op: 'getData' | 'getChildren'; path: string; serverPath: string }[]): RequestSpec<ReadResult[]> {
-  const wire: MultiOp[] = ops.map((o) => ({ op: o.op, path: o.serverPath, watch: false }));
-  return {
-    op: OpCode.multiRead,
-    write: (w) => writeMultiRequest(w, wire),
-    decode: (h, r) => {
-      ok(h, undefined);
-      return readMultiResponse(r).map((res, i): ReadResult => {
-        switch (res.op) {
-          case 'getData':
-            return { op: 'getData', data: copy(res.data), stat: stat(res.stat) };
-          case 'getChildren':
-            return { op: 'getChildren', children: strings(res.children) };
-          case 'error':
-            return { op: 'error', error: new ServerError(res.err, ops[i]?.path) };
-          default:
-            throw new ServerError(KeeperCode.MARSHALLING_ERROR, undefined, { cause: new Error(`unexpected multiRead result ${res.op}`) });
-        }
-      });
-    },
-  };
-}

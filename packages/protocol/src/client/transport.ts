@@ -9,6 +9,7 @@ import { connect as netConnect, type Socket } from 'node:net';
 import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
 import { ConnectionLossError, ZkError } from '../errors/errors.js';
 import { FrameSplitter } from '../wire/index.js';
+import type { Clock } from './clock.js';
 import type { HostAddress } from './connect-string.js';
 
 export interface TransportHandlers {
@@ -18,6 +19,7 @@ export interface TransportHandlers {
 
 export interface DialOptions {
   timeout: number;
+  clock: Clock;
   maxPacket: number;
   tls?: ConnectionOptions | undefined;
 }
@@ -64,18 +66,19 @@ export class Transport {
       }
       socket.setNoDelay(true);
       const readyEvent = tls === undefined ? 'connect' : 'secureConnect';
-      const timer = setTimeout(() => {
+      const clock = options.clock;
+      const timer = clock.setTimeout(() => {
         socket.destroy();
         reject(new ConnectionLossError(`connect to ${describe(address)} timed out after ${options.timeout} ms`, false));
       }, options.timeout);
       const onError = (err: Error): void => {
-        clearTimeout(timer);
+        clock.clearTimeout(timer);
         socket.destroy();
         reject(new ConnectionLossError(`cannot connect to ${describe(address)}: ${err.message}`, false, { cause: err }));
       };
       socket.once('error', onError);
       socket.once(readyEvent, () => {
-        clearTimeout(timer);
+        clock.clearTimeout(timer);
         socket.off('error', onError);
         resolve(new Transport(address, socket, options.maxPacket, reads));
       });

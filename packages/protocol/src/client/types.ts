@@ -5,6 +5,7 @@
 import type { ConnectionOptions } from 'node:tls';
 import type { ServerError, ZkError, ZkErrorCode } from '../errors/errors.js';
 import type { Stat } from '../records/data.js';
+import type { Clock } from './clock.js';
 
 export interface ClientOptions {
   /** ms requested, default 30_000; the server negotiates and every timer derives from the negotiated value. */
@@ -29,6 +30,8 @@ export interface ClientOptions {
   /** Re-attach to an existing session (e.g. to hand a session over, or to expire it in tests). */
   sessionId?: bigint;
   sessionPassword?: Uint8Array;
+  /** The time source of every timer (session, requests, waits); a manual clock in tests. Default: the system's. */
+  clock?: Clock;
 }
 
 export type SessionState =
@@ -121,7 +124,7 @@ export type ReadOp = { op: 'getData'; path: string } | { op: 'getChildren'; path
 export type ReadResult =
   | { op: 'getData'; data: Uint8Array; stat: Stat }
   | { op: 'getChildren'; children: string[] }
-  | { op: 'error'; error: ServerError };
+  | { op: 'error'; error: ZkError };
 
 export interface MultiOpOutcome {
   code: ZkErrorCode | 'OK' | 'RUNTIME_INCONSISTENCY';

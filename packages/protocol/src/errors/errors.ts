@@ -14,7 +14,7 @@
  *   ├── AbortError             the caller's AbortSignal fired
  *   └── InvalidArgumentError   bad input caught before anything was sent (path, ACL, size, version…)
  */
-import { serverCodeMessage, serverCodeName, type KeeperCodeName } from './codes.js';
+import { KeeperCode, serverCodeMessage, serverCodeName, type KeeperCodeName } from './codes.js';
 
 const BRAND = Symbol.for('zkts.error');
 
@@ -149,4 +149,38 @@ export function abortErrorFrom(signal: AbortSignal): ZkError {
   const reason: unknown = signal.reason;
   if (reason instanceof ZkError) return reason;
   return new AbortError('operation aborted', { cause: reason });
+}
+
+/**
+ * The error for a KeeperException code, wherever it arrives (a reply, a multi result, an auth reply): a code
+ * that names a condition with its own class becomes that class, so `instanceof SessionExpiredError` holds for a
+ * server-sent -112 exactly as for our own expiry. Every other code is a ServerError. The `code` string is the
+ * same either way (the classes' codes are the KeeperException names); `keeperCode` is kept on the mapped
+ * classes through `serverKeeperCode`.
+ */
+export function errorFromKeeperCode(keeperCode: number, path?: string, options?: ErrorOptions): ZkError {
+  const where = path === undefined ? '' : ` (${path})`;
+  let error: ZkError;
+  switch (keeperCode) {
+    case KeeperCode.SESSION_EXPIRED:
+      error = new SessionExpiredError(`the server reports the session expired${where}`, options);
+      break;
+    case KeeperCode.AUTH_FAILED:
+      error = new AuthFailedError(`the server rejected the credentials${where}`, options);
+      break;
+    case KeeperCode.CONNECTION_LOSS:
+      error = new ConnectionLossError(`the server reports connection loss${where}`, true, options);
+      break;
+    default:
+      return new ServerError(keeperCode, path, options);
+  }
+  Object.defineProperty(error, 'keeperCode', { value: keeperCode, enumerable: true });
+  return error;
+}
+
+/** The KeeperException number behind an error, when the server sent one (ServerError or a mapped class). */
+export function serverKeeperCode(error: unknown): number | undefined {
+  if (typeof error !== 'object' || error === null || !(error instanceof ZkError)) return undefined;
+  const code = (error as { keeperCode?: unknown }).keeperCode;
+  return typeof code === 'number' ? code : undefined;
 }

@@ -5,7 +5,7 @@ import { validateAcl } from '../../src/client/acl.js';
 import { Chroot } from '../../src/client/chroot.js';
 import { HostProvider } from '../../src/client/host-provider.js';
 import { XidCounter } from '../../src/client/pending-queue.js';
-import { canTransition, isTerminal } from '../../src/client/session-state.js';
+import { canTransition, isTerminal } from '../../src/client/session/session-state.js';
 import { WatchManager, setWatchesBatches, type Watcher } from '../../src/client/watch-manager.js';
 
 describe('validatePath (PathUtils rules)', () => {

@@ -11,7 +11,7 @@
  *
  * expired, auth-failed and closed are terminal: the client never opens a replacement session itself.
  */
-import type { SessionState } from './types.js';
+import type { SessionState } from '../types.js';
 
 const TRANSITIONS: Record<SessionState, readonly SessionState[]> = {
   idle: ['connecting', 'closed'],

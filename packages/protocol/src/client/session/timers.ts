@@ -1,0 +1,140 @@
+/**
+ * The session's timers, all derived from the negotiated session timeout t (as Java's ClientCnxn does):
+ *
+ *   handshake     a connection attempt must be answered within the connect timeout, or the next host is tried
+ *   ping          when nothing was sent for readTimeout/2 (= t/3), at most 10 s apart
+ *   read timeout  2/3·t without a frame: the server is frozen or unreachable, drop it and try the next host
+ *   expiry        4/3·t without any server contact while a session exists: report `expired` ourselves
+ *
+ * Each is one timer on the injected Clock, due at an exact time. The connection's `lastHeard`/`lastSent` move on
+ * every frame, but timers are not re-armed per frame (that would cost the hot path a clear and a set per
+ * reply): a timer that fires early finds the deadline moved and re-arms itself for the new one. So with a manual
+ * clock, a test sees each event at exactly the time the rules above give.
+ */
+import type { Clock, ClockTimer } from '../clock.js';
+
+export const MAX_PING_INTERVAL = 10_000;
+
+export interface TimerTargets {
+  handshakeTimedOut(limit: number): void;
+  readTimedOut(silentFor: number, limit: number): void;
+  pingDue(): void;
+  expired(silentFor: number, limit: number): void;
+}
+
+/** What the timers read of a connection (a Connection satisfies it). */
+export interface Liveness {
+  readonly lastHeard: number;
+  readonly lastSent: number;
+}
+
+export function readTimeoutOf(negotiated: number): number {
+  return (negotiated * 2) / 3;
+}
+
+export function pingIntervalOf(negotiated: number): number {
+  return Math.min(readTimeoutOf(negotiated) / 2, MAX_PING_INTERVAL);
+}
+
+export function expiryOf(negotiated: number): number {
+  return (negotiated * 4) / 3;
+}
+
+export class SessionTimers {
+  private readonly clock: Clock;
+  private readonly targets: TimerTargets;
+  private handshake: ClockTimer | undefined;
+  private read: ClockTimer | undefined;
+  private ping: ClockTimer | undefined;
+  private expiry: ClockTimer | undefined;
+  /** When the last ping was asked for: a ping still waiting behind a held batch counts as sent. */
+  private lastPing = 0;
+  /** Bumped whenever the connection timers stop, so a callback that stopped them does not re-arm them. */
+  private generation = 0;
+
+  constructor(clock: Clock, targets: TimerTargets) {
+    this.clock = clock;
+    this.targets = targets;
+  }
+
+  /** A connection attempt is waiting for its handshake reply. */
+  startHandshake(limit: number): void {
+    this.clear('handshake');
+    this.handshake = this.clock.setTimeout(() => {
+      this.handshake = undefined;
+      this.targets.handshakeTimedOut(limit);
+    }, limit);
+  }
+
+  /** The handshake was answered: watch the connection's silence in both directions. */
+  startConnection(conn: Liveness, negotiated: number): void {
+    this.clear('handshake');
+    this.stopConnection();
+    const generation = this.generation;
+    this.lastPing = 0;
+    const readTimeout = readTimeoutOf(negotiated);
+    const interval = pingIntervalOf(negotiated);
+    const checkRead = (): void => {
+      const silent = this.clock.now() - conn.lastHeard;
+      if (silent >= readTimeout) {
+        this.read = undefined;
+        this.targets.readTimedOut(silent, readTimeout);
+        return;
+      }
+      this.read = this.clock.setTimeout(checkRead, conn.lastHeard + readTimeout - this.clock.now());
+    };
+    const checkPing = (): void => {
+      const last = Math.max(conn.lastSent, this.lastPing);
+      const now = this.clock.now();
+      if (now - last >= interval) {
+        this.lastPing = now;
+        this.ping = undefined;
+        this.targets.pingDue();
+        if (generation === this.generation) this.ping = this.clock.setTimeout(checkPing, interval);
+        return;
+      }
+      this.ping = this.clock.setTimeout(checkPing, last + interval - now);
+    };
+    this.read = this.clock.setTimeout(checkRead, conn.lastHeard + readTimeout - this.clock.now());
+    this.ping = this.clock.setTimeout(checkPing, Math.max(conn.lastSent, this.clock.now()) + interval - this.clock.now());
+  }
+
+  /** The connection is gone (or the session over): no more pings or read timeouts for it. */
+  stopConnection(): void {
+    this.generation++;
+    this.clear('read');
+    this.clear('ping');
+    this.clear('handshake');
+  }
+
+  /** No connection serves the session: it expires `limit` ms after `lastHeard` unless a server answers first. */
+  startExpiry(lastHeard: number, negotiated: number): void {
+    if (this.expiry !== undefined) return;
+    const limit = expiryOf(negotiated);
+    const check = (): void => {
+      const silent = this.clock.now() - lastHeard;
+      if (silent >= limit) {
+        this.expiry = undefined;
+        this.targets.expired(silent, limit);
+        return;
+      }
+      this.expiry = this.clock.setTimeout(check, lastHeard + limit - this.clock.now());
+    };
+    this.expiry = this.clock.setTimeout(check, lastHeard + limit - this.clock.now());
+  }
+
+  stopExpiry(): void {
+    this.clear('expiry');
+  }
+
+  stopAll(): void {
+    this.stopConnection();
+    this.stopExpiry();
+  }
+
+  private clear(which: 'handshake' | 'read' | 'ping' | 'expiry'): void {
+    const timer = this[which];
+    if (timer !== undefined) this.clock.clearTimeout(timer);
+    this[which] = undefined;
+  }
+}
