@@ -2,7 +2,7 @@
  * Small pure helpers of the client API: call-option plumbing and the watch-type tables of removeWatches /
  * checkWatches.
  */
-import { InvalidArgumentError, TimeoutError, abortErrorFrom } from '../errors/errors.js';
+import { InvalidArgumentError } from '../errors/errors.js';
 import { WatcherType } from '../records/constants.js';
 import type { CallOptions, RemoveWatchType } from './types.js';
 import type { OneShotKind, PersistentKind } from './watch-manager.js';
@@ -47,38 +47,4 @@ export function watcherTypeOf(type: RemoveWatchType): number {
     case 'persistent-recursive':
       return WatcherType.PersistentRecursive;
   }
-}
-
-/** Stops waiting for `promise` on abort/timeout (the underlying work goes on). */
-export function raceWithOptions<T>(promise: Promise<T>, options: CallOptions): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const { signal, timeout } = options;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const cleanup = (): void => {
-      if (timer !== undefined) clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-    };
-    const onAbort = (): void => {
-      cleanup();
-      reject(abortErrorFrom(signal as AbortSignal));
-    };
-    if (signal?.aborted === true) return onAbort();
-    signal?.addEventListener('abort', onAbort, { once: true });
-    if (timeout !== undefined && timeout > 0) {
-      timer = setTimeout(() => {
-        cleanup();
-        reject(new TimeoutError(`timed out after ${timeout} ms`));
-      }, timeout);
-    }
-    promise.then(
-      (v) => {
-        cleanup();
-        resolve(v);
-      },
-      (e: unknown) => {
-        cleanup();
-        reject(e);
-      },
-    );
-  });
 }

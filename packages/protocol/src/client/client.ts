@@ -8,8 +8,7 @@ import { InvalidArgumentError } from '../errors/errors.js';
 import { DEFAULT_MAX_PACKET } from '../jute/reader.js';
 import { CONFIG_NODE } from '../records/config.js';
 import { Acls, validateAcl } from './acl.js';
-import { AsyncQueue } from './async-queue.js';
-import { CancelScope, raceCancel } from './cancel.js';
+import { raceCancel } from './cancel.js';
 import { systemClock, type Clock } from './clock.js';
 import { Chroot } from './chroot.js';
 import { parseConnectString } from './connect-string.js';
@@ -20,9 +19,10 @@ import { Call, type RequestSpec } from './request.js';
 import * as req from './requests.js';
 import { multi as multiSpec, multiRead as multiReadSpec, prepareMultiOp } from './requests-multi.js';
 import { Session } from './session/session.js';
-import { isConnected, isTerminal } from './session/session-state.js';
+import { isTerminal } from './session/session-state.js';
+import { stateStream, waitConnected } from './state-waits.js';
 import { mkdirp, removeRecursive } from './tree.js';
-import { watcherTypeOf } from './call-helpers.js';
+import { pickCallOptions, watcherTypeOf } from './call-helpers.js';
 import { checkCreateMode, checkTimeout, checkVersion, toBytes } from './validation.js';
 import { ClientWatches } from './watches.js';
 import type {
@@ -44,22 +44,14 @@ import type {
   WatchEvent,
   WatchListener,
   WatchOptions,
+  ReconfigOptions,
 } from './types.js';
+
+export type { ReconfigOptions } from './types.js';
 
 const DEFAULT_SESSION_TIMEOUT = 30_000;
 const DEFAULT_MAX_QUEUED = 10_000;
 const utf8 = new TextEncoder();
-
-export interface ReconfigOptions extends CallOptions {
-  /** Comma-separated server specs to add (incremental reconfig). */
-  joining?: string;
-  /** Comma-separated server ids to remove (incremental reconfig). */
-  leaving?: string;
-  /** The complete new membership (non-incremental reconfig). */
-  newMembers?: string;
-  /** Only apply if the current config version is this one (-1 = any). */
-  fromConfig?: bigint;
-}
 
 /** The default for omitted options on the hot operations: shared, so a call without options allocates none. */
 const NO_OPTIONS = Object.freeze({});
@@ -163,43 +155,12 @@ export class ZkClient implements AsyncDisposable {
 
   /** Resolves when in a connected state; rejects when expired, closed or auth-failed (or on timeout/abort). */
   connected(options: CallOptions = {}): Promise<void> {
-    if (isConnected(this.session.state)) return Promise.resolve();
-    if (isTerminal(this.session.state)) return Promise.reject(this.session.terminalError());
-    const scope = options.signal === undefined && (options.timeout ?? 0) <= 0 ? null : new CancelScope(options, 'connect', this.clock);
-    const reached = new Promise<void>((resolve, reject) => {
-      const unsubscribe = this.session.onStateChange((change) => {
-        if (isConnected(change.state)) resolve();
-        else if (isTerminal(change.state)) reject(this.session.terminalError());
-        else return;
-        unsubscribe();
-      });
-      // A caller that gives up stops listening too (the rejection below reaches the caller instead).
-      scope?.onCancel(() => unsubscribe());
-    });
-    if (scope === null) return reached;
-    return scope.race(reached).finally(() => scope.dispose());
+    return waitConnected(this.session, options, this.clock);
   }
 
   /** Every state change from now on, in order; ends after a terminal state (or on abort/return). */
   states(options: { signal?: AbortSignal } = {}): AsyncIterable<StateChange> {
-    const scope = options.signal === undefined ? null : new CancelScope({ signal: options.signal }, 'states', this.clock);
-    const detach = (): void => {
-      unsubscribe();
-      scope?.dispose();
-    };
-    const queue = new AsyncQueue<StateChange>(detach);
-    const unsubscribe = this.session.onStateChange((change) => {
-      queue.push(change);
-      if (isTerminal(change.state)) {
-        detach();
-        queue.end();
-      }
-    });
-    scope?.onCancel(() => {
-      detach();
-      queue.end();
-    });
-    return queue;
+    return stateStream(this.session, options, this.clock);
   }
 
   onStateChange(listener: (change: StateChange) => void): () => void {
@@ -427,11 +388,7 @@ export function createClient(connectString: string, options?: ClientOptions): Zk
 
 /** createClient + connect; on failure the client is closed. */
 export async function connect(connectString: string, options?: ClientOptions & { signal?: AbortSignal; timeout?: number }): Promise<ZkClient> {
-  const client = new ZkClient(connectString, options);
-  const callOptions: CallOptions = {};
-  if (options?.signal !== undefined) callOptions.signal = options.signal;
-  if (options?.timeout !== undefined) callOptions.timeout = options.timeout;
-  return client.connect(callOptions);
+  return new ZkClient(connectString, options).connect(pickCallOptions(options ?? {}));
 }
 
 /** `reconfig(client, …)`: the same as `client.admin.reconfig(…)`. */

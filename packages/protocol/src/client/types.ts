@@ -3,7 +3,7 @@
  * recipes and CLI packages can read the surface in one place.
  */
 import type { ConnectionOptions } from 'node:tls';
-import type { ServerError, ZkError, ZkErrorCode } from '../errors/errors.js';
+import type { ZkError, ZkErrorCode } from '../errors/errors.js';
 import type { Stat } from '../records/data.js';
 import type { Clock } from './clock.js';
 
@@ -140,3 +140,14 @@ export interface PersistentWatch extends AsyncIterable<WatchEvent>, AsyncDisposa
 
 export type RemoveWatchType = 'children' | 'data' | 'any' | 'persistent' | 'persistent-recursive';
 export type CheckWatchType = 'children' | 'data' | 'any';
+
+export interface ReconfigOptions extends CallOptions {
+  /** Comma-separated server specs to add (incremental reconfig). */
+  joining?: string;
+  /** Comma-separated server ids to remove (incremental reconfig). */
+  leaving?: string;
+  /** The complete new membership (non-incremental reconfig). */
+  newMembers?: string;
+  /** Only apply if the current config version is this one (-1 = any). */
+  fromConfig?: bigint;
+}

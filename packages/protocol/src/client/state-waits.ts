@@ -1,0 +1,56 @@
+/**
+ * Waiting on the session's state from the outside: `connected()` (one promise) and `states()` (an async
+ * iterable of every change). Both only listen; the session alone changes state.
+ */
+import type { ZkError } from '../errors/errors.js';
+import { AsyncQueue } from './async-queue.js';
+import { CancelScope } from './cancel.js';
+import type { Clock } from './clock.js';
+import { isConnected, isTerminal } from './session/session-state.js';
+import type { CallOptions, SessionState, StateChange } from './types.js';
+
+/** What these read of the session. */
+export interface ObservableSession {
+  readonly state: SessionState;
+  terminalError(): ZkError;
+  onStateChange(listener: (change: StateChange) => void): () => void;
+}
+
+export function waitConnected(session: ObservableSession, options: CallOptions, clock: Clock): Promise<void> {
+  if (isConnected(session.state)) return Promise.resolve();
+  if (isTerminal(session.state)) return Promise.reject(session.terminalError());
+  const scope = options.signal === undefined && (options.timeout ?? 0) <= 0 ? null : new CancelScope(options, 'connect', clock);
+  const reached = new Promise<void>((resolve, reject) => {
+    const unsubscribe = session.onStateChange((change) => {
+      if (isConnected(change.state)) resolve();
+      else if (isTerminal(change.state)) reject(session.terminalError());
+      else return;
+      unsubscribe();
+    });
+    // A caller that gives up stops listening too (the scope's rejection reaches the caller instead).
+    scope?.onCancel(() => unsubscribe());
+  });
+  if (scope === null) return reached;
+  return scope.race(reached).finally(() => scope.dispose());
+}
+
+export function stateStream(session: ObservableSession, options: { signal?: AbortSignal }, clock: Clock): AsyncIterable<StateChange> {
+  const scope = options.signal === undefined ? null : new CancelScope({ signal: options.signal }, 'states', clock);
+  const detach = (): void => {
+    unsubscribe();
+    scope?.dispose();
+  };
+  const queue = new AsyncQueue<StateChange>(detach);
+  const unsubscribe = session.onStateChange((change) => {
+    queue.push(change);
+    if (isTerminal(change.state)) {
+      detach();
+      queue.end();
+    }
+  });
+  scope?.onCancel(() => {
+    detach();
+    queue.end();
+  });
+  return queue;
+}
