@@ -1,5 +1,6 @@
 // The session layer against a wire-level fake server: handshake fields, xid discipline, reply ordering,
-// hostile input, timers, re-priming order, expiry and the suspended-request policies.
+// hostile input, re-priming order, expiry and the suspended-request policies. The timers are in
+// client-timers.test.ts, on a manual clock.
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   AbortError,
@@ -114,29 +115,6 @@ describe('handshake', () => {
     expect(good.connections).toHaveLength(1);
   });
 
-  it('a silent server: the handshake times out per host and the next host is tried', async () => {
-    const silent = await fake({ onConnect: () => 'silent' });
-    const good = await fake({ onRequest: answer });
-    const c = client(`${silent.connectString},${good.connectString}`, { connectTimeout: 200 });
-    const started = Date.now();
-    await c.connect();
-    expect(Date.now() - started).toBeGreaterThanOrEqual(150);
-    expect(good.connections).toHaveLength(1);
-  });
-
-  it('backs off about a second after a full cycle through the hosts', async () => {
-    let attempts = 0;
-    const s = await fake({
-      onConnect: () => (++attempts < 3 ? 'close' : {}),
-      onRequest: answer,
-    });
-    const c = client(s.connectString);
-    const started = Date.now();
-    await c.connect();
-    // First attempt immediate, then two jittered ~1 s (0.5–1.5 s) pauses.
-    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
-    expect(attempts).toBe(3);
-  });
 });
 
 describe('xids and replies', () => {
@@ -297,79 +275,6 @@ describe('write batching under a deep pipeline', () => {
     await Promise.all([...first, ...held]);
   });
 
-  it('a held batch still leaves when the ping is due, so a slow server never starves it', async () => {
-    const s = await fake();
-    const c = client(s.connectString, { sessionTimeout: 3000 });
-    await c.connect();
-    void Promise.allSettled(Array.from({ length: 300 }, (_, i) => c.getData(`/a${i}`)));
-    await eventually(() => s.last?.requests.length === 300);
-    const conn = s.last!;
-    const late = c.getData('/late');
-    // No replies at all: only the ping timer (a third of the negotiated timeout) can release it.
-    await eventually(() => conn.requests.length === 301, 2500, 'the held request');
-    expect(readGetDataRequest(conn.requests[300]!.reader()).path).toBe('/late');
-    const answered = { n: 0 };
-    answerFirst(conn, answered, 301);
-    await expect(late).resolves.toMatchObject({ stat: { version: 0 } });
-  });
-});
-
-describe('timers', () => {
-  it('pings when idle (about a third of the timeout) and stays connected', async () => {
-    const s = await fake({ onRequest: answer });
-    const c = client(s.connectString, { sessionTimeout: 900 });
-    await c.connect();
-    await new Promise((r) => setTimeout(r, 1000));
-    const pings = s.last?.log.filter((l) => l.type === OpCode.ping) ?? [];
-    expect(pings.length).toBeGreaterThanOrEqual(2);
-    expect(pings.every((p) => p.xid === Xid.PING)).toBe(true);
-    expect(c.state).toBe('connected');
-  });
-
-  it('a frozen server (no ping replies) is left after the read timeout for the next host', async () => {
-    const frozen = await fake({ autoPing: false, onRequest: () => undefined });
-    const other = await fake({ onRequest: answer });
-    const c = client(`${frozen.connectString},${other.connectString}`, { sessionTimeout: 1500 });
-    await c.connect();
-    expect(frozen.connections).toHaveLength(1);
-    const states = recordStates(c);
-    const started = Date.now();
-    await eventually(() => other.connections.length === 1 && c.state === 'connected', 4000, 'failover');
-    // read timeout = 1000 ms (2/3 of 1500), plus a tick.
-    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
-    expect(states.map((x) => x.state)).toEqual(['suspended', 'connected']);
-    expect(other.last?.connect?.sessionId).toBe(0x1234n);
-  });
-
-  it('expires the session itself after 4/3 of the timeout without any server', async () => {
-    const s = await fake({ onRequest: answer });
-    const c = client(s.connectString, { sessionTimeout: 1200 });
-    await c.connect();
-    const watch = (await c.exists('/w', { watch: true })).watch;
-    await s.close();
-    const started = Date.now();
-    await eventually(() => c.state === 'expired', 5000, 'expiry');
-    const elapsed = Date.now() - started;
-    expect(elapsed).toBeGreaterThanOrEqual(1400);
-    expect(elapsed).toBeLessThan(4000);
-    await expect(watch).rejects.toBeInstanceOf(SessionExpiredError);
-    await expect(c.getData('/x')).rejects.toBeInstanceOf(SessionExpiredError);
-  });
-});
-
-describe('expiry with servers that accept but never answer', () => {
-  it('handshake attempts that get no answer do not count as server contact', async () => {
-    const good = await fake({ onRequest: answer });
-    const silentA = await fake({ onConnect: () => 'silent' });
-    const silentB = await fake({ onConnect: () => 'silent' });
-    const c = client(`${good.connectString},${silentA.connectString},${silentB.connectString}`, { sessionTimeout: 1200, connectTimeout: 150 });
-    await c.connect();
-    await good.close();
-    const started = Date.now();
-    await eventually(() => c.state === 'expired', 5000, 'expiry');
-    expect(Date.now() - started).toBeLessThan(3000);
-    expect(silentA.connections.length + silentB.connections.length).toBeGreaterThanOrEqual(2);
-  });
 });
 
 describe('re-priming after a reconnect', () => {

@@ -1,0 +1,227 @@
+// The session's timers on an injected ManualClock: each assertion says at which clock time something happens,
+// to the millisecond, with no wall-clock window. Socket I/O stays real (the wire-level fake server), so a test
+// lets it settle between clock steps.
+import { afterEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '@zkts/testkit';
+import { SessionExpiredError, TimeoutError, createClient, type ClientOptions, type StateChange, type ZkClient } from '../../src/index.js';
+import { OpCode, Xid } from '../../src/records/constants.js';
+import { writeGetDataResponse, readGetDataRequest } from '../../src/records/node.js';
+import type { Stat } from '../../src/records/data.js';
+import { FakeServer, eventually, type FakeConnection, type FakeServerOptions, type ReceivedRequest } from '../fake-server.js';
+
+const STAT: Stat = { czxid: 1n, mzxid: 2n, ctime: 3n, mtime: 4n, version: 0, cversion: 0, aversion: 0, ephemeralOwner: 0n, dataLength: 1, numChildren: 0, pzxid: 5n };
+
+function answer(conn: FakeConnection, req: ReceivedRequest): void {
+  if (req.type === OpCode.getData) conn.reply(req.xid, { zxid: 10n, body: (w) => writeGetDataResponse(w, { data: new Uint8Array([118]), stat: STAT }) });
+  else if (req.type === OpCode.exists) conn.reply(req.xid, { zxid: 10n, err: -101 });
+  else conn.reply(req.xid, { zxid: 10n });
+}
+
+const servers: FakeServer[] = [];
+const clients: ZkClient[] = [];
+
+async function fake(options: FakeServerOptions = {}): Promise<FakeServer> {
+  const s = await FakeServer.start(options);
+  servers.push(s);
+  return s;
+}
+
+function client(connectString: string, clock: ManualClock, options: ClientOptions = {}): ZkClient {
+  const c = createClient(connectString, { sessionTimeout: 3000, shuffle: false, clock, ...options });
+  clients.push(c);
+  return c;
+}
+
+function recordStates(c: ZkClient): StateChange[] {
+  const out: StateChange[] = [];
+  c.onStateChange((s) => out.push(s));
+  return out;
+}
+
+/** Lets socket I/O and promise callbacks run (real time, no clock time passes). */
+const settle = (ms = 20): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+function pings(conn: FakeConnection | undefined): number {
+  return conn?.log.filter((l) => l.type === OpCode.ping && l.xid === Xid.PING).length ?? 0;
+}
+
+afterEach(async () => {
+  for (const c of clients.splice(0)) await c.close();
+  for (const s of servers.splice(0)) await s.close();
+});
+
+describe('session timers on a manual clock', () => {
+  it('pings exactly a third of the negotiated timeout after the last send, and again each third', async () => {
+    const clock = new ManualClock();
+    const s = await fake({ onRequest: answer });
+    const c = client(s.connectString, clock, { sessionTimeout: 900 });
+    await c.connect();
+    clock.advance(299);
+    await settle();
+    expect(pings(s.last)).toBe(0);
+    clock.advance(1);
+    await eventually(() => pings(s.last) === 1, 2000, 'first ping');
+    // A request sent now moves the next ping to 300 ms after it.
+    clock.advance(100);
+    await c.getData('/x');
+    clock.advance(299);
+    await settle();
+    expect(pings(s.last)).toBe(1);
+    clock.advance(1);
+    await eventually(() => pings(s.last) === 2, 2000, 'second ping');
+    expect(c.state).toBe('connected');
+  });
+
+  it('leaves a frozen server exactly at the read timeout (2/3 of the timeout) for the next host', async () => {
+    const clock = new ManualClock();
+    const frozen = await fake({ autoPing: false, onRequest: () => undefined });
+    const other = await fake({ onRequest: answer });
+    const c = client(`${frozen.connectString},${other.connectString}`, clock, { sessionTimeout: 1500 });
+    await c.connect();
+    const states = recordStates(c);
+    clock.advance(500);
+    await eventually(() => pings(frozen.last) === 1, 2000, 'the unanswered ping');
+    clock.advance(499);
+    await settle();
+    expect(frozen.last?.closed).toBe(false);
+    expect(states).toEqual([]);
+    clock.advance(1);
+    await eventually(() => c.state === 'connected' && other.connections.length === 1, 2000, 'failover');
+    expect(states.map((x) => x.state)).toEqual(['suspended', 'connected']);
+    expect(states[0]?.error?.message).toBe(`nothing heard from ${frozen.connectString} for 1000 ms (read timeout 1000 ms)`);
+    expect(other.last?.connect?.sessionId).toBe(0x1234n);
+  });
+
+  it('expires the session itself exactly 4/3 of the timeout after the last server contact', async () => {
+    const clock = new ManualClock();
+    const s = await fake({ onRequest: answer });
+    const c = client(s.connectString, clock, { sessionTimeout: 1200 });
+    await c.connect();
+    const watch = (await c.exists('/w', { watch: true })).watch;
+    const states = recordStates(c);
+    await s.close();
+    await eventually(() => c.state === 'suspended', 2000, 'suspension');
+    clock.advance(1599);
+    await settle();
+    expect(c.state).toBe('suspended');
+    clock.advance(1);
+    await eventually(() => c.state === 'expired', 2000, 'expiry');
+    expect(states.map((x) => x.state)).toEqual(['suspended', 'expired']);
+    expect(states[1]?.error?.message).toBe('no server reachable for 1600 ms (client-side expiry after 1600 ms)');
+    await expect(watch).rejects.toBeInstanceOf(SessionExpiredError);
+    await expect(c.getData('/x')).rejects.toBeInstanceOf(SessionExpiredError);
+  });
+
+  it('handshakes that get no answer do not count as server contact: expiry stays at 4/3 of the timeout', async () => {
+    const clock = new ManualClock();
+    const good = await fake({ onRequest: answer });
+    const silentA = await fake({ onConnect: () => 'silent' });
+    const silentB = await fake({ onConnect: () => 'silent' });
+    const c = client(`${good.connectString},${silentA.connectString},${silentB.connectString}`, clock, { sessionTimeout: 1200, connectTimeout: 150 });
+    await c.connect();
+    await good.close();
+    await eventually(() => c.state === 'suspended', 2000, 'suspension');
+    // Walk the clock in handshake-sized steps, letting each silent attempt start.
+    for (let t = 0; t < 1500; t += 150) {
+      clock.advance(150);
+      await settle(10);
+    }
+    clock.advance(99);
+    await settle();
+    expect(c.state).toBe('suspended');
+    clock.advance(1);
+    await eventually(() => c.state === 'expired', 2000, 'expiry');
+    expect(silentA.connections.length + silentB.connections.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('a silent server: the handshake times out at exactly connectTimeout, then the next host is tried', async () => {
+    const clock = new ManualClock();
+    const silent = await fake({ onConnect: () => 'silent' });
+    const good = await fake({ onRequest: answer });
+    const c = client(`${silent.connectString},${good.connectString}`, clock, { connectTimeout: 200 });
+    const connecting = c.connect();
+    await eventually(() => silent.last?.connect !== undefined, 2000, 'the first handshake');
+    clock.advance(199);
+    await settle();
+    expect(good.connections).toHaveLength(0);
+    clock.advance(1);
+    await connecting;
+    expect(good.connections).toHaveLength(1);
+  });
+
+  it('backs off 0.5–1.5 s (jittered) after each full cycle through the hosts, and not a millisecond less', async () => {
+    const clock = new ManualClock();
+    let attempts = 0;
+    const s = await fake({ onConnect: () => (++attempts < 3 ? 'close' : {}), onRequest: answer });
+    const c = client(s.connectString, clock);
+    const connecting = c.connect();
+    for (const expected of [1, 2]) {
+      await eventually(() => attempts === expected && clock.pending > 0 && clock.nextDue() !== undefined, 2000, `attempt ${expected}`);
+      // The pending back-off sleep (the connect() budget is a later timer).
+      const backoff = (clock.nextDue() as number) - clock.now();
+      expect(backoff).toBeGreaterThanOrEqual(500);
+      expect(backoff).toBeLessThanOrEqual(1500);
+      clock.advance(backoff - 1);
+      await settle();
+      expect(attempts).toBe(expected);
+      clock.advance(1);
+    }
+    await connecting;
+    expect(attempts).toBe(3);
+  });
+
+  it('a held write batch leaves exactly when the ping is due, so a slow server never starves it', async () => {
+    const clock = new ManualClock();
+    const s = await fake();
+    const c = client(s.connectString, clock, { sessionTimeout: 3000 });
+    await c.connect();
+    void Promise.allSettled(Array.from({ length: 300 }, (_, i) => c.getData(`/a${i}`)));
+    await eventually(() => s.last?.requests.length === 300);
+    const conn = s.last as FakeConnection;
+    const late = c.getData('/late');
+    clock.advance(999);
+    await settle();
+    expect(conn.requests.length).toBe(300);
+    clock.advance(1);
+    await eventually(() => conn.requests.length === 301, 2000, 'the held request');
+    expect(readGetDataRequest((conn.requests[300] as ReceivedRequest).reader()).path).toBe('/late');
+    for (const r of conn.requests) answer(conn, r);
+    await expect(late).resolves.toMatchObject({ stat: { version: 0 } });
+  });
+
+  it('a request timeout fires at exactly its limit, queued or sent', async () => {
+    const clock = new ManualClock();
+    const s = await fake({ onRequest: () => undefined });
+    const c = client(s.connectString, clock);
+    await c.connect();
+    const sent = c.getData('/slow', { timeout: 100 });
+    const outcome = sent.then(
+      () => 'resolved',
+      (e: unknown) => e,
+    );
+    clock.advance(99);
+    await settle();
+    expect(await Promise.race([outcome, Promise.resolve('pending')])).toBe('pending');
+    clock.advance(1);
+    const error = await outcome;
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect((error as Error).message).toBe('request timed out after 100 ms');
+  });
+
+  it('connect() gives up at exactly its timeout and closes the client', async () => {
+    const clock = new ManualClock();
+    const silent = await fake({ onConnect: () => 'silent' });
+    const c = client(silent.connectString, clock, { connectTimeout: 10_000 });
+    const connecting = c.connect({ timeout: 700 }).then(
+      () => 'connected',
+      (e: unknown) => e,
+    );
+    await eventually(() => silent.last?.connect !== undefined, 2000, 'the handshake');
+    clock.advance(699);
+    await settle();
+    expect(await Promise.race([connecting, Promise.resolve('pending')])).toBe('pending');
+    clock.advance(1);
+    expect(await connecting).toBeInstanceOf(TimeoutError);
+    expect(c.state).toBe('closed');
+  });
+});
