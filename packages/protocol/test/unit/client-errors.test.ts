@@ -1,12 +1,13 @@
 // Server error codes that name a condition with its own class arrive as that class, wherever they arrive: a
 // reply header, a multiRead slot, an auth reply. The `code` string stays the KeeperException name.
 import { afterEach, describe, expect, it } from 'vitest';
+import type {
+  ZkError} from '../../src/index.js';
 import {
   AuthFailedError,
   ConnectionLossError,
   ServerError,
   SessionExpiredError,
-  ZkError,
   createClient,
   errorFromKeeperCode,
   serverKeeperCode,

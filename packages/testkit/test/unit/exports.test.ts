@@ -11,6 +11,7 @@ describe('@zkts/testkit entry', () => {
       'BACKEND_ENV',
       'FrameCutter',
       'LocalZooKeeperServer',
+      'ManualClock',
       'RUN_ENV',
       'RUN_PROPERTY',
       'ServerStartError',
