@@ -1,4 +1,4 @@
-// Public API of the zkts client (docs/design/contracts.md §2).
+// Public API of the zkts client (docs/architecture.md).
 export { ZkClient, createClient, connect, reconfig, type ReconfigOptions } from './client.js';
 export { Acls, digestId } from './acl.js';
 export { Perms } from '../records/constants.js';

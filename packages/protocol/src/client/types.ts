@@ -1,5 +1,5 @@
 /**
- * Public types of the client (docs/design/contracts.md §2). Kept apart from the implementation so the
+ * Public types of the client (docs/architecture.md). Kept apart from the implementation so the
  * recipes and CLI packages can read the surface in one place.
  */
 import type { ConnectionOptions } from 'node:tls';
