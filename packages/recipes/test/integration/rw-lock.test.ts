@@ -37,7 +37,10 @@ describe('ReadWriteLock', () => {
     const cs = await clients.many(3);
     const w = await new ReadWriteLock(cs[0]!, dir).writeLock.acquire();
     const r = new ReadWriteLock(cs[1]!, dir).readLock.acquire({ timeout: 10_000 });
+    // The reader queues first, so the grant order (reader, then writer) is known.
+    await nodesIn(cs[0]!, dir, 2);
     const w2 = new ReadWriteLock(cs[2]!, dir).writeLock.acquire({ timeout: 10_000 });
+    await nodesIn(cs[0]!, dir, 3);
     expect(await settlesWithin(Promise.race([r, w2]), 300)).toBe(false);
     await w.release();
     await (await r).release();
