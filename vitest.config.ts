@@ -5,13 +5,21 @@ import { fileURLToPath } from 'node:url';
 // Two projects: `unit` needs nothing but Node (codec, framing, fakes); `integration` starts real
 // ZooKeeper servers through @zkts/testkit. Workspace packages resolve to their sources, so tests run
 // against src/ without a build (tsc does the same through the `zkts-source` export condition).
-const src = (pkg: string): string => fileURLToPath(new URL(`./packages/${pkg}/src/index.ts`, import.meta.url));
+const src = (pkg: string, entry = 'index'): string => fileURLToPath(new URL(`./packages/${pkg}/src/${entry}.ts`, import.meta.url));
+// Exact matches: a plain '@zkts/protocol' key would also catch '@zkts/protocol/codec' as a prefix and send it to
+// src/index.ts/codec. Each package entry point (package.json `exports`) gets its own anchored line.
+const exact = (specifier: string, target: string): { find: RegExp; replacement: string } => ({
+  find: new RegExp(`^${specifier.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`),
+  replacement: target,
+});
 const resolve = {
-  alias: {
-    '@zkts/protocol': src('protocol'),
-    '@zkts/recipes': src('recipes'),
-    '@zkts/testkit': src('testkit'),
-  },
+  alias: [
+    exact('@zkts/protocol', src('protocol')),
+    exact('@zkts/protocol/codec', src('protocol', 'codec')),
+    exact('@zkts/protocol/inspect', src('protocol', 'inspect')),
+    exact('@zkts/recipes', src('recipes')),
+    exact('@zkts/testkit', src('testkit')),
+  ],
 };
 
 export default defineConfig({

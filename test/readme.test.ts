@@ -8,17 +8,33 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const readme = readFileSync(`${root}README.md`, 'utf8');
 const blocks = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1] ?? '');
 const workDir = `${root}.zkts-tmp/readme-${process.pid}`;
+// Blocks are told apart by the packages they import (the recipes block imports the client too), not by position.
+const exampleOf = (code: string): string => {
+  const imports = [...code.matchAll(/from '([^']+)'/g)].map((m) => m[1]);
+  if (imports.includes('@zkts/recipes')) return 'recipes';
+  if (imports.includes('@zkts/testkit')) return 'testkit';
+  if (imports.includes('@zkts/protocol/codec')) return 'codec';
+  return imports.includes('@zkts/protocol') ? 'client' : 'unknown';
+};
+// The `// ` comment lines after a block's last statement: the output it promises.
+const commentedOutput = (code: string): string[] => {
+  const lines = code.trimEnd().split('\n');
+  let start = lines.length;
+  while (start > 0 && lines[start - 1]?.startsWith('// ') === true) start--;
+  return lines.slice(start).map((line) => line.slice(3));
+};
 
 describe('README examples', () => {
   afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 
-  it('has the examples this test expects (client, recipes, testkit)', () => {
-    expect(blocks.length).toBeGreaterThanOrEqual(3);
+  it('has the examples this test expects (client, codec, recipes, testkit)', () => {
+    const examples = blocks.map(exampleOf);
+    for (const expected of ['client', 'codec', 'recipes', 'testkit']) expect(examples).toContain(expected);
   });
 
   blocks.forEach((code, index) => {
-    const firstImport = /from '([^']+)'/.exec(code)?.[1] ?? 'unknown';
-    it(`block ${index + 1} (${firstImport}) runs`, async () => {
+    const example = exampleOf(code);
+    it(`block ${index + 1} (${example}) runs`, async () => {
       mkdirSync(workDir, { recursive: true });
       const file = `${workDir}/block-${index + 1}.ts`;
       writeFileSync(file, `${code}\nexport {};\n`);
@@ -31,15 +47,16 @@ describe('README examples', () => {
         spy.mockRestore();
         vi.unstubAllEnvs();
       }
-      // Every block prints what it shows; the client block's comments state the values.
+      // Every block prints what it shows; the client and codec blocks' comments state the values.
       expect(logged.length).toBeGreaterThan(0);
-      if (index === 0) {
+      if (example === 'client') {
         expect(logged[0]).toEqual(['hello', 0]);
         expect(logged[1]).toEqual(['dataChanged']);
         expect(String(logged[2]?.[0])).toMatch(/^\/readme-.*\/job-0000000000$/);
       }
-      if (index === 1) expect(typeof logged[0]?.[1]).toBe('bigint');
-      if (index === 2) expect(logged[0]?.[2]).toBe('imok');
+      if (example === 'codec') expect(logged.map((args) => args.join(' '))).toEqual(commentedOutput(code));
+      if (example === 'recipes') expect(typeof logged[0]?.[1]).toBe('bigint');
+      if (example === 'testkit') expect(logged[0]?.[2]).toBe('imok');
     });
   });
 });

@@ -4,8 +4,8 @@
  * what the codec cannot know: the connection id, the time of each frame and each reply's latency. Never
  * throws: anything undecodable becomes an 'error' line and the bytes keep flowing.
  */
-import { ConversationDecoder, FrameSplitter } from '@zkts/protocol';
-import type { ConversationEntry } from '@zkts/protocol';
+import { ConversationDecoder, FrameSplitter } from '@zkts/protocol/inspect';
+import type { ConversationEntry } from '@zkts/protocol/inspect';
 
 import type { Direction } from './transcript.js';
 

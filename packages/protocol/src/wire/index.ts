@@ -1,4 +1,5 @@
-// Framing, multi, opcode tables and the conversation decoder of @zkts/protocol (docs/design/contracts.md §1).
+// Internal barrel of src/wire (framing, multi, opcode tables, conversation decoder). Not an entry point: the
+// package exposes these through src/codec.ts and src/inspect.ts; in-repo tools and tests may import it directly.
 export * from './frame.js';
 export * from './multi.js';
 export * from './ops.js';

@@ -3,13 +3,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type {
   ZkError} from '../../src/index.js';
+import { errorFromKeeperCode } from '../../src/codec.js';
 import {
   AuthFailedError,
   ConnectionLossError,
   ServerError,
   SessionExpiredError,
   createClient,
-  errorFromKeeperCode,
   serverKeeperCode,
   type ZkClient,
 } from '../../src/index.js';

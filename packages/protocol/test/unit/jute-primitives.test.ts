@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { JuteReader, JuteWriter, ProtocolError, ServerError, ZkError } from '@zkts/protocol';
+import { JuteReader, JuteWriter } from '@zkts/protocol/codec';
+import { ProtocolError, ServerError, ZkError } from '@zkts/protocol';
 import { longMemo } from '../../src/jute/reader.js';
 
 describe('Jute primitives', () => {

@@ -1,0 +1,14 @@
+// @zkts/protocol/codec: the wire format without a session. Jute primitives (JuteReader/JuteWriter), a readX and
+// writeX pair for every ZooKeeper 3.8 record, the protocol tables (OpCode, CreateFlags, EventType, Xid…), the
+// per-opcode codec table, multi and length-prefix framing. For proxies, servers, fakes and tools; the client
+// entry ('@zkts/protocol') exports none of it. Errors the codec throws (ProtocolError, InvalidArgumentError) are
+// the client entry's classes.
+export { JuteReader, JuteWriter, DEFAULT_MAX_PACKET, type StringEncoding } from './jute/index.js';
+export * from './records/index.js';
+export * from './wire/frame.js';
+export * from './wire/multi.js';
+export * from './wire/ops.js';
+// Reply headers and multi results carry KeeperException numbers.
+export { KeeperCode, serverCodeName, serverCodeMessage, type KeeperCodeName } from './errors/codes.js';
+// A reply's code as the error class the client would reject with (SessionExpiredError for -112…).
+export { errorFromKeeperCode } from './errors/errors.js';

@@ -1,0 +1,8 @@
+// @zkts/protocol/inspect: traffic made readable. ConversationDecoder turns the frames of one connection into
+// plain entries (request, reply, event, ping…), ConversationStream does the same from raw TCP chunks, and the
+// formatters render entries as text or JSON. Kept out of the client entry: no session needs it. FrameSplitter
+// is the codec's own (the client's hot path uses it), re-exported for callers splitting raw chunks themselves.
+export * from './wire/conversation.js';
+export * from './wire/format.js';
+export * from './wire/json.js';
+export { FrameSplitter, type FrameSplitterOptions } from './wire/frame.js';
