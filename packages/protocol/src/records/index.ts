@@ -1,4 +1,4 @@
-// Jute records and protocol tables of @zkts/protocol (docs/design/contracts.md §1).
+// Jute records and protocol tables, exported through '@zkts/protocol/codec' (see docs/architecture.md).
 export * from './constants.js';
 export * from './data.js';
 export * from './headers.js';
