@@ -12,9 +12,11 @@ export {
   ClientClosedError,
   AuthFailedError,
   TimeoutError,
+  ConnectTimeoutError,
   AbortError,
   InvalidArgumentError,
   serverKeeperCode,
+  type ConnectAttempt,
   type ZkErrorCode,
 } from './errors/errors.js';
 // For `err.keeperCode === KeeperCode.NO_NODE`, and the names `code` takes.

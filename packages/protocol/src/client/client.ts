@@ -4,7 +4,7 @@
  * request pipeline; watches go through the client's watch facade (watches.ts). This file holds no state of
  * its own beyond its configuration: it calls methods and reads getters.
  */
-import { InvalidArgumentError } from '../errors/errors.js';
+import { InvalidArgumentError, type ConnectAttempt } from '../errors/errors.js';
 import { DEFAULT_MAX_PACKET } from '../jute/reader.js';
 import { CONFIG_NODE } from '../records/config.js';
 import { Acls, validateAcl } from './acl.js';
@@ -165,6 +165,11 @@ export class ZkClient implements AsyncDisposable {
 
   onStateChange(listener: (change: StateChange) => void): () => void {
     return this.session.onStateChange(listener);
+  }
+
+  /** Each failed attempt to reach a server while not connected (refused, not found, TLS, handshake timeout…). */
+  onConnectFailure(listener: (attempt: ConnectAttempt) => void): () => void {
+    return this.session.onConnectFailure(listener);
   }
 
   close(): Promise<void> {
@@ -346,19 +351,7 @@ export class ZkClient implements AsyncDisposable {
   }
 
   private async reconfig(options: ReconfigOptions): Promise<{ data: Uint8Array; stat: Stat }> {
-    const incremental = options.joining !== undefined || options.leaving !== undefined;
-    if (incremental === (options.newMembers !== undefined)) {
-      throw new InvalidArgumentError('reconfig', 'give joining/leaving (incremental) or newMembers (bulk), not both or neither');
-    }
-    return this.call(
-      req.reconfig({
-        joiningServers: options.joining ?? null,
-        leavingServers: options.leaving ?? null,
-        newMembers: options.newMembers ?? null,
-        curConfigId: options.fromConfig ?? -1n,
-      }),
-      options,
-    );
+    return this.call(req.reconfig(options), options);
   }
 
   async addAuth(scheme: string, auth: Data, options: CallOptions = {}): Promise<void> {

@@ -4,7 +4,7 @@
  * requests-multi.ts. Paths arrive already validated and chroot-prefixed (`serverPath`); `path` is the
  * caller's path for errors. Reply bytes are copied (reply-bytes.ts): bodies are views into socket buffers.
  */
-import { errorFromKeeperCode } from '../errors/errors.js';
+import { InvalidArgumentError, errorFromKeeperCode } from '../errors/errors.js';
 import { KeeperCode } from '../errors/codes.js';
 import type { JuteReader } from '../jute/reader.js';
 import type { JuteWriter } from '../jute/writer.js';
@@ -39,7 +39,7 @@ import { copy, strings } from './reply-bytes.js';
 import type { RequestSpec } from './request.js';
 import type { CheckedMode } from './validation.js';
 import type { SetWatchesBatch } from './watch-manager.js';
-import type { ACL, Stat } from './types.js';
+import type { ACL, ReconfigOptions, Stat } from './types.js';
 
 /** Throws the server's error (mapped to its class: errorFromKeeperCode) unless the reply is OK. */
 export function ok(header: ReplyHeader, path: string | undefined): void {
@@ -256,7 +256,18 @@ export function checkWatches(serverPath: string, path: string, type: number): Re
   };
 }
 
-export function reconfig(record: ReconfigRequest): RequestSpec<{ data: Uint8Array; stat: Stat }> {
+/** Incremental (joining/leaving) or bulk (newMembers), never both; fromConfig guards against a concurrent change. */
+export function reconfig(options: ReconfigOptions): RequestSpec<{ data: Uint8Array; stat: Stat }> {
+  const incremental = options.joining !== undefined || options.leaving !== undefined;
+  if (incremental === (options.newMembers !== undefined)) {
+    throw new InvalidArgumentError('reconfig', 'give joining/leaving (incremental) or newMembers (bulk), not both or neither');
+  }
+  const record: ReconfigRequest = {
+    joiningServers: options.joining ?? null,
+    leavingServers: options.leaving ?? null,
+    newMembers: options.newMembers ?? null,
+    curConfigId: options.fromConfig ?? -1n,
+  };
   return {
     op: OpCode.reconfig,
     write: (w) => writeReconfigRequest(w, record),

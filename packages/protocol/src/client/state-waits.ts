@@ -2,7 +2,7 @@
  * Waiting on the session's state from the outside: `connected()` (one promise) and `states()` (an async
  * iterable of every change). Both only listen; the session alone changes state.
  */
-import type { ZkError } from '../errors/errors.js';
+import { ConnectTimeoutError, type ConnectAttempt, type ZkError } from '../errors/errors.js';
 import { AsyncQueue } from './async-queue.js';
 import { CancelScope } from './cancel.js';
 import type { Clock } from './clock.js';
@@ -13,6 +13,7 @@ import type { CallOptions, SessionState, StateChange } from './types.js';
 export interface ObservableSession {
   readonly state: SessionState;
   terminalError(): ZkError;
+  connectFailures(): ConnectAttempt[];
   onStateChange(listener: (change: StateChange) => void): () => void;
 }
 
@@ -31,7 +32,16 @@ export function waitConnected(session: ObservableSession, options: CallOptions, 
     scope?.onCancel(() => unsubscribe());
   });
   if (scope === null) return reached;
-  return scope.race(reached).finally(() => scope.dispose());
+  return scope
+    .race(reached)
+    .catch((error: unknown) => {
+      // Our own time limit (not the caller's signal): say what each host answered meanwhile.
+      if (error === scope.reason && options.signal?.reason !== error && options.timeout !== undefined) {
+        throw new ConnectTimeoutError(options.timeout, session.connectFailures());
+      }
+      throw error;
+    })
+    .finally(() => scope.dispose());
 }
 
 export function stateStream(session: ObservableSession, options: { signal?: AbortSignal }, clock: Clock): AsyncIterable<StateChange> {

@@ -128,6 +128,36 @@ export class TimeoutError extends ZkError {
   }
 }
 
+/** One failed attempt to reach a server: which host, and why (its `cause` is the socket's error, if any). */
+export interface ConnectAttempt {
+  /** host:port as given in the connect string. */
+  readonly host: string;
+  readonly error: ZkError;
+  /** Clock time of the failure. */
+  readonly at: number;
+}
+
+/**
+ * connect()/connected() gave up before a session was established. `attempts` holds the last failure of each
+ * host tried (refused, not found, TLS alert, handshake timeout…), and `cause` the most recent one.
+ */
+export class ConnectTimeoutError extends TimeoutError {
+  readonly attempts: readonly ConnectAttempt[];
+
+  constructor(timeout: number, attempts: readonly ConnectAttempt[]) {
+    const last = attempts[attempts.length - 1];
+    const detail = attempts.length === 0 ? 'no server answered' : attempts.map((a) => `${a.host}: ${describeFailure(a.error)}`).join('; ');
+    super(`not connected within ${timeout} ms (${detail})`, last === undefined ? undefined : { cause: last.error });
+    this.attempts = attempts;
+  }
+}
+
+/** The short reason of a connect failure: the socket's error code when there is one (ECONNREFUSED…). */
+function describeFailure(error: ZkError): string {
+  const code = (error.cause as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' ? code : error.message;
+}
+
 export class AbortError extends ZkError {
   constructor(message = 'aborted', options?: ErrorOptions) {
     super('ABORTED', message, options);

@@ -3,7 +3,7 @@
 // lets it settle between clock steps.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '@zkts/testkit';
-import { SessionExpiredError, TimeoutError, createClient, type ClientOptions, type StateChange, type ZkClient } from '../../src/index.js';
+import { ConnectTimeoutError, SessionExpiredError, TimeoutError, createClient, type ClientOptions, type StateChange, type ZkClient } from '../../src/index.js';
 import { OpCode, Xid } from '../../src/records/constants.js';
 import { writeGetDataResponse, readGetDataRequest } from '../../src/records/node.js';
 import type { Stat } from '../../src/records/data.js';
@@ -223,5 +223,33 @@ describe('session timers on a manual clock', () => {
     clock.advance(1);
     expect(await connecting).toBeInstanceOf(TimeoutError);
     expect(c.state).toBe('closed');
+  });
+});
+
+describe('why nothing connects', () => {
+  it('connect() times out with what each host answered; listeners hear each failure as it happens', async () => {
+    const clock = new ManualClock();
+    const { freePorts } = await import('@zkts/testkit');
+    const [a, b] = await freePorts(2);
+    const closing = await fake({ onConnect: () => 'close' });
+    const c = client(`127.0.0.1:${a},127.0.0.1:${b},${closing.connectString}`, clock, { connectTimeout: 500 });
+    const heard: string[] = [];
+    c.onConnectFailure((attempt) => heard.push(`${attempt.host} ${(attempt.error.cause as { code?: string } | undefined)?.code ?? attempt.error.message}`));
+    const connecting = c.connect({ timeout: 1000 }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    await eventually(() => heard.length >= 3, 2000, 'one failure per host');
+    expect(heard.slice(0, 3)).toEqual([`127.0.0.1:${a} ECONNREFUSED`, `127.0.0.1:${b} ECONNREFUSED`, `${closing.connectString} connection closed by server`]);
+    clock.advance(1000);
+    const error = await connecting;
+    expect(error).toBeInstanceOf(ConnectTimeoutError);
+    expect(error).toBeInstanceOf(TimeoutError);
+    const timeout = error as ConnectTimeoutError;
+    expect(timeout.attempts.map((x) => x.host)).toEqual([`127.0.0.1:${a}`, `127.0.0.1:${b}`, closing.connectString]);
+    expect(timeout.message).toBe(
+      `not connected within 1000 ms (127.0.0.1:${a}: ECONNREFUSED; 127.0.0.1:${b}: ECONNREFUSED; ${closing.connectString}: connection closed by server)`,
+    );
+    expect(timeout.cause).toBe(timeout.attempts[2]?.error);
   });
 });

@@ -9,12 +9,11 @@
  * then SetWatches batches, then requests queued while disconnected. After expiry the loop stops for good:
  * the client never opens a replacement session by itself.
  */
-import { ClientClosedError, ConnectionLossError, SessionExpiredError, type ZkError } from '../../errors/errors.js';
+import { ClientClosedError, ConnectionLossError, SessionExpiredError, ZkError, type ConnectAttempt } from '../../errors/errors.js';
 import { PROTOCOL_VERSION, SESSION_PASSWORD_LENGTH } from '../../records/constants.js';
 import type { ReplyHeader } from '../../records/headers.js';
 import { sleep } from '../cancel.js';
 import type { Clock } from '../clock.js';
-import type { HostAddress } from '../connect-string.js';
 import { Connection, type HandshakeResult } from '../connection.js';
 import { debug, stateChannel } from '../diagnostics.js';
 import type { Dispatcher } from '../dispatcher.js';
@@ -25,29 +24,12 @@ import { closeSession, setWatches } from '../requests.js';
 import { describe, Transport } from '../transport.js';
 import type { SessionState, StateChange } from '../types.js';
 import type { SessionWatches } from '../watches.js';
-import { AuthReplay, type Credential } from './auth-replay.js';
+import type { SessionOptions } from './options.js';
+import { ConnectFailures } from './attempts.js';
+import { AuthReplay } from './auth-replay.js';
 import { seekReadWriteServer } from './readonly-probe.js';
 import { canTransition, isConnected, isTerminal } from './session-state.js';
 import { SessionTimers } from './timers.js';
-import type { ConnectionOptions } from 'node:tls';
-
-export interface SessionOptions {
-  hosts: HostAddress[];
-  shuffle: boolean;
-  sessionTimeout: number;
-  connectTimeout: number | undefined;
-  maxPacket: number;
-  canBeReadOnly: boolean;
-  tls: ConnectionOptions | undefined;
-  whileSuspended: 'queue' | 'fail';
-  maxQueued: number;
-  credentials: Credential[];
-  sessionId: bigint | undefined;
-  sessionPassword: Uint8Array | undefined;
-  clock: Clock;
-  dispatcher: Dispatcher;
-  watches: SessionWatches;
-}
 
 /** How long close() waits for the server to close its side after closeSession before dropping the socket. */
 const CLOSE_GRACE_MS = 1000;
@@ -77,6 +59,7 @@ export class Session {
   private readonly stopped = new AbortController();
   private probe: AbortController | null = null;
   private readonly listeners = new Set<(change: StateChange) => void>();
+  private readonly failures: ConnectFailures;
 
   constructor(options: SessionOptions) {
     this.options = options;
@@ -86,6 +69,7 @@ export class Session {
     this.hosts = new HostProvider(options.hosts, options.shuffle);
     this.pipeline = new RequestPipeline(options.maxQueued);
     this.auth = new AuthReplay(options.credentials);
+    this.failures = new ConnectFailures((error) => debug('a connect-attempt listener threw: %s', String(error)));
     this.timers = new SessionTimers(this.clock, {
       handshakeTimedOut: (limit) => this.conn?.close(new ConnectionLossError(`no handshake reply from ${this.describeConn()} within ${limit} ms`, true)),
       readTimedOut: (silent, limit) =>
@@ -135,6 +119,15 @@ export class Session {
     return () => this.listeners.delete(listener);
   }
 
+  /** The last failure of each host since the last handshake, oldest first. */
+  connectFailures(): ConnectAttempt[] {
+    return this.failures.list();
+  }
+
+  onConnectFailure(listener: (attempt: ConnectAttempt) => void): () => void {
+    return this.failures.on(listener);
+  }
+
   // ---- state machine --------------------------------------------------------------------------------
 
   private transition(to: SessionState, error?: ZkError): void {
@@ -180,6 +173,7 @@ export class Session {
         transport = await Transport.dial(host, { timeout: this.connectTimeout(), maxPacket: this.options.maxPacket, tls: this.options.tls, clock: this.clock });
       } catch (err) {
         debug('dial %s failed: %s', describe(host), (err as Error).message);
+        this.failures.record(describe(host), err instanceof ZkError ? err : new ConnectionLossError(String(err), false, { cause: err }), this.clock.now());
         continue;
       }
       if (isTerminal(this.currentState)) {
@@ -245,6 +239,7 @@ export class Session {
     if (!readOnly) this.seenRwServerBefore = true;
     this.lastHeard = this.clock.now();
     this.hosts.connected();
+    this.failures.clear();
     this.timers.stopExpiry();
     this.timers.startConnection(conn, this.negotiated);
     if (previousId !== 0n && previousId !== response.sessionId) {
@@ -264,6 +259,8 @@ export class Session {
     if (this.conn !== conn) return;
     this.conn = null;
     this.timers.stopConnection();
+    // Closed before the handshake was answered: this host failed to give us a session.
+    if (conn.lastHeard === 0 && !isTerminal(this.currentState)) this.failures.record(describe(conn.transport.address), error, this.clock.now());
     // The last frame counts as server contact for the client-side expiry clock (a connection that never
     // answered the handshake has lastHeard 0 and counts for nothing).
     if (conn.lastHeard > this.lastHeard && this.negotiated > 0) this.lastHeard = conn.lastHeard;
