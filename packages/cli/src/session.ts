@@ -39,7 +39,9 @@ export class Session {
   }
 
   private async open(): Promise<ZkClient> {
-    const clientOptions: ClientOptions = { auth: this.options.auth.map((a) => ({ ...a })) };
+    // A command's session is the command's: when it expires the command ends (exit 69) rather than carry on in a
+    // new session that holds none of its ephemeral nodes, locks or watches.
+    const clientOptions: ClientOptions = { auth: this.options.auth.map((a) => ({ ...a })), renewSession: false };
     if (this.options.sessionTimeout !== undefined) clientOptions.sessionTimeout = this.options.sessionTimeout;
     let client: ZkClient;
     try {

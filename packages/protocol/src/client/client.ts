@@ -19,7 +19,6 @@ import { Call, type RequestSpec } from './request.js';
 import * as req from './requests.js';
 import { multi as multiSpec, multiRead as multiReadSpec, prepareMultiOp } from './requests-multi.js';
 import { Session } from './session/session.js';
-import { isTerminal } from './session/session-state.js';
 import { stateStream, waitConnected } from './state-waits.js';
 import { mkdirp, removeRecursive } from './tree.js';
 import { pickCallOptions, watcherTypeOf } from './call-helpers.js';
@@ -82,7 +81,7 @@ export class ZkClient implements AsyncDisposable {
     this.requestedTimeout = options.sessionTimeout ?? DEFAULT_SESSION_TIMEOUT;
     this.clock = options.clock ?? systemClock;
     this.dispatcher = new Dispatcher((error) => debug('a listener threw: %s', error instanceof Error ? (error.stack ?? error.message) : String(error)));
-    this.watches = new ClientWatches(this.root, this.dispatcher, (spec, o) => this.call(spec, o), () => isTerminal(this.session.state));
+    this.watches = new ClientWatches(this.root, this.dispatcher, (spec, o) => this.call(spec, o), () => this.session.isOver);
     this.session = new Session({
       hosts: parsed.hosts,
       shuffle: options.shuffle ?? true,
@@ -96,6 +95,8 @@ export class ZkClient implements AsyncDisposable {
       credentials: (options.auth ?? []).map((a) => ({ scheme: a.scheme, auth: typeof a.auth === 'string' ? utf8.encode(a.auth) : a.auth })),
       sessionId: options.sessionId,
       sessionPassword: options.sessionPassword,
+      renewSession: options.renewSession ?? true,
+      renewWatches: options.renewWatches ?? true,
       clock: this.clock,
       dispatcher: this.dispatcher,
       watches: this.watches,

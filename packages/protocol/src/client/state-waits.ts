@@ -1,6 +1,6 @@
 /**
  * Waiting on the session's state from the outside: `connected()` (one promise) and `states()` (an async
- * iterable of every change). Both only listen; the session alone changes state.
+ * iterable of every change, which goes on across a renewal). Both only listen; the session alone changes state.
  */
 import { ConnectTimeoutError, type ConnectAttempt, type ZkError } from '../errors/errors.js';
 import { AsyncQueue } from './async-queue.js';
@@ -12,6 +12,10 @@ import type { CallOptions, SessionState, StateChange } from './types.js';
 /** What these read of the session. */
 export interface ObservableSession {
   readonly state: SessionState;
+  /** No state will follow (closed, auth-failed, or expired without renewal). */
+  readonly isOver: boolean;
+  /** `expired` is followed by a new session. */
+  readonly renews: boolean;
   terminalError(): ZkError;
   connectFailures(): ConnectAttempt[];
   onStateChange(listener: (change: StateChange) => void): () => void;
@@ -19,12 +23,13 @@ export interface ObservableSession {
 
 export function waitConnected(session: ObservableSession, options: CallOptions, clock: Clock): Promise<void> {
   if (isConnected(session.state)) return Promise.resolve();
-  if (isTerminal(session.state)) return Promise.reject(session.terminalError());
+  if (session.isOver) return Promise.reject(session.terminalError());
   const scope = options.signal === undefined && (options.timeout ?? 0) <= 0 ? null : new CancelScope(options, 'connect', clock);
   const reached = new Promise<void>((resolve, reject) => {
     const unsubscribe = session.onStateChange((change) => {
       if (isConnected(change.state)) resolve();
-      else if (isTerminal(change.state)) reject(session.terminalError());
+      // An expiry ends the wait even when a new session follows: what the caller waited for is gone.
+      else if (isTerminal(change.state)) reject(change.error ?? session.terminalError());
       else return;
       unsubscribe();
     });
@@ -53,7 +58,7 @@ export function stateStream(session: ObservableSession, options: { signal?: Abor
   const queue = new AsyncQueue<StateChange>(detach);
   const unsubscribe = session.onStateChange((change) => {
     queue.push(change);
-    if (isTerminal(change.state)) {
+    if (isTerminal(change.state) && !(change.state === 'expired' && session.renews)) {
       detach();
       queue.end();
     }

@@ -30,6 +30,18 @@ export interface ClientOptions {
   /** Re-attach to an existing session (e.g. to hand a session over, or to expire it in tests). */
   sessionId?: bigint;
   sessionPassword?: Uint8Array;
+  /**
+   * After the session expires, open a new one with the same client (default true, as Curator and kazoo do).
+   * The states go `expired` (old session id) → `connecting` → `connected` (new id, next generation); requests
+   * of the old session reject with SessionExpiredError and are never sent in the new one; one-shot watches
+   * reject. false: `expired` is final, as with ZooKeeper's Java client.
+   */
+  renewSession?: boolean;
+  /**
+   * With renewSession: re-add persistent watches in the new session, each first receiving a `resync` event
+   * (changes in between were missed). Default true; false: they end with SessionExpiredError.
+   */
+  renewWatches?: boolean;
   /** The time source of every timer (session, requests, waits); a manual clock in tests. Default: the system's. */
   clock?: Clock;
 }
@@ -47,7 +59,10 @@ export type SessionState =
 export interface StateChange {
   state: SessionState;
   previous: SessionState;
+  /** The session the change is about: on `expired`, the session that ended; from `connecting` on, the new one (0n until the handshake). */
   sessionId: bigint;
+  /** 1 for the client's first session, +1 for each session opened after an expiry (renewSession). */
+  generation: number;
   error?: ZkError;
 }
 
@@ -83,7 +98,9 @@ export type EventTypeName =
   | 'childrenChanged'
   | 'dataWatchRemoved'
   | 'childWatchRemoved'
-  | 'persistentWatchRemoved';
+  | 'persistentWatchRemoved'
+  /** Client-made, persistent watches only: re-added in a new session after an expiry; changes in between were missed. */
+  | 'resync';
 
 export interface WatchEvent {
   type: EventTypeName;

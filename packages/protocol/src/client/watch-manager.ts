@@ -140,13 +140,24 @@ export class WatchManager {
     return n;
   }
 
-  /** The session is over: forget every watcher and return them (the caller fails them in order). */
-  takeAll(): Set<Watcher> {
+  /**
+   * The session is over: forget the watchers (every one, or only the one-shot ones when persistent watches go
+   * on in a renewed session) and return them (the caller fails them in order).
+   */
+  takeAll(options: { keepPersistent?: boolean } = {}): Set<Watcher> {
     const out = new Set<Watcher>();
-    for (const t of [this.data, this.exist, this.child, this.persistent, this.recursive]) {
+    const tables = options.keepPersistent === true ? [this.data, this.exist, this.child] : [this.data, this.exist, this.child, this.persistent, this.recursive];
+    for (const t of tables) {
       for (const set of t.values()) for (const w of set) out.add(w);
       t.clear();
     }
+    return out;
+  }
+
+  /** Every persistent and persistent-recursive watcher with its server path. */
+  persistentWatchers(): { serverPath: string; watcher: Watcher }[] {
+    const out: { serverPath: string; watcher: Watcher }[] = [];
+    for (const t of [this.persistent, this.recursive]) for (const [serverPath, set] of t) for (const watcher of set) out.push({ serverPath, watcher });
     return out;
   }
 }

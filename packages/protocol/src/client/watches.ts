@@ -25,8 +25,13 @@ export interface SessionWatches {
   deliver(event: WatcherEvent, zxid: bigint, sessionId: bigint): void;
   /** What to re-arm on a new connection. */
   replayBatches(): SetWatchesBatch[];
-  /** The session is over: every watcher hears it once and is forgotten. */
-  failAll(error: ZkError): void;
+  /**
+   * The session is over: every one-shot watcher hears it once and is forgotten; persistent ones too, unless
+   * they go on in a renewed session (`keepPersistent`).
+   */
+  sessionEnded(error: ZkError, keepPersistent: boolean): void;
+  /** A renewed session is connected: the persistent watches kept are re-armed; each hears `resync` once. */
+  renewed(): void;
 }
 
 type Send = <T>(spec: RequestSpec<T>, options: CallOptions | undefined) => Promise<T>;
@@ -157,7 +162,13 @@ export class ClientWatches implements SessionWatches {
     return setWatchesBatches(this.table.snapshot());
   }
 
-  failAll(error: ZkError): void {
-    for (const w of this.table.takeAll()) this.dispatcher.notify(() => w.fail(error));
+  sessionEnded(error: ZkError, keepPersistent: boolean): void {
+    for (const w of this.table.takeAll({ keepPersistent })) this.dispatcher.notify(() => w.fail(error));
+  }
+
+  renewed(): void {
+    for (const { serverPath, watcher } of this.table.persistentWatchers()) {
+      this.dispatcher.notify(() => watcher.fire({ type: 'resync', serverPath, zxid: -1n }));
+    }
   }
 }

@@ -98,7 +98,7 @@ describe('handshake', () => {
 
   it('timeOut <= 0 means expired, and no replacement session is opened', async () => {
     const s = await fake({ onConnect: () => ({ timeOut: 0 }) });
-    const c = client(s.connectString);
+    const c = client(s.connectString, { renewSession: false });
     const states = recordStates(c);
     await expect(c.connect()).rejects.toBeInstanceOf(SessionExpiredError);
     await new Promise((r) => setTimeout(r, 100));

@@ -95,7 +95,7 @@ describe('session timers on a manual clock', () => {
   it('expires the session itself exactly 4/3 of the timeout after the last server contact', async () => {
     const clock = new ManualClock();
     const s = await fake({ onRequest: answer });
-    const c = client(s.connectString, clock, { sessionTimeout: 1200 });
+    const c = client(s.connectString, clock, { sessionTimeout: 1200, renewSession: false });
     await c.connect();
     const watch = (await c.exists('/w', { watch: true })).watch;
     const states = recordStates(c);
@@ -117,7 +117,7 @@ describe('session timers on a manual clock', () => {
     const good = await fake({ onRequest: answer });
     const silentA = await fake({ onConnect: () => 'silent' });
     const silentB = await fake({ onConnect: () => 'silent' });
-    const c = client(`${good.connectString},${silentA.connectString},${silentB.connectString}`, clock, { sessionTimeout: 1200, connectTimeout: 150 });
+    const c = client(`${good.connectString},${silentA.connectString},${silentB.connectString}`, clock, { sessionTimeout: 1200, connectTimeout: 150, renewSession: false });
     await c.connect();
     await good.close();
     await eventually(() => c.state === 'suspended', 2000, 'suspension');

@@ -131,7 +131,7 @@ export class FakeClient implements RecipeClient {
   setState(state: SessionState): void {
     const previous = this.state;
     this.state = state;
-    for (const l of [...this.listeners]) l({ state, previous, sessionId: this.sessionId });
+    for (const l of [...this.listeners]) l({ state, previous, sessionId: this.sessionId, generation: 1 });
   }
 
   private async call<T>(op: string, f: () => T): Promise<T> {

@@ -22,6 +22,8 @@ export interface SessionOptions {
   credentials: Credential[];
   sessionId: bigint | undefined;
   sessionPassword: Uint8Array | undefined;
+  renewSession: boolean;
+  renewWatches: boolean;
   clock: Clock;
   dispatcher: Dispatcher;
   watches: SessionWatches;

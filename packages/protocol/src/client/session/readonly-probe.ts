@@ -8,6 +8,11 @@ import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
 import { sleep } from '../cancel.js';
 import type { Clock } from '../clock.js';
 import type { HostAddress } from '../connect-string.js';
+import type { Connection } from '../connection.js';
+import { ConnectionLossError } from '../../errors/errors.js';
+import { debug } from '../diagnostics.js';
+import type { HostProvider } from '../host-provider.js';
+import { describe } from '../transport.js';
 
 const FIRST_DELAY = 100;
 const MAX_DELAY = 60_000;
@@ -78,5 +83,34 @@ export function probeReadWrite(
     });
     socket.on('error', finish);
     socket.on('close', finish);
+  });
+}
+
+/**
+ * Starts the search from a read-only connection; when a read-write host answers (and `stillCurrent()`), it is
+ * made the next host and the read-only connection is closed, so the session loop moves there.
+ */
+export function startProbe(
+  conn: Connection,
+  hosts: HostProvider,
+  probe: AbortSignal,
+  sessionStopped: AbortSignal,
+  options: { timeout: () => number; tls: ConnectionOptions | undefined; clock: Clock },
+  stillCurrent: () => boolean,
+): void {
+  const current = conn.transport.address;
+  void seekReadWriteServer({
+    hosts: hosts.hosts,
+    current,
+    timeout: options.timeout,
+    tls: options.tls,
+    clock: options.clock,
+    signal: AbortSignal.any([probe, sessionStopped]),
+    found: (host) => {
+      if (!stillCurrent()) return;
+      debug('read-write server found at %s: leaving read-only %s', describe(host), describe(current));
+      hosts.prefer(host);
+      conn.close(new ConnectionLossError('moving to a read-write server', true));
+    },
   });
 }

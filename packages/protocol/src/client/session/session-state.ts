@@ -8,10 +8,15 @@
  *   connecting|connected*|suspended → expired      (server says timeOut ≤ 0, or 4/3·t without the server)
  *   connecting|connected*|suspended → auth-failed  (auth reply -115)
  *   any non-terminal → closed                      (close())
+ *   expired ─renewal→ connecting                   (renewSession: a new session, the next generation)
  *
- * expired, auth-failed and closed are terminal: the client never opens a replacement session itself.
+ * auth-failed and closed are terminal. expired is terminal unless the client renews sessions: then it is
+ * followed at once by connecting, and the stream of states goes on with a new session id and generation.
  */
-import type { SessionState } from '../types.js';
+import type { ZkError } from '../../errors/errors.js';
+import { debug, stateChannel } from '../diagnostics.js';
+import type { Dispatcher } from '../dispatcher.js';
+import type { SessionState, StateChange } from '../types.js';
 
 const TRANSITIONS: Record<SessionState, readonly SessionState[]> = {
   idle: ['connecting', 'closed'],
@@ -19,7 +24,7 @@ const TRANSITIONS: Record<SessionState, readonly SessionState[]> = {
   connected: ['suspended', 'expired', 'auth-failed', 'closed'],
   'connected-read-only': ['suspended', 'expired', 'auth-failed', 'closed'],
   suspended: ['connected', 'connected-read-only', 'expired', 'auth-failed', 'closed'],
-  expired: ['closed'],
+  expired: ['connecting', 'closed'],
   'auth-failed': ['closed'],
   closed: [],
 };
@@ -34,4 +39,40 @@ export function isTerminal(state: SessionState): boolean {
 
 export function isConnected(state: SessionState): boolean {
   return state === 'connected' || state === 'connected-read-only';
+}
+
+/**
+ * The current state and who hears about changes. Listeners run through the dispatcher (one item each, so a
+ * listener that throws cannot starve the others, and they see changes in order with replies and events).
+ */
+export class StateMachine {
+  private current: SessionState = 'idle';
+  private readonly listeners = new Set<(change: StateChange) => void>();
+  private readonly dispatcher: Dispatcher;
+
+  constructor(dispatcher: Dispatcher) {
+    this.dispatcher = dispatcher;
+  }
+
+  get state(): SessionState {
+    return this.current;
+  }
+
+  onChange(listener: (change: StateChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Moves to `to` (no-op if already there); anything the table does not allow is a bug and throws. */
+  move(to: SessionState, identity: { sessionId: bigint; generation: number }, error?: ZkError): void {
+    const previous = this.current;
+    if (previous === to) return;
+    if (!canTransition(previous, to)) throw new Error(`invalid session transition ${previous} → ${to}`);
+    this.current = to;
+    const { sessionId, generation } = identity;
+    const change: StateChange = error === undefined ? { state: to, previous, sessionId, generation } : { state: to, previous, sessionId, generation, error };
+    debug('state %s → %s (session 0x%s, generation %d)%s', previous, to, sessionId.toString(16), generation, error === undefined ? '' : `: ${error.message}`);
+    if (stateChannel.hasSubscribers) stateChannel.publish({ sessionId, state: to, previous, error });
+    for (const l of [...this.listeners]) this.dispatcher.notify(() => l(change));
+  }
 }

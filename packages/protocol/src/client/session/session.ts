@@ -10,12 +10,11 @@
  * the client never opens a replacement session by itself.
  */
 import { ClientClosedError, ConnectionLossError, SessionExpiredError, ZkError, type ConnectAttempt } from '../../errors/errors.js';
-import { PROTOCOL_VERSION, SESSION_PASSWORD_LENGTH } from '../../records/constants.js';
 import type { ReplyHeader } from '../../records/headers.js';
 import { sleep } from '../cancel.js';
 import type { Clock } from '../clock.js';
 import { Connection, type HandshakeResult } from '../connection.js';
-import { debug, stateChannel } from '../diagnostics.js';
+import { debug } from '../diagnostics.js';
 import type { Dispatcher } from '../dispatcher.js';
 import { HostProvider } from '../host-provider.js';
 import { RequestPipeline } from '../pipeline.js';
@@ -27,19 +26,17 @@ import type { SessionWatches } from '../watches.js';
 import type { SessionOptions } from './options.js';
 import { ConnectFailures } from './attempts.js';
 import { AuthReplay } from './auth-replay.js';
-import { seekReadWriteServer } from './readonly-probe.js';
-import { canTransition, isConnected, isTerminal } from './session-state.js';
+import { SessionIdentity } from './identity.js';
+import { startProbe } from './readonly-probe.js';
+import { StateMachine, isConnected } from './session-state.js';
 import { SessionTimers } from './timers.js';
 
 /** How long close() waits for the server to close its side after closeSession before dropping the socket. */
 const CLOSE_GRACE_MS = 1000;
 
 export class Session {
-  private currentState: SessionState = 'idle';
-  private id = 0n;
-  private passwd: Uint8Array = new Uint8Array(SESSION_PASSWORD_LENGTH);
-  private negotiated = 0;
-  private highestZxid = 0n;
+  private readonly machine: StateMachine;
+  private readonly identity: SessionIdentity;
   private endedWith: ZkError | null = null;
 
   private readonly options: SessionOptions;
@@ -51,20 +48,20 @@ export class Session {
   private readonly auth: AuthReplay;
   private readonly timers: SessionTimers;
   private conn: Connection | null = null;
-  /** A session was born on a read-write server, so re-attaching to it is possible. */
-  private seenRwServerBefore: boolean;
   /** Last contact with any server for the current session (clock time). */
   private lastHeard = 0;
   /** Ends the host loop's back-off sleep and the read-only probe when the session ends. */
   private readonly stopped = new AbortController();
   private probe: AbortController | null = null;
-  private readonly listeners = new Set<(change: StateChange) => void>();
+  /** A renewal is under way: persistent watches hear `resync` once the new session is connected. */
+  private renewing = false;
   private readonly failures: ConnectFailures;
 
   constructor(options: SessionOptions) {
     this.options = options;
     this.clock = options.clock;
     this.dispatcher = options.dispatcher;
+    this.machine = new StateMachine(options.dispatcher);
     this.watches = options.watches;
     this.hosts = new HostProvider(options.hosts, options.shuffle);
     this.pipeline = new RequestPipeline(options.maxQueued);
@@ -76,37 +73,42 @@ export class Session {
         this.conn?.close(new ConnectionLossError(`nothing heard from ${this.describeConn()} for ${silent} ms (read timeout ${Math.round(limit)} ms)`, true)),
       pingDue: () => this.conn?.sendPing(),
       expired: (silent, limit) =>
-        this.end('expired', new SessionExpiredError(`no server reachable for ${silent} ms (client-side expiry after ${Math.round(limit)} ms)`)),
+        this.expire(new SessionExpiredError(`no server reachable for ${silent} ms (client-side expiry after ${Math.round(limit)} ms)`)),
     });
-    if (options.sessionId !== undefined) {
-      this.id = options.sessionId;
-      this.passwd = options.sessionPassword ?? new Uint8Array(SESSION_PASSWORD_LENGTH);
-    }
-    // Re-attaching to a given session: it must have been born on a read-write server to be re-attachable.
-    this.seenRwServerBefore = options.sessionId !== undefined;
+    this.identity = new SessionIdentity(options.sessionId === undefined ? undefined : { sessionId: options.sessionId, password: options.sessionPassword });
   }
 
   // ---- what the client reads ------------------------------------------------------------------------
 
   get state(): SessionState {
-    return this.currentState;
+    return this.machine.state;
+  }
+
+  get renews(): boolean {
+    return this.options.renewSession;
+  }
+
+  /** No state will follow: closed, auth-failed, or expired without renewal. */
+  get isOver(): boolean {
+    const state = this.machine.state;
+    return state === 'closed' || state === 'auth-failed' || (state === 'expired' && !this.options.renewSession);
   }
 
   get sessionId(): bigint {
-    return this.id;
+    return this.identity.id;
   }
 
   /** A copy: the caller may keep it. */
   get password(): Uint8Array {
-    return this.passwd.slice();
+    return this.identity.password.slice();
   }
 
   get negotiatedTimeout(): number {
-    return this.negotiated;
+    return this.identity.negotiated;
   }
 
   get lastZxid(): bigint {
-    return this.highestZxid;
+    return this.identity.highestZxid;
   }
 
   /** Why the session ended (terminal states), else a ClientClosedError. */
@@ -115,8 +117,7 @@ export class Session {
   }
 
   onStateChange(listener: (change: StateChange) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.machine.onChange(listener);
   }
 
   /** The last failure of each host since the last handshake, oldest first. */
@@ -128,30 +129,21 @@ export class Session {
     return this.failures.on(listener);
   }
 
-  // ---- state machine --------------------------------------------------------------------------------
+  // ---- lifecycle -------------------------------------------------------------------------------------
 
   private transition(to: SessionState, error?: ZkError): void {
-    const previous = this.currentState;
-    if (previous === to) return;
-    if (!canTransition(previous, to)) throw new Error(`invalid session transition ${previous} → ${to}`);
-    this.currentState = to;
-    const sessionId = this.id;
-    const change: StateChange = error === undefined ? { state: to, previous, sessionId } : { state: to, previous, sessionId, error };
-    debug('state %s → %s (session 0x%s)%s', previous, to, sessionId.toString(16), error === undefined ? '' : `: ${error.message}`);
-    if (stateChannel.hasSubscribers) stateChannel.publish({ sessionId, state: to, previous, error });
-    // One item per listener, so a listener that throws cannot starve the others.
-    for (const l of [...this.listeners]) this.dispatcher.notify(() => l(change));
+    this.machine.move(to, { sessionId: this.identity.id, generation: this.identity.generation }, error);
   }
 
   start(): void {
-    if (this.currentState !== 'idle') return;
+    if (this.machine.state !== 'idle') return;
     this.transition('connecting');
     this.lastHeard = this.clock.now();
     void this.runLoop();
   }
 
   private requestedOrNegotiated(): number {
-    return this.negotiated > 0 ? this.negotiated : this.options.sessionTimeout;
+    return this.identity.negotiated > 0 ? this.identity.negotiated : this.options.sessionTimeout;
   }
 
   private connectTimeout(): number {
@@ -164,10 +156,10 @@ export class Session {
 
   private async runLoop(): Promise<void> {
     const stop = this.stopped.signal;
-    while (!isTerminal(this.currentState)) {
+    while (!this.isOver) {
       const { host, delay } = this.hosts.next();
       if (delay > 0) await sleep(delay, { signal: stop }, this.clock).catch(() => undefined);
-      if (isTerminal(this.currentState)) return;
+      if (this.isOver) return;
       let transport: Transport;
       try {
         transport = await Transport.dial(host, { timeout: this.connectTimeout(), maxPacket: this.options.maxPacket, tls: this.options.tls, clock: this.clock });
@@ -176,7 +168,7 @@ export class Session {
         this.failures.record(describe(host), err instanceof ZkError ? err : new ConnectionLossError(String(err), false, { cause: err }), this.clock.now());
         continue;
       }
-      if (isTerminal(this.currentState)) {
+      if (this.isOver) {
         transport.destroy();
         return;
       }
@@ -191,12 +183,10 @@ export class Session {
         transport,
         {
           onHandshake: (response) => this.onHandshake(conn, response),
-          onNotification: (event, zxid) => this.watches.deliver(event, zxid, this.id),
+          onNotification: (event, zxid) => this.watches.deliver(event, zxid, this.identity.id),
           onAuthReply: (err) => this.onAuthReply(err),
           takeReply: (header: ReplyHeader) => this.pipeline.take(header),
-          onZxid: (zxid) => {
-            if (zxid > this.highestZxid) this.highestZxid = zxid;
-          },
+          onZxid: (zxid) => this.identity.sawZxid(zxid),
           onClose: (error) => {
             this.onConnectionClosed(conn, error);
             resolve();
@@ -207,51 +197,43 @@ export class Session {
       );
       this.conn = conn;
       this.timers.startHandshake(this.connectTimeout());
-      const reattach = this.seenRwServerBefore && this.id !== 0n;
-      conn.sendConnect(
-        {
-          protocolVersion: PROTOCOL_VERSION,
-          lastZxidSeen: this.highestZxid,
-          timeOut: this.options.sessionTimeout,
-          sessionId: reattach ? this.id : 0n,
-          passwd: reattach ? this.passwd : new Uint8Array(SESSION_PASSWORD_LENGTH),
-        },
-        this.options.canBeReadOnly,
-      );
+      conn.sendConnect(this.identity.connectRequest(this.options.sessionTimeout), this.options.canBeReadOnly);
     });
   }
 
   private onHandshake(conn: Connection, response: HandshakeResult): void {
-    if (isTerminal(this.currentState)) {
+    if (this.isOver) {
       conn.close();
       return;
     }
     if (response.timeOut <= 0) {
-      this.end('expired', new SessionExpiredError('the server reports the session expired'));
+      // Closed first, so the renewal's next connection is not mistaken for this one.
+      this.conn = null;
       conn.close();
+      this.expire(new SessionExpiredError('the server reports the session expired'));
       return;
     }
-    const previousId = this.id;
-    this.id = response.sessionId;
-    this.passwd = response.passwd === null ? new Uint8Array(SESSION_PASSWORD_LENGTH) : new Uint8Array(response.passwd);
-    this.negotiated = response.timeOut;
+    const previousId = this.identity.adopt(response);
     const readOnly = response.readOnly === true;
-    if (!readOnly) this.seenRwServerBefore = true;
     this.lastHeard = this.clock.now();
     this.hosts.connected();
     this.failures.clear();
     this.timers.stopExpiry();
-    this.timers.startConnection(conn, this.negotiated);
+    this.timers.startConnection(conn, this.identity.negotiated);
     if (previousId !== 0n && previousId !== response.sessionId) {
       debug('new session 0x%s replaces read-only session 0x%s', response.sessionId.toString(16), previousId.toString(16));
     }
     // Credentials, then watches, then whatever queued up while we were away.
     this.auth.replay(conn);
     for (const batch of this.watches.replayBatches()) {
-      this.pipeline.prime(conn, new SessionRequest(setWatches(batch, this.highestZxid), (e) => debug('SetWatches failed: %s', (e as Error).message)));
+      this.pipeline.prime(conn, new SessionRequest(setWatches(batch, this.identity.highestZxid), (e) => debug('SetWatches failed: %s', (e as Error).message)));
     }
     this.pipeline.open(conn);
     this.transition(readOnly ? 'connected-read-only' : 'connected');
+    if (this.renewing) {
+      this.renewing = false;
+      this.watches.renewed();
+    }
     if (readOnly) this.startReadWriteProbe(conn);
   }
 
@@ -260,20 +242,21 @@ export class Session {
     this.conn = null;
     this.timers.stopConnection();
     // Closed before the handshake was answered: this host failed to give us a session.
-    if (conn.lastHeard === 0 && !isTerminal(this.currentState)) this.failures.record(describe(conn.transport.address), error, this.clock.now());
+    if (conn.lastHeard === 0 && !this.isOver) this.failures.record(describe(conn.transport.address), error, this.clock.now());
     // The last frame counts as server contact for the client-side expiry clock (a connection that never
     // answered the handshake has lastHeard 0 and counts for nothing).
-    if (conn.lastHeard > this.lastHeard && this.negotiated > 0) this.lastHeard = conn.lastHeard;
+    const negotiated = this.identity.negotiated;
+    if (conn.lastHeard > this.lastHeard && negotiated > 0) this.lastHeard = conn.lastHeard;
     this.probe?.abort();
     this.probe = null;
     this.pipeline.lost(error);
     this.auth.connectionLost(error);
-    if (isConnected(this.currentState)) {
+    if (isConnected(this.machine.state)) {
       this.transition('suspended', error);
       if (this.options.whileSuspended === 'fail') this.pipeline.failQueued(() => new ConnectionLossError('not connected (whileSuspended: fail)', false));
     }
-    if (this.currentState === 'suspended' || (this.currentState === 'connecting' && this.negotiated > 0)) {
-      this.timers.startExpiry(this.lastHeard, this.negotiated);
+    if (this.machine.state === 'suspended' || (this.machine.state === 'connecting' && negotiated > 0)) {
+      this.timers.startExpiry(this.lastHeard, negotiated);
     }
   }
 
@@ -286,7 +269,7 @@ export class Session {
 
   /** Routes a request by state: send, queue, or fail. */
   submit(entry: RequestEntry): void {
-    switch (this.currentState) {
+    switch (this.machine.state) {
       case 'idle':
         entry.fail(new ConnectionLossError('not connected: call connect() first', false));
         return;
@@ -315,11 +298,11 @@ export class Session {
   }
 
   addAuth(scheme: string, auth: Uint8Array): Promise<void> {
-    if (isTerminal(this.currentState)) return Promise.reject(this.terminalError());
-    if (this.currentState === 'idle') return Promise.reject(new ConnectionLossError('not connected: call connect() first', false));
+    if (this.isOver) return Promise.reject(this.terminalError());
+    if (this.machine.state === 'idle') return Promise.reject(new ConnectionLossError('not connected: call connect() first', false));
     return new Promise<void>((resolve, reject) => {
       const conn = this.conn;
-      const open = isConnected(this.currentState) && conn !== null && conn.phase === 'open';
+      const open = isConnected(this.machine.state) && conn !== null && conn.phase === 'open';
       this.auth.add({ scheme, auth }, open ? conn : null, {
         resolve: () => this.dispatcher.complete(resolve),
         reject: (error) => this.dispatcher.complete(() => reject(error)),
@@ -329,31 +312,39 @@ export class Session {
 
   private startReadWriteProbe(conn: Connection): void {
     if (this.hosts.size < 2) return;
-    const controller = new AbortController();
-    this.probe = controller;
-    const current = conn.transport.address;
-    void seekReadWriteServer({
-      hosts: this.hosts.hosts,
-      current,
-      timeout: () => this.connectTimeout(),
-      tls: this.options.tls,
-      clock: this.clock,
-      signal: AbortSignal.any([controller.signal, this.stopped.signal]),
-      found: (host) => {
-        if (this.conn !== conn) return;
-        debug('read-write server found at %s: leaving read-only %s', describe(host), describe(current));
-        this.hosts.prefer(host);
-        conn.close(new ConnectionLossError('moving to a read-write server', true));
-      },
-    });
+    this.probe = new AbortController();
+    startProbe(conn, this.hosts, this.probe.signal, this.stopped.signal, { timeout: () => this.connectTimeout(), tls: this.options.tls, clock: this.clock }, () => this.conn === conn);
   }
 
   // ---- the end --------------------------------------------------------------------------------------
 
+  /**
+   * The session is gone. Without renewal that is the end. With it, everything of the old session fails or
+   * ends (queued requests, one-shot watches; persistent watches too unless renewWatches), credentials stay
+   * for the new session, and the loop goes on to open one: `expired` is followed at once by `connecting`.
+   */
+  private expire(error: SessionExpiredError): void {
+    if (!this.options.renewSession) {
+      this.end('expired', error);
+      return;
+    }
+    if (this.isOver) return;
+    this.transition('expired', error);
+    this.timers.stopAll();
+    this.probe?.abort();
+    this.probe = null;
+    this.pipeline.failQueued(() => error);
+    this.watches.sessionEnded(error, this.options.renewWatches);
+    this.conn?.close(error);
+    this.identity.renew();
+    this.renewing = this.options.renewWatches;
+    this.transition('connecting');
+  }
+
   /** Moves to a terminal state: everything waiting fails, watchers are told, the loop stops. */
   private end(to: 'expired' | 'auth-failed' | 'closed', error: ZkError): void {
-    if (this.currentState === 'closed') return;
-    if (isTerminal(this.currentState)) {
+    if (this.machine.state === 'closed') return;
+    if (this.isOver) {
       // close() after expiry/auth failure: everything was already failed with the real reason.
       if (to === 'closed') this.transition('closed');
       return;
@@ -365,7 +356,7 @@ export class Session {
     this.probe = null;
     this.pipeline.failQueued(() => error);
     this.auth.fail(error);
-    this.watches.failAll(error);
+    this.watches.sessionEnded(error, false);
     if (to !== 'closed') this.conn?.close(error);
   }
 
@@ -374,15 +365,15 @@ export class Session {
    * wire still get their replies before the socket goes.
    */
   async close(): Promise<void> {
-    if (this.currentState === 'closed') return;
+    if (this.machine.state === 'closed') return;
     const conn = this.conn;
-    const wasConnected = isConnected(this.currentState) && conn !== null && conn.phase === 'open';
+    const wasConnected = isConnected(this.machine.state) && conn !== null && conn.phase === 'open';
     this.end('closed', new ClientClosedError());
     if (!wasConnected || conn === null) {
       conn?.close(new ClientClosedError());
       return;
     }
-    const call = new Call<void>(closeSession(), this.dispatcher, { timeout: Math.min(2000, Math.max(100, this.negotiated)) }, this.pipeline, this.clock);
+    const call = new Call<void>(closeSession(), this.dispatcher, { timeout: Math.min(2000, Math.max(100, this.identity.negotiated)) }, this.pipeline, this.clock);
     this.pipeline.prime(conn, call);
     try {
       await call.promise;

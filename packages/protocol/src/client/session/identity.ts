@@ -1,0 +1,62 @@
+/**
+ * Who the session is: its id and password, the negotiated timeout, the highest zxid seen, and its generation
+ * (1 for the client's first session, +1 for each one opened after an expiry). It builds the ConnectRequest, so
+ * the rule for re-attaching lives in one place: a session is re-attached only if it was born on a read-write
+ * server (a read-only server's session cannot move).
+ */
+import type { ConnectRequest } from '../../records/connect.js';
+import { PROTOCOL_VERSION, SESSION_PASSWORD_LENGTH } from '../../records/constants.js';
+import type { HandshakeResult } from '../connection.js';
+
+export class SessionIdentity {
+  id = 0n;
+  password: Uint8Array = new Uint8Array(SESSION_PASSWORD_LENGTH);
+  /** ms; 0 until a handshake, and again after an expiry. */
+  negotiated = 0;
+  highestZxid = 0n;
+  generation = 1;
+  private seenRwServer: boolean;
+
+  constructor(reattach: { sessionId: bigint; password: Uint8Array | undefined } | undefined) {
+    if (reattach !== undefined) {
+      this.id = reattach.sessionId;
+      this.password = reattach.password ?? new Uint8Array(SESSION_PASSWORD_LENGTH);
+    }
+    // A session handed to us must have been born on a read-write server to be re-attachable.
+    this.seenRwServer = reattach !== undefined;
+  }
+
+  connectRequest(requestedTimeout: number): ConnectRequest {
+    const reattach = this.seenRwServer && this.id !== 0n;
+    return {
+      protocolVersion: PROTOCOL_VERSION,
+      lastZxidSeen: this.highestZxid,
+      timeOut: requestedTimeout,
+      sessionId: reattach ? this.id : 0n,
+      passwd: reattach ? this.password : new Uint8Array(SESSION_PASSWORD_LENGTH),
+    };
+  }
+
+  /** A handshake answered; returns the previous id (a read-only session may be replaced by a new one). */
+  adopt(response: HandshakeResult): bigint {
+    const previous = this.id;
+    this.id = response.sessionId;
+    this.password = response.passwd === null ? new Uint8Array(SESSION_PASSWORD_LENGTH) : new Uint8Array(response.passwd);
+    this.negotiated = response.timeOut;
+    if (response.readOnly !== true) this.seenRwServer = true;
+    return previous;
+  }
+
+  sawZxid(zxid: bigint): void {
+    if (zxid > this.highestZxid) this.highestZxid = zxid;
+  }
+
+  /** The session expired and a new one will be opened: a fresh identity, the next generation (zxids keep rising). */
+  renew(): void {
+    this.id = 0n;
+    this.password = new Uint8Array(SESSION_PASSWORD_LENGTH);
+    this.negotiated = 0;
+    this.seenRwServer = false;
+    this.generation++;
+  }
+}
