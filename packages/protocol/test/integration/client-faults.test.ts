@@ -3,7 +3,7 @@
 import { channel } from 'node:diagnostics_channel';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFaultProxy, type FaultProxy } from '@zkts/testkit';
-import { Acls, ConnectionLossError, SessionExpiredError, createClient, digestId, type StateChange, type ZkClient } from '@zkts/protocol';
+import { Acls, ConnectionLossError, SessionExpiredError, createClient, digestId, type ClientOptions, type StateChange, type ZkClient } from '@zkts/protocol';
 import { hostPort, open, sharedServer, uniqueRoot, until, waitForState } from './helpers.js';
 
 describe('faults through a proxy', () => {
@@ -12,8 +12,8 @@ describe('faults through a proxy', () => {
   let direct: ZkClient;
   const clients: ZkClient[] = [];
 
-  async function viaProxy(sessionTimeout = 4000): Promise<ZkClient> {
-    const c = await open(proxy.connectString, { sessionTimeout });
+  async function viaProxy(sessionTimeout = 4000, options: ClientOptions = {}): Promise<ZkClient> {
+    const c = await open(proxy.connectString, { sessionTimeout, ...options });
     clients.push(c);
     return c;
   }
@@ -157,7 +157,7 @@ describe('faults through a proxy', () => {
   });
 
   it('a partition longer than 4/3 of the timeout is reported as expiry by the client itself', async () => {
-    const zk = await viaProxy(2000);
+    const zk = await viaProxy(2000, { renewSession: false });
     const watch = (await zk.exists(`${root}/never`, { watch: true })).watch;
     const started = Date.now();
     proxy.blackhole();
@@ -174,7 +174,7 @@ describe('faults through a proxy', () => {
   });
 
   it('a session closed by another connection (same id + password) is reported as expired', async () => {
-    const zk = await viaProxy(4000);
+    const zk = await viaProxy(4000, { renewSession: false });
     // Hold zk's reconnects so the thief's session take-over and close cannot race with zk taking it back.
     proxy.blackhole();
     const thief = createClient(sharedServer(), { sessionTimeout: 4000, sessionId: zk.sessionId, sessionPassword: zk.sessionPassword });

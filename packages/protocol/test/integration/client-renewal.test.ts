@@ -1,0 +1,109 @@
+// Session renewal against a real server: the session is expired deterministically (the client is cut off
+// behind a fault proxy while another connection takes its session over and closes it), then the same client
+// opens a new one. Nothing of the old session may leak into the new one.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startFaultProxy, type FaultProxy } from '@zkts/testkit';
+import { SessionExpiredError, createClient, type StateChange, type WatchEvent, type ZkClient } from '@zkts/protocol';
+import { hostPort, open, sharedServer, uniqueRoot, until } from './helpers.js';
+
+describe('session renewal', () => {
+  let proxy: FaultProxy;
+  let direct: ZkClient;
+  const root = uniqueRoot('renew');
+  const clients: ZkClient[] = [];
+
+  beforeAll(async () => {
+    proxy = await startFaultProxy(hostPort(sharedServer()));
+    direct = await open(sharedServer());
+    await direct.create(root);
+  });
+  afterEach(async () => {
+    proxy.restore();
+    for (const c of clients.splice(0)) await c.close();
+  });
+  afterAll(async () => {
+    await direct.removeRecursive(root);
+    await direct.close();
+    await proxy.close();
+  });
+
+  /** Cuts `zk` off, closes its session from another connection, and lets it back in. */
+  async function expireBehindProxy(zk: ZkClient, whileCut: () => Promise<void> = async () => undefined): Promise<void> {
+    proxy.blackhole();
+    const thief = createClient(sharedServer(), { sessionTimeout: 4000, sessionId: zk.sessionId, sessionPassword: zk.sessionPassword });
+    await thief.connect();
+    await thief.close();
+    await whileCut();
+    proxy.restore();
+  }
+
+  it('a new session with a new id and generation; old requests reject and are never applied; persistent watches resync', async () => {
+    const zk = await open(proxy.connectString, { sessionTimeout: 4000 });
+    clients.push(zk);
+    const firstId = zk.sessionId;
+    await zk.create(`${root}/eph`, 'x', { mode: 'ephemeral' });
+    const changes: StateChange[] = [];
+    zk.onStateChange((c) => changes.push(c));
+    const iterator = (await zk.addWatch(root, 'persistent-recursive'))[Symbol.asyncIterator]();
+    const oneShot = (await zk.exists(`${root}/never`, { watch: true })).watch;
+
+    let pendingRead: Promise<unknown> | undefined;
+    let queuedWrite: Promise<unknown> | undefined;
+    await expireBehindProxy(zk, async () => {
+      // Sent into the blackhole (in flight when the connection goes) and queued while suspended.
+      pendingRead = zk.getData(root).catch((e: unknown) => e);
+      await until(() => zk.state === 'suspended', 10_000, 'suspension');
+      queuedWrite = zk.create(`${root}/written-in-old-session`).catch((e: unknown) => e);
+    });
+    await until(() => zk.state === 'connected' && zk.sessionId !== firstId, 15_000, 'a new session');
+
+    expect(changes.map((c) => `${c.state}:${c.generation}`)).toEqual(['suspended:1', 'expired:1', 'connecting:2', 'connected:2']);
+    expect(changes[1]?.sessionId).toBe(firstId);
+    expect(changes[1]?.error).toBeInstanceOf(SessionExpiredError);
+    expect(changes[3]?.sessionId).toBe(zk.sessionId);
+    // The read was in flight when the connection went (connection loss) or queued (expired): never a value.
+    const read = await pendingRead;
+    expect(read).toBeInstanceOf(Error);
+    expect(await queuedWrite).toBeInstanceOf(SessionExpiredError);
+    await expect(oneShot).rejects.toBeInstanceOf(SessionExpiredError);
+    // The queued write was never sent in the new session; the old ephemeral went with the old session.
+    expect(await direct.exists(`${root}/written-in-old-session`)).toBeNull();
+    expect(await direct.exists(`${root}/eph`)).toBeNull();
+
+    // The persistent watch hears resync first, then changes made in the new session.
+    const first = (await iterator.next()).value as WatchEvent;
+    expect(first).toMatchObject({ type: 'resync', path: root });
+    await direct.create(`${root}/after`, 'y');
+    let next = (await iterator.next()).value as WatchEvent;
+    // An event of the old session's deletion of /eph may precede it, depending on what the server replays.
+    while (next.path !== `${root}/after`) next = (await iterator.next()).value as WatchEvent;
+    expect(next).toMatchObject({ type: 'created', path: `${root}/after` });
+    // The renewed session works.
+    await zk.create(`${root}/eph2`, 'z', { mode: 'ephemeral' });
+    expect((await direct.exists(`${root}/eph2`))?.ephemeralOwner).toBe(zk.sessionId);
+  });
+
+  it('states() goes on across the renewal; renewSession: false keeps expiry final', async () => {
+    const zk = await open(proxy.connectString, { sessionTimeout: 4000 });
+    clients.push(zk);
+    const seen: string[] = [];
+    const controller = new AbortController();
+    const done = (async () => {
+      for await (const change of zk.states({ signal: controller.signal })) {
+        seen.push(change.state);
+        if (change.state === 'connected' && change.generation === 2) controller.abort();
+      }
+    })();
+    await expireBehindProxy(zk);
+    await done;
+    expect(seen).toEqual(['suspended', 'expired', 'connecting', 'connected']);
+
+    const final = await open(proxy.connectString, { sessionTimeout: 4000, renewSession: false });
+    clients.push(final);
+    await expireBehindProxy(final);
+    await until(() => final.state === 'expired', 15_000, 'expiry');
+    await expect(final.getData(root)).rejects.toBeInstanceOf(SessionExpiredError);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(final.state).toBe('expired');
+  });
+});
