@@ -9,6 +9,7 @@ import { DEFAULT_MAX_PACKET } from '../jute/reader.js';
 import { CONFIG_NODE } from '../records/config.js';
 import { Acls, validateAcl } from './acl.js';
 import { raceCancel } from './cancel.js';
+import { retrying, type RetryPolicy } from './retry.js';
 import { systemClock, type Clock } from './clock.js';
 import { Chroot } from './chroot.js';
 import { parseConnectString } from './connect-string.js';
@@ -18,6 +19,7 @@ import { validatePath } from './paths.js';
 import { Call, type RequestSpec } from './request.js';
 import * as req from './requests.js';
 import { multi as multiSpec, multiRead as multiReadSpec, prepareMultiOp } from './requests-multi.js';
+import { sessionOptions } from './session/options.js';
 import { Session } from './session/session.js';
 import { stateStream, waitConnected } from './state-waits.js';
 import { mkdirp, removeRecursive } from './tree.js';
@@ -49,8 +51,6 @@ import type {
 export type { ReconfigOptions } from './types.js';
 
 const DEFAULT_SESSION_TIMEOUT = 30_000;
-const DEFAULT_MAX_QUEUED = 10_000;
-const utf8 = new TextEncoder();
 
 /** The default for omitted options on the hot operations: shared, so a call without options allocates none. */
 const NO_OPTIONS = Object.freeze({});
@@ -64,6 +64,7 @@ export class ZkClient implements AsyncDisposable {
   private readonly maxPacket: number;
   private readonly requestTimeout: number;
   private readonly requestedTimeout: number;
+  private readonly retryPolicy: RetryPolicy | undefined;
   /** Admin calls (reconfig), kept apart so nobody reconfigures an ensemble by accident. */
   readonly admin: { reconfig(options: ReconfigOptions): Promise<{ data: Uint8Array; stat: Stat }> };
 
@@ -80,27 +81,10 @@ export class ZkClient implements AsyncDisposable {
     this.requestTimeout = options.requestTimeout ?? 0;
     this.requestedTimeout = options.sessionTimeout ?? DEFAULT_SESSION_TIMEOUT;
     this.clock = options.clock ?? systemClock;
+    this.retryPolicy = options.retry;
     this.dispatcher = new Dispatcher((error) => debug('a listener threw: %s', error instanceof Error ? (error.stack ?? error.message) : String(error)));
     this.watches = new ClientWatches(this.root, this.dispatcher, (spec, o) => this.call(spec, o), () => this.session.isOver);
-    this.session = new Session({
-      hosts: parsed.hosts,
-      shuffle: options.shuffle ?? true,
-      sessionTimeout: this.requestedTimeout,
-      connectTimeout: options.connectTimeout,
-      maxPacket: this.maxPacket,
-      canBeReadOnly: options.canBeReadOnly ?? false,
-      tls: options.tls,
-      whileSuspended: options.whileSuspended ?? 'queue',
-      maxQueued: options.maxQueued ?? DEFAULT_MAX_QUEUED,
-      credentials: (options.auth ?? []).map((a) => ({ scheme: a.scheme, auth: typeof a.auth === 'string' ? utf8.encode(a.auth) : a.auth })),
-      sessionId: options.sessionId,
-      sessionPassword: options.sessionPassword,
-      renewSession: options.renewSession ?? true,
-      renewWatches: options.renewWatches ?? true,
-      clock: this.clock,
-      dispatcher: this.dispatcher,
-      watches: this.watches,
-    });
+    this.session = new Session(sessionOptions(parsed.hosts, options, { sessionTimeout: this.requestedTimeout, maxPacket: this.maxPacket, clock: this.clock, dispatcher: this.dispatcher, watches: this.watches }));
     this.admin = { reconfig: (o) => this.reconfig(o) };
   }
 
@@ -183,6 +167,13 @@ export class ZkClient implements AsyncDisposable {
 
   // ---- plumbing -------------------------------------------------------------------------------------
 
+  /** A call that is safe to repeat: retried under the call's or the client's retry policy, if any. */
+  private read<T>(spec: RequestSpec<T>, options: CallOptions | undefined): Promise<T> {
+    const policy = options?.retry ?? this.retryPolicy;
+    if (policy === undefined) return this.call(spec, options);
+    return retrying(() => this.call(spec, options), policy, this.clock, options?.signal);
+  }
+
   private call<T>(spec: RequestSpec<T>, options: CallOptions | undefined): Promise<T> {
     const timeout = options?.timeout;
     checkTimeout(timeout);
@@ -228,7 +219,7 @@ export class ZkClient implements AsyncDisposable {
   async exists(path: string, options: WatchOptions = NO_OPTIONS): Promise<Stat | null | { stat: Stat | null; watch: Promise<WatchEvent> }> {
     const serverPath = this.serverPath(path);
     const w = this.watches.watcherFor(options.watch);
-    const stat = await this.call(
+    const stat = await this.read(
       req.exists(serverPath, path, w === undefined ? undefined : (found) => this.watches.register(found ? 'data' : 'exist', serverPath, w.watcher)),
       options,
     );
@@ -241,7 +232,7 @@ export class ZkClient implements AsyncDisposable {
   getData(path: string, options: WatchOptions = NO_OPTIONS): Promise<{ data: Uint8Array; stat: Stat; watch?: Promise<WatchEvent> }> {
     try {
       const serverPath = this.serverPath(path);
-      if (options.watch === undefined) return this.call(req.getData(serverPath, path, undefined), options);
+      if (options.watch === undefined) return this.read(req.getData(serverPath, path, undefined), options);
       return this.getDataAt(serverPath, path, options);
     } catch (err) {
       return Promise.reject(err);
@@ -250,7 +241,7 @@ export class ZkClient implements AsyncDisposable {
 
   private async getDataAt(serverPath: string, path: string, options: WatchOptions): Promise<{ data: Uint8Array; stat: Stat; watch?: Promise<WatchEvent> }> {
     const w = this.watches.watcherFor(options.watch);
-    const result = await this.call(
+    const result = await this.read(
       req.getData(serverPath, path, w === undefined ? undefined : () => this.watches.register('data', serverPath, w.watcher)),
       options,
     );
@@ -269,7 +260,7 @@ export class ZkClient implements AsyncDisposable {
   }
 
   async getACL(path: string, options: CallOptions = {}): Promise<{ acl: ACL[]; stat: Stat }> {
-    return this.call(req.getACL(this.serverPath(path), path), options);
+    return this.read(req.getACL(this.serverPath(path), path), options);
   }
 
   async setACL(path: string, acl: ACL[], options: CallOptions & { version?: number } = {}): Promise<Stat> {
@@ -282,7 +273,7 @@ export class ZkClient implements AsyncDisposable {
   async getChildren(path: string, options: WatchOptions = NO_OPTIONS): Promise<{ children: string[]; stat: Stat; watch?: Promise<WatchEvent> }> {
     const serverPath = this.serverPath(path);
     const w = this.watches.watcherFor(options.watch);
-    const result = await this.call(
+    const result = await this.read(
       req.getChildren(serverPath, path, w === undefined ? undefined : () => this.watches.register('child', serverPath, w.watcher)),
       options,
     );
@@ -290,7 +281,7 @@ export class ZkClient implements AsyncDisposable {
   }
 
   async sync(path: string, options: CallOptions = {}): Promise<void> {
-    await this.call(req.sync(this.serverPath(path), path), options);
+    await this.read(req.sync(this.serverPath(path), path), options);
   }
 
   async multi(ops: Op[], options: CallOptions = {}): Promise<OpResult[]> {
@@ -309,23 +300,23 @@ export class ZkClient implements AsyncDisposable {
       return { op: op.op, path: op.path, serverPath: this.serverPath(op.path) };
     });
     if (ops.length === 0) return [];
-    return this.call(multiReadSpec(prepared), options);
+    return this.read(multiReadSpec(prepared), options);
   }
 
   async getEphemerals(prefixPath = '/', options: CallOptions = {}): Promise<string[]> {
     const serverPrefix = this.serverPath(prefixPath);
-    const paths = await this.call(req.getEphemerals(serverPrefix), options);
+    const paths = await this.read(req.getEphemerals(serverPrefix), options);
     const root = this.root.root;
     // The server matches by string prefix: '/app' would also match '/app2/x', which is outside the chroot.
     return paths.filter((p) => root === '' || p === root || p.startsWith(`${root}/`)).map((p) => this.root.toClient(p));
   }
 
   async getAllChildrenNumber(path: string, options: CallOptions = {}): Promise<number> {
-    return this.call(req.getAllChildrenNumber(this.serverPath(path), path), options);
+    return this.read(req.getAllChildrenNumber(this.serverPath(path), path), options);
   }
 
   async whoAmI(options: CallOptions = {}): Promise<{ authScheme: string; user: string }[]> {
-    return this.call(req.whoAmI(), options);
+    return this.read(req.whoAmI(), options);
   }
 
   async addWatch(path: string, mode: 'persistent' | 'persistent-recursive', options: CallOptions = {}): Promise<PersistentWatch> {
@@ -343,7 +334,7 @@ export class ZkClient implements AsyncDisposable {
     if (type !== 'children' && type !== 'data' && type !== 'any') {
       throw new InvalidArgumentError('type', `checkWatches type must be children, data or any, got ${String(type)}`);
     }
-    await this.call(req.checkWatches(this.serverPath(path), path, watcherTypeOf(type)), options);
+    await this.read(req.checkWatches(this.serverPath(path), path, watcherTypeOf(type)), options);
   }
 
   /** The ensemble configuration; the watch is on the raw /zookeeper/config, never under the chroot. */

@@ -30,3 +30,4 @@ export type {
 export type { Stat } from '../records/data.js';
 export { CancelScope, cancelScope, raceCancel, sleep, type CancelOptions } from './cancel.js';
 export { systemClock, type Clock, type ClockTimer, type ClockTimerOptions } from './clock.js';
+export { exponentialBackoff, noRetry, isRetryable, type RetryPolicy, type BackoffOptions } from './retry.js';

@@ -6,6 +6,7 @@ import type { ConnectionOptions } from 'node:tls';
 import type { ZkError, ZkErrorCode } from '../errors/errors.js';
 import type { Stat } from '../records/data.js';
 import type { Clock } from './clock.js';
+import type { RetryPolicy } from './retry.js';
 
 export interface ClientOptions {
   /** ms requested, default 30_000; the server negotiates and every timer derives from the negotiated value. */
@@ -42,6 +43,8 @@ export interface ClientOptions {
    * (changes in between were missed). Default true; false: they end with SessionExpiredError.
    */
   renewWatches?: boolean;
+  /** Default retry policy of the operations that are safe to repeat (default: none). Per call: `{ retry }`. */
+  retry?: RetryPolicy;
   /** The time source of every timer (session, requests, waits); a manual clock in tests. Default: the system's. */
   clock?: Clock;
 }
@@ -68,7 +71,13 @@ export interface StateChange {
 
 export interface CallOptions {
   signal?: AbortSignal;
+  /** ms for each try; the signal spans all of them. */
   timeout?: number;
+  /**
+   * Retry policy for this call (exponentialBackoff(), noRetry…). Honoured only by operations that are safe to
+   * repeat (reads, exists, getChildren, sync, multiRead, getACL, whoAmI, checkWatches…); writes ignore it.
+   */
+  retry?: RetryPolicy;
 }
 
 /** A string is sent as UTF-8. */

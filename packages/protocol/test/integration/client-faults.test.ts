@@ -3,7 +3,7 @@
 import { channel } from 'node:diagnostics_channel';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFaultProxy, type FaultProxy } from '@zkts/testkit';
-import { Acls, ConnectionLossError, SessionExpiredError, createClient, digestId, type ClientOptions, type StateChange, type ZkClient } from '@zkts/protocol';
+import { Acls, ConnectionLossError, exponentialBackoff, type RetryPolicy, SessionExpiredError, createClient, digestId, type ClientOptions, type StateChange, type ZkClient } from '@zkts/protocol';
 import { hostPort, open, sharedServer, uniqueRoot, until, waitForState } from './helpers.js';
 
 describe('faults through a proxy', () => {
@@ -223,6 +223,74 @@ describe('faults through a proxy', () => {
     await until(() => fired === count, 20_000, `all ${count} watches (${fired} fired)`);
     for (let i = 0; i < count; i += 500) {
       await direct.multi(paths.slice(i, i + 500).map((p) => ({ op: 'delete' as const, path: p })));
+    }
+  });
+});
+
+describe('retry policies against a proxy that cuts every try', () => {
+  let proxy: FaultProxy;
+  let direct: ZkClient;
+  const root = uniqueRoot('retry');
+
+  beforeAll(async () => {
+    proxy = await startFaultProxy(hostPort(sharedServer()));
+    direct = await open(sharedServer());
+    await direct.create(root, 'value');
+  });
+  afterAll(async () => {
+    await direct.removeRecursive(root);
+    await direct.close();
+    await proxy.close();
+  });
+
+  /** Every getData reaching the server has its reply swallowed and the connection cut, `cuts` times. */
+  async function readThroughCuts(cuts: number, retry: RetryPolicy): Promise<{ result: unknown; tries: number }> {
+    const zk = await open(proxy.connectString, { sessionTimeout: 10_000 });
+    let tries = 0;
+    const onRequest = (m: unknown): void => {
+      const msg = m as { opName: string; sessionId: bigint };
+      if (msg.sessionId !== zk.sessionId || msg.opName !== 'getData') return;
+      tries++;
+      // Published as the request is written, before its bytes reach the proxy: this arms the cut for this try.
+      if (tries <= cuts) proxy.dropNextReply();
+    };
+    channel('zkts:request').subscribe(onRequest);
+    try {
+      const result = await zk.getData(root, { retry }).then(
+        (r) => new TextDecoder().decode(r.data),
+        (e: unknown) => e,
+      );
+      return { result, tries };
+    } finally {
+      channel('zkts:request').unsubscribe(onRequest);
+      proxy.restore();
+      await zk.close();
+    }
+  }
+
+  it('a read cut 5 times in a row succeeds on the 6th try', async () => {
+    const { result, tries } = await readThroughCuts(5, exponentialBackoff({ baseDelay: 20, maxRetries: 10 }));
+    expect(result).toBe('value');
+    expect(tries).toBe(6);
+  });
+
+  it('gives up with the last connection loss once the policy says so', async () => {
+    const { result, tries } = await readThroughCuts(5, exponentialBackoff({ baseDelay: 20, maxRetries: 3 }));
+    expect(result).toBeInstanceOf(ConnectionLossError);
+    expect((result as ConnectionLossError).outcomeUnknown).toBe(true);
+    expect(tries).toBe(4);
+  });
+
+  it('a write is never retried, whatever the policy', async () => {
+    const zk = await open(proxy.connectString, { sessionTimeout: 10_000, retry: exponentialBackoff({ baseDelay: 20 }) });
+    try {
+      proxy.dropNextReply();
+      await expect(zk.create(`${root}/once`, 'x')).rejects.toBeInstanceOf(ConnectionLossError);
+      // The create was applied (its reply was lost) and not sent again: exactly one node, version 0.
+      await until(async () => (await direct.exists(`${root}/once`)) !== null, 5000, 'the applied create');
+    } finally {
+      proxy.restore();
+      await zk.close();
     }
   });
 });

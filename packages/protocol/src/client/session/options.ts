@@ -7,6 +7,7 @@ import type { Clock } from '../clock.js';
 import type { HostAddress } from '../connect-string.js';
 import type { Dispatcher } from '../dispatcher.js';
 import type { SessionWatches } from '../watches.js';
+import type { ClientOptions } from '../types.js';
 import type { Credential } from './auth-replay.js';
 
 export interface SessionOptions {
@@ -27,4 +28,30 @@ export interface SessionOptions {
   clock: Clock;
   dispatcher: Dispatcher;
   watches: SessionWatches;
+}
+
+const DEFAULT_MAX_QUEUED = 10_000;
+const utf8 = new TextEncoder();
+
+/** The session's options from the client's, with the defaults applied. */
+export function sessionOptions(
+  hosts: HostAddress[],
+  options: ClientOptions,
+  resolved: Pick<SessionOptions, 'sessionTimeout' | 'maxPacket' | 'clock' | 'dispatcher' | 'watches'>,
+): SessionOptions {
+  return {
+    ...resolved,
+    hosts,
+    shuffle: options.shuffle ?? true,
+    connectTimeout: options.connectTimeout,
+    canBeReadOnly: options.canBeReadOnly ?? false,
+    tls: options.tls,
+    whileSuspended: options.whileSuspended ?? 'queue',
+    maxQueued: options.maxQueued ?? DEFAULT_MAX_QUEUED,
+    credentials: (options.auth ?? []).map((a) => ({ scheme: a.scheme, auth: typeof a.auth === 'string' ? utf8.encode(a.auth) : a.auth })),
+    sessionId: options.sessionId,
+    sessionPassword: options.sessionPassword,
+    renewSession: options.renewSession ?? true,
+    renewWatches: options.renewWatches ?? true,
+  };
 }
