@@ -9,6 +9,7 @@ import { DEFAULT_MAX_PACKET } from '../jute/reader.js';
 import { CONFIG_NODE } from '../records/config.js';
 import { Acls, validateAcl } from './acl.js';
 import { raceCancel } from './cancel.js';
+import { guaranteedDelete, protectedCreate } from './idempotent.js';
 import { retrying, type RetryPolicy } from './retry.js';
 import { systemClock, type Clock } from './clock.js';
 import { Chroot } from './chroot.js';
@@ -193,6 +194,7 @@ export class ZkClient implements AsyncDisposable {
   // ---- operations -----------------------------------------------------------------------------------
 
   async create(path: string, data?: Data | null, options: CreateOptions = NO_OPTIONS): Promise<{ path: string; stat: Stat }> {
+    if (options.protected === true) return protectedCreate(this, path, data, options);
     const mode = checkCreateMode(options.mode, options.ttl);
     const serverPath = this.serverPath(path, { sequential: mode.sequential });
     const acl = options.acl ?? Acls.openUnsafe();
@@ -202,11 +204,12 @@ export class ZkClient implements AsyncDisposable {
     return { path: this.root.toClient(result.path), stat: result.stat };
   }
 
-  delete(path: string, options: CallOptions & { version?: number } = NO_OPTIONS): Promise<void> {
+  delete(path: string, options: CallOptions & { version?: number; guaranteed?: boolean } = NO_OPTIONS): Promise<void> {
     try {
       const version = checkVersion(options.version);
       const serverPath = this.serverPath(path);
       if (serverPath === '/') throw new InvalidArgumentError('path', 'the root node cannot be deleted');
+      if (options.guaranteed === true) return guaranteedDelete(this, path, options.version, options);
       return this.call(req.deleteNode(serverPath, path, version), options);
     } catch (err) {
       return Promise.reject(err);

@@ -131,6 +131,12 @@ export interface CreateOptions extends CallOptions {
   acl?: ACL[];
   /** ms, required for (and only for) the TTL modes. */
   ttl?: number;
+  /**
+   * Curator's protection: the node is named `_c_<uuid>-<name>` and a create whose reply was lost is found by
+   * that uuid (and, for an ephemeral, owned by this session) instead of being made twice. The result's path is
+   * the real one.
+   */
+  protected?: boolean;
 }
 
 export type Op =

@@ -3,7 +3,7 @@
 // opens a new one. Nothing of the old session may leak into the new one.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFaultProxy, type FaultProxy } from '@zkts/testkit';
-import { SessionExpiredError, createClient, type StateChange, type WatchEvent, type ZkClient } from '@zkts/protocol';
+import { ConnectionLossError, SessionExpiredError, createClient, type ClientOptions, type StateChange, type WatchEvent, type ZkClient } from '@zkts/protocol';
 import { hostPort, open, sharedServer, uniqueRoot, until } from './helpers.js';
 
 describe('session renewal', () => {
@@ -105,5 +105,84 @@ describe('session renewal', () => {
     await expect(final.getData(root)).rejects.toBeInstanceOf(SessionExpiredError);
     await new Promise((r) => setTimeout(r, 300));
     expect(final.state).toBe('expired');
+  });
+});
+
+describe('writes made safe to repeat', () => {
+  let proxy: FaultProxy;
+  let direct: ZkClient;
+  const root = uniqueRoot('idem');
+  const clients: ZkClient[] = [];
+
+  beforeAll(async () => {
+    proxy = await startFaultProxy(hostPort(sharedServer()));
+    direct = await open(sharedServer());
+    await direct.create(root);
+  });
+  afterEach(async () => {
+    proxy.restore();
+    for (const c of clients.splice(0)) await c.close();
+  });
+  afterAll(async () => {
+    await direct.removeRecursive(root);
+    await direct.close();
+    await proxy.close();
+  });
+
+  async function viaProxy(options: ClientOptions = {}): Promise<ZkClient> {
+    const c = await open(proxy.connectString, { sessionTimeout: 3000, ...options });
+    clients.push(c);
+    return c;
+  }
+
+  it('a guaranteed delete issued while disconnected completes after the reconnect; a lost reply counts as done', async () => {
+    const zk = await viaProxy({ whileSuspended: 'fail' });
+    await direct.create(`${root}/a`);
+    await direct.create(`${root}/b`);
+    proxy.blackhole();
+    await until(() => zk.state === 'suspended', 10_000, 'suspension');
+    await expect(zk.delete(`${root}/a`)).rejects.toBeInstanceOf(ConnectionLossError);
+    const deleting = zk.delete(`${root}/a`, { guaranteed: true });
+    await new Promise((r) => setTimeout(r, 200));
+    proxy.restore();
+    await deleting;
+    expect(await direct.exists(`${root}/a`)).toBeNull();
+    // Applied, reply lost, connection cut: the retry finds NO_NODE and that is success.
+    await until(() => zk.state === 'connected', 10_000, 'reconnect');
+    proxy.dropNextReply();
+    await zk.delete(`${root}/b`, { guaranteed: true });
+    expect(await direct.exists(`${root}/b`)).toBeNull();
+    // A node that was never there is still an error on the first try.
+    await expect(zk.delete(`${root}/never`, { guaranteed: true })).rejects.toMatchObject({ code: 'NO_NODE' });
+  });
+
+  it('across an expiry a guaranteed delete is abandoned; the ephemeral went with its session', async () => {
+    const zk = await viaProxy({ whileSuspended: 'fail' });
+    await zk.create(`${root}/eph`, null, { mode: 'ephemeral' });
+    const firstId = zk.sessionId;
+    proxy.blackhole();
+    await until(() => zk.state === 'suspended', 10_000, 'suspension');
+    const deleting = zk.delete(`${root}/eph`, { guaranteed: true }).catch((e: unknown) => e);
+    const thief = createClient(sharedServer(), { sessionTimeout: 4000, sessionId: firstId, sessionPassword: zk.sessionPassword });
+    await thief.connect();
+    await thief.close();
+    proxy.restore();
+    expect(await deleting).toBeInstanceOf(SessionExpiredError);
+    await until(() => zk.state === 'connected' && zk.sessionId !== firstId, 10_000, 'the new session');
+    expect(await direct.exists(`${root}/eph`)).toBeNull();
+  });
+
+  it('a protected create whose reply is lost is found by its uuid, not made twice', async () => {
+    const zk = await viaProxy();
+    proxy.dropNextReply();
+    const made = await zk.create(`${root}/job-`, 'x', { mode: 'ephemeral-sequential', protected: true });
+    expect(made.path).toMatch(new RegExp(`^${root}/_c_[0-9a-f-]{36}-job-\\d{10}$`));
+    expect(made.stat.ephemeralOwner).toBe(zk.sessionId);
+    const uuid = made.path.slice(root.length + 4, root.length + 40);
+    const { children } = await direct.getChildren(root);
+    expect(children.filter((c) => c.includes(uuid))).toHaveLength(1);
+    // Without a lost reply it is one plain create with the prefix.
+    const plain = await zk.create(`${root}/p`, null, { protected: true });
+    expect(plain.path).toMatch(new RegExp(`^${root}/_c_[0-9a-f-]{36}-p$`));
   });
 });
