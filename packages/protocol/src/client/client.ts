@@ -153,6 +153,17 @@ export class ZkClient implements AsyncDisposable {
     return this.session.onStateChange(listener);
   }
 
+  /**
+   * Moves to a new server list (same chroot), e.g. after a reconfig. Rather than every client moving at once,
+   * each moves with the probability that evens the load (ZooKeeper's ZOOKEEPER-1355 scheme, as its Java
+   * client does); the session survives the move. Returns whether this client moved.
+   */
+  updateServers(connectString: string): boolean {
+    const parsed = parseConnectString(connectString);
+    if (parsed.chroot !== this.root.root) throw new InvalidArgumentError('connectString', `the chroot cannot change (${this.root.root || '/'} → ${parsed.chroot || '/'})`);
+    return this.session.updateServers(parsed.hosts);
+  }
+
   /** Each failed attempt to reach a server while not connected (refused, not found, TLS, handshake timeout…). */
   onConnectFailure(listener: (attempt: ConnectAttempt) => void): () => void {
     return this.session.onConnectFailure(listener);

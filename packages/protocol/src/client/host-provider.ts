@@ -1,7 +1,19 @@
 /**
  * The host list of one client (Java's StaticHostProvider): shuffled once, walked round-robin. After a full
- * cycle through every host without a session the caller waits `cycleDelay()` (~1 s, jittered) before the
- * next round, so a dead ensemble is not hammered.
+ * cycle through every host without a session the caller waits (~1 s, jittered) before the next round, so a dead
+ * ensemble is not hammered.
+ *
+ * The list can change while the client runs (`update`, after a reconfig or from the application). Moving every
+ * client at once would drop every session's connection together, so each client decides by itself, with the
+ * probabilities of ZOOKEEPER-1355, whether to move, so that the expected load ends up even:
+ *
+ *   the ensemble grew, our server stays      move to one of the new servers with probability 1 − old/new
+ *   the ensemble grew, our server left       move to one of the new servers
+ *   same size or shrank, our server stays    stay
+ *   same size or shrank, our server left     move: to a new server with probability pNew, else to a remaining one
+ *
+ * While moving ("reconfig mode") the next hosts come from the chosen group first, then the other group, then
+ * the plain round-robin resumes.
  */
 import type { HostAddress } from './connect-string.js';
 
@@ -18,33 +30,70 @@ export function shuffled<T>(items: readonly T[], random: () => number = Math.ran
   return out;
 }
 
+const sameHost = (a: HostAddress, b: HostAddress): boolean => a.host === b.host && a.port === b.port;
+
+interface Rebalance {
+  /** Probability of picking from `fresh` (servers new to the list) rather than `kept`. */
+  pNew: number;
+  fresh: HostAddress[];
+  kept: HostAddress[];
+  nextFresh: number;
+  nextKept: number;
+}
+
 export class HostProvider {
-  readonly hosts: readonly HostAddress[];
+  private list: HostAddress[];
   private index = -1;
   /** Attempts since the last successful connection. */
   private attempts = 0;
+  private rebalance: Rebalance | null = null;
+  private readonly random: () => number;
 
   constructor(hosts: readonly HostAddress[], shuffle: boolean, random: () => number = Math.random) {
-    this.hosts = shuffle ? shuffled(hosts, random) : hosts.slice();
+    this.random = random;
+    this.list = shuffle ? shuffled(hosts, random) : hosts.slice();
+  }
+
+  get hosts(): readonly HostAddress[] {
+    return this.list;
   }
 
   get size(): number {
-    return this.hosts.length;
+    return this.list.length;
   }
 
   /** The next host, and how long to wait before dialling it (non-zero once a full cycle failed). */
-  next(random: () => number = Math.random): { host: HostAddress; delay: number } {
-    this.index = (this.index + 1) % this.hosts.length;
-    const cycleDone = this.attempts > 0 && this.attempts % this.hosts.length === 0;
+  next(): { host: HostAddress; delay: number } {
+    const moving = this.nextWhileRebalancing();
+    if (moving !== undefined) return { host: moving, delay: 0 };
+    this.index = (this.index + 1) % this.list.length;
+    const cycleDone = this.attempts > 0 && this.attempts % this.list.length === 0;
     this.attempts++;
-    const delay = cycleDone ? Math.round(CYCLE_BACKOFF_MS * (0.5 + random())) : 0;
-    return { host: this.hosts[this.index] as HostAddress, delay };
+    const delay = cycleDone ? Math.round(CYCLE_BACKOFF_MS * (0.5 + this.random())) : 0;
+    return { host: this.list[this.index] as HostAddress, delay };
+  }
+
+  private nextWhileRebalancing(): HostAddress | undefined {
+    const r = this.rebalance;
+    if (r === null) return undefined;
+    const takeNew = this.random() <= r.pNew;
+    let host: HostAddress | undefined;
+    if (r.nextFresh < r.fresh.length && (takeNew || r.nextKept >= r.kept.length)) host = r.fresh[r.nextFresh++];
+    else if (r.nextKept < r.kept.length) host = r.kept[r.nextKept++];
+    if (host === undefined) {
+      // Tried every host of the new list: back to round-robin.
+      this.rebalance = null;
+      return undefined;
+    }
+    this.index = this.list.findIndex((h) => sameHost(h, host));
+    return host;
   }
 
   /** Makes `host` the next one returned, without delay (read-only mode found a read-write server). */
   prefer(host: HostAddress): void {
-    const i = this.hosts.findIndex((h) => h.host === host.host && h.port === host.port);
+    const i = this.list.findIndex((h) => sameHost(h, host));
     if (i < 0) return;
+    this.rebalance = null;
     this.index = i - 1;
     this.attempts = 0;
   }
@@ -52,5 +101,39 @@ export class HostProvider {
   /** A connection succeeded: the next failure starts a fresh cycle. */
   connected(): void {
     this.attempts = 0;
+    this.rebalance = null;
+  }
+
+  /**
+   * Replaces the list. `current` is the server the client is connected to (undefined when not connected).
+   * Returns true when the client should move: the caller then drops its connection, and `next()` picks the
+   * new server.
+   */
+  update(hosts: readonly HostAddress[], current: HostAddress | undefined): boolean {
+    if (hosts.length === 0) throw new RangeError('a host list may not be empty');
+    const next = shuffled(hosts, this.random);
+    const mine = current ?? this.list[Math.max(0, this.index)];
+    const stays = mine !== undefined && next.some((h) => sameHost(h, mine));
+    const kept = next.filter((h) => this.list.some((o) => sameHost(o, h)));
+    const fresh = next.filter((h) => !this.list.some((o) => sameHost(o, h)));
+    const before = this.list.length;
+    let pNew: number | undefined;
+    if (next.length > before) {
+      if (!stays) pNew = 1;
+      else if (this.random() <= 1 - before / next.length) pNew = 1;
+    } else if (!stays) {
+      const pOld = (kept.length * (before - next.length)) / (next.length * (before - kept.length));
+      pNew = 1 - pOld;
+    }
+    this.list = next;
+    this.attempts = 0;
+    if (pNew === undefined) {
+      this.rebalance = null;
+      this.index = mine === undefined ? -1 : next.findIndex((h) => sameHost(h, mine));
+      return false;
+    }
+    this.rebalance = { pNew, fresh, kept, nextFresh: 0, nextKept: 0 };
+    this.index = -1;
+    return true;
   }
 }

@@ -16,6 +16,7 @@ import type { Clock } from '../clock.js';
 import { Connection, type HandshakeResult } from '../connection.js';
 import { debug } from '../diagnostics.js';
 import type { Dispatcher } from '../dispatcher.js';
+import type { HostAddress } from '../connect-string.js';
 import { HostProvider } from '../host-provider.js';
 import { RequestPipeline } from '../pipeline.js';
 import { Call, SessionRequest, type RequestEntry } from '../request.js';
@@ -290,6 +291,15 @@ export class Session {
         break;
     }
     this.pipeline.submit(entry);
+  }
+
+  /** A new host list; if the host provider says move, the loop re-attaches the session on the chosen server. */
+  updateServers(hosts: HostAddress[]): boolean {
+    const conn = this.conn;
+    const current = conn !== null && conn.phase === 'open' ? conn.transport.address : undefined;
+    const move = this.hosts.update(hosts, current);
+    if (move && conn !== null) conn.close(new ConnectionLossError('moving to another server to rebalance the ensemble', true));
+    return move;
   }
 
   /** A caller gave up on a request that is still queued: it is never sent. */

@@ -1,0 +1,87 @@
+// The rebalancing rules of a changing host list (ZOOKEEPER-1355), checked on the probabilities themselves (a
+// scripted random source) and on their outcome over many simulated clients.
+import { describe, expect, it } from 'vitest';
+import { HostProvider } from '../../src/client/host-provider.js';
+import type { HostAddress } from '../../src/client/connect-string.js';
+
+const hosts = (...ports: number[]): HostAddress[] => ports.map((port) => ({ host: '127.0.0.1', port }));
+
+/** A seeded PRNG (mulberry32), so the simulation is the same on every run. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('host list updates', () => {
+  it('grown, our server kept: moves exactly when the draw is within 1 − old/new, and then to a new server', () => {
+    // 3 → 5: move with probability 0.4. A constant source: the shuffle and the decision draw the same value.
+    const stay = new HostProvider(hosts(1, 2, 3), false, () => 0.41);
+    expect(stay.update(hosts(1, 2, 3, 4, 5), hosts(2)[0])).toBe(false);
+    const move = new HostProvider(hosts(1, 2, 3), false, () => 0.39);
+    expect(move.update(hosts(1, 2, 3, 4, 5), hosts(2)[0])).toBe(true);
+    expect([4, 5]).toContain(move.next().host.port);
+  });
+
+  it('our server removed: always moves; shrunk with our server kept: stays', () => {
+    const p = new HostProvider(hosts(1, 2, 3), false);
+    expect(p.update(hosts(1, 2), hosts(3)[0])).toBe(true);
+    expect([1, 2]).toContain(p.next().host.port);
+    const q = new HostProvider(hosts(1, 2, 3), false);
+    expect(q.update(hosts(1, 2), hosts(1)[0])).toBe(false);
+    expect(q.next().host.port).toBe(2); // round-robin goes on after our server
+  });
+
+  it('after trying every host of the new list, round-robin resumes with no back-off in between', () => {
+    const p = new HostProvider(hosts(1, 2, 3), false, () => 0);
+    p.update(hosts(1, 2, 3, 4, 5), hosts(1)[0]);
+    const tried = Array.from({ length: 5 }, () => p.next());
+    expect(tried.map((t) => t.host.port).sort()).toEqual([1, 2, 3, 4, 5]);
+    expect(tried.every((t) => t.delay === 0)).toBe(true);
+    expect(p.next().host).toBeDefined();
+  });
+
+  it('10,000 simulated clients on 3 servers grown to 5 end up even, and only the needed share moves', () => {
+    const random = seeded(1355);
+    const load = new Map<number, number>();
+    let moved = 0;
+    for (let i = 0; i < 10_000; i++) {
+      const p = new HostProvider(hosts(1, 2, 3), true, random);
+      const current = p.next().host;
+      p.connected();
+      const move = p.update(hosts(1, 2, 3, 4, 5), current);
+      if (move) moved++;
+      const now = move ? p.next().host : current;
+      load.set(now.port, (load.get(now.port) ?? 0) + 1);
+    }
+    // Expected share that moves: 1 − 3/5 = 40 %; each server ends near 2,000.
+    expect(moved).toBeGreaterThan(3800);
+    expect(moved).toBeLessThan(4200);
+    for (const port of [1, 2, 3, 4, 5]) {
+      expect(load.get(port)).toBeGreaterThan(1850);
+      expect(load.get(port)).toBeLessThan(2150);
+    }
+  });
+
+  it('5 shrunk to 3 (two removed): clients of removed servers spread over the rest, the others stay', () => {
+    const random = seeded(7);
+    const load = new Map<number, number>();
+    for (let i = 0; i < 10_000; i++) {
+      const p = new HostProvider(hosts(1, 2, 3, 4, 5), true, random);
+      const current = p.next().host;
+      p.connected();
+      const now = p.update(hosts(1, 2, 3), current) ? p.next().host : current;
+      load.set(now.port, (load.get(now.port) ?? 0) + 1);
+    }
+    expect([...load.keys()].sort()).toEqual([1, 2, 3]);
+    for (const port of [1, 2, 3]) {
+      expect(load.get(port)).toBeGreaterThan(3150);
+      expect(load.get(port)).toBeLessThan(3500);
+    }
+  });
+});
