@@ -27,6 +27,12 @@ export interface Ensemble extends AsyncDisposable {
   leader(timeout?: number): Promise<ZooKeeperServer>;
   /** Gracefully stops every member (data kept; members can be started again). */
   stop(): Promise<void>;
+  /**
+   * Starts `count` new servers that know the current members and themselves, and resolves once they serve (as
+   * non-voting learners until a reconfig adds them). `joining` is what to pass to reconfig's `joining` to make
+   * them members (needs `reconfigEnabled`); they are in `members` from now on.
+   */
+  addMembers(count: number): Promise<{ added: ZooKeeperServer[]; joining: string }>;
 }
 
 const HOST = '127.0.0.1';
@@ -35,10 +41,44 @@ const BIND_ATTEMPTS = 3;
 class LocalEnsemble implements Ensemble {
   readonly members: LocalZooKeeperServer[];
   readonly #root: string;
+  readonly #options: ServerOptions;
+  #peers: QuorumPeer[];
 
-  constructor(members: LocalZooKeeperServer[], root: string) {
+  constructor(members: LocalZooKeeperServer[], root: string, options: ServerOptions, peers: QuorumPeer[]) {
     this.members = members;
     this.#root = root;
+    this.#options = options;
+    this.#peers = peers;
+  }
+
+  setPeers(peers: QuorumPeer[]): void {
+    this.#peers = peers;
+  }
+
+  async addMembers(count: number): Promise<{ added: ZooKeeperServer[]; joining: string }> {
+    if (this.#options.tls) throw new TypeError('addMembers does not support TLS ensembles');
+    const ports = await freePorts(count * 3);
+    const firstId = Math.max(...this.#peers.map((p) => p.id)) + 1;
+    const fresh: QuorumPeer[] = Array.from({ length: count }, (_, i) => ({
+      id: firstId + i,
+      host: HOST,
+      quorumPort: ports[i * 3] as number,
+      electionPort: ports[i * 3 + 1] as number,
+      clientPort: ports[i * 3 + 2] as number,
+    }));
+    const peers = [...this.#peers, ...fresh];
+    const added: LocalZooKeeperServer[] = [];
+    for (const peer of fresh) {
+      const memberRoot = join(this.#root, `member-${peer.id}`);
+      await mkdir(memberRoot);
+      added.push(new LocalZooKeeperServer({ options: this.#options, root: memberRoot, clientPort: peer.clientPort, securePort: undefined, tls: undefined, quorum: { myid: peer.id, peers } }));
+    }
+    this.members.push(...added);
+    this.#peers = peers;
+    await Promise.all(added.map((m) => m.spawn()));
+    await Promise.all(added.map((m) => m.waitServing()));
+    const joining = fresh.map((p) => `server.${p.id}=${p.host}:${p.quorumPort}:${p.electionPort}:participant;${p.host}:${p.clientPort}`).join(',');
+    return { added, joining };
   }
 
   get connectString(): string {
@@ -112,7 +152,7 @@ export async function startLocalEnsemble(options: EnsembleOptions): Promise<Ense
         }),
       );
     }
-    const ensemble = new LocalEnsemble(members, root);
+    const ensemble = new LocalEnsemble(members, root, serverOptions, peers);
     for (let attempt = 1; ; attempt++) {
       try {
         await Promise.all(members.map((m) => m.spawn()));
@@ -129,6 +169,7 @@ export async function startLocalEnsemble(options: EnsembleOptions): Promise<Ense
         // Another process took one of the picked ports: pick all of them again.
         peers = await pickPeers(size, true);
         for (const m of members) m.setPeers(peers, peers[(m.myid ?? 1) - 1]?.clientPort);
+        ensemble.setPeers(peers);
       }
     }
   } catch (error) {

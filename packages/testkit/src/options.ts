@@ -17,6 +17,11 @@ export interface ServerOptions {
   fourLetterWhitelist?: string;
   /** TTL nodes (`zookeeper.extendedTypesEnabled=true`). */
   extendedTypesEnabled?: boolean;
+  /**
+   * Ensembles only: dynamic reconfiguration (`reconfigEnabled=true`), so members can be added and removed with
+   * `reconfig` (which needs the super user: set `superPassword` too). See Ensemble.addMembers.
+   */
+  reconfigEnabled?: boolean;
   /** `znode.container.checkIntervalMs`: how often empty containers / expired TTL nodes are reaped. */
   containerCheckIntervalMs?: number;
   /**

@@ -44,7 +44,7 @@ export function renderZooCfg(options: ServerOptions, layout: ServerLayout): stri
   if (options.minSessionTimeout !== undefined) lines.push(['minSessionTimeout', options.minSessionTimeout]);
   if (options.maxSessionTimeout !== undefined) lines.push(['maxSessionTimeout', options.maxSessionTimeout]);
   if (layout.quorum) {
-    lines.push(['initLimit', 10], ['syncLimit', 5], ['standaloneEnabled', false], ['reconfigEnabled', false]);
+    lines.push(['initLimit', 10], ['syncLimit', 5], ['standaloneEnabled', false], ['reconfigEnabled', options.reconfigEnabled ?? false]);
     // Without this a follower listens for quorum traffic on all interfaces; tests stay on loopback.
     lines.push(['quorumListenOnAllIPs', false]);
     if (options.readOnlyMode) {

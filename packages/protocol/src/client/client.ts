@@ -9,6 +9,7 @@ import { DEFAULT_MAX_PACKET } from '../jute/reader.js';
 import { CONFIG_NODE } from '../records/config.js';
 import { Acls, validateAcl } from './acl.js';
 import { raceCancel } from './cancel.js';
+import { trackEnsemble } from './ensemble-tracker.js';
 import { guaranteedDelete, protectedCreate } from './idempotent.js';
 import { retrying, type RetryPolicy } from './retry.js';
 import { systemClock, type Clock } from './clock.js';
@@ -66,6 +67,7 @@ export class ZkClient implements AsyncDisposable {
   private readonly requestTimeout: number;
   private readonly requestedTimeout: number;
   private readonly retryPolicy: RetryPolicy | undefined;
+  private stopTracking: (() => void) | undefined;
   /** Admin calls (reconfig), kept apart so nobody reconfigures an ensemble by accident. */
   readonly admin: { reconfig(options: ReconfigOptions): Promise<{ data: Uint8Array; stat: Stat }> };
 
@@ -87,6 +89,7 @@ export class ZkClient implements AsyncDisposable {
     this.watches = new ClientWatches(this.root, this.dispatcher, (spec, o) => this.call(spec, o), () => this.session.isOver);
     this.session = new Session(sessionOptions(parsed.hosts, options, { sessionTimeout: this.requestedTimeout, maxPacket: this.maxPacket, clock: this.clock, dispatcher: this.dispatcher, watches: this.watches }));
     this.admin = { reconfig: (o) => this.reconfig(o) };
+    if (options.trackEnsemble === true) this.stopTracking = trackEnsemble(this);
   }
 
   // ---- session --------------------------------------------------------------------------------------
@@ -153,11 +156,7 @@ export class ZkClient implements AsyncDisposable {
     return this.session.onStateChange(listener);
   }
 
-  /**
-   * Moves to a new server list (same chroot), e.g. after a reconfig. Rather than every client moving at once,
-   * each moves with the probability that evens the load (ZooKeeper's ZOOKEEPER-1355 scheme, as its Java
-   * client does); the session survives the move. Returns whether this client moved.
-   */
+  /** A new server list (same chroot); this client moves with the probability that evens the load (host-provider.ts). */
   updateServers(connectString: string): boolean {
     const parsed = parseConnectString(connectString);
     if (parsed.chroot !== this.root.root) throw new InvalidArgumentError('connectString', `the chroot cannot change (${this.root.root || '/'} → ${parsed.chroot || '/'})`);
@@ -170,6 +169,7 @@ export class ZkClient implements AsyncDisposable {
   }
 
   close(): Promise<void> {
+    this.stopTracking?.();
     return this.session.close();
   }
 

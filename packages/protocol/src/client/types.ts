@@ -43,6 +43,8 @@ export interface ClientOptions {
    * (changes in between were missed). Default true; false: they end with SessionExpiredError.
    */
   renewWatches?: boolean;
+  /** Follow reconfigs: watch /zookeeper/config and move to the new membership (updateServers). Default false. */
+  trackEnsemble?: boolean;
   /** Default retry policy of the operations that are safe to repeat (default: none). Per call: `{ retry }`. */
   retry?: RetryPolicy;
   /** The time source of every timer (session, requests, waits); a manual clock in tests. Default: the system's. */

@@ -85,3 +85,23 @@ describe('host list updates', () => {
     }
   });
 });
+
+describe('ensemble config parsing', () => {
+  it('takes each server’s client address, the server host for a wildcard or missing client host, in id order', async () => {
+    const { clientAddresses } = await import('../../src/client/ensemble-tracker.js');
+    const text = [
+      'server.3=10.0.0.3:2888:3888:participant;0.0.0.0:2181',
+      'server.1=10.0.0.1:2888:3888:participant;10.0.0.11:2182',
+      'server.2=10.0.0.2:2888:3888:observer;2183',
+      'server.4=10.0.0.4:2888:3888:participant',
+      'server.5=[fe80::1]:2888:3888:participant;[fe80::2]:2184',
+      'version=100000003',
+    ].join('\n');
+    expect(clientAddresses(text)).toEqual([
+      { host: '10.0.0.11', port: 2182 },
+      { host: '10.0.0.2', port: 2183 },
+      { host: '10.0.0.3', port: 2181 },
+      { host: 'fe80::2', port: 2184 },
+    ]);
+  });
+});
