@@ -10,15 +10,16 @@
  * Non-reentrant (default): acquiring again from the same instance while it holds rejects with LockBusyError
  * (waiting on yourself would deadlock). Two instances never share ownership, even on one client.
  */
-import { MUTEX_MARKERS, mutexDecision, type Contender, type ContenderKind, type Decision } from './names.js';
+import { MUTEX_MARKERS, writerDecision, type Decision } from './lock-rule.js';
+import type { Contender, MarkerTable } from './names.js';
 import { QueueLock } from './queue-lock.js';
 
 export class Mutex extends QueueLock {
   protected readonly marker = 'lock-';
-  protected readonly markers: Readonly<Record<string, ContenderKind>> = MUTEX_MARKERS;
+  protected readonly markers: MarkerTable = MUTEX_MARKERS;
   protected override readonly sequentialOnly = true;
 
   protected decide(sorted: readonly Contender[], ourIndex: number): Decision {
-    return mutexDecision(sorted, ourIndex, 1);
+    return writerDecision(sorted, ourIndex);
   }
 }

@@ -11,13 +11,18 @@
  * - Upgrade (write asked while this instance holds the read lock) rejects with LockUpgradeError: it could only
  *   deadlock, since the write would wait for our own read node.
  */
+import { basename, joinPath } from '@zkts/protocol';
+
 import { removeSoon } from './cleanup.js';
 import type { Entry } from './contender.js';
 import { LockLostError, LockUpgradeError } from './errors.js';
-import { formatSequence, parseContender, protectedPrefix, readDecision, RW_MARKERS, writeDecision, type Contender, type ContenderKind, type Decision } from './names.js';
+import { readerDecision, RW_MARKERS, writerDecision, type Decision } from './lock-rule.js';
+import type { Attempt } from './lock-state.js';
+import { formatSequence, parseContender, protectedPrefix, type Contender, type MarkerTable } from './names.js';
+import { ensureDir } from './nodes.js';
 import { QueueLock, type LockOptions, type Participant } from './queue-lock.js';
-import { checkpoint, type Deadline } from './wait.js';
-import { child, ensureDir, isConnectionLoss, isNoNode, retrying, type RecipeClient } from './zk.js';
+import { checkpoint, type Scope } from './wait.js';
+import { isConnectionLoss, isNoNode, isNodeExists, retrying, type RecipeClient } from './zk.js';
 
 export class ReadWriteLock {
   readonly readLock: ReadLock;
@@ -52,7 +57,7 @@ export class ReadWriteLock {
 
 export class WriteLock extends QueueLock {
   protected readonly marker = '__WRIT__';
-  protected readonly markers: Readonly<Record<string, ContenderKind>> = RW_MARKERS;
+  protected readonly markers: MarkerTable = RW_MARKERS;
   private readonly rw: ReadWriteLock;
 
   constructor(client: RecipeClient, path: string, options: LockOptions, rw: ReadWriteLock) {
@@ -66,7 +71,7 @@ export class WriteLock extends QueueLock {
   }
 
   protected decide(sorted: readonly Contender[], ourIndex: number): Decision {
-    return writeDecision(sorted, ourIndex);
+    return writerDecision(sorted, ourIndex);
   }
 
   protected override precheck(): void {
@@ -76,7 +81,7 @@ export class WriteLock extends QueueLock {
 
 export class ReadLock extends QueueLock {
   protected readonly marker = '__READ__';
-  protected readonly markers: Readonly<Record<string, ContenderKind>> = RW_MARKERS;
+  protected readonly markers: MarkerTable = RW_MARKERS;
   private readonly rw: ReadWriteLock;
 
   constructor(client: RecipeClient, path: string, options: LockOptions, rw: ReadWriteLock) {
@@ -85,24 +90,24 @@ export class ReadLock extends QueueLock {
   }
 
   protected decide(sorted: readonly Contender[], ourIndex: number): Decision {
-    return readDecision(sorted, ourIndex);
+    return readerDecision(sorted, ourIndex);
   }
 
-  protected override obtain(wait: boolean, signal: AbortSignal | undefined, deadline: Deadline): Promise<Entry | undefined> {
+  protected override obtain(attempt: Attempt): Promise<Entry | undefined> {
     const writeNode = this.rw.writeLock.heldNode;
-    if (writeNode === undefined) return super.obtain(wait, signal, deadline);
-    return this.downgrade(writeNode, signal, deadline);
+    if (writeNode === undefined) return super.obtain(attempt);
+    return this.downgrade(writeNode, attempt.scope);
   }
 
   /** Read node at the write node's position: `_c_<uuid>-__READ__<writer's seq>`, EPHEMERAL (not sequential). */
-  private async downgrade(writeNode: string, signal: AbortSignal | undefined, deadline: Deadline): Promise<Entry> {
-    const writer = parseContender(writeNode.slice(writeNode.lastIndexOf('/') + 1), RW_MARKERS);
+  private async downgrade(writeNode: string, scope: Scope): Promise<Entry> {
+    const writer = parseContender(basename(writeNode), RW_MARKERS);
     if (writer === undefined) throw new LockLostError(`unrecognised write node ${writeNode}`);
     const name = `${protectedPrefix(globalThis.crypto.randomUUID())}__READ__${formatSequence(writer.sequence)}`;
-    const path = child(this.path, name);
+    const path = joinPath(this.path, name);
     const { client } = this;
     for (;;) {
-      checkpoint(signal, deadline, `read lock ${this.path}`);
+      checkpoint(scope);
       try {
         const { stat } = await client.create(path, this.options.data ?? '', { mode: 'ephemeral' });
         return { path, name, stat, sessionId: stat.ephemeralOwner };
@@ -111,7 +116,7 @@ export class ReadLock extends QueueLock {
           await ensureDir(client, this.path);
           continue;
         }
-        if (!isConnectionLoss(e) && !(e instanceof Error && 'code' in e && e.code === 'NODE_EXISTS')) {
+        if (!isConnectionLoss(e) && !isNodeExists(e)) {
           await removeSoon(client, { path });
           throw e;
         }

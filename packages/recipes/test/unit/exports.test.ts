@@ -9,9 +9,8 @@ describe('@zkts/recipes exports', () => {
     expect(Object.keys(recipes).sort()).toEqual(
       [
         'Barrier', 'DoubleBarrier', 'ExclusiveLock', 'LeaderElection', 'LockBusyError', 'LockLostError', 'LockNotHeldError',
-        'LockUpgradeError', 'MUTEX_MARKERS', 'MultiLock', 'Mutex', 'Queue', 'QueueLock', 'RW_MARKERS', 'ReadLock', 'ReadWriteLock',
-        'RecipeArgumentError', 'RecipeClosedError', 'RecipeError', 'Semaphore', 'WriteLock', 'compareSequence', 'formatSequence', 'mutexDecision',
-        'parseContender', 'parseSequence', 'readDecision', 'settleCleanups', 'sortContenders', 'writeDecision',
+        'LockUpgradeError', 'MultiLock', 'Mutex', 'Queue', 'ReadLock', 'ReadWriteLock', 'RecipeArgumentError', 'RecipeClosedError',
+        'RecipeError', 'Semaphore', 'WriteLock',
       ].sort(),
     );
   });

@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import {
-  compareSequence, formatSequence, MUTEX_MARKERS, mutexDecision, parseContender, parseSequence, readDecision, RW_MARKERS,
-  sortContenders, writeDecision,
-} from '../../src/names.js';
+import { MUTEX_MARKERS, readerDecision, RW_MARKERS, writerDecision } from '../../src/lock-rule.js';
+import { compareSequence, formatSequence, parseContender, parseSequence, sortContenders } from '../../src/names.js';
 
 const UUID = '0f8fad5b-d9cb-469f-a165-70867728950e';
 const curator = (seq: string, marker = 'lock-'): string => `_c_${UUID}-${marker}${seq}`;
@@ -104,33 +102,32 @@ describe('decisions', () => {
 
   it('mutex: the head holds; everyone else watches the immediate predecessor', () => {
     const sorted = sortContenders(['a-lock-0000000001', 'b-lock-0000000002', 'c-lock-0000000003'], MUTEX_MARKERS);
-    expect(mutexDecision(sorted, 0)).toEqual({ granted: true });
-    expect(mutexDecision(sorted, 2)).toEqual({ granted: false, watch: 'b-lock-0000000002' });
-    expect(mutexDecision(sorted, 2, 3)).toEqual({ granted: true });
+    expect(writerDecision(sorted, 0)).toEqual({ granted: true });
+    expect(writerDecision(sorted, 2)).toEqual({ granted: false, watch: 'b-lock-0000000002' });
   });
 
   it('reader: granted with only readers ahead', () => {
     const s = rw('rrr');
-    expect(readDecision(s, 2)).toEqual({ granted: true });
+    expect(readerDecision(s, 2)).toEqual({ granted: true });
   });
 
   it('reader: watches its NEAREST preceding writer, not the lowest (Curator) one', () => {
     const s = rw('rwrwr');
-    expect(readDecision(s, 4)).toEqual({ granted: false, watch: s[3]?.name });
-    expect(readDecision(s, 2)).toEqual({ granted: false, watch: s[1]?.name });
-    expect(readDecision(s, 0)).toEqual({ granted: true });
+    expect(readerDecision(s, 4)).toEqual({ granted: false, watch: s[3]?.name });
+    expect(readerDecision(s, 2)).toEqual({ granted: false, watch: s[1]?.name });
+    expect(readerDecision(s, 0)).toEqual({ granted: true });
   });
 
   it('reader: never counts writers queued after it (kazoo #649)', () => {
     const s = rw('rrww');
-    expect(readDecision(s, 1)).toEqual({ granted: true });
+    expect(readerDecision(s, 1)).toEqual({ granted: true });
   });
 
   it('writer: watches its immediate predecessor, reader or writer', () => {
     const s = rw('rwrw');
-    expect(writeDecision(s, 0)).toEqual({ granted: true });
-    expect(writeDecision(s, 1)).toEqual({ granted: false, watch: s[0]?.name });
-    expect(writeDecision(s, 3)).toEqual({ granted: false, watch: s[2]?.name });
+    expect(writerDecision(s, 0)).toEqual({ granted: true });
+    expect(writerDecision(s, 1)).toEqual({ granted: false, watch: s[0]?.name });
+    expect(writerDecision(s, 3)).toEqual({ granted: false, watch: s[2]?.name });
     expect(s[2]?.kind).toBe('read');
   });
 });
