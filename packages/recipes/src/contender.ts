@@ -49,13 +49,6 @@ export interface QueueSpec {
   readonly hooks?: TestHooks | undefined;
   readonly stats?: QueueStats | undefined;
   readonly what: string;
-  /**
-   * Every contender node in this directory is sequential (true for a mutex; false for a RW lock, whose downgrade
-   * node reuses an old sequence). Then nodes ahead of us can only disappear, so when our listing showed exactly
-   * one node ahead and that node is deleted, we are the head without listing again: a handoff costs no extra
-   * round trip.
-   */
-  readonly sequentialOnly?: boolean;
 }
 
 /** A node of ours that holds (or held) a place in the queue. */
@@ -139,12 +132,12 @@ async function recoverCreate(client: RecipeClient, dir: string, prefix: string):
  * Sorts one listing and decides our turn, synchronously, so that neither the listing nor the sorted contenders
  * stay reachable from the waiting async frame; only the decision (one child name) is kept.
  */
-function decideTurn(spec: QueueSpec, entry: Entry, children: readonly string[]): { decision: Decision; ourIndex: number } {
+function decideTurn(spec: QueueSpec, entry: Entry, children: readonly string[]): Decision {
   const sorted = sortContenders(children, spec.markers);
   removeLateDuplicates(spec.client, spec.dir, sorted, entry);
   const ourIndex = indexOfName(sorted, entry.name);
   if (ourIndex < 0) throw new LockLostError(`${spec.what}: our contender node ${entry.path} vanished`);
-  return { decision: spec.decide(sorted, ourIndex), ourIndex };
+  return spec.decide(sorted, ourIndex);
 }
 
 /**
@@ -165,7 +158,7 @@ export async function awaitTurn(spec: QueueSpec, entry: Entry, first: { children
       children = await within(scope, childrenOrEmpty(client, dir));
       if (spec.stats !== undefined) spec.stats.listings++;
     }
-    const { decision, ourIndex } = decideTurn(spec, entry, children);
+    const decision = decideTurn(spec, entry, children);
     if (decision.granted) return true;
     if (!attempt.blocking) return false;
     await spec.hooks?.afterGetChildren?.({ children, watch: decision.watch });
@@ -194,7 +187,9 @@ export async function awaitTurn(spec: QueueSpec, entry: Entry, first: { children
       throw e;
     }
     if (spec.stats !== undefined) spec.stats.wakeups++;
-    const fast = spec.sequentialOnly === true && entry.uncertain === undefined && ourIndex === 1;
+    // The only node blocking us is gone: granted without listing again (lock-rule.ts, `lastBlocker`). Not after
+    // an uncertain create: a late duplicate of ours could sit in the queue, so list and remove it first.
+    const fast = decision.lastBlocker && entry.uncertain === undefined;
     if (fast && isDeletion(event) && client.sessionId === entry.sessionId) return true;
   }
 }

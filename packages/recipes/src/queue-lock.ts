@@ -2,7 +2,8 @@
  * The handle-level behaviour shared by Mutex and both sides of ReadWriteLock: one instance is one contender;
  * reentrancy (optional) counts acquires of the same instance; release is guaranteed (retried across reconnects
  * until the node or the session is gone) and the instance stays "releasing" until then, so a new acquire can
- * never overlap a stale node of ours.
+ * never overlap a stale node of ours. The kinds differ only in the marker they write; who waits for whom is
+ * lock-rule.ts's one rule, the same for every node on the path.
  */
 import { basename, joinPath, systemClock, type Clock } from '@zkts/protocol';
 
@@ -10,9 +11,9 @@ import { removeNode } from './cleanup.js';
 import { contend, newStats, sweepPrefix, type Entry, type QueueSpec, type QueueStats } from './contender.js';
 import { LockBusyError, LockNotHeldError } from './errors.js';
 import { Hold, LeaseHandle, type Lease, type LostOn } from './lease.js';
-import type { Decision } from './lock-rule.js';
+import { decide, holderIndexes, LOCK_MARKERS } from './lock-rule.js';
 import { IDLE, type Attempt, type LockState } from './lock-state.js';
-import { sortContenders, type Contender, type ContenderKind, type MarkerTable } from './names.js';
+import { sortContenders, type Contender, type ContenderKind } from './names.js';
 import { childrenOrEmpty, readNodes, utf8 } from './nodes.js';
 import { testHooksOf } from './test-hooks.js';
 import { openScope, type WaitOptions } from './wait.js';
@@ -67,11 +68,8 @@ export abstract class QueueLock implements Lockable {
     this.options = options;
   }
 
+  /** The marker our nodes carry (lock-rule.ts MARKER): it makes them writers or readers for everyone. */
   protected abstract readonly marker: string;
-  protected abstract readonly markers: MarkerTable;
-  protected abstract decide(sorted: readonly Contender[], ourIndex: number): Decision;
-  /** See QueueSpec.sequentialOnly. */
-  protected readonly sequentialOnly: boolean = false;
 
   /** True while this instance holds the lock and the hold has not been lost. */
   get isHeld(): boolean {
@@ -112,7 +110,7 @@ export abstract class QueueLock implements Lockable {
 
   /** Contenders in queue order with their data. Foreign children are skipped. */
   async participants(): Promise<Participant[]> {
-    const sorted = sortContenders(await childrenOrEmpty(this.client, this.path), this.markers);
+    const sorted = sortContenders(await childrenOrEmpty(this.client, this.path), LOCK_MARKERS);
     const byPath = new Map(sorted.map((c) => [joinPath(this.path, c.name), c]));
     const read = await readNodes(this.client, [...byPath.keys()]);
     return read.map(({ path, data, stat }) => {
@@ -121,18 +119,16 @@ export abstract class QueueLock implements Lockable {
     });
   }
 
-  /** Who holds the lock now: every participant whose decision is "granted" (one writer, or a group of readers). */
+  /** Who holds the lock now, by the one rule: the head writer, or the readers ahead of the first writer. */
   async holders(): Promise<Participant[]> {
     const ps = await this.participants();
-    const sorted = sortContenders(ps.map((p) => basename(p.node)), this.markers);
-    return ps.filter((_, i) => this.decide(sorted, i).granted);
+    return holderIndexes(sortContenders(ps.map((p) => basename(p.node)), LOCK_MARKERS)).map((i) => ps[i] as Participant);
   }
 
   protected spec(): QueueSpec {
     return {
-      client: this.client, dir: this.path, marker: this.marker, markers: this.markers,
-      decide: (s, i) => this.decide(s, i), data: this.options.data ?? '', hooks: testHooksOf(this),
-      stats: this.stats, what: `lock ${this.path}`, sequentialOnly: this.sequentialOnly,
+      client: this.client, dir: this.path, marker: this.marker, markers: LOCK_MARKERS, decide,
+      data: this.options.data ?? '', hooks: testHooksOf(this), stats: this.stats, what: `lock ${this.path}`,
     };
   }
 

@@ -1,6 +1,7 @@
 /**
  * A fair read-write lock with Curator InterProcessReadWriteLock's node names (`_c_<uuid>-__READ__<seq>`,
- * `_c_<uuid>-__WRIT__<seq>`; kazoo's `__rlock__`/`__lock__` are recognised as readers/writers too).
+ * `_c_<uuid>-__WRIT__<seq>`). Who waits for whom is lock-rule.ts's rule for every node on the path, so a Mutex
+ * (`lock-`) on the same path is a writer to our readers, and kazoo's `__rlock__`/`__lock__` nodes count too.
  *
  * - Readers share the lock. A reader waits only on its NEAREST preceding writer (the ZK recipe and kazoo), not
  *   Curator's lowest writer, so a reader behind several writers wakes once, when the writer just ahead leaves.
@@ -16,9 +17,9 @@ import { basename, joinPath } from '@zkts/protocol';
 import { removeSoon } from './cleanup.js';
 import type { Entry } from './contender.js';
 import { LockLostError, LockUpgradeError } from './errors.js';
-import { readerDecision, RW_MARKERS, writerDecision, type Decision } from './lock-rule.js';
+import { LOCK_MARKERS, MARKER } from './lock-rule.js';
 import type { Attempt } from './lock-state.js';
-import { formatSequence, parseContender, protectedPrefix, type Contender, type MarkerTable } from './names.js';
+import { formatSequence, parseContender, protectedPrefix } from './names.js';
 import { ensureDir } from './nodes.js';
 import { QueueLock, type LockOptions, type Participant } from './queue-lock.js';
 import { checkpoint, type Scope } from './wait.js';
@@ -41,23 +42,13 @@ export class ReadWriteLock {
   }
 
   /** The current holders: one writer, or the readers ahead of the first writer. */
-  async holders(): Promise<Participant[]> {
-    const ps = await this.participants();
-    const out: Participant[] = [];
-    for (const [i, p] of ps.entries()) {
-      if (p.kind === 'write') {
-        if (i === 0) out.push(p);
-        break;
-      }
-      out.push(p);
-    }
-    return out;
+  holders(): Promise<Participant[]> {
+    return this.writeLock.holders();
   }
 }
 
 export class WriteLock extends QueueLock {
-  protected readonly marker = '__WRIT__';
-  protected readonly markers: MarkerTable = RW_MARKERS;
+  protected readonly marker = MARKER.write;
   private readonly rw: ReadWriteLock;
 
   constructor(client: RecipeClient, path: string, options: LockOptions, rw: ReadWriteLock) {
@@ -70,27 +61,18 @@ export class WriteLock extends QueueLock {
     return this.isHeld ? this.currentNode : undefined;
   }
 
-  protected decide(sorted: readonly Contender[], ourIndex: number): Decision {
-    return writerDecision(sorted, ourIndex);
-  }
-
   protected override precheck(): void {
     if (this.rw.readLock.holdCount > 0) throw new LockUpgradeError();
   }
 }
 
 export class ReadLock extends QueueLock {
-  protected readonly marker = '__READ__';
-  protected readonly markers: MarkerTable = RW_MARKERS;
+  protected readonly marker = MARKER.read;
   private readonly rw: ReadWriteLock;
 
   constructor(client: RecipeClient, path: string, options: LockOptions, rw: ReadWriteLock) {
     super(client, path, options);
     this.rw = rw;
-  }
-
-  protected decide(sorted: readonly Contender[], ourIndex: number): Decision {
-    return readerDecision(sorted, ourIndex);
   }
 
   protected override obtain(attempt: Attempt): Promise<Entry | undefined> {
@@ -101,9 +83,9 @@ export class ReadLock extends QueueLock {
 
   /** Read node at the write node's position: `_c_<uuid>-__READ__<writer's seq>`, EPHEMERAL (not sequential). */
   private async downgrade(writeNode: string, scope: Scope): Promise<Entry> {
-    const writer = parseContender(basename(writeNode), RW_MARKERS);
+    const writer = parseContender(basename(writeNode), LOCK_MARKERS);
     if (writer === undefined) throw new LockLostError(`unrecognised write node ${writeNode}`);
-    const name = `${protectedPrefix(globalThis.crypto.randomUUID())}__READ__${formatSequence(writer.sequence)}`;
+    const name = `${protectedPrefix(globalThis.crypto.randomUUID())}${MARKER.read}${formatSequence(writer.sequence)}`;
     const path = joinPath(this.path, name);
     const { client } = this;
     for (;;) {
