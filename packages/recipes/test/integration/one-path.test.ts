@@ -1,10 +1,11 @@
 // Every kind of zkts lock on ONE path, against the shared server (issue #12): Mutex and ReadWriteLock writers
-// exclude everyone, readers share, nobody waits forever; and with mixed kinds queued, each waiter still gets
-// exactly one watch event per handoff.
+// exclude everyone, readers share, nobody waits forever; and with mixed kinds queued (kazoo's names included),
+// each waiter still gets exactly one watch event per handoff.
+import { randomBytes } from 'node:crypto';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { Mutex, ReadWriteLock, type Lease, type Lockable } from '@zkts/recipes';
+import { Mutex, ReadWriteLock, type Lockable } from '@zkts/recipes';
 
 import { Clients, childrenOf, sleep, uniqueRoot } from './helpers.js';
 import { checkOverlaps, type Held } from './overlaps.js';
@@ -58,14 +59,21 @@ describe('one path, every kind of zkts lock', () => {
     // A reader wakes only for the writer just ahead of it, which leaves only after every node before it did: each
     // watch a reader sets is its last (no reader ever woke for nothing).
     for (const { kind, lock } of contenders) if (kind === 'read') expect(lock.stats.wakeups).toBe(lock.stats.watches);
+    // Writers behind a run of readers may wake more than once: the reader just ahead can leave before others of
+    // its run (holders here leave in any order). Reported, not asserted; the herd test below fixes the order.
+    const sum = (k: 'read' | 'write', f: 'watches' | 'wakeups'): number =>
+      contenders.filter((x) => x.kind === k).reduce((s, x) => s + x.lock.stats[f], 0);
+    console.info(`  wakeups/watches: readers ${sum('read', 'wakeups')}/${sum('read', 'watches')}, writers ${sum('write', 'wakeups')}/${sum('write', 'watches')}`);
     expect(await childrenOf(cs[0]!, dir)).toEqual([]);
   });
 
-  it('herd count with mixed kinds queued: one watch event per handoff', async () => {
+  it('herd count with mixed kinds queued (kazoo nodes too): one watch event per handoff', async () => {
     const dir = `${uniqueRoot()}/lock`;
+    // M: Mutex, W: write side, R: read side; K / k: a kazoo writer / reader node (placed by the test, which plays
+    // the kazoo process: it deletes the node when its turn to leave comes).
+    const pattern = 'WRRMRKRRWMRWRRkRRMWWRRMRRWRKRRMRWRR';
     // One session per contender, so the server's watch events are counted per waiter (one session watching a
     // node hears its deletion once, however many of its waiters watch it).
-    const pattern = 'WRRMRRRWMRWRRRRMWWRRMRRWRRRMRWRR'; // M: Mutex, W: write side, R: read side
     const cs = await clients.many(pattern.length + 1);
     let deletions = 0;
     const onEvent = (msg: unknown): void => {
@@ -75,29 +83,35 @@ describe('one path, every kind of zkts lock', () => {
     subscribe('zkts:event', onEvent);
     try {
       const head = await new Mutex(cs[0]!, dir).acquire();
-      const locks = [...pattern].map((k, i) => {
-        const c = cs[i + 1]!;
-        return k === 'M' ? new Mutex(c, dir) : k === 'W' ? new ReadWriteLock(c, dir).writeLock : new ReadWriteLock(c, dir).readLock;
-      });
-      const leases: (Lease | undefined)[] = [];
+      const leases: ({ release(): Promise<void> } | undefined)[] = [];
+      const zkts: { stats: { watches: number; wakeups: number } }[] = [];
       const waits: Promise<void>[] = [];
-      for (const [i, lock] of locks.entries()) {
-        waits.push(lock.acquire({ timeout: 60_000 }).then((l) => void (leases[i] = l)));
+      for (const [i, k] of [...pattern].entries()) {
+        const c = cs[i + 1]!;
+        if (k === 'K' || k === 'k') {
+          const name = `${randomBytes(16).toString('hex')}${k === 'K' ? '__lock__' : '__rlock__'}`;
+          const { path } = await c.create(`${dir}/${name}`, 'kazoo', { mode: 'ephemeral-sequential' });
+          leases[i] = { release: () => c.delete(path) };
+        } else {
+          const lock = k === 'M' ? new Mutex(c, dir) : k === 'W' ? new ReadWriteLock(c, dir).writeLock : new ReadWriteLock(c, dir).readLock;
+          zkts.push(lock);
+          waits.push(lock.acquire({ timeout: 60_000 }).then((l) => void (leases[i] = l)));
+        }
         // Enqueue in pattern order, so the queue really is the pattern.
         while ((await childrenOf(cs[0]!, dir)).length < i + 2) await sleep(5);
       }
-      while (locks.reduce((s, l) => s + l.stats.watches, 0) < locks.length) await sleep(10);
+      while (zkts.reduce((s, l) => s + l.stats.watches, 0) < zkts.length) await sleep(10);
       await head.release();
       // Holders leave in queue order (a run of readers all hold, then leave one by one, first first).
-      for (let i = 0; i < locks.length; i++) {
+      for (let i = 0; i < pattern.length; i++) {
         while (leases[i] === undefined) await sleep(2);
         await leases[i]!.release();
       }
       await Promise.all(waits);
-      const wakeups = locks.map((l) => l.stats.wakeups);
-      console.info(`one path herd: ${locks.length} handoffs, ${deletions} watch events, wakeups per waiter ${JSON.stringify([...new Set(wakeups)])}`);
-      expect(wakeups).toEqual(locks.map(() => 1));
-      expect(deletions).toBe(locks.length); // one watch event per handoff, mixed kinds and all
+      const wakeups = zkts.map((l) => l.stats.wakeups);
+      console.info(`one path herd: ${zkts.length} handoffs to zkts waiters, ${deletions} watch events, wakeups per waiter ${JSON.stringify([...new Set(wakeups)])}`);
+      expect(wakeups).toEqual(zkts.map(() => 1));
+      expect(deletions).toBe(zkts.length); // one watch event per handoff, mixed kinds and all
     } finally {
       unsubscribe('zkts:event', onEvent);
     }

@@ -60,3 +60,14 @@ export function parseHeld(output: string): Held[] {
   }
   return out;
 }
+
+/** Whether the two groups' grants were interleaved in time (they contended, rather than ran one after the other). */
+export function interleaved(a: readonly Held[], b: readonly Held[]): boolean {
+  const within = (xs: readonly Held[], ys: readonly Held[]): boolean => {
+    if (xs.length === 0) return false;
+    const from = xs.reduce((m, h) => (h.start < m ? h.start : m), xs[0]!.start);
+    const to = xs.reduce((m, h) => (h.end > m ? h.end : m), xs[0]!.end);
+    return ys.some((h) => h.start > from && h.start < to);
+  };
+  return within(a, b) && within(b, a);
+}
