@@ -2,8 +2,9 @@
 # Installs everything zkts needs on a fresh Debian machine with Node 20: pnpm, a C/C++ toolchain and python3
 # (node-gyp, for the bench's native `zookeeper` peer), the workspace's dependencies, a Java runtime and
 # ZooKeeper's server jars (Debian's `zookeeper` package), Curator's jars (interoperability tests and
-# benchmarks) and tcpdump (the CLI's pcap test). Idempotent: a second run only checks. Set ZOOKEEPER_HOME to
-# an Apache ZooKeeper release to use it instead of Debian's jars.
+# benchmarks), kazoo (python3-kazoo: the recipes' mixed-library lock tests) and tcpdump (the CLI's pcap
+# test). Idempotent: a second run only checks. Set ZOOKEEPER_HOME to an Apache ZooKeeper release to use it
+# instead of Debian's jars.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,6 +27,8 @@ command -v python3 >/dev/null 2>&1 || need_apt+=(python3)
 command -v javac >/dev/null 2>&1 || need_apt+=(default-jdk-headless)
 if [ -z "${ZOOKEEPER_HOME:-}" ] && [ ! -f /usr/share/java/zookeeper.jar ]; then need_apt+=(zookeeper); fi
 [ -f /usr/share/java/curator-recipes.jar ] || need_apt+=(libcurator-recipes-java)
+# kazoo (Python) for the recipes' mixed-library lock tests; Debian's package serves Debian's python3.
+[ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import kazoo' >/dev/null 2>&1 || need_apt+=(python3-kazoo)
 command -v tcpdump >/dev/null 2>&1 || need_apt+=(tcpdump)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

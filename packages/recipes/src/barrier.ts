@@ -2,8 +2,11 @@
  * Barrier: the barrier is up while its node exists; `wait()` returns once it is removed (a data watch, so
  * nothing is left behind when it is already gone).
  */
-import { deadlineFrom, raceWith, type WaitOptions } from './wait.js';
-import { ensureDir, isNoNode, isNodeExists, parentOf, retrying, type RecipeClient } from './zk.js';
+import { parentPath } from '@zkts/protocol';
+
+import { ensureDir } from './nodes.js';
+import { openScope, within, type WaitOptions } from './wait.js';
+import { isNoNode, isNodeExists, retrying, type RecipeClient } from './zk.js';
 
 export class Barrier {
   readonly client: RecipeClient;
@@ -23,7 +26,7 @@ export class Barrier {
       } catch (e) {
         if (isNodeExists(e)) return;
         if (!isNoNode(e)) throw e;
-        await ensureDir(this.client, parentOf(this.path));
+        await ensureDir(this.client, parentPath(this.path));
       }
     }
   }
@@ -43,17 +46,20 @@ export class Barrier {
 
   /** Waits until the barrier is down. */
   async wait(options: WaitOptions = {}): Promise<void> {
-    const deadline = deadlineFrom(options.timeout);
-    const what = `barrier ${this.path}`;
-    for (;;) {
-      let watch: Promise<unknown> | undefined;
-      try {
-        watch = (await raceWith(retrying(this.client, () => this.client.getData(this.path, { watch: true })), options.signal, deadline, what)).watch;
-      } catch (e) {
-        if (isNoNode(e)) return;
-        throw e;
+    const scope = openScope(options, `barrier ${this.path}`);
+    try {
+      for (;;) {
+        let watch: Promise<unknown> | undefined;
+        try {
+          watch = (await within(scope, retrying(this.client, () => this.client.getData(this.path, { watch: true })))).watch;
+        } catch (e) {
+          if (isNoNode(e)) return;
+          throw e;
+        }
+        if (watch !== undefined) await within(scope, watch);
       }
-      if (watch !== undefined) await raceWith(watch, options.signal, deadline, what);
+    } finally {
+      scope?.dispose();
     }
   }
 }

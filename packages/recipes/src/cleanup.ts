@@ -4,13 +4,20 @@
  * (pitfall 8: CURATOR-678). So removal never uses the caller's signal (it may be the reason we are cleaning
  * up: vitess#15756) and retries after every reconnect until the node is gone or the session that owns it is.
  */
-import { child, isConnectionLoss, isNoNode, isSessionGone, type RecipeClient } from './zk.js';
+import { joinPath } from '@zkts/protocol';
 
-const pending = new Set<Promise<void>>();
+import { clientState } from './client-state.js';
+import { isConnectionLoss, isNoNode, isSessionGone, type RecipeClient } from './zk.js';
 
-/** Settles once every cleanup started so far has finished (tests use it to check for orphans). */
-export async function settleCleanups(): Promise<void> {
-  while (pending.size > 0) await Promise.allSettled([...pending]);
+/**
+ * Settles once every cleanup these clients started so far has finished (tests use it to check for orphans).
+ * The registry is per client (client-state.ts): settling one client never waits on another's outage.
+ */
+export async function settleCleanups(...clients: RecipeClient[]): Promise<void> {
+  for (const client of clients) {
+    const { cleanups } = clientState(client);
+    while (cleanups.size > 0) await Promise.allSettled([...cleanups]);
+  }
 }
 
 /** What to remove: a known node, or the node whose create reply was lost (found by its protected prefix). */
@@ -23,8 +30,9 @@ export type CleanupTarget =
  * (ephemerals go with it) or when `ownerSession` is no longer the client's session.
  */
 export function removeNode(client: RecipeClient, target: CleanupTarget, ownerSession?: bigint): Promise<void> {
-  const job = removeLoop(client, target, ownerSession).finally(() => pending.delete(job));
-  pending.add(job);
+  const { cleanups } = clientState(client);
+  const job = removeLoop(client, target, ownerSession).finally(() => cleanups.delete(job));
+  cleanups.add(job);
   return job;
 }
 
@@ -47,7 +55,7 @@ async function removeLoop(client: RecipeClient, target: CleanupTarget, ownerSess
         const { children } = await client.getChildren(target.dir);
         const found = children.find((c) => c.startsWith(target.prefix));
         if (found === undefined) return;
-        path = child(target.dir, found);
+        path = joinPath(target.dir, found);
       }
       if (path === undefined) return;
       await client.delete(path);

@@ -11,20 +11,17 @@
  *    cannot be missed (ZK WriteLock's lost wakeup, pitfall 4).
  * 3. On timeout, abort or any error our node is removed without the caller's signal (cleanup.ts).
  */
+import { basename, joinPath } from '@zkts/protocol';
+
 import { removeNode, removeSoon } from './cleanup.js';
 import { LockLostError } from './errors.js';
-import { indexOfName, protectedPrefix, sortContenders, type Contender, type ContenderKind, type Decision } from './names.js';
-import { checkpoint, raceWith, type Deadline } from './wait.js';
-import { child, ensureDir, isConnectionLoss, isLive, isNoNode, retrying, type Data, type RecipeClient, type Stat } from './zk.js';
-
-/**
- * Internal test hooks: not part of the supported API. `afterGetChildren` runs after the queue was read and the
- * node to wait for chosen, before the watch is set, so a test can delete that node deterministically in the
- * window where a lost wakeup would happen.
- */
-export interface TestHooks {
-  afterGetChildren?: (info: { children: readonly string[]; watch: string }) => Promise<void> | void;
-}
+import type { Decision } from './lock-rule.js';
+import type { Attempt } from './lock-state.js';
+import { indexOfName, protectedPrefix, sortContenders, type Contender, type MarkerTable } from './names.js';
+import { childrenOrEmpty, ensureDir } from './nodes.js';
+import type { TestHooks } from './test-hooks.js';
+import { checkpoint, within, type Scope } from './wait.js';
+import { isConnectionLoss, isLive, isNoNode, retrying, type Data, type RecipeClient, type Stat } from './zk.js';
 
 /** Counters a test (or a curious operator) can read to check herd-freedom. */
 export interface QueueStats {
@@ -46,19 +43,12 @@ export interface QueueSpec {
   /** Marker placed before the sequence, e.g. `lock-` or `__WRIT__`. */
   readonly marker: string;
   /** Names recognised as contenders in this directory. */
-  readonly markers: Readonly<Record<string, ContenderKind>>;
+  readonly markers: MarkerTable;
   readonly decide: (sorted: readonly Contender[], ourIndex: number) => Decision;
   readonly data: Data;
   readonly hooks?: TestHooks | undefined;
   readonly stats?: QueueStats | undefined;
   readonly what: string;
-  /**
-   * Every contender node in this directory is sequential (true for a mutex; false for a RW lock, whose downgrade
-   * node reuses an old sequence). Then nodes ahead of us can only disappear, so when our listing showed exactly
-   * one node ahead and that node is deleted, we are the head without listing again: a handoff costs no extra
-   * round trip.
-   */
-  readonly sequentialOnly?: boolean;
 }
 
 /** A node of ours that holds (or held) a place in the queue. */
@@ -76,24 +66,20 @@ export interface Entry {
 }
 
 /** Creates our contender node and returns it together with the pipelined listing, if there was one. */
-export async function enqueue(
-  spec: QueueSpec,
-  signal: AbortSignal | undefined,
-  deadline: Deadline,
-): Promise<{ entry: Entry; children: string[] | undefined }> {
+export async function enqueue(spec: QueueSpec, scope: Scope): Promise<{ entry: Entry; children: string[] | undefined }> {
   const { client, dir } = spec;
   // One uuid for every attempt of this enqueue (as Curator keeps its protected id across retries): a create
   // that lands late, after we gave it up for lost, still carries it, so awaitTurn can recognise and remove it.
   const prefix = protectedPrefix(globalThis.crypto.randomUUID());
   let uncertain = false;
   for (;;) {
-    checkpoint(signal, deadline, spec.what);
-    const createP = client.create(child(dir, `${prefix}${spec.marker}`), spec.data, { mode: 'ephemeral-sequential' });
+    checkpoint(scope);
+    const createP = client.create(joinPath(dir, `${prefix}${spec.marker}`), spec.data, { mode: 'ephemeral-sequential' });
     const childrenP = client.getChildren(dir);
     childrenP.catch(() => undefined); // only read after the create succeeded
     let created: { path: string; stat: Stat };
     try {
-      created = await raceWith(createP, signal, deadline, spec.what);
+      created = await within(scope, createP);
     } catch (e) {
       if (isNoNode(e)) {
         await ensureDir(client, dir);
@@ -109,9 +95,8 @@ export async function enqueue(
       await removeSoon(client, { dir, prefix, create: createP });
       throw e;
     }
-    const name = created.path.slice(created.path.lastIndexOf('/') + 1);
     const entry: Entry = {
-      path: created.path, name, stat: created.stat, sessionId: created.stat.ephemeralOwner,
+      path: created.path, name: basename(created.path), stat: created.stat, sessionId: created.stat.ephemeralOwner,
       ...(uncertain && { uncertain: { dir, prefix } }),
     };
     let children: string[] | undefined;
@@ -133,13 +118,9 @@ async function recoverCreate(client: RecipeClient, dir: string, prefix: string):
   await client.connected();
   // Catch up with the leader first, so a create the old connection got through is visible to our listing.
   await retrying(client, () => client.sync(dir)).catch(() => undefined);
-  const { children } = await retrying(client, () => client.getChildren(dir)).catch((e: unknown) => {
-    if (isNoNode(e)) return { children: [] as string[] };
-    throw e;
-  });
-  const found = children.find((c) => c.startsWith(prefix));
+  const found = (await childrenOrEmpty(client, dir)).find((c) => c.startsWith(prefix));
   if (found === undefined) return undefined;
-  const path = child(dir, found);
+  const path = joinPath(dir, found);
   const stat = await retrying(client, () => client.exists(path));
   if (stat === null) return undefined;
   if (stat.ephemeralOwner === client.sessionId) return { path, name: found, stat, sessionId: stat.ephemeralOwner };
@@ -151,27 +132,21 @@ async function recoverCreate(client: RecipeClient, dir: string, prefix: string):
  * Sorts one listing and decides our turn, synchronously, so that neither the listing nor the sorted contenders
  * stay reachable from the waiting async frame; only the decision (one child name) is kept.
  */
-function decideTurn(spec: QueueSpec, entry: Entry, children: readonly string[]): { decision: Decision; ourIndex: number } {
+function decideTurn(spec: QueueSpec, entry: Entry, children: readonly string[]): Decision {
   const sorted = sortContenders(children, spec.markers);
   removeLateDuplicates(spec.client, spec.dir, sorted, entry);
   const ourIndex = indexOfName(sorted, entry.name);
   if (ourIndex < 0) throw new LockLostError(`${spec.what}: our contender node ${entry.path} vanished`);
-  return { decision: spec.decide(sorted, ourIndex), ourIndex };
+  return spec.decide(sorted, ourIndex);
 }
 
 /**
- * Waits until `entry` is granted. Returns true when granted, false when `wait` is false and it is not granted
- * at once. The caller removes the node when this throws or returns false.
+ * Waits until `entry` is granted. Returns true when granted, false for a non-blocking attempt that is not
+ * granted at once. The caller removes the node when this throws or returns false.
  */
-export async function awaitTurn(
-  spec: QueueSpec,
-  entry: Entry,
-  first: { children: string[] | undefined },
-  wait: boolean,
-  signal: AbortSignal | undefined,
-  deadline: Deadline,
-): Promise<boolean> {
+export async function awaitTurn(spec: QueueSpec, entry: Entry, first: { children: string[] | undefined }, attempt: Attempt): Promise<boolean> {
   const { client, dir } = spec;
+  const { scope } = attempt;
   // Take the first listing out of the caller's hands: a waiter must not pin a listing while it waits (with
   // 1,000 waiters, each pinning one listing of 1,000 names grows memory with the square of the queue).
   let children = first.children;
@@ -179,25 +154,19 @@ export async function awaitTurn(
   for (;;) {
     if (client.sessionId !== entry.sessionId) throw new LockLostError(`${spec.what}: the session that owned ${entry.path} is gone`);
     if (children === undefined) {
-      checkpoint(signal, deadline, spec.what);
-      children = await raceWith(retrying(client, () => client.getChildren(dir)), signal, deadline, spec.what).then(
-        (r) => r.children,
-        (e: unknown) => {
-          if (isNoNode(e)) return [] as string[];
-          throw e;
-        },
-      );
+      checkpoint(scope);
+      children = await within(scope, childrenOrEmpty(client, dir));
       if (spec.stats !== undefined) spec.stats.listings++;
     }
-    const { decision, ourIndex } = decideTurn(spec, entry, children);
+    const decision = decideTurn(spec, entry, children);
     if (decision.granted) return true;
-    if (!wait) return false;
+    if (!attempt.blocking) return false;
     await spec.hooks?.afterGetChildren?.({ children, watch: decision.watch });
     children = undefined;
+    const watched = joinPath(dir, decision.watch);
     let watch: Promise<unknown> | undefined;
     try {
-      const r = await raceWith(client.getData(child(dir, decision.watch), { watch: true }), signal, deadline, spec.what);
-      watch = r.watch;
+      watch = (await within(scope, client.getData(watched, { watch: true }))).watch;
       if (spec.stats !== undefined) spec.stats.watches++;
     } catch (e) {
       if (isNoNode(e)) continue; // already gone: look again right away
@@ -210,15 +179,17 @@ export async function awaitTurn(
     if (watch === undefined) continue;
     let event: unknown;
     try {
-      event = await raceWith(watch, signal, deadline, spec.what);
+      event = await within(scope, watch);
     } catch (e) {
       // Giving up (timeout, abort, session): leave no watch behind on the node we were waiting for. Another
       // waiter of this client on the same node hears `dataWatchRemoved`, wakes, lists again and re-watches.
-      if (isLive(client.state)) void client.removeWatches(child(dir, decision.watch), 'data').catch(() => undefined);
+      if (isLive(client.state)) void client.removeWatches(watched, 'data').catch(() => undefined);
       throw e;
     }
     if (spec.stats !== undefined) spec.stats.wakeups++;
-    const fast = spec.sequentialOnly === true && entry.uncertain === undefined && ourIndex === 1;
+    // The only node blocking us is gone: granted without listing again (lock-rule.ts, `lastBlocker`). Not after
+    // an uncertain create: a late duplicate of ours could sit in the queue, so list and remove it first.
+    const fast = decision.lastBlocker && entry.uncertain === undefined;
     if (fast && isDeletion(event) && client.sessionId === entry.sessionId) return true;
   }
 }
@@ -231,17 +202,17 @@ export function removeLateDuplicates(client: RecipeClient, dir: string, sorted: 
   const ours = sorted.find((c) => c.name === entry.name);
   if (ours === undefined) return;
   for (const c of sorted) {
-    if (c.prefix === ours.prefix && c.name !== entry.name) void removeNode(client, { path: child(dir, c.name) }, entry.sessionId);
+    if (c.prefix === ours.prefix && c.name !== entry.name) void removeNode(client, { path: joinPath(dir, c.name) }, entry.sessionId);
   }
 }
 
 /** Removes every node carrying our uuid (after an uncertain enqueue, at release). */
 export async function sweepPrefix(client: RecipeClient, where: { readonly dir: string; readonly prefix: string }, sessionId: bigint): Promise<void> {
   try {
-    const { children } = await retrying(client, () => client.getChildren(where.dir));
-    await Promise.all(children.filter((c) => c.startsWith(where.prefix)).map((c) => removeNode(client, { path: child(where.dir, c) }, sessionId)));
+    const children = await childrenOrEmpty(client, where.dir);
+    await Promise.all(children.filter((c) => c.startsWith(where.prefix)).map((c) => removeNode(client, { path: joinPath(where.dir, c) }, sessionId)));
   } catch {
-    // the dir or the session is gone: nothing of ours is left
+    // the session is gone: nothing of ours is left
   }
 }
 
@@ -250,17 +221,12 @@ function isDeletion(event: unknown): boolean {
 }
 
 /** Enqueue + wait, removing our node on every failure path. Returns undefined for a try that was not granted. */
-export async function contend(
-  spec: QueueSpec,
-  wait: boolean,
-  signal: AbortSignal | undefined,
-  deadline: Deadline,
-): Promise<Entry | undefined> {
-  const enqueued = await enqueue(spec, signal, deadline);
+export async function contend(spec: QueueSpec, attempt: Attempt): Promise<Entry | undefined> {
+  const enqueued = await enqueue(spec, attempt.scope);
   const { entry } = enqueued;
   let granted = false;
   try {
-    granted = await awaitTurn(spec, entry, enqueued, wait, signal, deadline);
+    granted = await awaitTurn(spec, entry, enqueued, attempt);
   } finally {
     if (!granted) {
       await removeSoon(spec.client, { path: entry.path }, entry.sessionId);

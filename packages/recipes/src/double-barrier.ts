@@ -6,8 +6,11 @@
  * lowest, so each departure wakes one waiter. The last one out deletes `ready`, so the path can be reused for
  * the next round once everyone has left.
  */
-import { deadlineFrom, raceWith, type Deadline, type WaitOptions } from './wait.js';
-import { child, ensureDir, isNoNode, isNodeExists, retrying, type RecipeClient } from './zk.js';
+import { joinPath } from '@zkts/protocol';
+
+import { ensureDir } from './nodes.js';
+import { openScope, within, type Scope, type WaitOptions } from './wait.js';
+import { isNoNode, isNodeExists, retrying, type RecipeClient } from './zk.js';
 
 const READY = 'ready';
 
@@ -24,24 +27,40 @@ export class DoubleBarrier {
     this.path = path;
     this.count = count;
     this.id = options.id ?? globalThis.crypto.randomUUID();
-    this.node = child(path, this.id);
-    this.ready = child(path, READY);
+    this.node = joinPath(path, this.id);
+    this.ready = joinPath(path, READY);
   }
 
   async enter(options: WaitOptions = {}): Promise<void> {
-    const deadline = deadlineFrom(options.timeout);
-    const what = `double barrier ${this.path} (enter)`;
+    const scope = openScope(options, `double barrier ${this.path} (enter)`);
+    try {
+      await this.enterWithin(scope);
+    } finally {
+      scope?.dispose();
+    }
+  }
+
+  async leave(options: WaitOptions = {}): Promise<void> {
+    const scope = openScope(options, `double barrier ${this.path} (leave)`);
+    try {
+      await this.leaveWithin(scope);
+    } finally {
+      scope?.dispose();
+    }
+  }
+
+  private async enterWithin(scope: Scope): Promise<void> {
     const { client } = this;
     await ensureDir(client, this.path);
     // Watch for `ready` BEFORE joining, so its creation cannot slip between our count and our wait.
-    const { stat: readyStat, watch } = await raceWith(retrying(client, () => client.exists(this.ready, { watch: true })), options.signal, deadline, what);
+    const { stat: readyStat, watch } = await within(scope, retrying(client, () => client.exists(this.ready, { watch: true })));
     try {
       await retrying(client, () => client.create(this.node, null, { mode: 'ephemeral' }));
     } catch (e) {
       if (!isNodeExists(e)) throw e; // a retried create that had landed: the node is ours
     }
     if (readyStat !== null) return;
-    const { children } = await raceWith(retrying(client, () => client.getChildren(this.path)), options.signal, deadline, what);
+    const { children } = await within(scope, retrying(client, () => client.getChildren(this.path)));
     if (children.filter((c) => c !== READY).length >= this.count) {
       try {
         await retrying(client, () => client.create(this.ready, null, { mode: 'persistent' }));
@@ -50,15 +69,13 @@ export class DoubleBarrier {
       }
       return;
     }
-    await this.waitOrLeave(watch, options.signal, deadline, what);
+    await this.waitOrLeave(watch, scope);
   }
 
-  async leave(options: WaitOptions = {}): Promise<void> {
-    const deadline = deadlineFrom(options.timeout);
-    const what = `double barrier ${this.path} (leave)`;
+  private async leaveWithin(scope: Scope): Promise<void> {
     const { client } = this;
     for (;;) {
-      const { children } = await raceWith(retrying(client, () => client.getChildren(this.path)), options.signal, deadline, what);
+      const { children } = await within(scope, retrying(client, () => client.getChildren(this.path)));
       const others = children.filter((c) => c !== READY).sort();
       const mine = others.includes(this.id);
       if (others.length === 0 || (others.length === 1 && mine)) {
@@ -76,17 +93,17 @@ export class DoubleBarrier {
         target = lowest;
       }
       try {
-        const { watch } = await raceWith(retrying(client, () => client.getData(child(this.path, target), { watch: true })), options.signal, deadline, what);
-        if (watch !== undefined) await raceWith(watch, options.signal, deadline, what);
+        const { watch } = await within(scope, retrying(client, () => client.getData(joinPath(this.path, target), { watch: true })));
+        if (watch !== undefined) await within(scope, watch);
       } catch (e) {
         if (!isNoNode(e)) throw e;
       }
     }
   }
 
-  private async waitOrLeave(watch: Promise<unknown>, signal: AbortSignal | undefined, deadline: Deadline, what: string): Promise<void> {
+  private async waitOrLeave(watch: Promise<unknown>, scope: Scope): Promise<void> {
     try {
-      await raceWith(watch, signal, deadline, what);
+      await within(scope, watch);
     } catch (e) {
       // Gave up: withdraw, or the others would count us as present.
       await this.deleteQuietly(this.node);

@@ -4,16 +4,22 @@
  * the holder is visible to anyone: the node data names the owner, so `isLocked()`/`owner()` need one read.
  * Prefer Mutex for contended locks; use this where "who holds it" must be cheap to ask.
  */
+import { joinPath, systemClock, type Clock } from '@zkts/protocol';
+
 import { removeNode } from './cleanup.js';
 import { LockBusyError } from './errors.js';
 import { Hold, LeaseHandle, type Lease, type LostOn } from './lease.js';
-import { checkpoint, deadlineFrom, raceWith, type Deadline, type WaitOptions } from './wait.js';
-import { child, ensureDir, isConnectionLoss, isNoNode, isNodeExists, retrying, type RecipeClient, type Stat } from './zk.js';
+import { IDLE, type Attempt, type LockState } from './lock-state.js';
+import { ensureDir, utf8 } from './nodes.js';
+import { checkpoint, openScope, within, type WaitOptions } from './wait.js';
+import { isConnectionLoss, isNoNode, isNodeExists, retrying, type RecipeClient, type Stat } from './zk.js';
 
 export interface ExclusiveLockOptions {
   /** Who we are, stored in the lock node. Default: a random id. */
   id?: string;
   lostOn?: LostOn;
+  /** Time source for `timeout` (default: the system clock); tests pass a manual one. */
+  clock?: Clock;
 }
 
 export interface LockOwner {
@@ -31,7 +37,7 @@ interface NodeData {
 
 function parse(data: Uint8Array): NodeData | undefined {
   try {
-    const v = JSON.parse(new TextDecoder().decode(data)) as unknown;
+    const v = JSON.parse(utf8(data)) as unknown;
     if (typeof v === 'object' && v !== null && typeof (v as NodeData).id === 'string') return v as NodeData;
   } catch {
     // foreign data
@@ -45,28 +51,33 @@ export class ExclusiveLock {
   readonly node: string;
   readonly id: string;
   private readonly lostOn: LostOn;
-  private hold: Hold | undefined;
-  private pending = false;
-  private releasing: Promise<void> | undefined;
+  private readonly clock: Clock;
+  private state: LockState<{ readonly hold: Hold }> = IDLE;
 
   constructor(client: RecipeClient, path: string, options: ExclusiveLockOptions = {}) {
     this.client = client;
     this.path = path;
-    this.node = child(path, 'lock');
+    this.node = joinPath(path, 'lock');
     this.id = options.id ?? globalThis.crypto.randomUUID();
     this.lostOn = options.lostOn ?? 'expired';
+    this.clock = options.clock ?? systemClock;
   }
 
   get isHeld(): boolean {
-    return this.hold !== undefined && !this.hold.isLost;
+    return this.state.kind === 'held' && !this.state.hold.isLost;
   }
 
-  acquire(options: WaitOptions = {}): Promise<Lease> {
-    return this.run(true, options.signal, deadlineFrom(options.timeout)) as Promise<Lease>;
+  async acquire(options: WaitOptions = {}): Promise<Lease> {
+    const scope = openScope(options, `exclusive lock ${this.path}`, this.clock);
+    try {
+      return (await this.run({ blocking: true, scope })) as Lease;
+    } finally {
+      scope?.dispose();
+    }
   }
 
   async tryAcquire(): Promise<Lease | null> {
-    return (await this.run(false, undefined, undefined)) ?? null;
+    return (await this.run({ blocking: false, scope: null })) ?? null;
   }
 
   /** Whether anyone holds the lock now. */
@@ -78,51 +89,56 @@ export class ExclusiveLock {
   async owner(): Promise<LockOwner | null> {
     try {
       const { data, stat } = await retrying(this.client, () => this.client.getData(this.node));
-      return { id: parse(data)?.id ?? new TextDecoder().decode(data), node: this.node, sessionId: stat.ephemeralOwner, fencingToken: stat.czxid };
+      return { id: parse(data)?.id ?? utf8(data), node: this.node, sessionId: stat.ephemeralOwner, fencingToken: stat.czxid };
     } catch (e) {
       if (isNoNode(e)) return null;
       throw e;
     }
   }
 
-  private async run(wait: boolean, signal: AbortSignal | undefined, deadline: Deadline): Promise<Lease | undefined> {
-    if (this.pending) throw new LockBusyError(`${this.path}: an acquire of this instance is already in progress`);
+  private async run(attempt: Attempt): Promise<Lease | undefined> {
+    if (this.state.kind === 'waiting') throw new LockBusyError(`${this.path}: an acquire of this instance is already in progress`);
     if (this.isHeld) throw new LockBusyError(`${this.path}: this instance already holds the lock`);
-    this.pending = true;
+    const releasing = this.state.kind === 'releasing' ? this.state.done : undefined;
+    const waiting = { kind: 'waiting' } as const;
+    this.state = waiting;
     try {
-      if (this.releasing !== undefined) await this.releasing;
-      const stat = await this.obtain(wait, signal, deadline);
+      if (releasing !== undefined) await releasing;
+      const stat = await this.obtain(attempt);
       if (stat === undefined) return undefined;
       const hold = new Hold(this.client, this.node, stat.czxid, stat.ephemeralOwner, this.lostOn);
-      this.hold = hold;
+      this.state = { kind: 'held', hold };
       return new LeaseHandle(hold, () => this.giveBack(hold));
     } finally {
-      this.pending = false;
+      if (this.state === waiting) this.state = IDLE;
     }
   }
 
   private async giveBack(hold: Hold): Promise<void> {
     hold.end();
-    if (this.hold === hold) this.hold = undefined;
     // Delete only the node of THIS hold: if ours vanished and another session created the lock since, leave it.
-    const job = retrying(this.client, () => this.client.exists(hold.node)).then(
+    const done = retrying(this.client, () => this.client.exists(hold.node)).then(
       (stat) => (stat?.czxid === hold.fencingToken ? removeNode(this.client, { path: hold.node }, hold.sessionId) : undefined),
       () => undefined,
     );
-    this.releasing = job;
-    await job;
+    const releasing = { kind: 'releasing', done } as const;
+    if (this.state.kind === 'held' && this.state.hold === hold) this.state = releasing;
+    try {
+      await done;
+    } finally {
+      if (this.state === releasing) this.state = IDLE;
+    }
   }
 
-  private async obtain(wait: boolean, signal: AbortSignal | undefined, deadline: Deadline): Promise<Stat | undefined> {
+  private async obtain({ blocking, scope }: Attempt): Promise<Stat | undefined> {
     const { client } = this;
     const token = globalThis.crypto.randomUUID();
     const body = JSON.stringify({ id: this.id, token } satisfies NodeData);
-    const what = `exclusive lock ${this.path}`;
     for (;;) {
-      checkpoint(signal, deadline, what);
+      checkpoint(scope);
       const createP = client.create(this.node, body, { mode: 'ephemeral' });
       try {
-        return (await raceWith(createP, signal, deadline, what)).stat;
+        return (await within(scope, createP)).stat;
       } catch (e) {
         if (isNoNode(e)) {
           await ensureDir(client, this.path);
@@ -133,20 +149,20 @@ export class ExclusiveLock {
           void createP.then((r) => removeNode(client, { path: r.path }, r.stat.ephemeralOwner), () => this.removeIfOurs(token));
           throw e;
         }
-        if (isConnectionLoss(e)) await raceWith(client.connected(), signal, deadline, what);
+        if (isConnectionLoss(e)) await within(scope, client.connected());
       }
       // The node exists (or may): is it ours (lost reply), or someone else's to wait for?
       let watch: Promise<unknown> | undefined;
       try {
-        const r = await raceWith(retrying(client, () => client.getData(this.node, { watch: true })), signal, deadline, what);
+        const r = await within(scope, retrying(client, () => client.getData(this.node, { watch: true })));
         if (parse(r.data)?.token === token && r.stat.ephemeralOwner === client.sessionId) return r.stat;
         watch = r.watch;
       } catch (e) {
         if (isNoNode(e)) continue;
         throw e;
       }
-      if (!wait) return undefined;
-      if (watch !== undefined) await raceWith(watch, signal, deadline, what);
+      if (!blocking) return undefined;
+      if (watch !== undefined) await within(scope, watch);
     }
   }
 

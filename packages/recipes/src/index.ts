@@ -1,21 +1,21 @@
 // Public surface of @zkts/recipes: lock and coordination recipes built only on @zkts/protocol's client API.
+// Only what a user needs: the recipes, their option and lease types, the errors, RecipeClient and WaitOptions.
+// Internals (node-name parsing, lock decisions, cleanup bookkeeping, test hooks) stay inside; tests import them
+// from src by path.
 export { Mutex } from './mutex.js';
 export { ReadWriteLock, ReadLock, WriteLock } from './rw-lock.js';
 export { ExclusiveLock, type ExclusiveLockOptions, type LockOwner } from './exclusive-lock.js';
 export { Semaphore, type SemaphoreLease, type SemaphoreOptions } from './semaphore.js';
 export { MultiLock, type MultiLease } from './multi-lock.js';
-export { QueueLock, type LockOptions, type Lockable, type Participant } from './queue-lock.js';
+export type { LockOptions, Lockable, Participant } from './queue-lock.js';
+export type { ContenderKind } from './names.js';
+// The type of every lock's public `stats` counters.
+export type { QueueStats } from './contender.js';
 export type { Lease, LostOn } from './lease.js';
-export type { TestHooks, QueueStats } from './contender.js';
-export { settleCleanups } from './cleanup.js';
 export {
   RecipeError, LockNotHeldError, LockBusyError, LockUpgradeError, LockLostError, RecipeArgumentError, RecipeClosedError,
   type RecipeErrorCode,
 } from './errors.js';
-export {
-  parseContender, sortContenders, compareSequence, parseSequence, formatSequence, mutexDecision, readDecision,
-  writeDecision, MUTEX_MARKERS, RW_MARKERS, type Contender, type ContenderKind, type Decision,
-} from './names.js';
 export type { RecipeClient } from './zk.js';
 export type { WaitOptions } from './wait.js';
 export { LeaderElection, type LeaderElectionOptions, type ElectionParticipant } from './leader-election.js';

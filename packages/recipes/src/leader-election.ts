@@ -6,21 +6,26 @@
  * without recreating its own node (CURATOR-644/645 livelock). Our node missing means our place is gone: recreate.
  * Leadership ends on session expiry or close, and on suspension when `lostOn: 'suspended'`.
  */
+import { joinPath, sleep, systemClock, type Clock } from '@zkts/protocol';
+
 import { removeNode } from './cleanup.js';
-import { enqueue, removeLateDuplicates, sweepPrefix, type Entry, type QueueSpec, type TestHooks } from './contender.js';
+import { enqueue, removeLateDuplicates, sweepPrefix, type Entry, type QueueSpec } from './contender.js';
 import { LockLostError, RecipeClosedError } from './errors.js';
 import type { LostOn } from './lease.js';
-import { indexOfName, sortContenders } from './names.js';
-import { raceWith, sleep, deadlineFrom, type WaitOptions } from './wait.js';
-import { child, isConnectionLoss, isLive, isNoNode, isSessionGone, retrying, type RecipeClient } from './zk.js';
+import { indexOfName, sortContenders, type MarkerTable } from './names.js';
+import { childrenOrEmpty, readNodes, utf8 } from './nodes.js';
+import { Pulse } from './pulse.js';
+import { testHooksOf } from './test-hooks.js';
+import { openScope, within, type WaitOptions } from './wait.js';
+import { isConnectionLoss, isLive, isNoNode, isSessionGone, type RecipeClient } from './zk.js';
 
 export interface LeaderElectionOptions {
   /** Our participant id, stored in our node. Default: a random id. */
   id?: string;
   /** When leadership counts as lost. Default 'expired'. */
   lostOn?: LostOn;
-  /** Internal, for tests only. */
-  testHooks?: TestHooks;
+  /** Time source for `awaitLeadership`'s timeout and the retry pause after an error (default: the system clock). */
+  clock?: Clock;
 }
 
 export interface ElectionParticipant {
@@ -29,20 +34,26 @@ export interface ElectionParticipant {
   isLeader: boolean;
 }
 
-const LATCH_MARKERS = { 'latch-': 'write' } as const;
+const LATCH_MARKERS: MarkerTable = { 'latch-': 'write' };
+
+/** Pause after an unexpected error of the election loop before it tries again. */
+const RETRY_PAUSE_MS = 200;
 
 export class LeaderElection implements AsyncDisposable {
   readonly client: RecipeClient;
   readonly path: string;
   readonly id: string;
   private readonly lostOn: LostOn;
-  private readonly hooks: TestHooks | undefined;
+  private readonly clock: Clock;
   private entry: Entry | undefined;
   private leader = false;
   private leadership: AbortController | undefined;
   private readonly listeners = new Set<(leader: boolean) => void>();
   private readonly closing = new AbortController();
-  private kick: (() => void) | undefined;
+  /** Fires on every session state change and on close: the loop's waits end on it. */
+  private readonly kick = new Pulse();
+  /** Fires on every leadership change and on close: awaitLeadership() and changes() wait on it. */
+  private readonly changed = new Pulse();
   private loop: Promise<void> | undefined;
   private unsubscribe: (() => void) | undefined;
   /** The last unexpected error of the election loop (it retries after it). */
@@ -53,7 +64,7 @@ export class LeaderElection implements AsyncDisposable {
     this.path = path;
     this.id = options.id ?? globalThis.crypto.randomUUID();
     this.lostOn = options.lostOn ?? 'expired';
-    this.hooks = options.testHooks;
+    this.clock = options.clock ?? systemClock;
   }
 
   get isLeader(): boolean {
@@ -71,10 +82,9 @@ export class LeaderElection implements AsyncDisposable {
     this.unsubscribe = this.client.onStateChange((c) => {
       if (!isLive(c.state)) this.setLeader(false);
       else if (c.state === 'suspended' && this.lostOn === 'suspended') this.setLeader(false);
-      this.kick?.();
+      this.kick.fire();
     });
-    const { entry } = await enqueue(this.spec(), this.closing.signal, undefined);
-    this.entry = entry;
+    this.entry = await this.join();
     this.loop = this.run();
   }
 
@@ -83,20 +93,16 @@ export class LeaderElection implements AsyncDisposable {
    * timeout/abort, or if the election is closed first.
    */
   async awaitLeadership(options: WaitOptions = {}): Promise<AbortSignal> {
-    const deadline = deadlineFrom(options.timeout);
-    for (;;) {
-      if (this.leader && this.leadership !== undefined) return this.leadership.signal;
-      if (this.closing.signal.aborted) throw new RecipeClosedError(`leader election ${this.path} closed`);
-      let off: (() => void) | undefined;
-      const changed = new Promise<void>((resolve) => {
-        off = this.onChange(() => resolve());
-      });
-      const closed = new Promise<void>((resolve) => this.closing.signal.addEventListener('abort', () => resolve(), { once: true }));
-      try {
-        await raceWith(Promise.race([changed, closed]), options.signal, deadline, `leadership ${this.path}`);
-      } finally {
-        off?.();
+    const scope = openScope(options, `leadership ${this.path}`, this.clock);
+    try {
+      for (;;) {
+        const changed = this.changed.next();
+        if (this.leader && this.leadership !== undefined) return this.leadership.signal;
+        if (this.closing.signal.aborted) throw new RecipeClosedError(`leader election ${this.path} closed`);
+        await within(scope, changed);
       }
+    } finally {
+      scope?.dispose();
     }
   }
 
@@ -109,59 +115,39 @@ export class LeaderElection implements AsyncDisposable {
   /** Leadership changes as an async iterable (true: became leader, false: lost it), until closed or broken off. */
   async *changes(options: { signal?: AbortSignal } = {}): AsyncIterableIterator<boolean> {
     const queue: boolean[] = [];
-    let wake: (() => void) | undefined;
-    const off = this.onChange((v) => {
-      queue.push(v);
-      wake?.();
-    });
-    const stop = AbortSignal.any([this.closing.signal, ...(options.signal !== undefined ? [options.signal] : [])]);
-    const onStop = (): void => wake?.();
-    stop.addEventListener('abort', onStop);
+    const off = this.onChange((v) => queue.push(v));
+    const scope = openScope(options, `leadership changes ${this.path}`, this.clock);
     try {
       for (;;) {
+        const changed = this.changed.next();
         while (queue.length > 0) yield queue.shift() as boolean;
-        if (stop.aborted) return;
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-        });
-        wake = undefined;
+        if (this.closing.signal.aborted || scope?.cancelled === true) return;
+        try {
+          await within(scope, changed);
+        } catch {
+          return; // broken off by the caller's signal
+        }
       }
     } finally {
       off();
-      stop.removeEventListener('abort', onStop);
+      scope?.dispose();
     }
   }
 
   /** Participants in election order; the first is the leader. */
   async participants(): Promise<ElectionParticipant[]> {
-    const { children } = await retrying(this.client, () => this.client.getChildren(this.path)).catch((e: unknown) => {
-      if (isNoNode(e)) return { children: [] as string[] };
-      throw e;
-    });
-    const sorted = sortContenders(children, LATCH_MARKERS);
-    const rows = await Promise.all(
-      sorted.map(async (c, i) => {
-        const node = child(this.path, c.name);
-        try {
-          const { data } = await retrying(this.client, () => this.client.getData(node));
-          return { id: new TextDecoder().decode(data), node, isLeader: i === 0 };
-        } catch (e) {
-          if (isNoNode(e)) return undefined;
-          throw e;
-        }
-      }),
-    );
-    const out = rows.filter((r): r is ElectionParticipant => r !== undefined);
-    if (out[0] !== undefined) out[0].isLeader = true;
-    return out;
+    const sorted = sortContenders(await childrenOrEmpty(this.client, this.path), LATCH_MARKERS);
+    const read = await readNodes(this.client, sorted.map((c) => joinPath(this.path, c.name)));
+    return read.map(({ path, data }, i) => ({ id: utf8(data), node: path, isLeader: i === 0 }));
   }
 
   /** Leaves the election: gives up leadership and deletes our node. */
   async close(): Promise<void> {
     if (this.closing.signal.aborted) return;
     this.closing.abort();
-    this.kick?.();
+    this.kick.fire();
     this.setLeader(false);
+    this.changed.fire();
     this.unsubscribe?.();
     await this.loop?.catch(() => undefined);
     const entry = this.entry;
@@ -177,8 +163,18 @@ export class LeaderElection implements AsyncDisposable {
   private spec(): QueueSpec {
     return {
       client: this.client, dir: this.path, marker: 'latch-', markers: LATCH_MARKERS, decide: () => ({ granted: true }),
-      data: this.id, hooks: this.hooks, what: `leader election ${this.path}`,
+      data: this.id, hooks: testHooksOf(this), what: `leader election ${this.path}`,
     };
+  }
+
+  /** Creates our node; close() cancels a create still under way (its node is then removed by enqueue). */
+  private async join(): Promise<Entry> {
+    const scope = openScope({ signal: this.closing.signal }, `leader election ${this.path}`);
+    try {
+      return (await enqueue(this.spec(), scope)).entry;
+    } finally {
+      scope?.dispose();
+    }
   }
 
   private setLeader(value: boolean): void {
@@ -197,19 +193,13 @@ export class LeaderElection implements AsyncDisposable {
         // a listener's failure is its own; the election goes on
       }
     }
-  }
-
-  /** A promise that settles on the next state change or close, so waits never outlive a session change. */
-  private nextKick(): Promise<void> {
-    return new Promise<void>((resolve) => {
-      this.kick = resolve;
-    });
+    this.changed.fire();
   }
 
   private async run(): Promise<void> {
     const { client } = this;
     while (!this.closing.signal.aborted) {
-      const kicked = this.nextKick();
+      const kicked = this.kick.next();
       try {
         if (!isLive(client.state)) {
           this.setLeader(false);
@@ -223,7 +213,7 @@ export class LeaderElection implements AsyncDisposable {
         let entry = this.entry;
         if (entry === undefined || entry.sessionId !== client.sessionId) {
           this.setLeader(false);
-          entry = (await enqueue(this.spec(), this.closing.signal, undefined)).entry;
+          entry = await this.join();
           this.entry = entry;
         }
         const { children } = await client.getChildren(this.path);
@@ -258,9 +248,9 @@ export class LeaderElection implements AsyncDisposable {
         this.setLeader(false);
         const pred = sorted[ourIndex - 1];
         if (pred === undefined) continue;
-        await this.hooks?.afterGetChildren?.({ children, watch: pred.name });
+        await testHooksOf(this)?.afterGetChildren?.({ children, watch: pred.name });
         try {
-          const { watch } = await client.getData(child(this.path, pred.name), { watch: true });
+          const { watch } = await client.getData(joinPath(this.path, pred.name), { watch: true });
           await Promise.race([watch ?? kicked, kicked]);
         } catch (e) {
           if (!isNoNode(e)) throw e; // NoNode: list again, keep our node
@@ -277,7 +267,9 @@ export class LeaderElection implements AsyncDisposable {
           continue;
         }
         this.lastError = e;
-        await Promise.race([sleep(200), kicked]);
+        // The pause ends early on a kick; the timer then runs out on its own (or at close) and leaves nothing behind.
+        const pause = sleep(RETRY_PAUSE_MS, { signal: this.closing.signal }, this.clock).catch(() => undefined);
+        await Promise.race([pause, kicked]);
       }
     }
   }

@@ -4,9 +4,11 @@
  * timeout, so N locks could wait N times as long). On failure, and on release, the locks taken are released in
  * reverse order.
  */
+import { systemClock, type Clock } from '@zkts/protocol';
+
 import type { Lease } from './lease.js';
 import type { Lockable } from './queue-lock.js';
-import { deadlineFrom, remaining, type WaitOptions } from './wait.js';
+import { nested, openScope, type WaitOptions } from './wait.js';
 
 export interface MultiLease extends AsyncDisposable {
   readonly leases: readonly Lease[];
@@ -19,22 +21,25 @@ export interface MultiLease extends AsyncDisposable {
 
 export class MultiLock {
   readonly locks: readonly Lockable[];
+  private readonly clock: Clock;
 
-  constructor(locks: readonly Lockable[]) {
+  /** `clock` times the shared deadline (default: the system clock). */
+  constructor(locks: readonly Lockable[], options: { clock?: Clock } = {}) {
     this.locks = [...locks];
+    this.clock = options.clock ?? systemClock;
   }
 
   async acquire(options: WaitOptions = {}): Promise<MultiLease> {
-    const deadline = deadlineFrom(options.timeout);
+    // One scope for all the locks: each acquire gets its signal, which fires at the shared deadline.
+    const scope = openScope(options, 'multi-lock', this.clock);
     const taken: Lease[] = [];
     try {
-      for (const lock of this.locks) {
-        const rem = remaining(deadline);
-        taken.push(await lock.acquire({ ...(options.signal !== undefined && { signal: options.signal }), ...(rem !== undefined && { timeout: rem }) }));
-      }
+      for (const lock of this.locks) taken.push(await lock.acquire(nested(scope)));
     } catch (e) {
       await releaseReversed(taken);
       throw e;
+    } finally {
+      scope?.dispose();
     }
     return new Multi(taken);
   }

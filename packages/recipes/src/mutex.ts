@@ -1,6 +1,7 @@
 /**
  * A fair, optionally reentrant mutex with Curator InterProcessMutex's node layout (`_c_<uuid>-lock-<seq>`), so
- * zkts and Curator processes queue together; kazoo's `__lock__`/`__rlock__` nodes count as contenders too.
+ * zkts and Curator mutex processes queue together. It is a writer under lock-rule.ts's rule: it waits for every
+ * contender ahead of it on the path (readers and writers of any library) and blocks everyone behind it.
  * Each waiter watches only its immediate predecessor: a release wakes exactly one waiter.
  *
  *   const mutex = new Mutex(client, '/app/locks/job');
@@ -10,15 +11,9 @@
  * Non-reentrant (default): acquiring again from the same instance while it holds rejects with LockBusyError
  * (waiting on yourself would deadlock). Two instances never share ownership, even on one client.
  */
-import { MUTEX_MARKERS, mutexDecision, type Contender, type ContenderKind, type Decision } from './names.js';
+import { MARKER } from './lock-rule.js';
 import { QueueLock } from './queue-lock.js';
 
 export class Mutex extends QueueLock {
-  protected readonly marker = 'lock-';
-  protected readonly markers: Readonly<Record<string, ContenderKind>> = MUTEX_MARKERS;
-  protected override readonly sequentialOnly = true;
-
-  protected decide(sorted: readonly Contender[], ourIndex: number): Decision {
-    return mutexDecision(sorted, ourIndex, 1);
-  }
+  protected readonly marker = MARKER.mutex;
 }

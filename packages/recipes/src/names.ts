@@ -1,9 +1,7 @@
 /**
- * Contender node names, shared with Curator and kazoo so processes using any of them can queue on one lock.
- *
- *   Curator mutex     _c_<uuid>-lock-<seq>          (go-zookeeper uses the same layout)
- *   Curator RW lock   _c_<uuid>-__READ__<seq>  /  _c_<uuid>-__WRIT__<seq>
- *   kazoo             <uuidhex>__lock__<seq>   /  <uuidhex>__rlock__<seq>
+ * Parsing and ordering of sequential contender names `<prefix><marker><seq>`, for every queue the recipes keep
+ * (locks, leader latches, semaphore leases, queue items). Which markers a lock path recognises is lock-rule.ts's
+ * business; this module only reads names against a table.
  *
  * <seq> is ZooKeeper's sequence suffix: the parent's cversion printed as `%010d`. It is a signed 32-bit counter,
  * so past 2^31 it reads `-2147483648` (11 characters). Ordering therefore uses serial-number arithmetic on the
@@ -12,7 +10,7 @@
  * (a foreign child must not break the queue: go-zookeeper PR #44, CURATOR-43).
  */
 
-/** Which side of a read-write lock a contender is on; a plain mutex contender is a writer. */
+/** Which kind of contender a node is: a writer blocks everyone after it, a reader only the writers after it. */
 export type ContenderKind = 'read' | 'write';
 
 export interface Contender {
@@ -26,21 +24,8 @@ export interface Contender {
   readonly kind: ContenderKind;
 }
 
-/** Markers recognised in a mutex directory, with the side each stands for. */
-export const MUTEX_MARKERS: Readonly<Record<string, ContenderKind>> = {
-  'lock-': 'write',
-  __lock__: 'write',
-  // kazoo's Lock counts its read-lock nodes as contenders too, so a kazoo reader in a mutex dir blocks us.
-  __rlock__: 'read',
-};
-
-/** Markers recognised in a read-write lock directory. */
-export const RW_MARKERS: Readonly<Record<string, ContenderKind>> = {
-  __READ__: 'read',
-  __WRIT__: 'write',
-  __rlock__: 'read',
-  __lock__: 'write',
-};
+/** Which markers a directory recognises, and the kind each stands for (lock-rule.ts has the one for locks). */
+export type MarkerTable = Readonly<Record<string, ContenderKind>>;
 
 /**
  * Java's `%010d` pads to ten characters INCLUDING the sign, so a suffix is ten digits (0…2147483647), a minus
@@ -74,8 +59,8 @@ export function compareSequence(a: number, b: number): number {
 
 // Parsing runs for every child of every listing: the marker tables are fixed, so their entries are computed once.
 const SEQUENCE_WIDTHS = [10, 11] as const;
-const entriesByTable = new WeakMap<object, readonly (readonly [string, ContenderKind])[]>();
-function markerEntries(markers: Readonly<Record<string, ContenderKind>>): readonly (readonly [string, ContenderKind])[] {
+const entriesByTable = new WeakMap<MarkerTable, readonly (readonly [string, ContenderKind])[]>();
+function markerEntries(markers: MarkerTable): readonly (readonly [string, ContenderKind])[] {
   let entries = entriesByTable.get(markers);
   if (entries === undefined) {
     entries = Object.entries(markers);
@@ -88,7 +73,7 @@ function markerEntries(markers: Readonly<Record<string, ContenderKind>>): readon
  * Recognises one child name against a marker table. The marker is the last occurrence of any known marker
  * that is immediately followed by the sequence suffix.
  */
-export function parseContender(name: string, markers: Readonly<Record<string, ContenderKind>>): Contender | undefined {
+export function parseContender(name: string, markers: MarkerTable): Contender | undefined {
   for (const [marker, kind] of markerEntries(markers)) {
     for (const width of SEQUENCE_WIDTHS) {
       const cut = name.length - width;
@@ -106,7 +91,7 @@ export function parseContender(name: string, markers: Readonly<Record<string, Co
  * writers at an equal sequence (a downgraded read node carries its write node's sequence), then by name so the
  * order is deterministic.
  */
-export function sortContenders(children: readonly string[], markers: Readonly<Record<string, ContenderKind>>): Contender[] {
+export function sortContenders(children: readonly string[], markers: MarkerTable): Contender[] {
   const out: Contender[] = [];
   for (const child of children) {
     const c = parseContender(child, markers);
@@ -120,38 +105,6 @@ export function compareContenders(a: Contender, b: Contender): number {
   if (bySeq !== 0) return bySeq;
   if (a.kind !== b.kind) return a.kind === 'read' ? -1 : 1;
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
-}
-
-/** What a contender must do next: it holds the lock, or it waits for `watch` (a child name) to go away. */
-export type Decision = { readonly granted: true } | { readonly granted: false; readonly watch: string };
-
-/**
- * Chooses for contender `ourIndex` of a sorted queue. `maxLeases` holders at once (1 for a mutex or writer):
- * we hold iff fewer than maxLeases precede us, otherwise we watch the node maxLeases places ahead, which is our
- * immediate predecessor for a mutex (one waiter woken per release, no herd).
- */
-export function mutexDecision(sorted: readonly Contender[], ourIndex: number, maxLeases = 1): Decision {
-  if (ourIndex < maxLeases) return { granted: true };
-  const pred = sorted[ourIndex - maxLeases] as Contender;
-  return { granted: false, watch: pred.name };
-}
-
-/**
- * A reader holds the lock iff no writer precedes it; otherwise it watches its NEAREST preceding writer (the ZK
- * recipe and kazoo; Curator watches the lowest writer, which wakes readers behind several writers on every
- * writer release). When that writer goes, the reader re-evaluates and may find an earlier writer still queued.
- */
-export function readDecision(sorted: readonly Contender[], ourIndex: number): Decision {
-  for (let i = ourIndex - 1; i >= 0; i--) {
-    const c = sorted[i] as Contender;
-    if (c.kind === 'write') return { granted: false, watch: c.name };
-  }
-  return { granted: true };
-}
-
-/** A writer is a mutex contender over every node, readers and writers alike. */
-export function writeDecision(sorted: readonly Contender[], ourIndex: number): Decision {
-  return mutexDecision(sorted, ourIndex, 1);
 }
 
 /** Curator's protection prefix: `_c_` + a UUID + `-` (40 characters). */

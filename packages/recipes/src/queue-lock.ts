@@ -2,15 +2,22 @@
  * The handle-level behaviour shared by Mutex and both sides of ReadWriteLock: one instance is one contender;
  * reentrancy (optional) counts acquires of the same instance; release is guaranteed (retried across reconnects
  * until the node or the session is gone) and the instance stays "releasing" until then, so a new acquire can
- * never overlap a stale node of ours.
+ * never overlap a stale node of ours. The kinds differ only in the marker they write; who waits for whom is
+ * lock-rule.ts's one rule, the same for every node on the path.
  */
+import { basename, joinPath, systemClock, type Clock } from '@zkts/protocol';
+
 import { removeNode } from './cleanup.js';
-import { contend, newStats, sweepPrefix, type QueueSpec, type QueueStats, type TestHooks, type Entry } from './contender.js';
+import { contend, newStats, sweepPrefix, type Entry, type QueueSpec, type QueueStats } from './contender.js';
 import { LockBusyError, LockNotHeldError } from './errors.js';
 import { Hold, LeaseHandle, type Lease, type LostOn } from './lease.js';
-import { sortContenders, type Contender, type ContenderKind, type Decision } from './names.js';
-import { deadlineFrom, type Deadline, type WaitOptions } from './wait.js';
-import { child, isNoNode, retrying, type Data, type RecipeClient } from './zk.js';
+import { decide, holderIndexes, LOCK_MARKERS } from './lock-rule.js';
+import { IDLE, type Attempt, type LockState } from './lock-state.js';
+import { sortContenders, type Contender, type ContenderKind } from './names.js';
+import { childrenOrEmpty, readNodes, utf8 } from './nodes.js';
+import { testHooksOf } from './test-hooks.js';
+import { openScope, type WaitOptions } from './wait.js';
+import type { Data, RecipeClient } from './zk.js';
 
 export interface LockOptions {
   /** Re-acquiring from the same instance while held increments a count (default false: rejects with LockBusyError). */
@@ -19,8 +26,8 @@ export interface LockOptions {
   data?: Data;
   /** When `lease.lost` fires. Default 'expired'. */
   lostOn?: LostOn;
-  /** Internal, for tests only: see TestHooks. */
-  testHooks?: TestHooks;
+  /** Time source for `timeout` (default: the system clock); tests pass a manual one. */
+  clock?: Clock;
 }
 
 /** Anything MultiLock can hold. */
@@ -41,16 +48,19 @@ export interface Participant {
   czxid: bigint;
 }
 
+/** What a held lock instance keeps: the hold on ZooKeeper and one handle per unreleased acquire. */
+interface Held {
+  readonly hold: Hold;
+  handles: LeaseHandle[];
+}
+
 export abstract class QueueLock implements Lockable {
   readonly client: RecipeClient;
   readonly path: string;
-  /** Herd-freedom counters for this instance (internal diagnostics). */
+  /** Herd-freedom counters for this instance (diagnostics: the bench and the tests read them). */
   readonly stats: QueueStats = newStats();
   protected readonly options: LockOptions;
-  private hold: Hold | undefined;
-  private handles: LeaseHandle[] = [];
-  private pending = false;
-  private releasing: Promise<void> | undefined;
+  private state: LockState<Held> = IDLE;
 
   constructor(client: RecipeClient, path: string, options: LockOptions = {}) {
     this.client = client;
@@ -58,150 +68,138 @@ export abstract class QueueLock implements Lockable {
     this.options = options;
   }
 
+  /** The marker our nodes carry (lock-rule.ts MARKER): it makes them writers or readers for everyone. */
   protected abstract readonly marker: string;
-  protected abstract readonly markers: Readonly<Record<string, ContenderKind>>;
-  protected abstract decide(sorted: readonly Contender[], ourIndex: number): Decision;
-  /** See QueueSpec.sequentialOnly. */
-  protected readonly sequentialOnly: boolean = false;
 
   /** True while this instance holds the lock and the hold has not been lost. */
   get isHeld(): boolean {
-    return this.hold !== undefined && !this.hold.isLost;
+    return this.state.kind === 'held' && !this.state.hold.isLost;
   }
 
   /** Full path of the node of the current hold, if any. */
   protected get currentNode(): string | undefined {
-    return this.hold?.node;
+    return this.state.kind === 'held' ? this.state.hold.node : undefined;
   }
 
   /** How many unreleased acquires this instance holds (0 or 1 unless reentrant). */
   get holdCount(): number {
-    return this.hold?.count ?? 0;
+    return this.state.kind === 'held' ? this.state.hold.count : 0;
   }
 
   /** Waits for the lock. Rejects with TimeoutError / AbortError (our node removed) or LockBusyError. */
-  acquire(options: WaitOptions = {}): Promise<Lease> {
-    return this.acquireInternal(true, options.signal, deadlineFrom(options.timeout)) as Promise<Lease>;
+  async acquire(options: WaitOptions = {}): Promise<Lease> {
+    const scope = openScope(options, `lock ${this.path}`, this.options.clock ?? systemClock);
+    try {
+      return (await this.acquireWith({ blocking: true, scope })) as Lease;
+    } finally {
+      scope?.dispose();
+    }
   }
 
   /** Takes the lock only if nobody is ahead of us; null otherwise (our node removed). */
-  tryAcquire(): Promise<Lease | null> {
-    return this.acquireInternal(false, undefined, undefined).then((l) => l ?? null);
+  async tryAcquire(): Promise<Lease | null> {
+    return (await this.acquireWith({ blocking: false, scope: null })) ?? null;
   }
 
   /** Releases the most recent unreleased acquire of this instance; LockNotHeldError if there is none. */
   async release(): Promise<void> {
-    const last = this.handles.at(-1);
+    const last = this.state.kind === 'held' ? this.state.handles.at(-1) : undefined;
     if (last === undefined) throw new LockNotHeldError(`${this.path}: release() without a held lock`);
     await last.release();
   }
 
   /** Contenders in queue order with their data. Foreign children are skipped. */
   async participants(): Promise<Participant[]> {
-    const { children } = await retrying(this.client, () => this.client.getChildren(this.path)).catch((e: unknown) => {
-      if (isNoNode(e)) return { children: [] as string[] };
-      throw e;
+    const sorted = sortContenders(await childrenOrEmpty(this.client, this.path), LOCK_MARKERS);
+    const byPath = new Map(sorted.map((c) => [joinPath(this.path, c.name), c]));
+    const read = await readNodes(this.client, [...byPath.keys()]);
+    return read.map(({ path, data, stat }) => {
+      const c = byPath.get(path) as Contender;
+      return { node: path, sequence: c.sequence, kind: c.kind, data: utf8(data), ephemeralOwner: stat.ephemeralOwner, czxid: stat.czxid };
     });
-    const sorted = sortContenders(children, this.markers);
-    const rows = await Promise.all(
-      sorted.map(async (c) => {
-        const node = child(this.path, c.name);
-        try {
-          const { data, stat } = await retrying(this.client, () => this.client.getData(node));
-          const p: Participant = {
-            node, sequence: c.sequence, kind: c.kind, data: new TextDecoder().decode(data),
-            ephemeralOwner: stat.ephemeralOwner, czxid: stat.czxid,
-          };
-          return p;
-        } catch (e) {
-          if (isNoNode(e)) return undefined;
-          throw e;
-        }
-      }),
-    );
-    return rows.filter((r): r is Participant => r !== undefined);
   }
 
-  /** Who holds the lock now: every participant whose decision is "granted" (one writer, or a group of readers). */
+  /** Who holds the lock now, by the one rule: the head writer, or the readers ahead of the first writer. */
   async holders(): Promise<Participant[]> {
     const ps = await this.participants();
-    const sorted = sortContenders(ps.map((p) => p.node.slice(p.node.lastIndexOf('/') + 1)), this.markers);
-    return ps.filter((_, i) => this.decide(sorted, i).granted);
+    return holderIndexes(sortContenders(ps.map((p) => basename(p.node)), LOCK_MARKERS)).map((i) => ps[i] as Participant);
   }
 
   protected spec(): QueueSpec {
     return {
-      client: this.client, dir: this.path, marker: this.marker, markers: this.markers,
-      decide: (s, i) => this.decide(s, i), data: this.options.data ?? '', hooks: this.options.testHooks,
-      stats: this.stats, what: `lock ${this.path}`, sequentialOnly: this.sequentialOnly,
+      client: this.client, dir: this.path, marker: this.marker, markers: LOCK_MARKERS, decide,
+      data: this.options.data ?? '', hooks: testHooksOf(this), stats: this.stats, what: `lock ${this.path}`,
     };
   }
 
   /** Gets a granted node (or undefined for a failed try). Subclasses override for special paths (downgrade). */
-  protected obtain(wait: boolean, signal: AbortSignal | undefined, deadline: Deadline): Promise<Entry | undefined> {
-    return contend(this.spec(), wait, signal, deadline);
+  protected obtain(attempt: Attempt): Promise<Entry | undefined> {
+    return contend(this.spec(), attempt);
   }
 
   /** Checks before acquiring; subclasses add rules (upgrade rejection). */
   protected precheck(): void {}
 
-  private async acquireInternal(wait: boolean, signal: AbortSignal | undefined, deadline: Deadline): Promise<Lease | undefined> {
-    if (this.pending) throw new LockBusyError(`${this.path}: an acquire of this instance is already in progress`);
-    if (this.hold !== undefined) {
-      if (this.hold.isLost) {
-        // The session took our node; drop the stale hold (its handles stay released-on-call).
-        this.dropHold();
-      } else if (this.options.reentrant === true) {
-        this.hold.count++;
-        return this.newHandle(this.hold);
-      } else {
-        throw new LockBusyError(`${this.path}: this non-reentrant instance already holds the lock`);
+  private async acquireWith(attempt: Attempt): Promise<Lease | undefined> {
+    const current = this.state;
+    if (current.kind === 'waiting') throw new LockBusyError(`${this.path}: an acquire of this instance is already in progress`);
+    if (current.kind === 'held') {
+      if (!current.hold.isLost) {
+        if (this.options.reentrant !== true) throw new LockBusyError(`${this.path}: this non-reentrant instance already holds the lock`);
+        current.hold.count++;
+        return this.newHandle(current);
       }
+      // The session took our node; drop the stale hold (its handles stay released-on-call).
+      this.dropHold(current);
     }
     this.precheck();
-    this.pending = true;
+    const releasing = this.state.kind === 'releasing' ? this.state.done : undefined;
+    const waiting = { kind: 'waiting' } as const;
+    this.state = waiting;
     try {
-      if (this.releasing !== undefined) await this.releasing;
-      const entry = await this.obtain(wait, signal, deadline);
+      if (releasing !== undefined) await releasing;
+      const entry = await this.obtain(attempt);
       if (entry === undefined) return undefined;
-      this.hold = new Hold(this.client, entry.path, entry.stat.czxid, entry.sessionId, this.options.lostOn ?? 'expired');
-      this.hold.sweep = entry.uncertain;
-      return this.newHandle(this.hold);
+      const hold = new Hold(this.client, entry.path, entry.stat.czxid, entry.sessionId, this.options.lostOn ?? 'expired');
+      hold.sweep = entry.uncertain;
+      const held = { kind: 'held' as const, hold, handles: [] as LeaseHandle[] };
+      this.state = held;
+      return this.newHandle(held);
     } finally {
-      this.pending = false;
+      if (this.state === waiting) this.state = IDLE;
     }
   }
 
-  private newHandle(hold: Hold): LeaseHandle {
-    const handle = new LeaseHandle(hold, (h) => this.giveBack(hold, h));
-    this.handles.push(handle);
+  private newHandle(held: Held): LeaseHandle {
+    const handle = new LeaseHandle(held.hold, (h) => this.giveBack(held, h));
+    held.handles.push(handle);
     return handle;
   }
 
-  private async giveBack(hold: Hold, handle: LeaseHandle): Promise<void> {
-    this.handles = this.handles.filter((h) => h !== handle);
+  private async giveBack(held: Held, handle: LeaseHandle): Promise<void> {
+    const { hold } = held;
+    held.handles = held.handles.filter((h) => h !== handle);
     hold.count--;
     if (hold.count > 0) return;
     hold.end();
-    if (this.hold === hold) this.hold = undefined;
     const sweep = hold.sweep;
-    const job = removeNode(this.client, { path: hold.node }, hold.sessionId).then(() =>
+    const done = removeNode(this.client, { path: hold.node }, hold.sessionId).then(() =>
       sweep === undefined ? undefined : sweepPrefix(this.client, sweep, hold.sessionId),
     );
-    this.releasing = job;
+    // Only the hold this instance still has moves it to "releasing"; a stale hold (dropped after a loss) does not.
+    const releasing = { kind: 'releasing', done } as const;
+    if (this.state.kind === 'held' && this.state.hold === hold) this.state = releasing;
     try {
-      await job;
+      await done;
     } finally {
-      if (this.releasing === job) this.releasing = undefined;
+      if (this.state === releasing) this.state = IDLE;
     }
   }
 
-  private dropHold(): void {
-    const hold = this.hold;
-    if (hold === undefined) return;
-    hold.end();
-    this.hold = undefined;
-    this.handles = [];
-    void removeNode(this.client, { path: hold.node }, hold.sessionId);
+  private dropHold(held: Held): void {
+    held.hold.end();
+    held.handles = [];
+    this.state = IDLE;
+    void removeNode(this.client, { path: held.hold.node }, held.hold.sessionId);
   }
 }

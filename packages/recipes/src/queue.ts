@@ -6,11 +6,14 @@
  * committed (it is ours until our session ends; we delete it right after). Exactly one consumer gets each item.
  * `offer` is protected too: if the create reply is lost, the uuid finds the item again instead of adding a second.
  */
-import { deadlineFrom, raceWith, checkpoint, type WaitOptions } from './wait.js';
-import { child, ensureDir, isConnectionLoss, isNoNode, isNodeExists, retrying, type Data, type RecipeClient } from './zk.js';
-import { protectedPrefix, sortContenders } from './names.js';
+import { joinPath } from '@zkts/protocol';
 
-const ITEM_MARKERS = { 'qn-': 'write' } as const;
+import { protectedPrefix, sortContenders, type MarkerTable } from './names.js';
+import { childrenOrEmpty, ensureDir, utf8 } from './nodes.js';
+import { checkpoint, openScope, within, type WaitOptions } from './wait.js';
+import { isConnectionLoss, isNoNode, isNodeExists, retrying, type Data, type RecipeClient } from './zk.js';
+
+const ITEM_MARKERS: MarkerTable = { 'qn-': 'write' };
 
 export class Queue {
   readonly client: RecipeClient;
@@ -27,7 +30,7 @@ export class Queue {
     const prefix = protectedPrefix(globalThis.crypto.randomUUID());
     for (;;) {
       try {
-        return (await client.create(child(this.path, `${prefix}qn-`), data, { mode: 'persistent-sequential' })).path;
+        return (await client.create(joinPath(this.path, `${prefix}qn-`), data, { mode: 'persistent-sequential' })).path;
       } catch (e) {
         if (isNoNode(e)) {
           await ensureDir(client, this.path);
@@ -37,53 +40,48 @@ export class Queue {
         await client.connected();
         const { children } = await retrying(client, () => client.getChildren(this.path));
         const found = children.find((c) => c.startsWith(prefix));
-        if (found !== undefined) return child(this.path, found);
+        if (found !== undefined) return joinPath(this.path, found);
       }
     }
   }
 
   /** Takes the head item, or null when the queue is empty. */
   async poll(): Promise<Uint8Array | null> {
-    const { children } = await retrying(this.client, () => this.client.getChildren(this.path)).catch((e: unknown) => {
-      if (isNoNode(e)) return { children: [] as string[] };
-      throw e;
-    });
-    return this.claimFirst(children);
+    return this.claimFirst(await childrenOrEmpty(this.client, this.path));
   }
 
   /** Waits for an item and takes it. */
   async take(options: WaitOptions = {}): Promise<Uint8Array> {
-    const deadline = deadlineFrom(options.timeout);
-    const what = `queue ${this.path}`;
-    for (;;) {
-      checkpoint(options.signal, deadline, what);
-      let r: { children: string[]; watch?: Promise<unknown> };
-      try {
-        r = await raceWith(retrying(this.client, () => this.client.getChildren(this.path, { watch: true })), options.signal, deadline, what);
-      } catch (e) {
-        if (!isNoNode(e)) throw e;
-        await ensureDir(this.client, this.path);
-        continue;
+    const scope = openScope(options, `queue ${this.path}`);
+    try {
+      for (;;) {
+        checkpoint(scope);
+        let r: { children: string[]; watch?: Promise<unknown> };
+        try {
+          r = await within(scope, retrying(this.client, () => this.client.getChildren(this.path, { watch: true })));
+        } catch (e) {
+          if (!isNoNode(e)) throw e;
+          await ensureDir(this.client, this.path);
+          continue;
+        }
+        const item = await this.claimFirst(r.children);
+        if (item !== null) return item;
+        if (r.watch !== undefined) await within(scope, r.watch);
       }
-      const item = await this.claimFirst(r.children);
-      if (item !== null) return item;
-      if (r.watch !== undefined) await raceWith(r.watch, options.signal, deadline, what);
+    } finally {
+      scope?.dispose();
     }
   }
 
   /** Number of items now. */
   async size(): Promise<number> {
-    const { children } = await retrying(this.client, () => this.client.getChildren(this.path)).catch((e: unknown) => {
-      if (isNoNode(e)) return { children: [] as string[] };
-      throw e;
-    });
-    return sortContenders(children, ITEM_MARKERS).length;
+    return sortContenders(await childrenOrEmpty(this.client, this.path), ITEM_MARKERS).length;
   }
 
   private async claimFirst(children: readonly string[]): Promise<Uint8Array | null> {
     const { client } = this;
     for (const item of sortContenders(children, ITEM_MARKERS)) {
-      const path = child(this.path, item.name);
+      const path = joinPath(this.path, item.name);
       let data: Uint8Array;
       try {
         data = (await retrying(client, () => client.getData(path))).data;
@@ -113,7 +111,7 @@ export class Queue {
       await client.connected();
       try {
         const { data } = await retrying(client, () => client.getData(receipt));
-        if (new TextDecoder().decode(data) === token) {
+        if (utf8(data) === token) {
           void client.delete(receipt).catch(() => undefined);
           return true;
         }

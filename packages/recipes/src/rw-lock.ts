@@ -1,6 +1,7 @@
 /**
  * A fair read-write lock with Curator InterProcessReadWriteLock's node names (`_c_<uuid>-__READ__<seq>`,
- * `_c_<uuid>-__WRIT__<seq>`; kazoo's `__rlock__`/`__lock__` are recognised as readers/writers too).
+ * `_c_<uuid>-__WRIT__<seq>`). Who waits for whom is lock-rule.ts's rule for every node on the path, so a Mutex
+ * (`lock-`) on the same path is a writer to our readers, and kazoo's `__rlock__`/`__lock__` nodes count too.
  *
  * - Readers share the lock. A reader waits only on its NEAREST preceding writer (the ZK recipe and kazoo), not
  *   Curator's lowest writer, so a reader behind several writers wakes once, when the writer just ahead leaves.
@@ -11,13 +12,18 @@
  * - Upgrade (write asked while this instance holds the read lock) rejects with LockUpgradeError: it could only
  *   deadlock, since the write would wait for our own read node.
  */
+import { basename, joinPath } from '@zkts/protocol';
+
 import { removeSoon } from './cleanup.js';
 import type { Entry } from './contender.js';
 import { LockLostError, LockUpgradeError } from './errors.js';
-import { formatSequence, parseContender, protectedPrefix, readDecision, RW_MARKERS, writeDecision, type Contender, type ContenderKind, type Decision } from './names.js';
+import { LOCK_MARKERS, MARKER } from './lock-rule.js';
+import type { Attempt } from './lock-state.js';
+import { formatSequence, parseContender, protectedPrefix } from './names.js';
+import { ensureDir } from './nodes.js';
 import { QueueLock, type LockOptions, type Participant } from './queue-lock.js';
-import { checkpoint, type Deadline } from './wait.js';
-import { child, ensureDir, isConnectionLoss, isNoNode, retrying, type RecipeClient } from './zk.js';
+import { checkpoint, type Scope } from './wait.js';
+import { isConnectionLoss, isNoNode, isNodeExists, retrying, type RecipeClient } from './zk.js';
 
 export class ReadWriteLock {
   readonly readLock: ReadLock;
@@ -36,23 +42,13 @@ export class ReadWriteLock {
   }
 
   /** The current holders: one writer, or the readers ahead of the first writer. */
-  async holders(): Promise<Participant[]> {
-    const ps = await this.participants();
-    const out: Participant[] = [];
-    for (const [i, p] of ps.entries()) {
-      if (p.kind === 'write') {
-        if (i === 0) out.push(p);
-        break;
-      }
-      out.push(p);
-    }
-    return out;
+  holders(): Promise<Participant[]> {
+    return this.writeLock.holders();
   }
 }
 
 export class WriteLock extends QueueLock {
-  protected readonly marker = '__WRIT__';
-  protected readonly markers: Readonly<Record<string, ContenderKind>> = RW_MARKERS;
+  protected readonly marker = MARKER.write;
   private readonly rw: ReadWriteLock;
 
   constructor(client: RecipeClient, path: string, options: LockOptions, rw: ReadWriteLock) {
@@ -65,18 +61,13 @@ export class WriteLock extends QueueLock {
     return this.isHeld ? this.currentNode : undefined;
   }
 
-  protected decide(sorted: readonly Contender[], ourIndex: number): Decision {
-    return writeDecision(sorted, ourIndex);
-  }
-
   protected override precheck(): void {
     if (this.rw.readLock.holdCount > 0) throw new LockUpgradeError();
   }
 }
 
 export class ReadLock extends QueueLock {
-  protected readonly marker = '__READ__';
-  protected readonly markers: Readonly<Record<string, ContenderKind>> = RW_MARKERS;
+  protected readonly marker = MARKER.read;
   private readonly rw: ReadWriteLock;
 
   constructor(client: RecipeClient, path: string, options: LockOptions, rw: ReadWriteLock) {
@@ -84,25 +75,21 @@ export class ReadLock extends QueueLock {
     this.rw = rw;
   }
 
-  protected decide(sorted: readonly Contender[], ourIndex: number): Decision {
-    return readDecision(sorted, ourIndex);
-  }
-
-  protected override obtain(wait: boolean, signal: AbortSignal | undefined, deadline: Deadline): Promise<Entry | undefined> {
+  protected override obtain(attempt: Attempt): Promise<Entry | undefined> {
     const writeNode = this.rw.writeLock.heldNode;
-    if (writeNode === undefined) return super.obtain(wait, signal, deadline);
-    return this.downgrade(writeNode, signal, deadline);
+    if (writeNode === undefined) return super.obtain(attempt);
+    return this.downgrade(writeNode, attempt.scope);
   }
 
   /** Read node at the write node's position: `_c_<uuid>-__READ__<writer's seq>`, EPHEMERAL (not sequential). */
-  private async downgrade(writeNode: string, signal: AbortSignal | undefined, deadline: Deadline): Promise<Entry> {
-    const writer = parseContender(writeNode.slice(writeNode.lastIndexOf('/') + 1), RW_MARKERS);
+  private async downgrade(writeNode: string, scope: Scope): Promise<Entry> {
+    const writer = parseContender(basename(writeNode), LOCK_MARKERS);
     if (writer === undefined) throw new LockLostError(`unrecognised write node ${writeNode}`);
-    const name = `${protectedPrefix(globalThis.crypto.randomUUID())}__READ__${formatSequence(writer.sequence)}`;
-    const path = child(this.path, name);
+    const name = `${protectedPrefix(globalThis.crypto.randomUUID())}${MARKER.read}${formatSequence(writer.sequence)}`;
+    const path = joinPath(this.path, name);
     const { client } = this;
     for (;;) {
-      checkpoint(signal, deadline, `read lock ${this.path}`);
+      checkpoint(scope);
       try {
         const { stat } = await client.create(path, this.options.data ?? '', { mode: 'ephemeral' });
         return { path, name, stat, sessionId: stat.ephemeralOwner };
@@ -111,7 +98,7 @@ export class ReadLock extends QueueLock {
           await ensureDir(client, this.path);
           continue;
         }
-        if (!isConnectionLoss(e) && !(e instanceof Error && 'code' in e && e.code === 'NODE_EXISTS')) {
+        if (!isConnectionLoss(e) && !isNodeExists(e)) {
           await removeSoon(client, { path });
           throw e;
         }

@@ -6,17 +6,22 @@
  * returns every lease created so far (CURATOR-315/462). `maxLeases` is a convention every participant must
  * share, as in Curator.
  */
+import { joinPath, systemClock, type Clock } from '@zkts/protocol';
+
 import { removeNode, removeSoon } from './cleanup.js';
 import { enqueue, sweepPrefix, type QueueSpec, type Entry } from './contender.js';
 import { LockLostError, RecipeArgumentError } from './errors.js';
 import { Hold, type LostOn } from './lease.js';
 import { Mutex } from './mutex.js';
-import { checkpoint, deadlineFrom, raceWith, remaining, type WaitOptions } from './wait.js';
-import { child, ensureDir, isNoNode, isServerCode, retrying, type Data, type RecipeClient } from './zk.js';
+import { childrenOrEmpty, ensureDir, readNodes, utf8 } from './nodes.js';
+import { checkpoint, nested, openScope, within, type Scope, type WaitOptions } from './wait.js';
+import { isServerCode, retrying, type Data, type RecipeClient } from './zk.js';
 
 export interface SemaphoreOptions {
   data?: Data;
   lostOn?: LostOn;
+  /** Time source for `timeout` (default: the system clock); tests pass a manual one. */
+  clock?: Clock;
 }
 
 export interface SemaphoreLease extends AsyncDisposable {
@@ -45,8 +50,8 @@ export class Semaphore {
     this.path = path;
     this.maxLeases = maxLeases;
     this.options = options;
-    this.leasesDir = child(path, 'leases');
-    this.inner = new Mutex(client, child(path, 'locks'));
+    this.leasesDir = joinPath(path, 'leases');
+    this.inner = new Mutex(client, joinPath(path, 'locks'));
   }
 
   /** Takes `qty` leases, all or none. Rejects with TimeoutError / AbortError having returned any it created. */
@@ -54,12 +59,19 @@ export class Semaphore {
     if (!Number.isInteger(qty) || qty < 1 || qty > this.maxLeases) {
       throw new RecipeArgumentError(`cannot take ${qty} of ${this.maxLeases} leases`);
     }
-    const { signal } = options;
-    const deadline = deadlineFrom(options.timeout);
-    const rem = remaining(deadline);
+    // One scope for the whole call: the inner mutex, the lease creates and the wait share its deadline.
+    const scope = openScope(options, `semaphore ${this.path}`, this.options.clock ?? systemClock);
+    try {
+      return await this.acquireWithin(qty, scope);
+    } finally {
+      scope?.dispose();
+    }
+  }
+
+  private async acquireWithin(qty: number, scope: Scope): Promise<SemaphoreLease> {
     // A fresh inner Mutex per call: concurrent acquires of one Semaphore object queue like separate processes.
     const inner = new Mutex(this.client, this.inner.path);
-    const gate = await inner.acquire({ ...(signal !== undefined && { signal }), ...(rem !== undefined && { timeout: rem }) });
+    const gate = await inner.acquire(nested(scope));
     const mine: Entry[] = [];
     try {
       const spec: QueueSpec = {
@@ -67,8 +79,8 @@ export class Semaphore {
         decide: () => ({ granted: true }), data: this.options.data ?? '', what: `semaphore ${this.path}`,
       };
       await this.checkMaxLeases();
-      for (let i = 0; i < qty; i++) mine.push((await enqueue(spec, signal, deadline)).entry);
-      await this.waitForRoom(mine, signal, deadline);
+      for (let i = 0; i < qty; i++) mine.push((await enqueue(spec, scope)).entry);
+      await this.waitForRoom(mine, scope);
     } catch (e) {
       await Promise.all(mine.map((m) => removeSoon(this.client, { path: m.path }, m.sessionId)));
       for (const m of mine) if (m.uncertain !== undefined) void sweepPrefix(this.client, m.uncertain, m.sessionId);
@@ -81,23 +93,9 @@ export class Semaphore {
 
   /** The lease nodes currently held, with their data. */
   async leaseHolders(): Promise<{ node: string; data: string }[]> {
-    const { children } = await retrying(this.client, () => this.client.getChildren(this.leasesDir)).catch((e: unknown) => {
-      if (isNoNode(e)) return { children: [] as string[] };
-      throw e;
-    });
-    const rows = await Promise.all(
-      children.map(async (c) => {
-        const node = child(this.leasesDir, c);
-        try {
-          const { data } = await retrying(this.client, () => this.client.getData(node));
-          return { node, data: new TextDecoder().decode(data) };
-        } catch (e) {
-          if (isNoNode(e)) return undefined;
-          throw e;
-        }
-      }),
-    );
-    return rows.filter((r): r is { node: string; data: string } => r !== undefined);
+    const children = await childrenOrEmpty(this.client, this.leasesDir);
+    const read = await readNodes(this.client, children.map((c) => joinPath(this.leasesDir, c)));
+    return read.map(({ path, data }) => ({ node: path, data: utf8(data) }));
   }
 
   /**
@@ -109,7 +107,7 @@ export class Semaphore {
     const { client } = this;
     await ensureDir(client, this.path);
     const { data, stat } = await retrying(client, () => client.getData(this.path));
-    const recorded = new TextDecoder().decode(data);
+    const recorded = utf8(data);
     if (recorded === '') {
       try {
         await retrying(client, () => client.setData(this.path, String(this.maxLeases), { version: stat.version }));
@@ -124,15 +122,15 @@ export class Semaphore {
     }
   }
 
-  private async waitForRoom(mine: readonly Entry[], signal: AbortSignal | undefined, deadline: number | undefined): Promise<void> {
+  private async waitForRoom(mine: readonly Entry[], scope: Scope): Promise<void> {
     const what = `semaphore ${this.path}`;
     for (;;) {
-      checkpoint(signal, deadline, what);
-      const r = await raceWith(retrying(this.client, () => this.client.getChildren(this.leasesDir, { watch: true })), signal, deadline, what);
+      checkpoint(scope);
+      const r = await within(scope, retrying(this.client, () => this.client.getChildren(this.leasesDir, { watch: true })));
       const names = new Set(r.children);
       for (const m of mine) if (!names.has(m.name)) throw new LockLostError(`${what}: lease node ${m.path} vanished`);
       if (r.children.length <= this.maxLeases) return;
-      if (r.watch !== undefined) await raceWith(r.watch, signal, deadline, what);
+      if (r.watch !== undefined) await within(scope, r.watch);
     }
   }
 }

@@ -1,73 +1,40 @@
 /**
- * Deadlines and cancellation for recipe waits. A recipe computes ONE absolute deadline per call and hands the
- * remaining time to each step, so several steps (MultiLock's locks, a semaphore's inner mutex and lease wait)
- * share one budget.
+ * How recipe waits are cancelled: through @zkts/protocol's one primitive, CancelScope. A recipe call opens ONE
+ * scope from the caller's `{ signal, timeout }` and every step of the call waits inside it, so several steps
+ * (MultiLock's locks, a semaphore's inner mutex and lease wait) share one budget, and each race adds a listener
+ * only while it waits. The scope's timer runs on an injectable Clock, so unit tests drive timeouts by hand.
  */
-import { TimeoutError, abortErrorFrom } from '@zkts/protocol';
+import { CancelScope, systemClock, type Clock } from '@zkts/protocol';
 
 export interface WaitOptions {
   /** Abandon the wait when this fires; the recipe then cleans up without it. */
   signal?: AbortSignal;
-  /** ms from the call; absent = no limit. */
+  /** ms from the call; absent = no limit; 0 = do not wait at all. */
   timeout?: number;
 }
 
-/** An absolute point in time (ms since epoch, from Date.now()) or undefined for "never". */
-export type Deadline = number | undefined;
+/** The scope of one recipe call, or null when nothing can cancel it (then waiting costs no listener at all). */
+export type Scope = CancelScope | null;
 
-export function deadlineFrom(timeout: number | undefined): Deadline {
-  return timeout === undefined ? undefined : Date.now() + Math.max(0, timeout);
+export function openScope(options: WaitOptions, what: string, clock: Clock = systemClock): Scope {
+  const { signal, timeout } = options;
+  if (signal === undefined && timeout === undefined) return null;
+  // Protocol reads a timeout of 0 as "no limit"; for a recipe it means "now", so it becomes a deadline.
+  const limit = timeout === undefined ? {} : timeout > 0 ? { timeout } : { deadline: clock.now() };
+  return new CancelScope({ signal, ...limit }, what, clock);
 }
 
-export function remaining(deadline: Deadline): number | undefined {
-  return deadline === undefined ? undefined : Math.max(0, deadline - Date.now());
+/** Waits for `promise` unless the scope is cancelled first; the promise's work goes on either way. */
+export function within<T>(scope: Scope, promise: Promise<T>): Promise<T> {
+  return scope === null ? promise : scope.race(promise);
 }
 
-/** Throws if the signal fired or the deadline passed. */
-export function checkpoint(signal: AbortSignal | undefined, deadline: Deadline, what: string): void {
-  if (signal?.aborted === true) throw abortErrorFrom(signal);
-  if (deadline !== undefined && Date.now() >= deadline) throw new TimeoutError(`${what}: timed out`);
+/** Throws the scope's reason (TimeoutError / AbortError) if it was cancelled. */
+export function checkpoint(scope: Scope): void {
+  scope?.throwIfCancelled();
 }
 
-/**
- * Waits for `promise`, giving up (with AbortError / TimeoutError) when the signal fires or the deadline passes.
- * The promise itself keeps running; the caller owns whatever it produces.
- */
-export function raceWith<T>(promise: Promise<T>, signal: AbortSignal | undefined, deadline: Deadline, what: string): Promise<T> {
-  // If we give up before it settles, its rejection must not surface as an unhandled one.
-  promise.catch(() => undefined);
-  checkpoint(signal, deadline, what);
-  if (signal === undefined && deadline === undefined) return promise;
-  return new Promise<T>((resolve, reject) => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const onAbort = (): void => {
-      finish();
-      reject(abortErrorFrom(signal as AbortSignal));
-    };
-    const finish = (): void => {
-      if (timer !== undefined) clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-    };
-    if (deadline !== undefined) {
-      timer = setTimeout(() => {
-        finish();
-        reject(new TimeoutError(`${what}: timed out`));
-      }, Math.max(0, deadline - Date.now()));
-    }
-    signal?.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (v) => {
-        finish();
-        resolve(v);
-      },
-      (e: unknown) => {
-        finish();
-        reject(e);
-      },
-    );
-  });
-}
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+/** Options that hand this scope on to a nested recipe call (it then shares our deadline and signal). */
+export function nested(scope: Scope): WaitOptions {
+  return scope === null ? {} : { signal: scope.signal };
 }

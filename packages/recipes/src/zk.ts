@@ -1,6 +1,7 @@
 /**
  * The slice of @zkts/protocol's ZkClient the recipes use (docs/design/contracts.md §2), as a structural type so
- * any ZkClient fits and unit tests can pass a fake. Plus the small retry/cleanup helpers every recipe shares.
+ * any ZkClient fits and unit tests can pass a fake, plus the error predicates and the retry rule every recipe
+ * shares. Paths are built with protocol's joinPath/parentPath/basename.
  */
 import {
   ClientClosedError,
@@ -46,7 +47,11 @@ export const isNoNode = (e: unknown): boolean => isServerCode(e, 'NO_NODE');
 export const isNodeExists = (e: unknown): boolean => isServerCode(e, 'NODE_EXISTS');
 export const isConnectionLoss = (e: unknown): boolean => e instanceof ConnectionLossError;
 
-/** The session is gone for good: nothing ephemeral of ours survives, and retrying cannot help. */
+/**
+ * The session is gone for good: nothing ephemeral of ours survives, and retrying cannot help. A server-sent
+ * SESSION_EXPIRED (-112) reply arrives as a ServerError today and as a SessionExpiredError once the client maps
+ * it (protocol's pending change): both count.
+ */
 export function isSessionGone(e: unknown): boolean {
   return (
     e instanceof SessionExpiredError ||
@@ -58,20 +63,6 @@ export function isSessionGone(e: unknown): boolean {
 
 export function isLive(state: SessionState): boolean {
   return state !== 'expired' && state !== 'closed' && state !== 'auth-failed';
-}
-
-/** Joins a directory and a child name. */
-export function child(dir: string, name: string): string {
-  return dir === '/' ? `/${name}` : `${dir}/${name}`;
-}
-
-export function parentOf(path: string): string {
-  const i = path.lastIndexOf('/');
-  return i <= 0 ? '/' : path.slice(0, i);
-}
-
-export function nameOf(path: string): string {
-  return path.slice(path.lastIndexOf('/') + 1);
 }
 
 /**
@@ -86,36 +77,5 @@ export async function retrying<T>(client: RecipeClient, call: () => Promise<T>):
       if (!isConnectionLoss(e)) throw e;
       await client.connected();
     }
-  }
-}
-
-let containersUnsupported = false;
-
-/**
- * Creates `dir` and its missing ancestors as container nodes (what Curator's creatingParentContainersIfNeeded
- * does: ZooKeeper deletes an empty container later, so lock directories do not pile up). Falls back to
- * persistent nodes on a server without containers.
- */
-export async function ensureDir(client: RecipeClient, dir: string): Promise<void> {
-  if (dir === '/') return;
-  const parts = dir.split('/').filter((p) => p.length > 0);
-  let path = '';
-  for (const part of parts) {
-    path += `/${part}`;
-    await retrying(client, async () => {
-      try {
-        await client.create(path, null, { mode: containersUnsupported ? 'persistent' : 'container' });
-      } catch (e) {
-        if (isNodeExists(e)) return;
-        if (!containersUnsupported && isServerCode(e, 'UNIMPLEMENTED')) {
-          containersUnsupported = true;
-          await client.create(path, null, { mode: 'persistent' }).catch((e2: unknown) => {
-            if (!isNodeExists(e2)) throw e2;
-          });
-          return;
-        }
-        throw e;
-      }
-    });
   }
 }

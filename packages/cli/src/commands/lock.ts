@@ -1,8 +1,9 @@
 /**
  * `zkts lock PATH [--timeout MS] [--shared] -- CMD [ARGS...]`: flock(1) for a fleet. Waits for the fair
  * Mutex at PATH (with --shared, the read side of the ReadWriteLock at PATH), runs CMD with the lock's
- * fencing token in ZKTS_FENCING_TOKEN, releases when CMD exits, and exits with CMD's status. The nodes are
- * Curator-compatible, so Java services using InterProcessMutex / InterProcessReadWriteLock queue with it.
+ * fencing token in ZKTS_FENCING_TOKEN, releases when CMD exits, and exits with CMD's status. Both kinds follow
+ * the recipes' one rule for a lock path (a writer excludes everyone, readers share), so exclusive and shared
+ * holders on one PATH exclude each other; the help says which other libraries' locks see which.
  */
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
@@ -55,10 +56,27 @@ export const lock: Command = {
   summary: 'run a command while holding a ZooKeeper lock (flock(1) for a fleet)',
   usage: 'PATH [--timeout MS] [--shared] [--lost-on expired|suspended] -- CMD [ARGS...]',
   details:
-    'Waits for the fair lock at PATH (exclusive; --shared: the read side of a read-write lock, held together\n' +
-    'with other readers), runs CMD with stdio inherited and ZKTS_FENCING_TOKEN (the decimal czxid of the lock\n' +
-    'node, growing with every grant) and ZKTS_LOCK_NODE in its environment, then releases the lock. Locks\n' +
-    "are shared with Curator's InterProcessMutex / InterProcessReadWriteLock on the same path.\n" +
+    'Waits for the fair lock at PATH (exclusive; --shared: held together with other --shared holders), runs\n' +
+    'CMD with stdio inherited and ZKTS_FENCING_TOKEN (the decimal czxid of the lock node, growing with every\n' +
+    'grant) and ZKTS_LOCK_NODE in its environment, then releases the lock.\n' +
+    '\n' +
+    'One PATH, every kind of lock. Each node under PATH is a writer or a reader, whoever created it: a writer\n' +
+    'waits for every node queued before it, a reader only for the writers before it.\n' +
+    '\n' +
+    '  zkts lock PATH            writer  _c_<uuid>-lock-<seq>     as zkts Mutex, Curator InterProcessMutex\n' +
+    '  zkts lock --shared PATH   reader  _c_<uuid>-__READ__<seq>  as the read side of zkts ReadWriteLock and\n' +
+    '                                                              Curator InterProcessReadWriteLock\n' +
+    '  also writers: __WRIT__ (read-write locks, write side), kazoo __lock__; also readers: kazoo __rlock__\n' +
+    '\n' +
+    '                      while held by:  zkts lock   zkts lock --shared\n' +
+    '  zkts lock                           waits       waits\n' +
+    '  zkts lock --shared                  waits       runs alongside\n' +
+    '\n' +
+    "Other libraries on PATH see only the names they know. Curator's InterProcessMutex sees zkts lock\n" +
+    "holders but NOT --shared ones; Curator's InterProcessReadWriteLock sees --shared holders (its writer waits\n" +
+    "for them) but NOT zkts lock; kazoo's Lock/WriteLock sees both when given extra_lock_patterns=['-lock-',\n" +
+    "'__WRIT__', '__READ__']. zkts sees all of them. Next to Curator, use only the kind its class sees; next to\n" +
+    'kazoo, either (README.md: "Locks on one path").\n' +
     '\n' +
     "Exit status: CMD's own (128+N if it died of signal N); 75 when --timeout passes before the lock is\n" +
     'granted (the waiting node is removed); 76 when the lock was lost while CMD ran (session expired or the\n' +
@@ -70,7 +88,7 @@ export const lock: Command = {
     'conclude so itself a little later (4/3 of it). --lost-on suspended closes that gap: CMD is stopped as soon\n' +
     'as the connection drops, at the price of stopping it on every brief network blip.',
   options: {
-    shared: { type: 'boolean', description: 'take the shared (read) side of a read-write lock' },
+    shared: { type: 'boolean', description: 'hold the lock together with other --shared holders (a reader: waits only for exclusive holders)' },
     'lost-on': {
       type: 'string',
       arg: 'WHEN',

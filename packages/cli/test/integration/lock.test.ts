@@ -197,6 +197,46 @@ describe('zkts lock', { timeout: 300_000 }, () => {
     expect(readFileSync(log, 'utf8')).toBe('start\nstart\nend\nend\n');
   });
 
+  it('one PATH, 8 exclusive and 12 --shared holders over 100 grants: exclusive ones overlap nobody, --shared ones share', async () => {
+    const path = uniqueRoot('lock');
+    const log = join(dir, 'one-path.log');
+    writeFileSync(log, '');
+    // Each CMD logs the interval it held the lock: taken after the grant, and before the release.
+    const hold = (kind: 'read' | 'write', seconds: string): string =>
+      `s=$(date +%s%N); sleep ${seconds}; echo "${kind} $s $(date +%s%N)" >> ${log}`;
+    const worker = async (kind: 'read' | 'write'): Promise<void> => {
+      for (let i = 0; i < 5; i++) {
+        const shared = kind === 'read' ? ['--shared'] : [];
+        const cmd = hold(kind, kind === 'read' ? '0.05' : '0.01');
+        const run = await zkts(['--server', server, '--timeout', '100000', 'lock', ...shared, path, '--', 'sh', '-c', cmd]);
+        expect(run, run.stderr).toMatchObject({ code: 0, stderr: '' }); // 75 would be a lost wakeup
+      }
+    };
+    await Promise.all([...Array.from({ length: 8 }, () => worker('write')), ...Array.from({ length: 12 }, () => worker('read'))]);
+    const held = readFileSync(log, 'utf8').trim().split('\n').map((line) => {
+      const [kind, start, end] = line.split(' ');
+      return { kind, start: BigInt(start ?? ''), end: BigInt(end ?? '') };
+    });
+    expect(held).toHaveLength(100);
+    held.sort((a, b) => (a.start < b.start ? -1 : 1));
+    let overlaps = 0;
+    let readers = 0;
+    let maxReaders = 0;
+    for (const [i, a] of held.entries()) {
+      for (const b of held.slice(i + 1)) {
+        if (b.start >= a.end) break;
+        if (a.kind === 'write' || b.kind === 'write') overlaps++;
+      }
+    }
+    const edges = held.filter((h) => h.kind === 'read').flatMap((h) => [[h.start, 1], [h.end, -1]] as [bigint, number][]);
+    edges.sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : x[1] - y[1]));
+    for (const [, d] of edges) maxReaders = Math.max(maxReaders, (readers += d));
+    console.info(`zkts lock, one path: ${held.length} grants (40 exclusive, 60 --shared), ${overlaps} overlaps, up to ${maxReaders} --shared at once`);
+    expect(overlaps).toBe(0);
+    expect(maxReaders).toBeGreaterThan(1);
+    expect(await children(path)).toEqual([]);
+  });
+
   it("waits for a lock held by Curator's InterProcessMutex in a JVM", async () => {
     const path = uniqueRoot('lock');
     const java = curatorLock([server, path, 'hold']);

@@ -5,9 +5,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { connect, type ZkClient } from '@zkts/protocol';
-import { Mutex, settleCleanups, type Lease } from '@zkts/recipes';
+import { Mutex, type Lease } from '@zkts/recipes';
 import { startEnsemble, startFaultProxy, type Ensemble, type FaultProxy } from '@zkts/testkit';
 
+import { settleCleanups } from '../../src/cleanup.js';
 import { childrenOf, sleep, uniqueRoot } from './helpers.js';
 
 const CHAOS_MS = 62_000;
@@ -45,6 +46,7 @@ describe('chaos', () => {
     const dir = `${uniqueRoot('chaos')}/lock`;
     const viaProxies = proxies.map((p) => p.connectString).join(',');
     const live = new Set<ZkClient>();
+    const everyClient: ZkClient[] = [];
     const holders = new Set<Lease>();
     let violations = 0;
     let grants = 0;
@@ -57,6 +59,7 @@ describe('chaos', () => {
         try {
           const c = await connect(viaProxies, { sessionTimeout: SESSION_TIMEOUT, connectTimeout: 1000 });
           live.add(c);
+          everyClient.push(c);
           return c;
         } catch {
           if (stop) throw new Error('stopped');
@@ -138,7 +141,7 @@ describe('chaos', () => {
     await sleep(4000);
     stop = true;
     await Promise.all(workers);
-    await settleCleanups();
+    await settleCleanups(...everyClient);
     expect(violations, `seed ${seed}; faults: ${faults.join(', ')}`).toBe(0);
     expect(grants - grantsBeforeCalm, 'progress after the faults').toBeGreaterThan(10);
     expect(grants).toBeGreaterThan(100);

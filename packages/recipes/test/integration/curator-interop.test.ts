@@ -1,65 +1,27 @@
 // Interop with Apache Curator (Debian's jars, run in a JVM): Curator's InterProcessMutex and zkts Mutex
 // contend on one path with exclusion held, and the read-write lock node names are understood both ways.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { Mutex, ReadWriteLock } from '@zkts/recipes';
 
+import { compileCurator, curator, killAll, type ForeignProcess } from './foreign.js';
 import { Clients, childrenOf, sharedServer, sleep, text, uniqueRoot } from './helpers.js';
 
-const JARS = [
-  'curator-recipes', 'curator-framework', 'curator-client', 'zookeeper', 'zookeeper-jute', 'guava', 'slf4j-api', 'slf4j-nop',
-  'netty-handler', 'netty-transport', 'netty-common', 'netty-buffer', 'netty-codec', 'netty-resolver',
-  'netty-transport-native-epoll', 'netty-transport-native-unix-common', 'commons-io', 'commons-lang3', 'metrics-core',
-].map((j) => `/usr/share/java/${j}.jar`);
-
 const clients = new Clients();
-const jvms: ChildProcess[] = [];
-let classDir = '';
-let classpath = '';
+let compiled: ReturnType<typeof compileCurator> | undefined;
 
 beforeAll(() => {
-  const missing = JARS.filter((j) => !existsSync(j));
-  if (missing.length > 0) throw new Error(`Curator interop needs Debian's jars; missing: ${missing.join(', ')}`);
-  classDir = mkdtempSync(join(tmpdir(), 'zkts-curator-'));
-  const source = fileURLToPath(new URL('./java/CuratorLocks.java', import.meta.url));
-  const r = spawnSync('javac', ['-d', classDir, '-cp', JARS.join(':'), source], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`javac failed: ${r.stderr}`);
-  classpath = [classDir, ...JARS].join(':');
+  compiled = compileCurator();
 }, 120_000);
 
 afterEach(async () => {
-  for (const j of jvms.splice(0)) if (j.exitCode === null) j.kill('SIGKILL');
+  killAll();
   await clients.closeAll();
 });
 
-afterAll(() => {
-  if (classDir !== '') rmSync(classDir, { recursive: true, force: true });
-});
+afterAll(() => compiled?.dispose());
 
-function java(...args: string[]): { proc: ChildProcess; line: (re: RegExp, timeout?: number) => Promise<RegExpExecArray>; exited: Promise<number | null> } {
-  const proc = spawn('java', ['-Xss512k', '-XX:TieredStopAtLevel=1', '-cp', classpath, 'CuratorLocks', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
-  jvms.push(proc);
-  let out = '';
-  let err = '';
-  proc.stdout!.on('data', (b: Buffer) => (out += b.toString()));
-  proc.stderr!.on('data', (b: Buffer) => (err += b.toString()));
-  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
-  const line = async (re: RegExp, timeout = 30_000): Promise<RegExpExecArray> => {
-    const deadline = Date.now() + timeout;
-    for (;;) {
-      const m = re.exec(out);
-      if (m) return m;
-      if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`Curator process: no ${re} (exit ${proc.exitCode}); stdout: ${out} stderr: ${err.slice(-2000)}`);
-      await sleep(20);
-    }
-  };
-  return { proc, line, exited };
-}
+const java = (...args: string[]): ForeignProcess => curator(compiled!.classpath, ...args);
 
 describe('interop with Curator', () => {
   it('Curator InterProcessMutex and zkts Mutex exclude each other (shared read-modify-write counter)', async () => {

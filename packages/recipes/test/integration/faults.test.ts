@@ -5,9 +5,10 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { createClient, type ZkClient } from '@zkts/protocol';
-import { LeaderElection, Mutex, settleCleanups } from '@zkts/recipes';
+import { LeaderElection, Mutex } from '@zkts/recipes';
 import { startFaultProxy, type FaultProxy } from '@zkts/testkit';
 
+import { settleCleanups } from '../../src/cleanup.js';
 import { Clients, childrenOf, sharedServer, sleep, until, uniqueRoot } from './helpers.js';
 
 const clients = new Clients();
@@ -144,7 +145,7 @@ describe('faults', () => {
     await until(async () => (await childrenOf(direct, dir)).length === 2, 5000, 'create applied');
     ac.abort();
     await expect(attempt).rejects.toMatchObject({ code: 'ABORTED' });
-    await settleCleanups();
+    await settleCleanups(c);
     await until(async () => (await childrenOf(direct, dir)).length === 1, 5000, 'orphan removed');
     await blocker.release();
   });

@@ -3,7 +3,10 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { LockBusyError, LockNotHeldError, Mutex, settleCleanups, type Lease } from '@zkts/recipes';
+import { LockBusyError, LockNotHeldError, Mutex, type Lease } from '@zkts/recipes';
+
+import { settleCleanups } from '../../src/cleanup.js';
+import { setTestHooks } from '../../src/test-hooks.js';
 
 import { Clients, childrenOf, sleep, text, uniqueRoot, until } from './helpers.js';
 
@@ -171,13 +174,11 @@ describe('Mutex', () => {
     const dir = `${root}/lock`;
     const held = await new Mutex(c1!, dir).acquire();
     let injected = 0;
-    const waiter = new Mutex(c2!, dir, {
-      testHooks: {
-        afterGetChildren: async ({ watch }) => {
-          injected++;
-          expect(`${dir}/${watch}`).toBe(held.node);
-          await held.release(); // the node it is about to watch is gone before the getData call
-        },
+    const waiter = setTestHooks(new Mutex(c2!, dir), {
+      afterGetChildren: async ({ watch }) => {
+        injected++;
+        expect(`${dir}/${watch}`).toBe(held.node);
+        await held.release(); // the node it is about to watch is gone before the getData call
       },
     });
     const lease = await waiter.acquire({ timeout: 5000 });
@@ -296,6 +297,6 @@ describe('Mutex', () => {
     const b = await bP;
     expect((await m.holders()).map((p) => p.data)).toEqual(['worker-b']);
     await b.release();
-    await settleCleanups();
+    await settleCleanups(cs[0]!, cs[1]!);
   });
 });

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 
 import { ConnectionLossError } from '@zkts/protocol';
+import { ManualClock } from '@zkts/testkit';
 
-import { LockBusyError, LockNotHeldError, Mutex, settleCleanups } from '../../src/index.js';
+import { settleCleanups } from '../../src/cleanup.js';
+import { LockBusyError, LockNotHeldError, Mutex } from '../../src/index.js';
+import { setTestHooks } from '../../src/test-hooks.js';
 import { FakeZk } from './fake-zk.js';
 
 const tick = (): Promise<void> => new Promise((r) => setTimeout(r, 5));
@@ -64,14 +67,12 @@ describe('Mutex (in-memory ZooKeeper)', () => {
     const holder = new Mutex(zk.client(), '/l');
     const held = await holder.acquire();
     let injected = false;
-    const waiter = new Mutex(zk.client(), '/l', {
-      testHooks: {
-        afterGetChildren: async ({ watch }) => {
-          if (injected) return;
-          injected = true;
-          expect(`/l/${watch}`).toBe(held.node);
-          await held.release();
-        },
+    const waiter = setTestHooks(new Mutex(zk.client(), '/l'), {
+      afterGetChildren: async ({ watch }) => {
+        if (injected) return;
+        injected = true;
+        expect(`/l/${watch}`).toBe(held.node);
+        await held.release();
       },
     });
     const lease = await waiter.acquire({ timeout: 1000 });
@@ -96,12 +97,15 @@ describe('Mutex (in-memory ZooKeeper)', () => {
 
   it('a timed-out waiter removes its node and the others keep their order', async () => {
     const zk = new FakeZk();
+    const clock = new ManualClock();
     const a = await new Mutex(zk.client(), '/l').acquire();
-    const b = new Mutex(zk.client(), '/l');
+    const b = new Mutex(zk.client(), '/l', { clock });
     const c = new Mutex(zk.client(), '/l');
     const bP = b.acquire({ timeout: 30 });
     await tick();
     const cP = c.acquire();
+    await tick();
+    clock.advance(30);
     await expect(bP).rejects.toMatchObject({ code: 'TIMEOUT' });
     expect(zk.children('/l')).toHaveLength(2);
     await a.release();
@@ -115,12 +119,13 @@ describe('Mutex (in-memory ZooKeeper)', () => {
     const zk = new FakeZk();
     await new Mutex(zk.client(), '/l').acquire();
     const ac = new AbortController();
-    const p = new Mutex(zk.client(), '/l').acquire({ signal: ac.signal });
+    const c = zk.client();
+    const p = new Mutex(c, '/l').acquire({ signal: ac.signal });
     await tick();
     expect(zk.children('/l')).toHaveLength(2);
     ac.abort();
     await expect(p).rejects.toMatchObject({ code: 'ABORTED' });
-    await settleCleanups();
+    await settleCleanups(c);
     expect(zk.children('/l')).toHaveLength(1);
   });
 
@@ -143,7 +148,7 @@ describe('Mutex (in-memory ZooKeeper)', () => {
     let creates = 0;
     zk.create = (path, data, mode, session) => realCreate(path, data, mode, creates++ === 0 ? 999n : session);
     const lease = await new Mutex(c, '/l').acquire();
-    await settleCleanups();
+    await settleCleanups(c);
     expect(zk.children('/l')).toEqual([lease.node.slice(3)]);
     expect(zk.nodes.get(lease.node)?.stat.ephemeralOwner).toBe(c.sessionId);
   });
@@ -169,7 +174,7 @@ describe('Mutex (in-memory ZooKeeper)', () => {
     await late;
     await blocker.release();
     const lease = await p;
-    await settleCleanups();
+    await settleCleanups(c);
     expect(zk.children('/l')).toEqual([lease.node.slice(3)]);
   });
 
@@ -202,6 +207,26 @@ describe('Mutex (in-memory ZooKeeper)', () => {
     expect(await other.tryAcquire()).toBeNull();
     await n.release();
     expect(await other.tryAcquire()).not.toBeNull();
+  });
+
+  it('an acquire during a release waits until our old node is gone; a second concurrent acquire is busy', async () => {
+    const zk = new FakeZk();
+    const c = zk.client();
+    const m = new Mutex(c, '/l');
+    const first = await m.acquire();
+    const realDelete = c.delete.bind(c);
+    let finish: (() => void) | undefined;
+    c.delete = (path) => new Promise<void>((resolve, reject) => (finish = () => realDelete(path).then(resolve, reject)));
+    const releasing = first.release();
+    const again = m.acquire();
+    await expect(m.acquire()).rejects.toBeInstanceOf(LockBusyError);
+    await tick();
+    expect(zk.children('/l')).toEqual([first.node.slice(3)]); // no second node while the first is being deleted
+    finish?.();
+    await releasing;
+    const second = await again;
+    expect(zk.children('/l')).toEqual([second.node.slice(3)]);
+    expect(m.holdCount).toBe(1);
   });
 
   it('session expiry while holding fires lost; the next holder gets a greater fencing token', async () => {

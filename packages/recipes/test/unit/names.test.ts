@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import {
-  compareSequence, formatSequence, MUTEX_MARKERS, mutexDecision, parseContender, parseSequence, readDecision, RW_MARKERS,
-  sortContenders, writeDecision,
-} from '../../src/names.js';
+import { LOCK_MARKERS } from '../../src/lock-rule.js';
+import { compareSequence, formatSequence, parseContender, parseSequence, sortContenders } from '../../src/names.js';
 
 const UUID = '0f8fad5b-d9cb-469f-a165-70867728950e';
 const curator = (seq: string, marker = 'lock-'): string => `_c_${UUID}-${marker}${seq}`;
@@ -38,34 +36,34 @@ describe('parseSequence', () => {
 
 describe('parseContender', () => {
   it('recognises Curator mutex names and keeps the protection prefix apart', () => {
-    const c = parseContender(curator('0000000005'), MUTEX_MARKERS);
+    const c = parseContender(curator('0000000005'), LOCK_MARKERS);
     expect(c).toMatchObject({ prefix: `_c_${UUID}-`, marker: 'lock-', sequence: 5, kind: 'write' });
   });
 
   it('reads a negative sequence after a marker that ends in a dash (lock--2147483648)', () => {
-    expect(parseContender(curator('-2147483648'), MUTEX_MARKERS)?.sequence).toBe(-2147483648);
-    expect(parseContender(curator('-000000001'), MUTEX_MARKERS)?.sequence).toBe(-1);
+    expect(parseContender(curator('-2147483648'), LOCK_MARKERS)?.sequence).toBe(-2147483648);
+    expect(parseContender(curator('-000000001'), LOCK_MARKERS)?.sequence).toBe(-1);
   });
 
-  it('recognises kazoo names in a mutex dir, readers included', () => {
-    expect(parseContender('9f1c2d__lock__0000000003', MUTEX_MARKERS)).toMatchObject({ prefix: '9f1c2d', sequence: 3, kind: 'write' });
-    expect(parseContender('9f1c2d__rlock__0000000004', MUTEX_MARKERS)).toMatchObject({ marker: '__rlock__', kind: 'read' });
+  it('recognises kazoo names, readers included', () => {
+    expect(parseContender('9f1c2d__lock__0000000003', LOCK_MARKERS)).toMatchObject({ prefix: '9f1c2d', sequence: 3, kind: 'write' });
+    expect(parseContender('9f1c2d__rlock__0000000004', LOCK_MARKERS)).toMatchObject({ marker: '__rlock__', kind: 'read' });
   });
 
-  it('recognises Curator and kazoo RW names with their side', () => {
-    expect(parseContender(curator('0000000001', '__READ__'), RW_MARKERS)?.kind).toBe('read');
-    expect(parseContender(curator('0000000001', '__WRIT__'), RW_MARKERS)?.kind).toBe('write');
-    expect(parseContender('abc__rlock__0000000001', RW_MARKERS)?.kind).toBe('read');
-    expect(parseContender('abc__lock__0000000001', RW_MARKERS)?.kind).toBe('write');
+  it('recognises Curator and kazoo read-write names with their side', () => {
+    expect(parseContender(curator('0000000001', '__READ__'), LOCK_MARKERS)?.kind).toBe('read');
+    expect(parseContender(curator('0000000001', '__WRIT__'), LOCK_MARKERS)?.kind).toBe('write');
+    expect(parseContender('abc__rlock__0000000001', LOCK_MARKERS)?.kind).toBe('read');
+    expect(parseContender('abc__lock__0000000001', LOCK_MARKERS)?.kind).toBe('write');
   });
 
   it('ignores foreign children', () => {
     for (const name of ['config', 'lock-', 'lock-12', 'leases', `_c_${UUID}-lock-00000000a1`, 'x-0000000001', 'ready']) {
-      expect(parseContender(name, MUTEX_MARKERS)).toBeUndefined();
+      expect(parseContender(name, LOCK_MARKERS)).toBeUndefined();
     }
-    // A Curator RW node is not a mutex contender, and a mutex node is not an RW contender.
-    expect(parseContender(curator('0000000001', '__READ__'), MUTEX_MARKERS)).toBeUndefined();
-    expect(parseContender(curator('0000000001'), RW_MARKERS)).toBeUndefined();
+    // Other recipes' markers are not lock contenders.
+    expect(parseContender(curator('0000000001', 'latch-'), LOCK_MARKERS)).toBeUndefined();
+    expect(parseContender(curator('0000000001', 'lease-'), LOCK_MARKERS)).toBeUndefined();
   });
 });
 
@@ -80,57 +78,17 @@ describe('ordering', () => {
 
   it('sorts on the sequence only, whatever the prefix, and drops foreign children', () => {
     const names = [`_c_zzz-lock-0000000003`, 'foreign', `_c_aaa-lock-0000000010`, 'k__lock__0000000001', `_c_mmm-lock-0000000002`];
-    expect(sortContenders(names, MUTEX_MARKERS).map((c) => c.sequence)).toEqual([1, 2, 3, 10]);
+    expect(sortContenders(names, LOCK_MARKERS).map((c) => c.sequence)).toEqual([1, 2, 3, 10]);
   });
 
   it('keeps creation order across the wrap (string order would put the negatives first)', () => {
     const seqs = [2147483645, 2147483646, 2147483647, -2147483648, -2147483647];
     const names = [...seqs].reverse().map((s) => curator(formatSequence(s)));
-    expect(sortContenders(names, MUTEX_MARKERS).map((c) => c.sequence)).toEqual(seqs);
+    expect(sortContenders(names, LOCK_MARKERS).map((c) => c.sequence)).toEqual(seqs);
   });
 
   it('puts a downgraded read node (same sequence as its write node) before the write node', () => {
     const names = [curator('0000000005', '__WRIT__'), `_c_other-__READ__0000000005`, curator('0000000006', '__WRIT__')];
-    expect(sortContenders(names, RW_MARKERS).map((c) => `${c.kind}${c.sequence}`)).toEqual(['read5', 'write5', 'write6']);
-  });
-});
-
-describe('decisions', () => {
-  const rw = (kinds: string): ReturnType<typeof sortContenders> =>
-    sortContenders(
-      [...kinds].map((k, i) => `_c_${i}-${k === 'r' ? '__READ__' : '__WRIT__'}${formatSequence(i)}`),
-      RW_MARKERS,
-    );
-
-  it('mutex: the head holds; everyone else watches the immediate predecessor', () => {
-    const sorted = sortContenders(['a-lock-0000000001', 'b-lock-0000000002', 'c-lock-0000000003'], MUTEX_MARKERS);
-    expect(mutexDecision(sorted, 0)).toEqual({ granted: true });
-    expect(mutexDecision(sorted, 2)).toEqual({ granted: false, watch: 'b-lock-0000000002' });
-    expect(mutexDecision(sorted, 2, 3)).toEqual({ granted: true });
-  });
-
-  it('reader: granted with only readers ahead', () => {
-    const s = rw('rrr');
-    expect(readDecision(s, 2)).toEqual({ granted: true });
-  });
-
-  it('reader: watches its NEAREST preceding writer, not the lowest (Curator) one', () => {
-    const s = rw('rwrwr');
-    expect(readDecision(s, 4)).toEqual({ granted: false, watch: s[3]?.name });
-    expect(readDecision(s, 2)).toEqual({ granted: false, watch: s[1]?.name });
-    expect(readDecision(s, 0)).toEqual({ granted: true });
-  });
-
-  it('reader: never counts writers queued after it (kazoo #649)', () => {
-    const s = rw('rrww');
-    expect(readDecision(s, 1)).toEqual({ granted: true });
-  });
-
-  it('writer: watches its immediate predecessor, reader or writer', () => {
-    const s = rw('rwrw');
-    expect(writeDecision(s, 0)).toEqual({ granted: true });
-    expect(writeDecision(s, 1)).toEqual({ granted: false, watch: s[0]?.name });
-    expect(writeDecision(s, 3)).toEqual({ granted: false, watch: s[2]?.name });
-    expect(s[2]?.kind).toBe('read');
+    expect(sortContenders(names, LOCK_MARKERS).map((c) => `${c.kind}${c.sequence}`)).toEqual(['read5', 'write5', 'write6']);
   });
 });

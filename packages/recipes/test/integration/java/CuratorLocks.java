@@ -5,12 +5,22 @@
 //       acquire, read counter, sleep 2 ms, write counter+1 (no version check), release; N times. Prints DONE.
 //   hold-write|hold-read <connect> <lockPath>
 //       acquire, print "HELD <node>", wait for a line on stdin, release, print RELEASED.
+//   loop <connect> <grants> <holdMs> <kind>:<path>...      kind = mutex | write | read
+//       one thread per spec, each with its own lock: acquire, hold holdMs, release, <grants> times; after each
+//       grant print "<read|write> curator-<kind>-<n> <t0> <t1>" (System.nanoTime, CLOCK_MONOTONIC: the same
+//       clock as the test's), then DONE once every thread is done.
+//   probe <connect> <ms> <kind>:<path>...
+//       for each spec in turn: try to acquire within ms, print "<spec> ACQUIRED" (and release) or "<spec> TIMEOUT".
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.recipes.locks.InterProcessLock;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.curator.framework.recipes.locks.InterProcessReadWriteLock;
 import org.apache.curator.retry.ExponentialBackoffRetry;
@@ -23,6 +33,16 @@ public final class CuratorLocks {
       client.blockUntilConnected();
       if (mode.equals("mutex")) {
         mutex(client, args[2], Integer.parseInt(args[3]), args[4]);
+      } else if (mode.equals("loop")) {
+        loop(client, Integer.parseInt(args[2]), Long.parseLong(args[3]), args);
+      } else if (mode.equals("probe")) {
+        for (int i = 3; i < args.length; i++) {
+          InterProcessLock lock = lockFor(client, args[i]);
+          boolean acquired = lock.acquire(Long.parseLong(args[2]), TimeUnit.MILLISECONDS);
+          System.out.println(args[i] + (acquired ? " ACQUIRED" : " TIMEOUT"));
+          System.out.flush();
+          if (acquired) lock.release();
+        }
       } else {
         InterProcessReadWriteLock rw = new InterProcessReadWriteLock(client, args[2]);
         InterProcessMutex lock = mode.equals("hold-write") ? rw.writeLock() : rw.readLock();
@@ -56,6 +76,49 @@ public final class CuratorLocks {
         lock.release();
       }
     }
+    System.out.println("DONE");
+    System.out.flush();
+  }
+
+  /** `mutex:/p` is an InterProcessMutex, `write:/p` / `read:/p` a side of an InterProcessReadWriteLock. */
+  private static InterProcessLock lockFor(CuratorFramework client, String spec) {
+    String kind = spec.substring(0, spec.indexOf(':'));
+    String path = spec.substring(spec.indexOf(':') + 1);
+    if (kind.equals("mutex")) return new InterProcessMutex(client, path);
+    InterProcessReadWriteLock rw = new InterProcessReadWriteLock(client, path);
+    return kind.equals("write") ? rw.writeLock() : rw.readLock();
+  }
+
+  private static void loop(CuratorFramework client, int grants, long holdMs, String[] args) throws Exception {
+    List<Thread> threads = new ArrayList<>();
+    List<Throwable> failures = new ArrayList<>();
+    for (int i = 4; i < args.length; i++) {
+      String spec = args[i];
+      String kind = spec.substring(0, spec.indexOf(':'));
+      String who = "curator-" + kind + "-" + (i - 4);
+      String side = kind.equals("read") ? "read" : "write";
+      InterProcessLock lock = lockFor(client, spec);
+      Thread t = new Thread(() -> {
+        try {
+          for (int g = 0; g < grants; g++) {
+            if (!lock.acquire(60, TimeUnit.SECONDS)) throw new IllegalStateException(who + ": no grant in 60 s");
+            long t0 = System.nanoTime();
+            Thread.sleep(holdMs);
+            long t1 = System.nanoTime();
+            lock.release();
+            System.out.println(side + " " + who + " " + t0 + " " + t1);
+          }
+        } catch (Throwable e) {
+          synchronized (failures) {
+            failures.add(e);
+          }
+        }
+      });
+      threads.add(t);
+      t.start();
+    }
+    for (Thread t : threads) t.join();
+    if (!failures.isEmpty()) throw new IllegalStateException("loop failed", failures.get(0));
     System.out.println("DONE");
     System.out.flush();
   }
