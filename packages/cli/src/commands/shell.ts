@@ -58,7 +58,8 @@ export const shell: Command = {
       }
     });
     const stop = (): void => {
-      running?.abort('SIGTERM');
+      // The same reason as ours (SIGTERM, or a broken pipe that must end the command quietly).
+      running?.abort(context.signal.reason);
       rl.close();
     };
     context.signal.addEventListener('abort', stop, { once: true });
@@ -73,7 +74,7 @@ export const shell: Command = {
         try {
           words = splitWords(line);
         } catch (error) {
-          context.out.error((error as Error).message);
+          context.out.error((error as Error).message, { code: 'USAGE', exitCode: ExitCode.USAGE });
           last = ExitCode.USAGE;
           if (terminal) rl.prompt();
           continue;
@@ -84,7 +85,7 @@ export const shell: Command = {
         }
         if (words[0] === 'exit' || words[0] === 'quit') break;
         if (NOT_IN_SHELL.has(words[0] ?? '')) {
-          context.out.error(new UsageError(`${words[0]} is not available inside the shell`).message);
+          context.out.error(new UsageError(`${words[0]} is not available inside the shell`).message, { code: 'USAGE', exitCode: ExitCode.USAGE });
           last = ExitCode.USAGE;
         } else {
           running = new AbortController();
