@@ -1,6 +1,7 @@
 // What the CLI prints at its edges: a reader that goes away (EPIPE), get -s, --version, errors under --json,
 // a subtree with an unreadable node, and watch events (which carry no zxid from the server).
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 import { Acls, connect, digestId, Perms } from '@zkts/protocol';
 import type { ZkClient } from '@zkts/protocol';
@@ -43,13 +44,19 @@ describe('output at the edges', { timeout: 300_000 }, () => {
     await Promise.all(Array.from({ length: 300 }, (_, i) => client.create(`${root}/n${String(i).padStart(3, '0')}`, 'x'.repeat(200))));
     const big = `${root}/big`;
     await client.create(big, new Uint8Array(512 * 1024).fill(0x61));
-    const [lsR, lsJson, tree, get] = await Promise.all([
+    const transcript = fileURLToPath(new URL('../fixtures/java-client-session.json', import.meta.url));
+    const [lsR, lsJson, tree, get, decode] = await Promise.all([
       withClosedStdout([...s, 'ls', '-R', root], 'first-chunk'),
       withClosedStdout([...s, '--json', 'ls', '-R', root], 'first-chunk'),
       withClosedStdout([...s, 'tree', root], 'start'),
       withClosedStdout([...s, 'get', big], 'start'),
+      withClosedStdout(['decode', transcript], 'start'),
     ]);
     expect(lsR.first.startsWith(`${root}\n`)).toBe(true);
+    // decode formats the whole file in one go and still prints its summary (a note, not an error).
+    expect(decode.code).toBe(0);
+    expect(decode.stderr).toMatch(/^1 connection\(s\): 70 frames, .*\n$/);
+    expect(decode.stderr).not.toMatch(STACK);
     for (const [name, result] of Object.entries({ lsR, lsJson, tree, get })) {
       expect({ name, code: result.code, stderr: result.stderr }).toEqual({ name, code: 0, stderr: '' });
       expect(result.stderr).not.toMatch(STACK);
