@@ -14,6 +14,7 @@ export const ExitCode = {
   NO_AUTH: 5,
   NOT_EMPTY: 6,
   SERVER_ERROR: 7,
+  PARTIAL: 8,
   USAGE: 64,
   DATA_ERROR: 65,
   NO_INPUT: 66,
@@ -33,6 +34,7 @@ export const EXIT_CODE_TABLE: readonly (readonly [ExitCode, string])[] = [
   [ExitCode.NO_AUTH, 'not authorized, or authentication failed (NOAUTH, AUTHFAILED)'],
   [ExitCode.NOT_EMPTY, 'the node has children (NOTEMPTY)'],
   [ExitCode.SERVER_ERROR, 'any other error the server answered with'],
+  [ExitCode.PARTIAL, 'partial output: some nodes could not be read (ls -R, tree); each is reported on stderr'],
   [ExitCode.USAGE, 'usage error: unknown command or option, bad argument'],
   [ExitCode.DATA_ERROR, 'malformed input (capture, transcript, undecodable traffic)'],
   [ExitCode.NO_INPUT, 'an input file cannot be read'],
@@ -41,14 +43,23 @@ export const EXIT_CODE_TABLE: readonly (readonly [ExitCode, string])[] = [
   [ExitCode.LOCK_LOST, 'lock: the lock was lost while the command ran (the command got SIGTERM)'],
 ];
 
+/** The name of an exit code (`NO_NODE`, `USAGE`…), the `code` of a JSON error; `ERROR` for lock's own statuses. */
+export function exitCodeName(code: number): string {
+  for (const [name, value] of Object.entries(ExitCode)) if (value === code) return name;
+  return 'ERROR';
+}
+
 /** An error the CLI reports as one line, with the exit code it chose. */
 export class CliError extends Error {
   /** Usually an ExitCode; `lock` also uses sh's 126/127/128+N for its command. */
   readonly exitCode: number;
+  /** Extra fields for the JSON form of the error (e.g. the connect attempts). */
+  readonly details: Readonly<Record<string, unknown>> | undefined;
 
-  constructor(exitCode: number, message: string, options?: ErrorOptions) {
+  constructor(exitCode: number, message: string, options?: ErrorOptions & { details?: Record<string, unknown> }) {
     super(message, options);
     this.exitCode = exitCode;
+    this.details = options?.details;
   }
 
   override get name(): string {

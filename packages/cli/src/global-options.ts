@@ -13,6 +13,7 @@ export const GLOBAL_OPTIONS: OptionSpecs = {
   auth: { type: 'string', arg: 'SCHEME:CRED', multiple: true, description: 'authenticate first, e.g. --auth digest:user:pass (repeatable)' },
   json: { type: 'boolean', description: 'machine output: one JSON object per line' },
   help: { type: 'boolean', short: 'h', description: 'show help' },
+  version: { type: 'boolean', description: 'print the version of zkts and exit' },
 };
 
 /** `digest:user:pass` → scheme `digest`, credentials `user:pass` (everything after the first colon). */

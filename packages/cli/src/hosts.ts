@@ -34,11 +34,26 @@ export function parseHostPort(entry: string, defaultPort: number | undefined, wh
   return { host, port };
 }
 
+/**
+ * The mistakes the library's parser answers with messages about something else: a URL scheme (`zk://h:2181`
+ * would read as host `zk`, bad port, chroot `//h:2181`) and an empty entry (`a,,b`, which it skips silently).
+ * Checked before anything connects, by every command that uses --server.
+ */
+export function checkConnectString(connectString: string): void {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(connectString.trim())) {
+    throw new UsageError(`--server '${connectString}': connect strings have no scheme: use host:port[,host:port][/chroot]`);
+  }
+  const slash = connectString.indexOf('/');
+  const entries = (slash < 0 ? connectString : connectString.slice(0, slash)).split(',');
+  const empty = entries.findIndex((entry) => entry.trim() === '');
+  if (entries.length === 1 && empty === 0) throw new UsageError(`--server '${connectString}': no host before the chroot`);
+  if (empty >= 0) throw new UsageError(`--server '${connectString}': host ${empty + 1} of ${entries.length} is empty (stray comma?)`);
+}
+
 /** `h1:p1,h2/chroot` → the hosts (the chroot does not matter to a raw socket). */
 export function serverHosts(connectString: string): HostPort[] {
+  checkConnectString(connectString);
   const slash = connectString.indexOf('/');
   const list = slash < 0 ? connectString : connectString.slice(0, slash);
-  const hosts = list.split(',').map((s) => s.trim()).filter((s) => s !== '');
-  if (hosts.length === 0) throw new UsageError(`--server: no host in '${connectString}'`);
-  return hosts.map((entry) => parseHostPort(entry, 2181, '--server'));
+  return list.split(',').map((entry) => parseHostPort(entry.trim(), 2181, '--server'));
 }

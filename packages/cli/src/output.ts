@@ -8,6 +8,12 @@ export interface Sink {
   write(text: string | Uint8Array): unknown;
 }
 
+/** What a JSON error carries besides its message: `code` (default ERROR), and e.g. `exitCode`, `command`. */
+export interface ErrorFields {
+  readonly code?: string;
+  readonly [field: string]: unknown;
+}
+
 export class Output {
   readonly json: boolean;
   private readonly stdout: Sink;
@@ -39,9 +45,13 @@ export class Output {
     this.stdout.write(bytes);
   }
 
-  /** Diagnostics for people, always on stderr, in both modes. */
-  error(message: string): void {
-    this.stderr.write(`zkts: ${message}\n`);
+  /**
+   * An error, always on stderr: `zkts: message` for people; with --json one object per line,
+   * `{"error":{"code","message",...fields}}`, so a script can parse every line it gets.
+   */
+  error(message: string, fields: ErrorFields = {}): void {
+    if (this.json) this.stderr.write(`${toJson({ error: { code: fields.code ?? 'ERROR', message, ...fields } })}\n`);
+    else this.stderr.write(`zkts: ${message}\n`);
   }
 
   note(message: string): void {
@@ -113,8 +123,11 @@ export function aclRecord(acl: readonly ACL[]): { scheme: string; id: string; pe
   return acl.map((entry) => ({ scheme: entry.id.scheme, id: entry.id.id, perms: permString(entry.perms) }));
 }
 
+/** Servers before 3.9 send -1 as an event's zxid (no zxid at all): then the record has none either. */
 export function eventRecord(event: WatchEvent): Record<string, string> {
-  return { type: event.type, path: event.path, zxid: event.zxid.toString() };
+  const record: Record<string, string> = { type: event.type, path: event.path };
+  if (event.zxid >= 0n) record['zxid'] = event.zxid.toString();
+  return record;
 }
 
 export function formatEvent(event: WatchEvent): string {

@@ -2,22 +2,28 @@
  * The ZooKeeper session of one CLI invocation (or of a whole `zkts shell`): connected lazily on first use,
  * so commands that need no server (decode, --help) never open a socket.
  */
-import { createClient } from '@zkts/protocol';
-import type { CallOptions, ClientOptions, ZkClient } from '@zkts/protocol';
+import { ConnectTimeoutError, createClient, parseConnectString, ZkError } from '@zkts/protocol';
+import type { CallOptions, ClientOptions, ConnectAttempt, ZkClient } from '@zkts/protocol';
 
 import type { GlobalOptions } from './command.js';
-import { CliError, ExitCode } from './exit-codes.js';
+import { attemptRecords, describeAttempts, FailureTracker, failureReason, hostLabel } from './connect-failures.js';
+import { CliError, ExitCode, exitCodeFor } from './exit-codes.js';
+import { checkConnectString } from './hosts.js';
+import type { Output } from './output.js';
 
 /** Connecting is bounded even without --timeout: a CLI that hangs on a dead server helps nobody. */
 export const DEFAULT_CONNECT_TIMEOUT = 15_000;
 
 export class Session {
   private readonly options: GlobalOptions;
+  private readonly out: Output | undefined;
   private pending: Promise<ZkClient> | undefined;
   private opened: ZkClient | undefined;
 
-  constructor(options: GlobalOptions) {
+  /** `out` hears each failed connect attempt as it happens (one line per host and reason). */
+  constructor(options: GlobalOptions, out?: Output) {
     this.options = options;
+    this.out = out;
   }
 
   get server(): string {
@@ -39,26 +45,70 @@ export class Session {
   }
 
   private async open(): Promise<ZkClient> {
+    const server = this.options.server;
+    checkConnectString(server);
     // A command's session is the command's: when it expires the command ends (exit 69) rather than carry on in a
     // new session that holds none of its ephemeral nodes, locks or watches.
     const clientOptions: ClientOptions = { auth: this.options.auth.map((a) => ({ ...a })), renewSession: false };
     if (this.options.sessionTimeout !== undefined) clientOptions.sessionTimeout = this.options.sessionTimeout;
     let client: ZkClient;
+    let tracker: FailureTracker;
     try {
-      client = createClient(this.options.server, clientOptions);
+      tracker = new FailureTracker(parseConnectString(server).hosts.map(hostLabel));
+      client = createClient(server, clientOptions);
     } catch (error) {
-      throw new CliError(ExitCode.USAGE, `bad --server '${this.options.server}': ${messageOf(error)}`);
+      throw new CliError(ExitCode.USAGE, `bad --server '${server}': ${messageOf(error)}`);
     }
     this.opened = client;
     const timeout = this.options.timeout ?? DEFAULT_CONNECT_TIMEOUT;
+    const hopeless = new AbortController();
+    const said = new Map<string, string>();
+    const stopListening = client.onConnectFailure((attempt: ConnectAttempt) => {
+      const reason = failureReason(attempt.error);
+      // Each host's reason once, and again only when it changes: retries every second would be noise.
+      if (said.get(attempt.host) !== reason.text) {
+        said.set(attempt.host, reason.text);
+        this.out?.error(this.out.json ? `${attempt.host}: ${reason.text}` : `${attempt.host}: ${reason.text} [${reason.code}]`, { code: reason.code, host: attempt.host });
+      }
+      // Outside the library's call stack: aborting closes the client.
+      if (tracker.add(attempt)) queueMicrotask(() => hopeless.abort());
+    });
     try {
-      await client.connect({ timeout });
+      await client.connect({ timeout, signal: hopeless.signal });
     } catch (error) {
       const code = (error as { code?: unknown }).code;
-      if (code === 'AUTH_FAILED') throw new CliError(ExitCode.NO_AUTH, `authentication failed at ${this.options.server}`, { cause: error });
-      throw new CliError(ExitCode.UNAVAILABLE, `cannot connect to ${this.options.server} within ${timeout} ms: ${messageOf(error)}`, { cause: error });
+      if (code === 'AUTH_FAILED') throw new CliError(ExitCode.NO_AUTH, `authentication failed at ${server}`, { cause: error });
+      if (hopeless.signal.aborted) {
+        const attempts = tracker.attempts();
+        const detail = describeAttempts(attempts);
+        throw new CliError(ExitCode.UNAVAILABLE, `cannot connect to ${server}: every host refused or is unknown (${detail})`, { cause: error, details: { attempts: attemptRecords(attempts) } });
+      }
+      const attempts = error instanceof ConnectTimeoutError ? error.attempts : tracker.attempts();
+      throw new CliError(ExitCode.UNAVAILABLE, `cannot connect to ${server} within ${timeout} ms (${describeAttempts(attempts)})`, {
+        cause: error,
+        details: { attempts: attemptRecords(attempts) },
+      });
+    } finally {
+      stopListening();
     }
     return client;
+  }
+
+  /**
+   * A NO_NODE can mean that the chroot of --server itself is missing, which the server reports as NO_NODE on
+   * whatever path was asked for. Then this says so in words; any other error is returned as it is.
+   */
+  async explain(error: unknown): Promise<unknown> {
+    const client = this.opened;
+    if (!(error instanceof ZkError) || exitCodeFor(error) !== ExitCode.NO_NODE || client === undefined || client.chroot === '') return error;
+    if (client.state !== 'connected' && client.state !== 'connected-read-only') return error;
+    const root = await client.exists('/', { timeout: this.options.timeout ?? DEFAULT_CONNECT_TIMEOUT }).catch(() => undefined);
+    if (root !== null) return error;
+    const hosts = serverWithoutChroot(this.options.server);
+    const message = `the chroot ${client.chroot} given in --server does not exist on ${hosts} (NO_NODE on ${client.chroot} itself); create it first: zkts --server ${hosts} create -p ${client.chroot}`;
+    return new CliError(ExitCode.NO_NODE, message, {
+      cause: error,
+    });
   }
 
   async close(): Promise<void> {
@@ -71,4 +121,9 @@ export class Session {
 
 export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+function serverWithoutChroot(server: string): string {
+  const slash = server.indexOf('/');
+  return slash < 0 ? server : server.slice(0, slash);
 }

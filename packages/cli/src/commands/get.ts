@@ -1,4 +1,7 @@
-/** `get PATH [--stat]`: a node's data, byte for byte (a newline is added only on a terminal). */
+/**
+ * `get PATH [--stat]`: a node's data, byte for byte (a newline is added only on a terminal, or before the stat
+ * block of --stat so the two never run together).
+ */
 import { flag } from '../args.js';
 import type { Command, CommandContext } from '../command.js';
 import { atMost, positional } from '../command.js';
@@ -9,7 +12,10 @@ export const get: Command = {
   name: 'get',
   summary: "print a node's data",
   usage: 'PATH [--stat]',
-  details: 'JSON: {"path","data","encoding","stat"}; data that is not UTF-8 is given in base64.',
+  details:
+    'The data is written as it is; a newline is added on a terminal, and with --stat between the data and the\n' +
+    'stat block (so `get -s` on an empty node starts with an empty line).\n' +
+    'JSON: {"path","data","encoding","stat"}, with or without --stat; data that is not UTF-8 is given in base64.',
   options: { stat: { type: 'boolean', short: 's', description: "also print the node's stat" } },
   async run(context: CommandContext): Promise<number> {
     atMost(context, 1);
@@ -22,8 +28,10 @@ export const get: Command = {
     }
     context.out.raw(data);
     const endsWithNewline = data.length > 0 && data[data.length - 1] === 0x0a;
-    if ((context.io.stdout.isTTY === true || context.interactive) && data.length > 0 && !endsWithNewline) context.out.raw('\n');
-    if (flag(context.args, 'stat')) context.out.line(formatStat(stat));
+    const withStat = flag(context.args, 'stat');
+    // With the stat block after it, the data always ends its own line (an empty node: an empty line).
+    if (withStat ? !endsWithNewline : (context.io.stdout.isTTY === true || context.interactive) && data.length > 0 && !endsWithNewline) context.out.raw('\n');
+    if (withStat) context.out.line(formatStat(stat));
     return ExitCode.OK;
   },
 };

@@ -1,12 +1,10 @@
 /**
  * `zkts shell`: one session, many commands. Lines are split like sh words and run through the same
  * dispatcher as the command line; Tab completes command names and node paths; history is kept in
- * ~/.zkts_history (ZKTS_HISTORY=file to move it, ZKTS_HISTORY= to turn it off). Ctrl-C stops the running
- * command (e.g. watch); Ctrl-D, `exit` or `quit` leave. The exit code is the last command's.
+ * ~/.zkts_history (ZKTS_HISTORY=file to move it, ZKTS_HISTORY= to turn it off), mode 0600 and without the
+ * lines that carry credentials (history.ts). Ctrl-C stops the running command (e.g. watch); Ctrl-D, `exit`
+ * or `quit` leave. The exit code is the last command's.
  */
-import { appendFileSync, readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
 import type { Command, CommandContext } from '../command.js';
@@ -14,27 +12,11 @@ import { atMost } from '../command.js';
 import { complete } from '../completion.js';
 import { dispatch } from '../dispatch.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
+import { HISTORY_SIZE, historyFile, loadHistory, remember } from '../history.js';
 import { splitWords } from '../shell-words.js';
 
 /** Commands that take over the terminal or the process and make no sense inside the shell. */
 const NOT_IN_SHELL = new Set(['shell', 'lock']);
-const HISTORY_SIZE = 1000;
-
-function historyFile(env: NodeJS.ProcessEnv): string | undefined {
-  const configured = env['ZKTS_HISTORY'];
-  if (configured === '') return undefined;
-  return configured ?? join(homedir(), '.zkts_history');
-}
-
-function loadHistory(file: string | undefined): string[] {
-  if (file === undefined) return [];
-  try {
-    // readline wants the newest entry first.
-    return readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '').slice(-HISTORY_SIZE).reverse();
-  } catch {
-    return [];
-  }
-}
 
 export const shell: Command = {
   name: 'shell',
@@ -43,7 +25,9 @@ export const shell: Command = {
   details:
     'Every command works as on the command line, without `zkts` and without the connection options, which\n' +
     'the shell took at start: `ls -R /app`, `get /app/config`, `auth digest:me:secret`, `watch /app -r`.\n' +
-    'Not available inside: lock, shell, and data from stdin (`-`).',
+    'Not available inside: lock, shell, and data from stdin (`-`).\n' +
+    'History: ~/.zkts_history (ZKTS_HISTORY=FILE moves it, ZKTS_HISTORY= turns it off), mode 0600; lines with\n' +
+    'credentials (`auth …`, `--auth …`) are never written to it.',
   options: {},
   async run(context: CommandContext): Promise<number> {
     atMost(context, 0);
@@ -74,7 +58,8 @@ export const shell: Command = {
       }
     });
     const stop = (): void => {
-      running?.abort('SIGTERM');
+      // The same reason as ours (SIGTERM, or a broken pipe that must end the command quietly).
+      running?.abort(context.signal.reason);
       rl.close();
     };
     context.signal.addEventListener('abort', stop, { once: true });
@@ -84,18 +69,12 @@ export const shell: Command = {
     let last: number = ExitCode.OK;
     try {
       for await (const line of rl) {
-        if (line.trim() !== '' && file !== undefined) {
-          try {
-            appendFileSync(file, `${line}\n`);
-          } catch {
-            // History is a convenience; an unwritable home must not break the shell.
-          }
-        }
+        remember(file, line);
         let words: string[];
         try {
           words = splitWords(line);
         } catch (error) {
-          context.out.error((error as Error).message);
+          context.out.error((error as Error).message, { code: 'USAGE', exitCode: ExitCode.USAGE });
           last = ExitCode.USAGE;
           if (terminal) rl.prompt();
           continue;
@@ -106,7 +85,7 @@ export const shell: Command = {
         }
         if (words[0] === 'exit' || words[0] === 'quit') break;
         if (NOT_IN_SHELL.has(words[0] ?? '')) {
-          context.out.error(new UsageError(`${words[0]} is not available inside the shell`).message);
+          context.out.error(new UsageError(`${words[0]} is not available inside the shell`).message, { code: 'USAGE', exitCode: ExitCode.USAGE });
           last = ExitCode.USAGE;
         } else {
           running = new AbortController();

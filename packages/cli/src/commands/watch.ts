@@ -14,7 +14,8 @@ export const watch: Command = {
   usage: 'PATH [--recursive]',
   details:
     'Events: created, deleted, dataChanged, childrenChanged (not with --recursive). Ends with exit 0 on\n' +
-    'SIGINT/SIGTERM, with exit 69 when the session is lost. Needs ZooKeeper 3.6 or later.',
+    'SIGINT/SIGTERM, with exit 69 when the session is lost. Needs ZooKeeper 3.6 or later.\n' +
+    'JSON: {"type","path"}, plus "zxid" only from servers that send one with events (before 3.9 they send -1).',
   options: { recursive: { type: 'boolean', short: 'r', description: 'watch the whole subtree' } },
   async run(context: CommandContext): Promise<number> {
     atMost(context, 1);

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -80,6 +80,28 @@ describe('zkts shell', { timeout: 300_000 }, () => {
     expect(await complete('set x', names, open)).toEqual([[], 'x']);
     const rootChildren = (await complete('ls /', names, open))[0];
     expect(rootChildren).toContain(root);
+  });
+
+  it('keeps credentials out of the history file, which is private (0600)', async () => {
+    const root = uniqueRoot('shell');
+    const dir = mkdtempSync(join(tmpdir(), 'zkts-history-'));
+    // An existing file from an older zkts: world-readable, with a password in it.
+    const old = join(dir, 'old');
+    writeFileSync(old, 'ls /\nauth digest:old:hunter2\n');
+    chmodSync(old, 0o644);
+    const fresh = join(dir, 'fresh');
+    const script = [`create ${root}`, 'auth digest:user:s3cret', `ls ${root} --auth=digest:other:pw2`, '  "auth" digest:quoted:pw3', `get ${root}`].join('\n');
+    const [withOld, withFresh] = await Promise.all([
+      zkts(['--server', server, 'shell'], { input: `${script}\n`, env: { ZKTS_HISTORY: old } }),
+      zkts(['--server', server, 'shell'], { input: `get ${root}\nauth digest:user:s3cret\n`, env: { ZKTS_HISTORY: fresh } }),
+    ]);
+    expect(withOld.code).toBe(0);
+    expect(withOld.stdout).toMatch(/^digest user$/m);
+    expect(readFileSync(old, 'utf8')).toBe(`ls /\ncreate ${root}\nget ${root}\n`);
+    expect(statSync(old).mode & 0o777).toBe(0o600);
+    expect(withFresh.code).toBe(0);
+    expect(readFileSync(fresh, 'utf8')).toBe(`get ${root}\n`);
+    expect(statSync(fresh).mode & 0o777).toBe(0o600);
   });
 
   it('times out a request after --timeout with exit 75 while the session is alive', async () => {

@@ -1,0 +1,80 @@
+/**
+ * Why a server could not be reached, in words, as soon as the library reports it (`onConnectFailure`):
+ * without this a dead or mistyped --server looked like a 15 s hang ending in "not connected". A refused
+ * connection or a name that does not resolve is final for a command-line tool: when every host of the
+ * connect string has answered that way in one pass, the CLI stops instead of waiting out its timeout (the
+ * library itself keeps retrying, as a long-lived client should).
+ */
+import type { ConnectAttempt, ZkError } from '@zkts/protocol';
+
+export interface FailureReason {
+  /** The socket's error code (ECONNREFUSED, ENOTFOUND, a TLS code…), else the ZkError's code. */
+  readonly code: string;
+  readonly text: string;
+}
+
+const WORDS: Readonly<Record<string, string>> = {
+  ECONNREFUSED: 'connection refused',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'name lookup failed (temporarily)',
+  ETIMEDOUT: 'timed out',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  ECONNRESET: 'connection reset',
+};
+
+/**
+ * Codes that retrying within a few seconds will not change: nothing listens there, or the name does not
+ * resolve (EAI_AGAIN too: it is also what a machine without a reachable DNS server answers every time).
+ */
+const FINAL = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
+
+export function failureReason(error: ZkError): FailureReason {
+  const cause = error.cause as { code?: unknown; message?: unknown } | undefined;
+  const code = typeof cause?.code === 'string' ? cause.code : undefined;
+  if (code === undefined) return { code: error.code, text: error.message };
+  const words = WORDS[code];
+  if (words !== undefined) return { code, text: words };
+  return { code, text: typeof cause?.message === 'string' ? cause.message : error.message };
+}
+
+export function describeAttempts(attempts: readonly ConnectAttempt[]): string {
+  if (attempts.length === 0) return 'no server answered';
+  return attempts.map((a) => `${a.host}: ${failureReason(a.error).text} [${failureReason(a.error).code}]`).join('; ');
+}
+
+export function attemptRecords(attempts: readonly ConnectAttempt[]): { host: string; code: string; message: string }[] {
+  return attempts.map((a) => ({ host: a.host, code: failureReason(a.error).code, message: failureReason(a.error).text }));
+}
+
+/**
+ * Follows the failures of one connect: `add` returns true once every host (as the library names them,
+ * `host:port` or `[v6]:port`) has most recently failed in a final way.
+ */
+export class FailureTracker {
+  private readonly hosts: ReadonlySet<string>;
+  private readonly latest = new Map<string, ConnectAttempt>();
+
+  constructor(hosts: Iterable<string>) {
+    this.hosts = new Set(hosts);
+  }
+
+  add(attempt: ConnectAttempt): boolean {
+    this.latest.set(attempt.host, attempt);
+    for (const host of this.hosts) {
+      const last = this.latest.get(host);
+      if (last === undefined || !FINAL.has(failureReason(last.error).code)) return false;
+    }
+    return this.hosts.size > 0;
+  }
+
+  /** The latest failure of each host, in connect-string order. */
+  attempts(): ConnectAttempt[] {
+    return [...this.hosts].flatMap((host) => this.latest.get(host) ?? []);
+  }
+}
+
+/** How the library names a host in its attempts. */
+export function hostLabel(address: { host: string; port: number }): string {
+  return address.host.includes(':') ? `[${address.host}]:${address.port}` : `${address.host}:${address.port}`;
+}
