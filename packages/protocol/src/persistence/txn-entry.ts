@@ -30,7 +30,6 @@ import {
   readRawTxns,
   readSetACLTxn,
   readSetDataTxn,
-  readSetMaxChildrenTxn,
   readTxnDigest,
   readTxnHeader,
   TXN_DIGEST_SIZE,
