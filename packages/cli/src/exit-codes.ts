@@ -34,7 +34,7 @@ export const EXIT_CODE_TABLE: readonly (readonly [ExitCode, string])[] = [
   [ExitCode.NOT_EMPTY, 'the node has children (NOTEMPTY)'],
   [ExitCode.SERVER_ERROR, 'any other error the server answered with'],
   [ExitCode.USAGE, 'usage error: unknown command or option, bad argument'],
-  [ExitCode.DATA_ERROR, 'malformed input (capture, transcript, undecodable traffic)'],
+  [ExitCode.DATA_ERROR, 'malformed input (capture, transcript, undecodable traffic, damaged txn log or snapshot)'],
   [ExitCode.NO_INPUT, 'an input file cannot be read'],
   [ExitCode.UNAVAILABLE, 'cannot connect to ZooKeeper, or the session was lost'],
   [ExitCode.TIMEOUT, 'timed out (--timeout), including waiting for a lock'],

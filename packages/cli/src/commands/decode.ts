@@ -2,68 +2,13 @@
  * `zkts decode FILE`: recorded traffic as the conversation it was. FILE is a classic pcap capture (told by
  * its magic number) or a frame transcript (JSON, as `zkts proxy --record` writes). `-` reads stdin.
  */
-import { readFile } from 'node:fs/promises';
-
 import { intOption } from '../args.js';
 import type { Command, CommandContext } from '../command.js';
 import { atMost, positional } from '../command.js';
-import { ConnectionConversation } from '../conversation.js';
-import type { ConversationLine } from '../conversation.js';
 import { CliError, ExitCode } from '../exit-codes.js';
-import { readAll } from '../input.js';
 import { conversationRecord, formatConversationLine } from '../output.js';
-import { isPcap, readCapture } from '../pcap/index.js';
-import { fromHex, looksLikeJson, parseTranscript } from '../transcript.js';
-
-interface Decoded {
-  conn: number;
-  /** Why the connection was not decoded, if it was not. */
-  skipped?: string;
-  client: string | undefined;
-  server: string | undefined;
-  lines: ConversationLine[];
-  problems: string[];
-  conversation: ConnectionConversation;
-}
-
-async function load(context: CommandContext, file: string): Promise<Uint8Array> {
-  if (file === '-') return readAll(context.io.stdin);
-  try {
-    return new Uint8Array(await readFile(file));
-  } catch (error) {
-    throw new CliError(ExitCode.NO_INPUT, `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-  }
-}
-
-function decodeCapture(bytes: Uint8Array, port: number): { connections: Decoded[]; error: string | undefined } {
-  const capture = readCapture(bytes, port);
-  const connections = capture.connections.map((connection): Decoded => {
-    const conversation = new ConnectionConversation(connection.id, connection.start);
-    if (!connection.opened) {
-      // Without the start of the streams, neither the handshake nor the first frame boundary is known.
-      const skipped = 'the capture started after this connection opened (no SYN), so it is not decoded';
-      return { conn: connection.id, client: connection.client, server: connection.server, lines: [], problems: [], conversation, skipped };
-    }
-    const lines: ConversationLine[] = [];
-    let last = connection.start;
-    for (const chunk of connection.chunks) {
-      lines.push(...conversation.bytes(chunk.dir, chunk.data, chunk.time));
-      last = chunk.time;
-    }
-    lines.push(...conversation.end(last));
-    return { conn: connection.id, client: connection.client, server: connection.server, lines, problems: connection.problems, conversation };
-  });
-  return { connections, error: capture.error };
-}
-
-function decodeTranscript(bytes: Uint8Array): Decoded[] {
-  const transcript = parseTranscript(new TextDecoder().decode(bytes));
-  return transcript.connections.map((connection): Decoded => {
-    const conversation = new ConnectionConversation(connection.id, connection.start);
-    const lines = connection.frames.map((frame) => conversation.frame(frame.dir, fromHex(frame.hex), connection.start + frame.t));
-    return { conn: connection.id, client: connection.client, server: connection.server, lines, problems: [], conversation };
-  });
-}
+import { isPcap } from '../pcap/index.js';
+import { decodeTraffic, loadInput } from '../traffic.js';
 
 export const decode: Command = {
   name: 'decode',
@@ -80,16 +25,8 @@ export const decode: Command = {
     atMost(context, 1);
     const file = positional(context, 0, 'FILE');
     const port = intOption(context.args, 'port', 1) ?? 2181;
-    const bytes = await load(context, file);
-    let connections: Decoded[];
-    let fileError: string | undefined;
-    if (isPcap(bytes)) {
-      ({ connections, error: fileError } = decodeCapture(bytes, port));
-    } else if (looksLikeJson(bytes)) {
-      connections = decodeTranscript(bytes);
-    } else {
-      throw new CliError(ExitCode.DATA_ERROR, `${file} is neither a pcap capture nor a JSON transcript`);
-    }
+    const bytes = await loadInput(context, file);
+    const { connections, error: fileError } = decodeTraffic(bytes, file, port);
     const { out } = context;
     const totals = { frames: 0, requests: 0, replies: 0, events: 0, errors: 0 };
     let problems = 0;

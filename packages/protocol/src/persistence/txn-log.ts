@@ -71,6 +71,11 @@ export interface TxnLogReadOptions {
   file?: string;
   /** Bound for one entry's length (default DEFAULT_MAX_ENTRY). */
   maxEntry?: number;
+  /**
+   * scanTxnLogEntries only: the file offset of `bytes[0]`, when `bytes` is a window read from the middle of
+   * a file (a follower reading what was appended). Every offset reported is a file offset.
+   */
+  base?: number;
 }
 
 /** Reads a whole transaction log file. Throws DataFileError only for a bad or missing file header. */
@@ -80,20 +85,21 @@ export function readTxnLog(bytes: Uint8Array, options: TxnLogReadOptions = {}): 
 }
 
 /**
- * Reads entries from `from` (a file offset at an entry boundary) to the end of the log in `bytes`. `bytes`
- * may be the start of a file that is still being written: `tail -f` readers call this again from the last
- * good offset once more bytes arrived.
+ * Reads entries from `from` (an index into `bytes` at an entry boundary) to the end of the log in `bytes`.
+ * `bytes` may be a window of a file that is still being written: `tail -f` readers call this again from the
+ * last good offset once more bytes arrived (an entry cut by the window's end shows as FILE_TRUNCATED).
  */
 export function scanTxnLogEntries(bytes: Uint8Array, from: number, options: TxnLogReadOptions = {}): TxnLogScan {
   const maxEntry = options.maxEntry ?? DEFAULT_MAX_ENTRY;
+  const base = options.base ?? 0;
   const opt = fileOption(options.file);
   const records: TxnLogRecord[] = [];
   const problems: DataFileError[] = [];
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const total = bytes.byteLength;
-  const end = (kind: TxnLogEndKind, offset: number): TxnLogScan => ({ records, problems, end: { kind, offset, length: total - offset } });
+  const end = (kind: TxnLogEndKind, offset: number): TxnLogScan => ({ records, problems, end: { kind, offset: base + offset, length: total - offset } });
   const damaged = (code: DataFileError['code'], message: string, at: number, offset: number): TxnLogScan => {
-    problems.push(new DataFileError(code, message, at, opt));
+    problems.push(new DataFileError(code, message, base + at, opt));
     return end('damaged', offset);
   };
   let pos = from;
@@ -112,7 +118,7 @@ export function scanTxnLogEntries(bytes: Uint8Array, from: number, options: TxnL
       const junk = firstNonZero(bytes, pos, total);
       if (junk !== -1) {
         problems.push(
-          new DataFileError('FILE_BAD_RECORD', `non-zero bytes in the preallocated tail that starts at ${pos} (a damaged length may hide entries after it)`, junk, opt),
+          new DataFileError('FILE_BAD_RECORD', `non-zero bytes in the preallocated tail that starts at ${base + pos} (a damaged length may hide entries after it)`, base + junk, opt),
         );
       }
       return end('preallocated', pos);
@@ -130,17 +136,17 @@ export function scanTxnLogEntries(bytes: Uint8Array, from: number, options: TxnL
     }
     const checksumOk = checksum === BigInt(adler32(entryBytes));
     if (!checksumOk) {
-      problems.push(new DataFileError('FILE_BAD_CHECKSUM', `entry checksum 0x${BigInt.asUintN(64, checksum).toString(16)} does not match its bytes (Adler32 0x${adler32(entryBytes).toString(16)})`, pos, opt));
+      problems.push(new DataFileError('FILE_BAD_CHECKSUM', `entry checksum 0x${BigInt.asUintN(64, checksum).toString(16)} does not match its bytes (Adler32 0x${adler32(entryBytes).toString(16)})`, base + pos, opt));
     }
     let entry: TxnEntry | null = null;
     try {
       entry = decodeTxnEntry(entryBytes, { maxLength: length });
     } catch (error) {
       if (!(error instanceof ProtocolError)) throw error;
-      const inner = pos + 12 + (error.offset ?? 0);
+      const inner = base + pos + 12 + (error.offset ?? 0);
       problems.push(new DataFileError('FILE_BAD_RECORD', `transaction does not decode: ${stripOffset(error)}`, inner, { ...opt, cause: error }));
     }
-    records.push({ offset: pos, checksum, checksumOk, bytes: entryBytes, entry });
+    records.push({ offset: base + pos, checksum, checksumOk, bytes: entryBytes, entry });
     pos += 12 + length + 1;
   }
 }
