@@ -19,8 +19,6 @@ import { COMMANDS } from '../../src/commands/index.js';
 import { jsonLines } from '../helpers/cli.js';
 import { runInProcess, startInProcess } from '../helpers/run-in-process.js';
 
-type Row = Record<string, unknown>;
-
 let server: ZooKeeperServer;
 let files: DataDirFiles;
 let result: WorkloadResult;
