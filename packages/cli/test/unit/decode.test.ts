@@ -197,6 +197,6 @@ describe('zkts decode', () => {
     expect((await runInProcess([decode], ['decode', '--port', 'x', fixture])).code).toBe(ExitCode.USAGE);
     const help = await runInProcess([decode], ['decode', '--help']);
     expect(help.code).toBe(ExitCode.OK);
-    expect(help.stdout).toMatch(/^usage: zkts decode FILE \[--port PORT\]\n/);
+    expect(help.stdout).toMatch(/^usage: zkts decode FILE \[--port PORT\] \[--stats\]\n/);
   });
 });
