@@ -147,20 +147,29 @@ describe('zkts txnlog / snapshot against TxnLogToolkit / SnapshotFormatter', { t
     expect((await runInProcess(COMMANDS, ['txnlog', join(dir, 'intact')])).code).toBe(0);
   });
 
-  it('--follow prints a live server\'s transactions as they happen, across a new log file', async () => {
+  it('--follow prints a live server\'s transactions as they happen, across a new log file; --clients names the client', async () => {
     await server.start();
     const follow = startInProcess(COMMANDS, ['--json', 'txnlog', '--follow', '--interval', '100', server.dataDir]);
-    const client = createClient(server.connectString);
+    // The client goes through a recording proxy, so its handshake (session id → address) is on record.
+    const record = join(mkdtempSync(join(tmpdir(), 'zkts-clients-')), 'clients.json');
+    const proxy = startInProcess(COMMANDS, ['proxy', '--listen', '0', '--upstream', server.connectString, '--record', record]);
+    const [, port] = await proxy.waitFor(/listening on 127\.0\.0\.1:(\d+)/);
+    const client = createClient(`127.0.0.1:${port}`);
+    let address = '';
     try {
       await follow.waitFor(/following/, 20_000);
       await client.connect();
       await client.create('/followed', 'live');
       await client.delete('/followed');
       await follow.waitFor(/"op":"delete","path":"\/followed"/, 20_000);
+      address = (await proxy.waitFor(/#0 open (\S+) ->/))[1] ?? '';
     } finally {
       await client.close();
       follow.abort();
     }
+    await proxy.waitFor(/#0 closed/);
+    proxy.abort();
+    expect(await proxy.done).toBe(0);
     expect(await follow.done).toBe(0);
     const rows = jsonLines(follow.stdout());
     const live = rows.filter((r) => r['path'] === '/followed').map((r) => r['op']);
@@ -168,6 +177,11 @@ describe('zkts txnlog / snapshot against TxnLogToolkit / SnapshotFormatter', { t
     // Nothing half-written was mistaken for damage.
     expect(follow.stderr()).not.toMatch(/FILE_/);
     await server.stop();
+    const named = jsonLines((await runInProcess(COMMANDS, ['--json', 'txnlog', server.dataDir, '--path', '/followed', '--clients', record])).stdout);
+    expect(named.map((r) => [r['op'], r['clients']])).toEqual([
+      ['create2', [address]],
+      ['delete', [address]],
+    ]);
   });
 });
 
