@@ -153,7 +153,7 @@ export const snapshot: Command = {
       problems: snap.problems.length,
     };
     out.emit(summary, () =>
-      `${file}: ${snap.nodes.length} nodes (${kinds.ephemeral} ephemeral, ${kinds.ttl} ttl, ${kinds.container} container), ${dataBytes} data bytes, ` +
+      `summary: ${snap.nodes.length} nodes (${kinds.ephemeral} ephemeral, ${kinds.ttl} ttl, ${kinds.container} container), ${dataBytes} data bytes, ` +
       `${snap.sessions.length} session(s), ${snap.acls.length} ACL list(s); checksum ${checksum}` +
       (digest === null ? '' : `; digest at zxid ${hex(digest.zxid)} ${digest.seal?.ok === true ? 'ok' : 'BAD'}`) +
       (snap.complete ? '' : '; INCOMPLETE'),
