@@ -33,6 +33,18 @@ function under(path: string, prefix: string): boolean {
   return prefix === '/' || path === prefix || path.startsWith(`${prefix}/`);
 }
 
+/** Depth-first, siblings by name: parents before children (the file's order is the server's hash order). */
+function treeOrder(a: SnapshotNode, b: SnapshotNode): number {
+  const x = a.path.split('/');
+  const y = b.path.split('/');
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const p = x[i] as string;
+    const q = y[i] as string;
+    if (p !== q) return p < q ? -1 : 1;
+  }
+  return x.length - y.length;
+}
+
 function childCounts(snapshot: Snapshot): Map<string, number> {
   const counts = new Map<string, number>();
   for (const node of snapshot.nodes) if (node.path !== '') counts.set(parentOf(node.path), (counts.get(parentOf(node.path)) ?? 0) + 1);
@@ -64,8 +76,9 @@ export const snapshot: Command = {
     'FILE is a snapshot.* file (gzip-compressed ones too); DIR is a dataDir or its version-2/, whose newest\n' +
     'snapshot is read. Each node: path, what kind it is (ephemeral with its owner session, ttl, container)\n' +
     'and a data preview, then its Stat, children count and ACL. Then the sessions (timeout, ephemerals) and\n' +
-    'a summary. A snapshot is fuzzy: it was taken while transactions went on, so it reflects zxids up to\n' +
-    'the one in its name or a little later; `zkts txnlog DIR --zxid FROM..` gives what happened after.\n' +
+    'a summary. Nodes are printed depth-first, siblings sorted (the file holds them in the server\'s hash\n' +
+    'order). A snapshot is fuzzy: it was taken while transactions went on, so it reflects zxids up to the\n' +
+    'one in its name or a little later; `zkts txnlog DIR --zxid FROM..` gives what happened after.\n' +
     'Damage (truncated, bad checksum, broken tree) goes to stderr with the file offset; exit 65 then.',
   options: {
     path: { type: 'string', arg: 'PREFIX', description: 'only nodes at or under this path (repeatable)', multiple: true },
@@ -87,7 +100,7 @@ export const snapshot: Command = {
     }
     const { out } = context;
     const children = childCounts(snap);
-    const shown = snap.nodes.filter((n) => prefixes.length === 0 || prefixes.some((p) => under(displayPath(n), p)));
+    const shown = snap.nodes.filter((n) => prefixes.length === 0 || prefixes.some((p) => under(displayPath(n), p))).sort(treeOrder);
     for (const node of shown) {
       const path = displayPath(node);
       const stat = node.stat;
