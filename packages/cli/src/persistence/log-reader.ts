@@ -68,21 +68,24 @@ export class TxnLogReader {
       const scan = scanTxnLogEntries(bytes, 0, { file: path, base: state.offset });
       for (const record of scan.records) sink.record(path, record);
       const end = scan.end;
-      // Problems at or after the end of the valid entries are about what is still being written when live.
-      for (const problem of scan.problems) if (final || (problem.offset ?? 0) < end.offset) report(problem);
       const full = bytes.byteLength === size;
-      state.offset = end.offset;
-      if (end.kind === 'eof') {
-        if (full) continue;
-        return;
-      }
-      if (end.kind === 'preallocated') return;
-      // Damaged: an entry longer than the window is not damage, just a bigger read.
       const last = scan.problems[scan.problems.length - 1];
-      if (full && last?.code === 'FILE_TRUNCATED') {
-        size *= 2;
+      // Where the window, not the file, ended the scan: an entry cut by the window's end, or fewer than 12
+      // zero bytes that may be the start of the next entry (the upper half of its checksum, a long holding a
+      // 32-bit Adler32, is always zero).
+      const cutByWindow =
+        full && ((end.kind === 'damaged' && last?.code === 'FILE_TRUNCATED') || (end.kind === 'preallocated' && end.length < 12) || end.kind === 'eof');
+      // Problems at or after the end of the valid entries are about what is still being written when live.
+      for (const problem of scan.problems) {
+        if ((problem.offset ?? 0) < end.offset || (final && !cutByWindow)) report(problem);
+      }
+      state.offset = end.offset;
+      if (cutByWindow) {
+        // An entry longer than the window needs a bigger one.
+        if (end.kind === 'damaged') size *= 2;
         continue;
       }
+      if (end.kind !== 'damaged') return;
       if (final) state.done = true;
       return;
     }
