@@ -87,7 +87,9 @@ export function readTxnLog(bytes: Uint8Array, options: TxnLogReadOptions = {}): 
 /**
  * Reads entries from `from` (an index into `bytes` at an entry boundary) to the end of the log in `bytes`.
  * `bytes` may be a window of a file that is still being written: `tail -f` readers call this again from the
- * last good offset once more bytes arrived (an entry cut by the window's end shows as FILE_TRUNCATED).
+ * last good offset once more bytes arrived. At a window's end, an entry cut short shows as FILE_TRUNCATED,
+ * and fewer than 12 zero bytes as 'preallocated' — they may also be the zero upper half of the next entry's
+ * checksum, so a window reader reads on from `end.offset` in both cases.
  */
 export function scanTxnLogEntries(bytes: Uint8Array, from: number, options: TxnLogReadOptions = {}): TxnLogScan {
   const maxEntry = options.maxEntry ?? DEFAULT_MAX_ENTRY;
