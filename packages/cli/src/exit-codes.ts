@@ -3,7 +3,7 @@
  * (64 usage, 65 bad input data, 66 unreadable input, 69 service unavailable, 75 temporary failure), and use
  * small numbers for the ZooKeeper answers a script most often tests for.
  */
-import { ZkError } from '@zkts/protocol';
+import { ProtocolError, ZkError } from '@zkts/protocol';
 
 export const ExitCode = {
   OK: 0,
@@ -65,6 +65,8 @@ export class UsageError extends CliError {
 export function exitCodeFor(error: unknown): number {
   if (error instanceof CliError) return error.exitCode;
   if (!(error instanceof ZkError)) return ExitCode.ERROR;
+  // Damaged bytes of any kind (traffic, txn logs, snapshots: PROTOCOL_ERROR and the FILE_* codes).
+  if (error instanceof ProtocolError) return ExitCode.DATA_ERROR;
   switch (error.code) {
     case 'NO_NODE':
       return ExitCode.NO_NODE;
