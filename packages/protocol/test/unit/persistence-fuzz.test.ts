@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { DataFileError } from '../../src/errors/errors.js';
 import { encodeSnapshot, encodeTxnLog, readSnapshot, readTxnLog, type TxnEntry } from '../../src/persistence/index.js';
@@ -80,6 +80,16 @@ function expectTyped(error: unknown, length: number): void {
 }
 
 describe('persistence readers under mutation', () => {
+  // Capturing a stack for each of the ~150,000 errors costs more than the decoding being tested.
+  let stackTraceLimit = Error.stackTraceLimit;
+  beforeAll(() => {
+    stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+  });
+  afterAll(() => {
+    Error.stackTraceLimit = stackTraceLimit;
+  });
+
   it(`${ROUNDS} mutated txn logs: only DataFileErrors with offsets in the file`, () => {
     const next = prng(0x7a6b01);
     const outcomes = { clean: 0, problems: 0, thrown: 0 };
