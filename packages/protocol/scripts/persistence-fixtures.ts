@@ -2,7 +2,9 @@
  * Regenerates test/fixtures/persistence/: transaction logs and snapshots written by a real ZooKeeper server
  * (the testkit's, so Java and the ZooKeeper jars must be installed) running the scripted workload of
  * test/helpers/persistence-workload.ts, plus the output of ZooKeeper's own TxnLogToolkit and
- * SnapshotFormatter on them. The codec's unit tests decode and re-encode these files byte for byte.
+ * SnapshotFormatter on them, and txn-records.json: every txn record serialized by ZooKeeper's Jute classes
+ * (TxnRecordVectors.java, run with Java's single-file launcher). The codec's unit tests decode and re-encode
+ * all of it byte for byte.
  *
  *   node --conditions=zkts-source --import tsx packages/protocol/scripts/persistence-fixtures.ts
  *
@@ -11,7 +13,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { javaRuntime } from '@zkts/testkit';
@@ -37,6 +39,8 @@ async function main(): Promise<void> {
         : javaTool('org.apache.zookeeper.server.SnapshotFormatter', [file]);
       writeFileSync(join(OUT, `${basename(file)}.java.txt`), tool);
     }
+    const vectors = javaTool(join(dirname(fileURLToPath(import.meta.url)), 'TxnRecordVectors.java'), []);
+    writeFileSync(join(OUT, 'txn-records.json'), `[\n${vectors.trim().split('\n').join(',\n')}\n]\n`);
     writeFileSync(join(OUT, 'manifest.json'), `${JSON.stringify({ generatedBy: 'packages/protocol/scripts/persistence-fixtures.ts', zookeeper: '3.8 (testkit server)', ...result, files: readdirSync(OUT).sort() }, null, 2)}\n`);
     console.log(`wrote ${readdirSync(OUT).length} files to ${OUT}`);
   } finally {
