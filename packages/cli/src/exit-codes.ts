@@ -3,7 +3,7 @@
  * (64 usage, 65 bad input data, 66 unreadable input, 69 service unavailable, 75 temporary failure), and use
  * small numbers for the ZooKeeper answers a script most often tests for.
  */
-import { ZkError } from '@zkts/protocol';
+import { ProtocolError, ZkError } from '@zkts/protocol';
 
 export const ExitCode = {
   OK: 0,
@@ -36,7 +36,7 @@ export const EXIT_CODE_TABLE: readonly (readonly [ExitCode, string])[] = [
   [ExitCode.SERVER_ERROR, 'any other error the server answered with'],
   [ExitCode.PARTIAL, 'partial output: some nodes could not be read (ls -R, tree); each is reported on stderr'],
   [ExitCode.USAGE, 'usage error: unknown command or option, bad argument'],
-  [ExitCode.DATA_ERROR, 'malformed input (capture, transcript, undecodable traffic)'],
+  [ExitCode.DATA_ERROR, 'malformed input (capture, transcript, undecodable traffic, damaged txn log or snapshot)'],
   [ExitCode.NO_INPUT, 'an input file cannot be read'],
   [ExitCode.UNAVAILABLE, 'cannot connect to ZooKeeper, or the session was lost'],
   [ExitCode.TIMEOUT, 'timed out (--timeout), including waiting for a lock'],
@@ -76,6 +76,8 @@ export class UsageError extends CliError {
 export function exitCodeFor(error: unknown): number {
   if (error instanceof CliError) return error.exitCode;
   if (!(error instanceof ZkError)) return ExitCode.ERROR;
+  // Damaged bytes of any kind (traffic, txn logs, snapshots: PROTOCOL_ERROR and the FILE_* codes).
+  if (error instanceof ProtocolError) return ExitCode.DATA_ERROR;
   switch (error.code) {
     case 'NO_NODE':
       return ExitCode.NO_NODE;

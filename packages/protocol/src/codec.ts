@@ -12,3 +12,6 @@ export * from './wire/ops.js';
 export { KeeperCode, serverCodeName, serverCodeMessage, type KeeperCodeName } from './errors/codes.js';
 // A reply's code as the error class the client would reject with (SessionExpiredError for -112…).
 export { errorFromKeeperCode } from './errors/errors.js';
+// ZooKeeper's on-disk formats (transaction logs, snapshots, the txn records) and their damage errors.
+export * from './persistence/index.js';
+export { DataFileError } from './errors/errors.js';

@@ -2,95 +2,71 @@
  * `zkts decode FILE`: recorded traffic as the conversation it was. FILE is a classic pcap capture (told by
  * its magic number) or a frame transcript (JSON, as `zkts proxy --record` writes). `-` reads stdin.
  */
-import { readFile } from 'node:fs/promises';
-
-import { intOption } from '../args.js';
+import { flag, intOption } from '../args.js';
 import type { Command, CommandContext } from '../command.js';
 import { atMost, positional } from '../command.js';
-import { ConnectionConversation } from '../conversation.js';
-import type { ConversationLine } from '../conversation.js';
 import { CliError, ExitCode } from '../exit-codes.js';
-import { readAll } from '../input.js';
 import { conversationRecord, formatConversationLine } from '../output.js';
-import { isPcap, readCapture } from '../pcap/index.js';
-import { fromHex, looksLikeJson, parseTranscript } from '../transcript.js';
+import { isPcap } from '../pcap/index.js';
+import { formatReport, TrafficStats } from '../stats/index.js';
+import { decodeTraffic, loadInput } from '../traffic.js';
+import type { DecodedConnection } from '../traffic.js';
 
-interface Decoded {
-  conn: number;
-  /** Why the connection was not decoded, if it was not. */
-  skipped?: string;
-  client: string | undefined;
-  server: string | undefined;
-  lines: ConversationLine[];
-  problems: string[];
-  conversation: ConnectionConversation;
-}
-
-async function load(context: CommandContext, file: string): Promise<Uint8Array> {
-  if (file === '-') return readAll(context.io.stdin);
-  try {
-    return new Uint8Array(await readFile(file));
-  } catch (error) {
-    throw new CliError(ExitCode.NO_INPUT, `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+/** Feeds every decoded line to the analysis, all connections merged in time order. */
+function analyse(connections: readonly DecodedConnection[]): TrafficStats {
+  const stats = new TrafficStats();
+  const lines = [];
+  for (const connection of connections) {
+    if (connection.skipped !== undefined) continue;
+    stats.open(connection.conn, connection.client, connection.conversation.start);
+    lines.push(...connection.lines);
   }
+  // A stable sort keeps each connection's own order for frames seen in the same millisecond.
+  lines.sort((a, b) => a.time - b.time);
+  for (const line of lines) stats.add(line);
+  for (const connection of connections) {
+    const last = connection.lines[connection.lines.length - 1];
+    if (connection.skipped === undefined && last !== undefined) stats.close(connection.conn, last.time);
+  }
+  return stats;
 }
 
-function decodeCapture(bytes: Uint8Array, port: number): { connections: Decoded[]; error: string | undefined } {
-  const capture = readCapture(bytes, port);
-  const connections = capture.connections.map((connection): Decoded => {
-    const conversation = new ConnectionConversation(connection.id, connection.start);
-    if (!connection.opened) {
-      // Without the start of the streams, neither the handshake nor the first frame boundary is known.
-      const skipped = 'the capture started after this connection opened (no SYN), so it is not decoded';
-      return { conn: connection.id, client: connection.client, server: connection.server, lines: [], problems: [], conversation, skipped };
-    }
-    const lines: ConversationLine[] = [];
-    let last = connection.start;
-    for (const chunk of connection.chunks) {
-      lines.push(...conversation.bytes(chunk.dir, chunk.data, chunk.time));
-      last = chunk.time;
-    }
-    lines.push(...conversation.end(last));
-    return { conn: connection.id, client: connection.client, server: connection.server, lines, problems: connection.problems, conversation };
-  });
-  return { connections, error: capture.error };
-}
-
-function decodeTranscript(bytes: Uint8Array): Decoded[] {
-  const transcript = parseTranscript(new TextDecoder().decode(bytes));
-  return transcript.connections.map((connection): Decoded => {
-    const conversation = new ConnectionConversation(connection.id, connection.start);
-    const lines = connection.frames.map((frame) => conversation.frame(frame.dir, fromHex(frame.hex), connection.start + frame.t));
-    return { conn: connection.id, client: connection.client, server: connection.server, lines, problems: [], conversation };
-  });
-}
 
 export const decode: Command = {
   name: 'decode',
   summary: 'decode recorded traffic (pcap capture or frame transcript) into the conversation',
-  usage: 'FILE [--port PORT]',
+  usage: 'FILE [--port PORT] [--stats]',
   details:
     'FILE: a classic libpcap capture (e.g. `tcpdump -i any -w FILE port 2181`; Ethernet, Linux SLL/SLL2, raw\n' +
     'IP, loopback; IPv4/IPv6; TCP reassembled per connection) or a JSON frame transcript (`zkts proxy\n' +
     '--record`). `-` reads standard input. One line per request, reply, event, ping or auth, with xid, op,\n' +
     'path, result and key fields; replies show their latency. A summary goes to stderr. Exit 65 when any\n' +
-    'frame could not be decoded or the capture is damaged (everything decodable is still printed).',
-  options: { port: { type: 'string', arg: 'PORT', description: 'the server port in a capture (default 2181)' } },
+    'frame could not be decoded or the capture is damaged (everything decodable is still printed).\n' +
+    '\n' +
+    '--stats prints an analysis instead of the conversation: latency percentiles per op (nearest rank, so\n' +
+    'each is one of the latencies the conversation shows), errors per code, the slowest requests, request\n' +
+    'rate over time, watch fan-out (how many sessions each change woke: the herd factor; a lock whose\n' +
+    'waiters all watch one node wakes them all on every release, a fair lock wakes one) and a timeline per\n' +
+    'session (connects, resumes refused because the session expired, pings, longest client silence, close).',
+  options: {
+    port: { type: 'string', arg: 'PORT', description: 'the server port in a capture (default 2181)' },
+    stats: { type: 'boolean', description: 'print the traffic analysis instead of the conversation (--json: one object)' },
+  },
   async run(context: CommandContext): Promise<number> {
     atMost(context, 1);
     const file = positional(context, 0, 'FILE');
     const port = intOption(context.args, 'port', 1) ?? 2181;
-    const bytes = await load(context, file);
-    let connections: Decoded[];
-    let fileError: string | undefined;
-    if (isPcap(bytes)) {
-      ({ connections, error: fileError } = decodeCapture(bytes, port));
-    } else if (looksLikeJson(bytes)) {
-      connections = decodeTranscript(bytes);
-    } else {
-      throw new CliError(ExitCode.DATA_ERROR, `${file} is neither a pcap capture nor a JSON transcript`);
-    }
+    const bytes = await loadInput(context, file);
+    const { connections, error: fileError } = decodeTraffic(bytes, file, port);
     const { out } = context;
+    if (flag(context.args, 'stats')) {
+      const report = analyse(connections).report();
+      out.emit(report, () => formatReport(report));
+      const problems = connections.reduce((n, c) => n + c.problems.length + c.conversation.counts.errors, 0);
+      for (const connection of connections) for (const problem of connection.problems) out.error(`decode: #${connection.conn}: ${problem}`);
+      if (fileError !== undefined) throw new CliError(ExitCode.DATA_ERROR, `${file}: ${fileError}`);
+      return problems > 0 ? ExitCode.DATA_ERROR : ExitCode.OK;
+    }
     const totals = { frames: 0, requests: 0, replies: 0, events: 0, errors: 0 };
     let problems = 0;
     let skipped = 0;

@@ -12,9 +12,11 @@ import { proxy } from './proxy.js';
 import { rm } from './rm.js';
 import { set } from './set.js';
 import { shell } from './shell.js';
+import { snapshot } from './snapshot.js';
 import { stat } from './stat.js';
 import { tree } from './tree.js';
+import { txnlog } from './txnlog.js';
 import { watch } from './watch.js';
 import { whoami } from './whoami.js';
 
-export const COMMANDS: readonly Command[] = [ls, tree, get, set, create, rm, stat, acl, auth, whoami, watch, srvr, mntr, ruok, lock, decode, proxy, shell];
+export const COMMANDS: readonly Command[] = [ls, tree, get, set, create, rm, stat, acl, auth, whoami, watch, srvr, mntr, ruok, lock, txnlog, snapshot, decode, proxy, shell];

@@ -7,7 +7,7 @@
 import { createServer, connect } from 'node:net';
 import type { Socket } from 'node:net';
 
-import { stringOption } from '../args.js';
+import { flag, intOption, stringOption } from '../args.js';
 import type { Command, CommandContext } from '../command.js';
 import { atMost } from '../command.js';
 import { CliError, ExitCode, UsageError } from '../exit-codes.js';
@@ -15,6 +15,7 @@ import { parseHostPort } from '../hosts.js';
 import { ConnectionConversation } from '../conversation.js';
 import { formatConversationLine, conversationRecord } from '../output.js';
 import { TranscriptRecorder } from '../recorder.js';
+import { formatReport, TrafficStats } from '../stats/index.js';
 import type { TranscriptConnection } from '../transcript.js';
 
 function parseListen(text: string): { host: string; port: number } {
@@ -31,15 +32,19 @@ function address(socket: Socket, side: 'remote' | 'local'): string {
 export const proxy: Command = {
   name: 'proxy',
   summary: 'a transparent TCP proxy that prints the decoded conversation live',
-  usage: '--listen [HOST:]PORT --upstream HOST:PORT [--record FILE]',
+  usage: '--listen [HOST:]PORT --upstream HOST:PORT [--record FILE] [--stats [--stats-every S]]',
   details:
     'Each line starts with the connection id (#N); replies show the request latency. PORT 0 picks a free\n' +
     'port; the line `zkts proxy: listening on HOST:PORT` on stderr says which. --record FILE writes the\n' +
-    'frames as a transcript that `zkts decode FILE` reads. Runs until SIGINT/SIGTERM (exit 0).',
+    'frames as a transcript that `zkts decode FILE` reads. Runs until SIGINT/SIGTERM (exit 0).\n' +
+    '--stats analyses the traffic instead of printing each frame (see `zkts decode --help`): the report\n' +
+    'is printed when the proxy stops, and every S seconds with --stats-every S.',
   options: {
     listen: { type: 'string', arg: '[HOST:]PORT', description: 'where to accept clients (HOST defaults to 127.0.0.1)' },
     upstream: { type: 'string', arg: 'HOST:PORT', description: 'the ZooKeeper server to forward to' },
     record: { type: 'string', arg: 'FILE', description: 'write a frame transcript to FILE' },
+    stats: { type: 'boolean', description: 'print a traffic analysis (latency, errors, fan-out, sessions) instead of the frames' },
+    'stats-every': { type: 'string', arg: 'S', description: 'with --stats: also print the analysis every S seconds' },
   },
   async run(context: CommandContext): Promise<number> {
     atMost(context, 0);
@@ -52,6 +57,13 @@ export const proxy: Command = {
     const recordFile = stringOption(context.args, 'record');
     const recorder = recordFile === undefined ? undefined : new TranscriptRecorder(recordFile, `zkts proxy to ${upstreamText}`);
     const { out } = context;
+    const stats = flag(context.args, 'stats') ? new TrafficStats() : undefined;
+    const every = intOption(context.args, 'stats-every', 1);
+    const printStats = (): void => {
+      if (stats === undefined) return;
+      const report = stats.report();
+      out.emit(report, () => formatReport(report));
+    };
     const sockets = new Set<Socket>();
     let nextId = 0;
 
@@ -67,10 +79,12 @@ export const proxy: Command = {
       const show = (lines: ReturnType<ConnectionConversation['bytes']>): void => {
         for (const line of lines) {
           if (recorder !== undefined && recorded !== undefined && line.frame !== undefined) recorder.frame(recorded, line.dir, line.time, line.frame);
-          out.emit(conversationRecord(line), () => formatConversationLine(line));
+          if (stats !== undefined) stats.add(line);
+          else out.emit(conversationRecord(line), () => formatConversationLine(line));
         }
       };
-      out.emit({ conn: id, event: 'open', client: clientAddress, upstream: upstreamText }, `#${id} open ${clientAddress} -> ${upstreamText}`);
+      if (stats !== undefined) stats.open(id, clientAddress, start);
+      else out.emit({ conn: id, event: 'open', client: clientAddress, upstream: upstreamText }, `#${id} open ${clientAddress} -> ${upstreamText}`);
       if (recorder !== undefined) recorded = recorder.open(id, clientAddress, upstreamText, start);
 
       // Bytes first, then the tap: a decoder bug can delay nothing and break nothing.
@@ -93,7 +107,8 @@ export const proxy: Command = {
         sockets.delete(client);
         sockets.delete(upstreamSocket);
         show(conversation.end(Date.now()));
-        out.emit({ conn: id, event: 'close', reason: why }, `#${id} closed (${why})`);
+        if (stats !== undefined) stats.close(id, Date.now(), why);
+        else out.emit({ conn: id, event: 'close', reason: why }, `#${id} closed (${why})`);
         if (recorder !== undefined) void recorder.save().catch((error: unknown) => out.error(`proxy: cannot write ${recordFile}: ${String(error)}`));
       };
       client.on('end', () => upstreamSocket.end());
@@ -112,12 +127,19 @@ export const proxy: Command = {
     const port = typeof bound === 'object' && bound !== null ? bound.port : listen.port;
     out.note(`zkts proxy: listening on ${listen.host}:${port}, forwarding to ${upstreamText}`);
 
+    const timer = stats !== undefined && every !== undefined ? setInterval(printStats, every * 1000) : undefined;
     await new Promise<void>((resolve) => {
       if (context.signal.aborted) resolve();
       context.signal.addEventListener('abort', () => resolve(), { once: true });
     });
+    if (timer !== undefined) clearInterval(timer);
     server.close();
     for (const socket of sockets) socket.destroy();
+    if (stats !== undefined) {
+      // Each connection's close handler records its end: let them run before the final report.
+      for (let i = 0; i < 50 && sockets.size > 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      printStats();
+    }
     if (recorder !== undefined) await recorder.save();
     return ExitCode.OK;
   },

@@ -193,10 +193,10 @@ describe('zkts decode', () => {
   });
 
   it('needs a file and knows --port', async () => {
-    expect((await runInProcess([decode], ['decode'])).stderr).toBe('zkts: decode: missing FILE\nusage: zkts decode FILE [--port PORT]\n');
+    expect((await runInProcess([decode], ['decode'])).stderr).toBe('zkts: decode: missing FILE\nusage: zkts decode FILE [--port PORT] [--stats]\n');
     expect((await runInProcess([decode], ['decode', '--port', 'x', fixture])).code).toBe(ExitCode.USAGE);
     const help = await runInProcess([decode], ['decode', '--help']);
     expect(help.code).toBe(ExitCode.OK);
-    expect(help.stdout).toMatch(/^usage: zkts decode FILE \[--port PORT\]\n/);
+    expect(help.stdout).toMatch(/^usage: zkts decode FILE \[--port PORT\] \[--stats\]\n/);
   });
 });

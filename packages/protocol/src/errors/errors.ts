@@ -6,6 +6,7 @@
  *   ZkError
  *   ├── ServerError            the server answered with a KeeperException code (`code` = its name, `keeperCode` = number)
  *   ├── ProtocolError          bytes that do not follow the protocol (truncated, hostile, out of order)
+ *   │   └── DataFileError      a damaged transaction log or snapshot file (`code` names the damage)
  *   ├── ConnectionLossError    the connection dropped; for a request in flight the outcome is UNKNOWN
  *   ├── SessionExpiredError    the session is gone (server said so, or client-side expiry)
  *   ├── ClientClosedError      the client was closed by its owner
@@ -39,6 +40,7 @@ export type ZkErrorCode =
   | KeeperCodeName
   | 'SERVER_ERROR'
   | 'PROTOCOL_ERROR'
+  | DataFileErrorCode
   | 'CONNECTION_LOSS'
   | 'SESSION_EXPIRED'
   | 'CLIENT_CLOSED'
@@ -85,9 +87,39 @@ export class ProtocolError extends ZkError {
   /** Byte offset inside the frame where decoding failed, when known. */
   readonly offset: number | undefined;
 
-  constructor(message: string, offset?: number, options?: ErrorOptions) {
-    super('PROTOCOL_ERROR', offset === undefined ? message : `${message} at offset ${offset}`, options);
+  constructor(message: string, offset?: number, options?: ErrorOptions & { code?: DataFileErrorCode }) {
+    super(options?.code ?? 'PROTOCOL_ERROR', offset === undefined ? message : `${message} at offset ${offset}`, options);
     this.offset = offset;
+  }
+}
+
+/**
+ * What is wrong with a ZooKeeper data file (transaction log or snapshot), as a stable code:
+ *
+ *   FILE_BAD_MAGIC        not a txn log / snapshot (or the wrong one of the two), or an unknown format version
+ *   FILE_TRUNCATED        the file ends inside a header, an entry or the tree
+ *   FILE_BAD_CHECKSUM     an entry's (or the snapshot's) Adler32 does not match its bytes
+ *   FILE_BAD_END_MARKER   a log entry is not followed by its end-of-record byte 'B'
+ *   FILE_BAD_RECORD       a record inside does not decode (bad length, unknown txn type, broken tree)
+ *   FILE_UNSUPPORTED      a valid file this codec does not read (a snappy-compressed snapshot)
+ */
+export type DataFileErrorCode =
+  | 'FILE_BAD_MAGIC'
+  | 'FILE_TRUNCATED'
+  | 'FILE_BAD_CHECKSUM'
+  | 'FILE_BAD_END_MARKER'
+  | 'FILE_BAD_RECORD'
+  | 'FILE_UNSUPPORTED';
+
+/** A damaged or unreadable txn log / snapshot; `offset` is the byte offset in the file where it was found. */
+export class DataFileError extends ProtocolError {
+  declare readonly code: DataFileErrorCode;
+  /** The file name, when the caller gave one. */
+  readonly file: string | undefined;
+
+  constructor(code: DataFileErrorCode, message: string, offset: number, options?: ErrorOptions & { file?: string }) {
+    super(options?.file === undefined ? message : `${options.file}: ${message}`, offset, { ...options, code });
+    this.file = options?.file;
   }
 }
 
