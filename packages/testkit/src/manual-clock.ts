@@ -47,13 +47,7 @@ export class ManualClock {
   /** Moves time forward by `ms`, running every timer that falls due on the way, in order. */
   advance(ms: number): void {
     const until = this.time + Math.max(0, ms);
-    for (;;) {
-      const next = this.earliest();
-      if (next === undefined || next.due > until) break;
-      this.timers.splice(this.timers.indexOf(next), 1);
-      this.time = Math.max(this.time, next.due);
-      next.callback();
-    }
+    while (this.runNext(until));
     this.time = until;
   }
 
@@ -63,16 +57,20 @@ export class ManualClock {
    */
   async advanceAsync(ms: number, settle: () => Promise<void> = () => new Promise((r) => setImmediate(r))): Promise<void> {
     const until = this.time + Math.max(0, ms);
-    for (;;) {
-      await settle();
-      const next = this.earliest();
-      if (next === undefined || next.due > until) break;
-      this.timers.splice(this.timers.indexOf(next), 1);
-      this.time = Math.max(this.time, next.due);
-      next.callback();
-    }
+    do await settle();
+    while (this.runNext(until));
     this.time = until;
     await settle();
+  }
+
+  /** Runs the earliest timer due by `until`; false when there is none. */
+  private runNext(until: number): boolean {
+    const next = this.earliest();
+    if (next === undefined || next.due > until) return false;
+    this.timers.splice(this.timers.indexOf(next), 1);
+    this.time = Math.max(this.time, next.due);
+    next.callback();
+    return true;
   }
 
   private earliest(): ManualTimer | undefined {

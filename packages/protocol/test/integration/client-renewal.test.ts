@@ -1,45 +1,17 @@
 // Session renewal against a real server: the session is expired deterministically (the client is cut off
 // behind a fault proxy while another connection takes its session over and closes it), then the same client
 // opens a new one. Nothing of the old session may leak into the new one.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startFaultProxy, type FaultProxy } from '@zkts/testkit';
-import { ConnectionLossError, SessionExpiredError, createClient, type ClientOptions, type StateChange, type WatchEvent, type ZkClient } from '@zkts/protocol';
-import { hostPort, open, sharedServer, uniqueRoot, until } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { ConnectionLossError, SessionExpiredError, type ClientOptions, type StateChange, type WatchEvent, type ZkClient } from '@zkts/protocol';
+import { expireBehindProxy, proxiedRoot, until } from './helpers.js';
 
 describe('session renewal', () => {
-  let proxy: FaultProxy;
-  let direct: ZkClient;
-  const root = uniqueRoot('renew');
-  const clients: ZkClient[] = [];
-
-  beforeAll(async () => {
-    proxy = await startFaultProxy(hostPort(sharedServer()));
-    direct = await open(sharedServer());
-    await direct.create(root);
-  });
-  afterEach(async () => {
-    proxy.restore();
-    for (const c of clients.splice(0)) await c.close();
-  });
-  afterAll(async () => {
-    await direct.removeRecursive(root);
-    await direct.close();
-    await proxy.close();
-  });
-
-  /** Cuts `zk` off, closes its session from another connection, and lets it back in. */
-  async function expireBehindProxy(zk: ZkClient, whileCut: () => Promise<void> = async () => undefined): Promise<void> {
-    proxy.blackhole();
-    const thief = createClient(sharedServer(), { sessionTimeout: 4000, sessionId: zk.sessionId, sessionPassword: zk.sessionPassword });
-    await thief.connect();
-    await thief.close();
-    await whileCut();
-    proxy.restore();
-  }
+  const fixture = proxiedRoot('renew');
+  const { root } = fixture;
+  const expire = (zk: ZkClient, whileCut?: () => Promise<void>): Promise<void> => expireBehindProxy(zk, fixture.proxy, whileCut);
 
   it('a new session with a new id and generation; old requests reject and are never applied; persistent watches resync', async () => {
-    const zk = await open(proxy.connectString, { sessionTimeout: 4000 });
-    clients.push(zk);
+    const zk = await fixture.viaProxy({ sessionTimeout: 4000 });
     const firstId = zk.sessionId;
     await zk.create(`${root}/eph`, 'x', { mode: 'ephemeral' });
     const changes: StateChange[] = [];
@@ -49,7 +21,7 @@ describe('session renewal', () => {
 
     let pendingRead: Promise<unknown> | undefined;
     let queuedWrite: Promise<unknown> | undefined;
-    await expireBehindProxy(zk, async () => {
+    await expire(zk, async () => {
       // Sent into the blackhole (in flight when the connection goes) and queued while suspended.
       pendingRead = zk.getData(root).catch((e: unknown) => e);
       await until(() => zk.state === 'suspended', 10_000, 'suspension');
@@ -67,25 +39,24 @@ describe('session renewal', () => {
     expect(await queuedWrite).toBeInstanceOf(SessionExpiredError);
     await expect(oneShot).rejects.toBeInstanceOf(SessionExpiredError);
     // The queued write was never sent in the new session; the old ephemeral went with the old session.
-    expect(await direct.exists(`${root}/written-in-old-session`)).toBeNull();
-    expect(await direct.exists(`${root}/eph`)).toBeNull();
+    expect(await fixture.direct.exists(`${root}/written-in-old-session`)).toBeNull();
+    expect(await fixture.direct.exists(`${root}/eph`)).toBeNull();
 
     // The persistent watch hears resync first, then changes made in the new session.
     const first = (await iterator.next()).value as WatchEvent;
     expect(first).toMatchObject({ type: 'resync', path: root });
-    await direct.create(`${root}/after`, 'y');
+    await fixture.direct.create(`${root}/after`, 'y');
     let next = (await iterator.next()).value as WatchEvent;
     // An event of the old session's deletion of /eph may precede it, depending on what the server replays.
     while (next.path !== `${root}/after`) next = (await iterator.next()).value as WatchEvent;
     expect(next).toMatchObject({ type: 'created', path: `${root}/after` });
     // The renewed session works.
     await zk.create(`${root}/eph2`, 'z', { mode: 'ephemeral' });
-    expect((await direct.exists(`${root}/eph2`))?.ephemeralOwner).toBe(zk.sessionId);
+    expect((await fixture.direct.exists(`${root}/eph2`))?.ephemeralOwner).toBe(zk.sessionId);
   });
 
   it('states() goes on across the renewal; renewSession: false keeps expiry final', async () => {
-    const zk = await open(proxy.connectString, { sessionTimeout: 4000 });
-    clients.push(zk);
+    const zk = await fixture.viaProxy({ sessionTimeout: 4000 });
     const seen: string[] = [];
     const controller = new AbortController();
     const done = (async () => {
@@ -94,13 +65,12 @@ describe('session renewal', () => {
         if (change.state === 'connected' && change.generation === 2) controller.abort();
       }
     })();
-    await expireBehindProxy(zk);
+    await expire(zk);
     await done;
     expect(seen).toEqual(['suspended', 'expired', 'connecting', 'connected']);
 
-    const final = await open(proxy.connectString, { sessionTimeout: 4000, renewSession: false });
-    clients.push(final);
-    await expireBehindProxy(final);
+    const final = await fixture.viaProxy({ sessionTimeout: 4000, renewSession: false });
+    await expire(final);
     await until(() => final.state === 'expired', 15_000, 'expiry');
     await expect(final.getData(root)).rejects.toBeInstanceOf(SessionExpiredError);
     await new Promise((r) => setTimeout(r, 300));
@@ -109,49 +79,27 @@ describe('session renewal', () => {
 });
 
 describe('writes made safe to repeat', () => {
-  let proxy: FaultProxy;
-  let direct: ZkClient;
-  const root = uniqueRoot('idem');
-  const clients: ZkClient[] = [];
-
-  beforeAll(async () => {
-    proxy = await startFaultProxy(hostPort(sharedServer()));
-    direct = await open(sharedServer());
-    await direct.create(root);
-  });
-  afterEach(async () => {
-    proxy.restore();
-    for (const c of clients.splice(0)) await c.close();
-  });
-  afterAll(async () => {
-    await direct.removeRecursive(root);
-    await direct.close();
-    await proxy.close();
-  });
-
-  async function viaProxy(options: ClientOptions = {}): Promise<ZkClient> {
-    const c = await open(proxy.connectString, { sessionTimeout: 3000, ...options });
-    clients.push(c);
-    return c;
-  }
+  const fixture = proxiedRoot('idem');
+  const { root } = fixture;
+  const viaProxy = (options: ClientOptions = {}): Promise<ZkClient> => fixture.viaProxy({ sessionTimeout: 3000, ...options });
 
   it('a guaranteed delete issued while disconnected completes after the reconnect; a lost reply counts as done', async () => {
     const zk = await viaProxy({ whileSuspended: 'fail' });
-    await direct.create(`${root}/a`);
-    await direct.create(`${root}/b`);
-    proxy.blackhole();
+    await fixture.direct.create(`${root}/a`);
+    await fixture.direct.create(`${root}/b`);
+    fixture.proxy.blackhole();
     await until(() => zk.state === 'suspended', 10_000, 'suspension');
     await expect(zk.delete(`${root}/a`)).rejects.toBeInstanceOf(ConnectionLossError);
     const deleting = zk.delete(`${root}/a`, { guaranteed: true });
     await new Promise((r) => setTimeout(r, 200));
-    proxy.restore();
+    fixture.proxy.restore();
     await deleting;
-    expect(await direct.exists(`${root}/a`)).toBeNull();
+    expect(await fixture.direct.exists(`${root}/a`)).toBeNull();
     // Applied, reply lost, connection cut: the retry finds NO_NODE and that is success.
     await until(() => zk.state === 'connected', 10_000, 'reconnect');
-    proxy.dropNextReply();
+    fixture.proxy.dropNextReply();
     await zk.delete(`${root}/b`, { guaranteed: true });
-    expect(await direct.exists(`${root}/b`)).toBeNull();
+    expect(await fixture.direct.exists(`${root}/b`)).toBeNull();
     // A node that was never there is still an error on the first try.
     await expect(zk.delete(`${root}/never`, { guaranteed: true })).rejects.toMatchObject({ code: 'NO_NODE' });
   });
@@ -160,26 +108,24 @@ describe('writes made safe to repeat', () => {
     const zk = await viaProxy({ whileSuspended: 'fail' });
     await zk.create(`${root}/eph`, null, { mode: 'ephemeral' });
     const firstId = zk.sessionId;
-    proxy.blackhole();
-    await until(() => zk.state === 'suspended', 10_000, 'suspension');
-    const deleting = zk.delete(`${root}/eph`, { guaranteed: true }).catch((e: unknown) => e);
-    const thief = createClient(sharedServer(), { sessionTimeout: 4000, sessionId: firstId, sessionPassword: zk.sessionPassword });
-    await thief.connect();
-    await thief.close();
-    proxy.restore();
+    let deleting: Promise<unknown> | undefined;
+    await expireBehindProxy(zk, fixture.proxy, async () => {
+      await until(() => zk.state === 'suspended', 10_000, 'suspension');
+      deleting = zk.delete(`${root}/eph`, { guaranteed: true }).catch((e: unknown) => e);
+    });
     expect(await deleting).toBeInstanceOf(SessionExpiredError);
     await until(() => zk.state === 'connected' && zk.sessionId !== firstId, 10_000, 'the new session');
-    expect(await direct.exists(`${root}/eph`)).toBeNull();
+    expect(await fixture.direct.exists(`${root}/eph`)).toBeNull();
   });
 
   it('a protected create whose reply is lost is found by its uuid, not made twice', async () => {
     const zk = await viaProxy();
-    proxy.dropNextReply();
+    fixture.proxy.dropNextReply();
     const made = await zk.create(`${root}/job-`, 'x', { mode: 'ephemeral-sequential', protected: true });
     expect(made.path).toMatch(new RegExp(`^${root}/_c_[0-9a-f-]{36}-job-\\d{10}$`));
     expect(made.stat.ephemeralOwner).toBe(zk.sessionId);
     const uuid = made.path.slice(root.length + 4, root.length + 40);
-    const { children } = await direct.getChildren(root);
+    const { children } = await fixture.direct.getChildren(root);
     expect(children.filter((c) => c.includes(uuid))).toHaveLength(1);
     // Without a lost reply it is one plain create with the prefix.
     const plain = await zk.create(`${root}/p`, null, { protected: true });

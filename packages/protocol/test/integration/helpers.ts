@@ -1,7 +1,8 @@
 // Shared bits of the client integration tests: a unique root per file, and a connected client.
 import { randomBytes } from 'node:crypto';
-import { inject } from 'vitest';
-import { connect, type ClientOptions, type ZkClient } from '@zkts/protocol';
+import { afterAll, afterEach, beforeAll, inject } from 'vitest';
+import { startFaultProxy, type FaultProxy } from '@zkts/testkit';
+import { connect, createClient, type ClientOptions, type ZkClient } from '@zkts/protocol';
 
 export function uniqueRoot(prefix = 't'): string {
   return `/${prefix}-${randomBytes(6).toString('hex')}`;
@@ -49,4 +50,65 @@ export function waitForState(client: ZkClient, state: string, timeout = 15_000):
       }
     });
   });
+}
+
+export interface ProxiedRoot {
+  /** In front of the shared server; restored after each test. */
+  readonly proxy: FaultProxy;
+  /** A client straight to the server, to look behind the proxy. */
+  readonly direct: ZkClient;
+  readonly root: string;
+  /** A client through the proxy, closed after the test. */
+  viaProxy(options?: ClientOptions): Promise<ZkClient>;
+}
+
+/** For one describe block: a fault proxy, a direct client and a root node, with their set-up and clean-up hooks. */
+export function proxiedRoot(prefix: string): ProxiedRoot {
+  let proxy: FaultProxy | undefined;
+  let direct: ZkClient | undefined;
+  const clients: ZkClient[] = [];
+  const root = uniqueRoot(prefix);
+  beforeAll(async () => {
+    proxy = await startFaultProxy(hostPort(sharedServer()));
+    direct = await open(sharedServer());
+    await direct.create(root);
+  });
+  afterEach(async () => {
+    proxy?.restore();
+    for (const c of clients.splice(0)) await c.close();
+  });
+  afterAll(async () => {
+    await direct?.removeRecursive(root);
+    await direct?.close();
+    await proxy?.close();
+  });
+  return {
+    get proxy(): FaultProxy {
+      if (proxy === undefined) throw new Error('proxiedRoot: used outside a test');
+      return proxy;
+    },
+    get direct(): ZkClient {
+      if (direct === undefined) throw new Error('proxiedRoot: used outside a test');
+      return direct;
+    },
+    root,
+    async viaProxy(options: ClientOptions = {}): Promise<ZkClient> {
+      const c = await open(this.proxy.connectString, options);
+      clients.push(c);
+      return c;
+    },
+  };
+}
+
+/**
+ * Expires `zk`'s session deterministically: the client is cut off behind `proxy` while another connection takes
+ * the session over (id + password) and closes it; then the client is let back in and hears the expiry.
+ */
+export async function expireBehindProxy(zk: ZkClient, proxy: FaultProxy, whileCut: () => Promise<void> = async () => undefined): Promise<void> {
+  proxy.blackhole();
+  const thief = createClient(sharedServer(), { sessionTimeout: 4000, sessionId: zk.sessionId, sessionPassword: zk.sessionPassword });
+  await thief.connect();
+  await thief.close();
+  await whileCut();
+  proxy.restore();
 }

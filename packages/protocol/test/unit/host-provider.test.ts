@@ -3,20 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import { HostProvider } from '../../src/client/host-provider.js';
 import type { HostAddress } from '../../src/client/connect-string.js';
+import { prng as seeded } from './support/session.js';
 
 const hosts = (...ports: number[]): HostAddress[] => ports.map((port) => ({ host: '127.0.0.1', port }));
-
-/** A seeded PRNG (mulberry32), so the simulation is the same on every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('host list updates', () => {
   it('grown, our server kept: moves exactly when the draw is within 1 − old/new, and then to a new server', () => {
