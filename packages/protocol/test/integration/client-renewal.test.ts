@@ -19,12 +19,14 @@ describe('session renewal', () => {
     const iterator = (await zk.addWatch(root, 'persistent-recursive'))[Symbol.asyncIterator]();
     const oneShot = (await zk.exists(`${root}/never`, { watch: true })).watch;
 
+    let inFlightRead: Promise<unknown> | undefined;
     let pendingRead: Promise<unknown> | undefined;
     let queuedWrite: Promise<unknown> | undefined;
     await expire(zk, async () => {
-      // Sent into the blackhole (in flight when the connection goes) and queued while suspended.
-      pendingRead = zk.getData(root).catch((e: unknown) => e);
+      // Sent into the blackhole (in flight when the connection goes), then two queued while suspended.
+      inFlightRead = zk.getData(root).catch((e: unknown) => e);
       await until(() => zk.state === 'suspended', 10_000, 'suspension');
+      pendingRead = zk.getData(root).catch((e: unknown) => e);
       queuedWrite = zk.create(`${root}/written-in-old-session`).catch((e: unknown) => e);
     });
     await until(() => zk.state === 'connected' && zk.sessionId !== firstId, 15_000, 'a new session');
@@ -33,9 +35,11 @@ describe('session renewal', () => {
     expect(changes[1]?.sessionId).toBe(firstId);
     expect(changes[1]?.error).toBeInstanceOf(SessionExpiredError);
     expect(changes[3]?.sessionId).toBe(zk.sessionId);
-    // The read was in flight when the connection went (connection loss) or queued (expired): never a value.
-    const read = await pendingRead;
-    expect(read).toBeInstanceOf(Error);
+    // In flight when the connection went: its outcome is unknown. Queued: the session they were made in is gone.
+    const lost = await inFlightRead;
+    expect(lost).toBeInstanceOf(ConnectionLossError);
+    expect((lost as ConnectionLossError).outcomeUnknown).toBe(true);
+    expect(await pendingRead).toBeInstanceOf(SessionExpiredError);
     expect(await queuedWrite).toBeInstanceOf(SessionExpiredError);
     await expect(oneShot).rejects.toBeInstanceOf(SessionExpiredError);
     // The queued write was never sent in the new session; the old ephemeral went with the old session.
