@@ -8,7 +8,7 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
-import { connect, type ZkClient } from '@zkts/protocol';
+import { connect, type ZkClient } from '../packages/protocol/src/index.js';
 
 import { allBlocks, keepsPromise, scratchName, type DocBlock } from './support/doc-blocks.js';
 import { LIBRARIES, PACKAGES, assertBuilt, attw, installInto, packAll, publint, run, tsc, writeTsconfig } from './support/packaging.js';

@@ -12,7 +12,7 @@ import { raceCancel } from './cancel.js';
 import { systemClock, type Clock } from './clock.js';
 import { Chroot } from './chroot.js';
 import { parseConnectString } from './connect-string.js';
-import { debug } from './diagnostics.js';
+import { attachLogger, listenerErrors } from './logger.js';
 import { Dispatcher } from './dispatcher.js';
 import { validatePath } from './paths.js';
 import { Call, type RequestSpec } from './request.js';
@@ -46,6 +46,7 @@ import type {
   WatchOptions,
   ReconfigOptions,
 } from './types.js';
+import type { GetChildrenResult, GetDataResult, Watched } from './types.js';
 
 export type { ReconfigOptions } from './types.js';
 
@@ -66,7 +67,7 @@ export class ZkClient implements AsyncDisposable {
   private readonly requestTimeout: number;
   private readonly requestedTimeout: number;
   /** Admin calls (reconfig), kept apart so nobody reconfigures an ensemble by accident. */
-  readonly admin: { reconfig(options: ReconfigOptions): Promise<{ data: Uint8Array; stat: Stat }> };
+  readonly admin: { reconfig(options: ReconfigOptions): Promise<GetDataResult> };
 
   constructor(connectString: string, options: ClientOptions = {}) {
     const parsed = parseConnectString(connectString);
@@ -81,7 +82,7 @@ export class ZkClient implements AsyncDisposable {
     this.requestTimeout = options.requestTimeout ?? 0;
     this.requestedTimeout = options.sessionTimeout ?? DEFAULT_SESSION_TIMEOUT;
     this.clock = options.clock ?? systemClock;
-    this.dispatcher = new Dispatcher((error) => debug('a listener threw: %s', error instanceof Error ? (error.stack ?? error.message) : String(error)));
+    this.dispatcher = new Dispatcher(listenerErrors(options.logger));
     this.watches = new ClientWatches(this.root, this.dispatcher, (spec, o) => this.call(spec, o), () => isTerminal(this.session.state));
     this.session = new Session({
       hosts: parsed.hosts,
@@ -101,6 +102,7 @@ export class ZkClient implements AsyncDisposable {
       watches: this.watches,
     });
     this.admin = { reconfig: (o) => this.reconfig(o) };
+    attachLogger(this, options.logger);
   }
 
   // ---- session --------------------------------------------------------------------------------------
@@ -237,7 +239,10 @@ export class ZkClient implements AsyncDisposable {
 
   // Not async: the plain read returns the call's own promise (no wrapper promise, no extra microtask hop);
   // synchronous validation failures still surface as a rejected promise, as from an async function.
-  getData(path: string, options: WatchOptions = NO_OPTIONS): Promise<{ data: Uint8Array; stat: Stat; watch?: Promise<WatchEvent> }> {
+  getData(path: string, options?: CallOptions & { watch?: WatchListener }): Promise<GetDataResult>;
+  getData(path: string, options: WatchOptions & { watch: true }): Promise<Watched<GetDataResult>>;
+  getData(path: string, options?: WatchOptions): Promise<GetDataResult & { watch?: Promise<WatchEvent> }>;
+  getData(path: string, options: WatchOptions = NO_OPTIONS): Promise<GetDataResult & { watch?: Promise<WatchEvent> }> {
     try {
       const serverPath = this.serverPath(path);
       if (options.watch === undefined) return this.call(req.getData(serverPath, path, undefined), options);
@@ -247,7 +252,7 @@ export class ZkClient implements AsyncDisposable {
     }
   }
 
-  private async getDataAt(serverPath: string, path: string, options: WatchOptions): Promise<{ data: Uint8Array; stat: Stat; watch?: Promise<WatchEvent> }> {
+  private async getDataAt(serverPath: string, path: string, options: WatchOptions): Promise<GetDataResult & { watch?: Promise<WatchEvent> }> {
     const w = this.watches.watcherFor(options.watch);
     const result = await this.call(
       req.getData(serverPath, path, w === undefined ? undefined : () => this.watches.register('data', serverPath, w.watcher)),
@@ -278,7 +283,10 @@ export class ZkClient implements AsyncDisposable {
     return this.call(req.setACL(serverPath, path, acl, version), options);
   }
 
-  async getChildren(path: string, options: WatchOptions = NO_OPTIONS): Promise<{ children: string[]; stat: Stat; watch?: Promise<WatchEvent> }> {
+  getChildren(path: string, options?: CallOptions & { watch?: WatchListener }): Promise<GetChildrenResult>;
+  getChildren(path: string, options: WatchOptions & { watch: true }): Promise<Watched<GetChildrenResult>>;
+  getChildren(path: string, options?: WatchOptions): Promise<GetChildrenResult & { watch?: Promise<WatchEvent> }>;
+  async getChildren(path: string, options: WatchOptions = NO_OPTIONS): Promise<GetChildrenResult & { watch?: Promise<WatchEvent> }> {
     const serverPath = this.serverPath(path);
     const w = this.watches.watcherFor(options.watch);
     const result = await this.call(
@@ -346,11 +354,11 @@ export class ZkClient implements AsyncDisposable {
   }
 
   /** The ensemble configuration; the watch is on the raw /zookeeper/config, never under the chroot. */
-  async getConfig(options: WatchOptions = {}): Promise<{ data: Uint8Array; stat: Stat; watch?: Promise<WatchEvent> }> {
+  async getConfig(options: WatchOptions = {}): Promise<GetDataResult & { watch?: Promise<WatchEvent> }> {
     return this.getDataAt(CONFIG_NODE, CONFIG_NODE, options);
   }
 
-  private async reconfig(options: ReconfigOptions): Promise<{ data: Uint8Array; stat: Stat }> {
+  private async reconfig(options: ReconfigOptions): Promise<GetDataResult> {
     return this.call(req.reconfig(options), options);
   }
 
@@ -385,6 +393,6 @@ export async function connect(connectString: string, options?: ClientOptions & {
 }
 
 /** `reconfig(client, …)`: the same as `client.admin.reconfig(…)`. */
-export function reconfig(client: ZkClient, options: ReconfigOptions): Promise<{ data: Uint8Array; stat: Stat }> {
+export function reconfig(client: ZkClient, options: ReconfigOptions): Promise<GetDataResult> {
   return client.admin.reconfig(options);
 }

@@ -1,5 +1,9 @@
 // Public API of the zkts client (docs/architecture.md).
 export { ZkClient, createClient, connect, reconfig, type ReconfigOptions } from './client.js';
+// Adds on/once/off to ZkClient's prototype (EventEmitter-style listening): imported for that effect, and for
+// the names of its events.
+import './events.js';
+export type { ClientEvents, ClientEventListener } from './events.js';
 export { Acls, digestId } from './acl.js';
 export { Perms } from '../records/constants.js';
 export { validatePath, joinPath, parentPath, basename } from './paths.js';
@@ -14,6 +18,9 @@ export type {
   CreateOptions,
   Data,
   EventTypeName,
+  GetChildrenResult,
+  GetDataResult,
+  Logger,
   MultiOpOutcome,
   Op,
   OpResult,
@@ -26,7 +33,8 @@ export type {
   WatchEvent,
   WatchListener,
   WatchOptions,
+  Watched,
 } from './types.js';
-export type { Stat } from '../records/data.js';
+export type { Stat, StatJSON } from './stat.js';
 export { CancelScope, cancelScope, raceCancel, sleep, type CancelOptions } from './cancel.js';
 export { systemClock, type Clock, type ClockTimer, type ClockTimerOptions } from './clock.js';

@@ -2,10 +2,11 @@
  * Public types of the client (docs/architecture.md). Kept apart from the implementation so the
  * recipes and CLI packages can read the surface in one place.
  */
+import type { Buffer } from 'node:buffer';
 import type { ConnectionOptions } from 'node:tls';
 import type { ZkError, ZkErrorCode } from '../errors/errors.js';
-import type { Stat } from '../records/data.js';
 import type { Clock } from './clock.js';
+import type { Stat } from './stat.js';
 
 export interface ClientOptions {
   /** ms requested, default 30_000; the server negotiates and every timer derives from the negotiated value. */
@@ -32,6 +33,27 @@ export interface ClientOptions {
   sessionPassword?: Uint8Array;
   /** The time source of every timer (session, requests, waits); a manual clock in tests. Default: the system's. */
   clock?: Clock;
+  /**
+   * Where the client reports what happens to its session (connected, suspended, expired, failed connection
+   * attempts, a listener that threw). Default: silent. `console` fits, and so do pino and winston loggers.
+   * `NODE_DEBUG=zkts` keeps printing its own lines either way.
+   */
+  logger?: Logger;
+}
+
+/**
+ * A logger the client reports to: any object with some of these four methods (missing ones are skipped).
+ * `details` holds plain values only (ids as hex strings), so a JSON logger can write it as it is.
+ */
+export interface Logger {
+  /** Connection attempts and transitions a healthy client goes through. */
+  debug?(message: string, details?: Record<string, unknown>): void;
+  /** Connected, reconnected, closed. */
+  info?(message: string, details?: Record<string, unknown>): void;
+  /** Suspended (the connection is lost; the session may survive), a failed connection attempt, read-only. */
+  warn?(message: string, details?: Record<string, unknown>): void;
+  /** The session is gone (expired, auth failed), or a listener threw. */
+  error?(message: string, details?: Record<string, unknown>): void;
 }
 
 export type SessionState =
@@ -68,8 +90,25 @@ export type CreateMode =
   | 'persistent-ttl'
   | 'persistent-sequential-ttl';
 
-// The Stat of a node is the Jute record itself (one definition, in the codec).
 export type { Stat };
+
+/**
+ * What `getData` resolves to. `data` is a Buffer: `data.toString()` is its UTF-8 text and `JSON.parse(data)`
+ * parses it.
+ */
+export interface GetDataResult {
+  data: Buffer;
+  stat: Stat;
+}
+
+/** What `getChildren` resolves to: the child names (not paths, unsorted) and the parent's Stat. */
+export interface GetChildrenResult {
+  children: string[];
+  stat: Stat;
+}
+
+/** A result with the one-shot watch that `{ watch: true }` asked for: it resolves on the first event. */
+export type Watched<T> = T & { watch: Promise<WatchEvent> };
 
 export interface ACL {
   perms: number;
@@ -122,7 +161,7 @@ export type OpResult =
 export type ReadOp = { op: 'getData'; path: string } | { op: 'getChildren'; path: string };
 
 export type ReadResult =
-  | { op: 'getData'; data: Uint8Array; stat: Stat }
+  | { op: 'getData'; data: Buffer; stat: Stat }
   | { op: 'getChildren'; children: string[] }
   | { op: 'error'; error: ZkError };
 
