@@ -5,6 +5,7 @@
 import { deadlineFrom, raceWith, type WaitOptions } from './wait.js';
 import { ensureDir, isNoNode, isNodeExists, parentOf, retrying, type RecipeClient } from './zk.js';
 
+/** The ZooKeeper barrier recipe: processes wait while the barrier node exists; whoever set it removes it to let them go. */
 export class Barrier {
   readonly client: RecipeClient;
   readonly path: string;
@@ -37,6 +38,7 @@ export class Barrier {
     }
   }
 
+  /** Whether the barrier node exists now. */
   async isSet(): Promise<boolean> {
     return (await retrying(this.client, () => this.client.exists(this.path))) !== null;
   }

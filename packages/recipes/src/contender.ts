@@ -23,6 +23,7 @@ import { child, ensureDir, isConnectionLoss, isLive, isNoNode, retrying, type Da
  * window where a lost wakeup would happen.
  */
 export interface TestHooks {
+  /** Runs after the queue was read and before the watch is set. For tests only. */
   afterGetChildren?: (info: { children: readonly string[]; watch: string }) => Promise<void> | void;
 }
 

@@ -11,6 +11,7 @@ import { child, ensureDir, isNoNode, isNodeExists, retrying, type RecipeClient }
 
 const READY = 'ready';
 
+/** The ZooKeeper double barrier: `enter` waits until `size` participants have entered, `leave` until all have left. */
 export class DoubleBarrier {
   readonly client: RecipeClient;
   readonly path: string;
@@ -28,6 +29,7 @@ export class DoubleBarrier {
     this.ready = child(path, READY);
   }
 
+  /** Joins, and resolves once `size` participants are in. */
   async enter(options: WaitOptions = {}): Promise<void> {
     const deadline = deadlineFrom(options.timeout);
     const what = `double barrier ${this.path} (enter)`;
@@ -53,6 +55,7 @@ export class DoubleBarrier {
     await this.waitOrLeave(watch, options.signal, deadline, what);
   }
 
+  /** Leaves, and resolves once every participant has left. */
   async leave(options: WaitOptions = {}): Promise<void> {
     const deadline = deadlineFrom(options.timeout);
     const what = `double barrier ${this.path} (leave)`;

@@ -10,12 +10,14 @@ import { Hold, LeaseHandle, type Lease, type LostOn } from './lease.js';
 import { checkpoint, deadlineFrom, raceWith, type Deadline, type WaitOptions } from './wait.js';
 import { child, ensureDir, isConnectionLoss, isNoNode, isNodeExists, retrying, type RecipeClient, type Stat } from './zk.js';
 
+/** Options of an ExclusiveLock. */
 export interface ExclusiveLockOptions {
   /** Who we are, stored in the lock node. Default: a random id. */
   id?: string;
   lostOn?: LostOn;
 }
 
+/** Who holds an ExclusiveLock, as its node's data says. */
 export interface LockOwner {
   id: string;
   node: string;
@@ -39,6 +41,7 @@ function parse(data: Uint8Array): NodeData | undefined {
   return undefined;
 }
 
+/** A lock that is one ephemeral node at `<path>/lock`. Simple and unfair: every waiter wakes on a release and races to create it. Prefer Mutex when waiters queue. */
 export class ExclusiveLock {
   readonly client: RecipeClient;
   readonly path: string;
@@ -57,14 +60,17 @@ export class ExclusiveLock {
     this.lostOn = options.lostOn ?? 'expired';
   }
 
+  /** Whether this instance holds the lock now. */
   get isHeld(): boolean {
     return this.hold !== undefined && !this.hold.isLost;
   }
 
+  /** Waits for the lock (bounded by `timeout`/`signal`) and resolves with its lease. */
   acquire(options: WaitOptions = {}): Promise<Lease> {
     return this.run(true, options.signal, deadlineFrom(options.timeout)) as Promise<Lease>;
   }
 
+  /** Takes the lock if it is free now; `null` if someone holds it. */
   async tryAcquire(): Promise<Lease | null> {
     return (await this.run(false, undefined, undefined)) ?? null;
   }

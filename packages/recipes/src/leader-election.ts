@@ -14,6 +14,7 @@ import { indexOfName, sortContenders } from './names.js';
 import { raceWith, sleep, deadlineFrom, type WaitOptions } from './wait.js';
 import { child, isConnectionLoss, isLive, isNoNode, isSessionGone, retrying, type RecipeClient } from './zk.js';
 
+/** Options of a LeaderElection. */
 export interface LeaderElectionOptions {
   /** Our participant id, stored in our node. Default: a random id. */
   id?: string;
@@ -23,6 +24,7 @@ export interface LeaderElectionOptions {
   testHooks?: TestHooks;
 }
 
+/** One participant of an election, in queue order. */
 export interface ElectionParticipant {
   id: string;
   node: string;
@@ -31,6 +33,7 @@ export interface ElectionParticipant {
 
 const LATCH_MARKERS = { 'latch-': 'write' } as const;
 
+/** Latch-style leader election: participants queue as sequential ephemeral nodes, the first is leader, and each watches only the one before it. */
 export class LeaderElection implements AsyncDisposable {
   readonly client: RecipeClient;
   readonly path: string;
@@ -56,6 +59,7 @@ export class LeaderElection implements AsyncDisposable {
     this.hooks = options.testHooks;
   }
 
+  /** Whether this participant leads now. */
   get isLeader(): boolean {
     return this.leader;
   }
@@ -170,6 +174,7 @@ export class LeaderElection implements AsyncDisposable {
     if (entry?.uncertain !== undefined) await sweepPrefix(this.client, entry.uncertain, entry.sessionId);
   }
 
+  /** The same as close(): leaves the election. */
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
   }

@@ -8,6 +8,7 @@ import type { Lease } from './lease.js';
 import type { Lockable } from './queue-lock.js';
 import { deadlineFrom, remaining, type WaitOptions } from './wait.js';
 
+/** The leases of a MultiLock, released together in reverse order. */
 export interface MultiLease extends AsyncDisposable {
   readonly leases: readonly Lease[];
   /** Fires when any of the leases is lost. */
@@ -17,6 +18,7 @@ export interface MultiLease extends AsyncDisposable {
   release(): Promise<void>;
 }
 
+/** Several locks taken in the given order under one deadline; if one cannot be had, those already taken are released. */
 export class MultiLock {
   readonly locks: readonly Lockable[];
 
@@ -24,6 +26,7 @@ export class MultiLock {
     this.locks = [...locks];
   }
 
+  /** Takes every lock in order, or none. */
   async acquire(options: WaitOptions = {}): Promise<MultiLease> {
     const deadline = deadlineFrom(options.timeout);
     const taken: Lease[] = [];

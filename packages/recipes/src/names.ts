@@ -15,6 +15,7 @@
 /** Which side of a read-write lock a contender is on; a plain mutex contender is a writer. */
 export type ContenderKind = 'read' | 'write';
 
+/** A child of a lock directory read as a contender: its sequence, kind and uuid. */
 export interface Contender {
   /** The child name (no parent path). */
   readonly name: string;

@@ -12,6 +12,7 @@ import { sortContenders, type Contender, type ContenderKind, type Decision } fro
 import { deadlineFrom, type Deadline, type WaitOptions } from './wait.js';
 import { child, isNoNode, retrying, type Data, type RecipeClient } from './zk.js';
 
+/** Options of Mutex, ReadLock and WriteLock. */
 export interface LockOptions {
   /** Re-acquiring from the same instance while held increments a count (default false: rejects with LockBusyError). */
   reentrant?: boolean;
@@ -25,9 +26,11 @@ export interface LockOptions {
 
 /** Anything MultiLock can hold. */
 export interface Lockable {
+  /** Waits for the lock and resolves with its lease. */
   acquire(options?: WaitOptions): Promise<Lease>;
 }
 
+/** One contender of a lock, in queue order. */
 export interface Participant {
   /** Full path of the contender node. */
   node: string;

@@ -12,6 +12,7 @@ import { protectedPrefix, sortContenders } from './names.js';
 
 const ITEM_MARKERS = { 'qn-': 'write' } as const;
 
+/** A FIFO queue of nodes. A consumer claims an item by deleting it in one multi with an ephemeral receipt, so an item is never delivered twice, even when a reply is lost. */
 export class Queue {
   readonly client: RecipeClient;
   readonly path: string;

@@ -19,6 +19,7 @@ import { QueueLock, type LockOptions, type Participant } from './queue-lock.js';
 import { checkpoint, type Deadline } from './wait.js';
 import { child, ensureDir, isConnectionLoss, isNoNode, retrying, type RecipeClient } from './zk.js';
 
+/** A fair read-write lock with Curator's layout: readers share, a writer excludes everyone. `readLock` and `writeLock` are its two locks. */
 export class ReadWriteLock {
   readonly readLock: ReadLock;
   readonly writeLock: WriteLock;

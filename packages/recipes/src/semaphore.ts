@@ -14,11 +14,13 @@ import { Mutex } from './mutex.js';
 import { checkpoint, deadlineFrom, raceWith, remaining, type WaitOptions } from './wait.js';
 import { child, ensureDir, isNoNode, isServerCode, retrying, type Data, type RecipeClient } from './zk.js';
 
+/** Options of a Semaphore. */
 export interface SemaphoreOptions {
   data?: Data;
   lostOn?: LostOn;
 }
 
+/** Leases taken from a Semaphore, returned together. */
 export interface SemaphoreLease extends AsyncDisposable {
   /** Full paths of our lease nodes. */
   readonly nodes: readonly string[];
@@ -31,6 +33,7 @@ export interface SemaphoreLease extends AsyncDisposable {
 
 const LEASE_MARKERS = { 'lease-': 'write' } as const;
 
+/** A counting semaphore over `maxLeases` leases (Curator's InterProcessSemaphoreV2 algorithm). */
 export class Semaphore {
   readonly client: RecipeClient;
   readonly path: string;

@@ -5,6 +5,7 @@
  */
 import { TimeoutError, abortErrorFrom } from '@zkts/protocol';
 
+/** How long a recipe may wait: `timeout` in ms and/or an AbortSignal. */
 export interface WaitOptions {
   /** Abandon the wait when this fires; the recipe then cleans up without it. */
   signal?: AbortSignal;

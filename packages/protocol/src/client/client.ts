@@ -46,7 +46,7 @@ import type {
   WatchOptions,
   ReconfigOptions,
 } from './types.js';
-import type { GetChildrenResult, GetDataResult, Watched } from './types.js';
+import type { AdminCalls, GetChildrenResult, GetDataResult, Watched } from './types.js';
 
 export type { ReconfigOptions } from './types.js';
 
@@ -57,7 +57,7 @@ const utf8 = new TextEncoder();
 /** The default for omitted options on the hot operations: shared, so a call without options allocates none. */
 const NO_OPTIONS = Object.freeze({});
 
-export class ZkClient implements AsyncDisposable {
+/** A ZooKeeper client: one session, kept across reconnects, and every operation of ZooKeeper 3.8. Make one with `connect()` or `createClient()`. */ export class ZkClient implements AsyncDisposable {
   private readonly session: Session;
   private readonly watches: ClientWatches;
   private readonly dispatcher: Dispatcher;
@@ -67,7 +67,7 @@ export class ZkClient implements AsyncDisposable {
   private readonly requestTimeout: number;
   private readonly requestedTimeout: number;
   /** Admin calls (reconfig), kept apart so nobody reconfigures an ensemble by accident. */
-  readonly admin: { reconfig(options: ReconfigOptions): Promise<GetDataResult> };
+  /** Admin calls (reconfig), kept apart so nobody reconfigures an ensemble by accident. */ readonly admin: AdminCalls;
 
   constructor(connectString: string, options: ClientOptions = {}) {
     const parsed = parseConnectString(connectString);
@@ -107,7 +107,7 @@ export class ZkClient implements AsyncDisposable {
 
   // ---- session --------------------------------------------------------------------------------------
 
-  get state(): SessionState {
+  /** The session state now (see SessionState). */ get state(): SessionState {
     return this.session.state;
   }
 
@@ -165,7 +165,7 @@ export class ZkClient implements AsyncDisposable {
     return stateStream(this.session, options, this.clock);
   }
 
-  onStateChange(listener: (change: StateChange) => void): () => void {
+  /** Calls `listener` on every state change; returns the function that removes it. */ onStateChange(listener: (change: StateChange) => void): () => void {
     return this.session.onStateChange(listener);
   }
 
@@ -174,11 +174,11 @@ export class ZkClient implements AsyncDisposable {
     return this.session.onConnectFailure(listener);
   }
 
-  close(): Promise<void> {
+  /** Ends the session (its ephemeral nodes go at once) and rejects whatever is pending with ClientClosedError. Idempotent. */ close(): Promise<void> {
     return this.session.close();
   }
 
-  async [Symbol.asyncDispose](): Promise<void> {
+  /** The same as close(), for `await using zk = await connect(…)`. */ async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
   }
 
@@ -202,7 +202,7 @@ export class ZkClient implements AsyncDisposable {
 
   // ---- operations -----------------------------------------------------------------------------------
 
-  async create(path: string, data?: Data | null, options: CreateOptions = NO_OPTIONS): Promise<{ path: string; stat: Stat }> {
+  /** Creates a node and resolves with its path (sequential nodes get a suffix) and Stat. Fails with NODE_EXISTS, NO_NODE (no parent)… */ async create(path: string, data?: Data | null, options: CreateOptions = NO_OPTIONS): Promise<{ path: string; stat: Stat }> {
     const mode = checkCreateMode(options.mode, options.ttl);
     const serverPath = this.serverPath(path, { sequential: mode.sequential });
     const acl = options.acl ?? Acls.openUnsafe();
@@ -212,7 +212,7 @@ export class ZkClient implements AsyncDisposable {
     return { path: this.root.toClient(result.path), stat: result.stat };
   }
 
-  delete(path: string, options: CallOptions & { version?: number } = NO_OPTIONS): Promise<void> {
+  /** Deletes a node; with `{ version }`, only at that version (else BAD_VERSION). Fails with NO_NODE, NOT_EMPTY. */ delete(path: string, options: CallOptions & { version?: number } = NO_OPTIONS): Promise<void> {
     try {
       const version = checkVersion(options.version);
       const serverPath = this.serverPath(path);
@@ -223,9 +223,9 @@ export class ZkClient implements AsyncDisposable {
     }
   }
 
-  exists(path: string, options?: CallOptions): Promise<Stat | null>;
-  exists(path: string, options: WatchOptions & { watch: true }): Promise<{ stat: Stat | null; watch: Promise<WatchEvent> }>;
-  exists(path: string, options: WatchOptions & { watch: WatchListener }): Promise<Stat | null>;
+  /** The node's Stat, or null when it does not exist. */ exists(path: string, options?: CallOptions): Promise<Stat | null>;
+  /** With `{ watch: true }`: the Stat (or null) and a promise of the next event (created, deleted or dataChanged). */ exists(path: string, options: WatchOptions & { watch: true }): Promise<{ stat: Stat | null; watch: Promise<WatchEvent> }>;
+  /** With a watch callback: the Stat (or null); the callback gets the next event. */ exists(path: string, options: WatchOptions & { watch: WatchListener }): Promise<Stat | null>;
   async exists(path: string, options: WatchOptions = NO_OPTIONS): Promise<Stat | null | { stat: Stat | null; watch: Promise<WatchEvent> }> {
     const serverPath = this.serverPath(path);
     const w = this.watches.watcherFor(options.watch);
@@ -239,9 +239,9 @@ export class ZkClient implements AsyncDisposable {
 
   // Not async: the plain read returns the call's own promise (no wrapper promise, no extra microtask hop);
   // synchronous validation failures still surface as a rejected promise, as from an async function.
-  getData(path: string, options?: CallOptions & { watch?: WatchListener }): Promise<GetDataResult>;
-  getData(path: string, options: WatchOptions & { watch: true }): Promise<Watched<GetDataResult>>;
-  getData(path: string, options?: WatchOptions): Promise<GetDataResult & { watch?: Promise<WatchEvent> }>;
+  /** The node's data (a Buffer) and Stat; a `watch` callback gets the next change. */ getData(path: string, options?: CallOptions & { watch?: WatchListener }): Promise<GetDataResult>;
+  /** With `{ watch: true }`: also a promise of the next change (dataChanged or deleted). */ getData(path: string, options: WatchOptions & { watch: true }): Promise<Watched<GetDataResult>>;
+  /** The general form, for options computed at run time. */ getData(path: string, options?: WatchOptions): Promise<GetDataResult & { watch?: Promise<WatchEvent> }>;
   getData(path: string, options: WatchOptions = NO_OPTIONS): Promise<GetDataResult & { watch?: Promise<WatchEvent> }> {
     try {
       const serverPath = this.serverPath(path);
@@ -261,7 +261,7 @@ export class ZkClient implements AsyncDisposable {
     return w?.promise === undefined ? result : { ...result, watch: w.promise };
   }
 
-  setData(path: string, data: Data | null, options: CallOptions & { version?: number } = NO_OPTIONS): Promise<Stat> {
+  /** Replaces the node's data and resolves with its new Stat; with `{ version }`, only at that version (else BAD_VERSION). */ setData(path: string, data: Data | null, options: CallOptions & { version?: number } = NO_OPTIONS): Promise<Stat> {
     try {
       const version = checkVersion(options.version);
       const serverPath = this.serverPath(path);
@@ -272,20 +272,20 @@ export class ZkClient implements AsyncDisposable {
     }
   }
 
-  async getACL(path: string, options: CallOptions = {}): Promise<{ acl: ACL[]; stat: Stat }> {
+  /** The node's ACL and Stat. */ async getACL(path: string, options: CallOptions = {}): Promise<{ acl: ACL[]; stat: Stat }> {
     return this.call(req.getACL(this.serverPath(path), path), options);
   }
 
-  async setACL(path: string, acl: ACL[], options: CallOptions & { version?: number } = {}): Promise<Stat> {
+  /** Replaces the node's ACL; with `{ version }`, only at that ACL version. */ async setACL(path: string, acl: ACL[], options: CallOptions & { version?: number } = {}): Promise<Stat> {
     const version = checkVersion(options.version);
     const serverPath = this.serverPath(path);
     validateAcl(acl);
     return this.call(req.setACL(serverPath, path, acl, version), options);
   }
 
-  getChildren(path: string, options?: CallOptions & { watch?: WatchListener }): Promise<GetChildrenResult>;
-  getChildren(path: string, options: WatchOptions & { watch: true }): Promise<Watched<GetChildrenResult>>;
-  getChildren(path: string, options?: WatchOptions): Promise<GetChildrenResult & { watch?: Promise<WatchEvent> }>;
+  /** The names of the node's children (unsorted) and its Stat; a `watch` callback gets the next change. */ getChildren(path: string, options?: CallOptions & { watch?: WatchListener }): Promise<GetChildrenResult>;
+  /** With `{ watch: true }`: also a promise of the next change (childrenChanged or deleted). */ getChildren(path: string, options: WatchOptions & { watch: true }): Promise<Watched<GetChildrenResult>>;
+  /** The general form, for options computed at run time. */ getChildren(path: string, options?: WatchOptions): Promise<GetChildrenResult & { watch?: Promise<WatchEvent> }>;
   async getChildren(path: string, options: WatchOptions = NO_OPTIONS): Promise<GetChildrenResult & { watch?: Promise<WatchEvent> }> {
     const serverPath = this.serverPath(path);
     const w = this.watches.watcherFor(options.watch);
@@ -296,18 +296,18 @@ export class ZkClient implements AsyncDisposable {
     return w?.promise === undefined ? result : { ...result, watch: w.promise };
   }
 
-  async sync(path: string, options: CallOptions = {}): Promise<void> {
+  /** Waits until the server this client talks to has caught up with the leader, so a read after it sees every write committed before. */ async sync(path: string, options: CallOptions = {}): Promise<void> {
     await this.call(req.sync(this.serverPath(path), path), options);
   }
 
-  async multi(ops: Op[], options: CallOptions = {}): Promise<OpResult[]> {
+  /** Applies every op atomically, or none: a failure rejects with MultiError (which op, and why). */ async multi(ops: Op[], options: CallOptions = {}): Promise<OpResult[]> {
     if (!Array.isArray(ops)) throw new InvalidArgumentError('ops', 'ops must be an array');
     const prepared = ops.map((op, i) => prepareMultiOp(op, i, this.root, this.maxPacket));
     if (ops.length === 0) return [];
     return this.call(multiSpec(prepared, this.root), options);
   }
 
-  async multiRead(ops: ReadOp[], options: CallOptions = {}): Promise<ReadResult[]> {
+  /** Several reads in one round trip; each slot holds its result or its own error. */ async multiRead(ops: ReadOp[], options: CallOptions = {}): Promise<ReadResult[]> {
     if (!Array.isArray(ops)) throw new InvalidArgumentError('ops', 'ops must be an array');
     const prepared = ops.map((op, i) => {
       if (op?.op !== 'getData' && op?.op !== 'getChildren') {
@@ -319,7 +319,7 @@ export class ZkClient implements AsyncDisposable {
     return this.call(multiReadSpec(prepared), options);
   }
 
-  async getEphemerals(prefixPath = '/', options: CallOptions = {}): Promise<string[]> {
+  /** The ephemeral nodes of this session whose paths start with `prefixPath`. */ async getEphemerals(prefixPath = '/', options: CallOptions = {}): Promise<string[]> {
     const serverPrefix = this.serverPath(prefixPath);
     const paths = await this.call(req.getEphemerals(serverPrefix), options);
     const root = this.root.root;
@@ -327,26 +327,26 @@ export class ZkClient implements AsyncDisposable {
     return paths.filter((p) => root === '' || p === root || p.startsWith(`${root}/`)).map((p) => this.root.toClient(p));
   }
 
-  async getAllChildrenNumber(path: string, options: CallOptions = {}): Promise<number> {
+  /** The number of nodes below `path`, at every depth. */ async getAllChildrenNumber(path: string, options: CallOptions = {}): Promise<number> {
     return this.call(req.getAllChildrenNumber(this.serverPath(path), path), options);
   }
 
-  async whoAmI(options: CallOptions = {}): Promise<{ authScheme: string; user: string }[]> {
+  /** The identities the server has authenticated this session as. */ async whoAmI(options: CallOptions = {}): Promise<{ authScheme: string; user: string }[]> {
     return this.call(req.whoAmI(), options);
   }
 
-  async addWatch(path: string, mode: 'persistent' | 'persistent-recursive', options: CallOptions = {}): Promise<PersistentWatch> {
+  /** Sets a persistent watch (or a persistent-recursive one, on the whole subtree) and resolves with its handle. */ async addWatch(path: string, mode: 'persistent' | 'persistent-recursive', options: CallOptions = {}): Promise<PersistentWatch> {
     if (mode !== 'persistent' && mode !== 'persistent-recursive') {
       throw new InvalidArgumentError('mode', `addWatch mode must be 'persistent' or 'persistent-recursive', got ${String(mode)}`);
     }
     return this.watches.addWatch(path, this.serverPath(path), mode, options);
   }
 
-  async removeWatches(path: string, type: RemoveWatchType, options: CallOptions & { local?: boolean } = {}): Promise<void> {
+  /** Removes this client's watches of `type` on `path`, on the server (and here); `{ local: true }` removes them here even when the server cannot be reached. */ async removeWatches(path: string, type: RemoveWatchType, options: CallOptions & { local?: boolean } = {}): Promise<void> {
     await this.watches.remove(path, this.serverPath(path), type, options);
   }
 
-  async checkWatches(path: string, type: CheckWatchType, options: CallOptions = {}): Promise<void> {
+  /** Fails with NO_WATCHER unless the server holds a watch of `type` on `path` for this session. */ async checkWatches(path: string, type: CheckWatchType, options: CallOptions = {}): Promise<void> {
     if (type !== 'children' && type !== 'data' && type !== 'any') {
       throw new InvalidArgumentError('type', `checkWatches type must be children, data or any, got ${String(type)}`);
     }
@@ -362,7 +362,7 @@ export class ZkClient implements AsyncDisposable {
     return this.call(req.reconfig(options), options);
   }
 
-  async addAuth(scheme: string, auth: Data, options: CallOptions = {}): Promise<void> {
+  /** Adds a credential to the session (and to every later reconnect). Resolves once the server accepts it. */ async addAuth(scheme: string, auth: Data, options: CallOptions = {}): Promise<void> {
     if (typeof scheme !== 'string' || scheme === '') throw new InvalidArgumentError('scheme', 'scheme must be a non-empty string');
     const bytes = toBytes(auth, this.maxPacket) ?? new Uint8Array(0);
     // The credential stays registered either way; a caller who gives up just stops waiting for the answer.

@@ -11,6 +11,7 @@ export { parseConnectString, type HostAddress, type ParsedConnectString } from '
 export { MultiError } from './multi-error.js';
 export type {
   ACL,
+  AdminCalls,
   CallOptions,
   CheckWatchType,
   ClientOptions,

@@ -8,6 +8,7 @@ import type { ZkError, ZkErrorCode } from '../errors/errors.js';
 import type { Clock } from './clock.js';
 import type { Stat } from './stat.js';
 
+/** Options of `createClient` and `connect`. All optional. */
 export interface ClientOptions {
   /** ms requested, default 30_000; the server negotiates and every timer derives from the negotiated value. */
   sessionTimeout?: number;
@@ -56,6 +57,7 @@ export interface Logger {
   error?(message: string, details?: Record<string, unknown>): void;
 }
 
+/** Where the session is. `expired`, `auth-failed` and `closed` are final; see the failure semantics guide. */
 export type SessionState =
   | 'idle'
   | 'connecting'
@@ -66,6 +68,7 @@ export type SessionState =
   | 'auth-failed'
   | 'closed';
 
+/** One change of session state, as listeners and `states()` get it. */
 export interface StateChange {
   state: SessionState;
   previous: SessionState;
@@ -73,6 +76,7 @@ export interface StateChange {
   error?: ZkError;
 }
 
+/** Options every call takes: give up when `signal` fires or after `timeout` ms. */
 export interface CallOptions {
   signal?: AbortSignal;
   timeout?: number;
@@ -81,6 +85,7 @@ export interface CallOptions {
 /** A string is sent as UTF-8. */
 export type Data = Uint8Array | string;
 
+/** How `create` makes a node: persistent or ephemeral (deleted with the session), optionally sequential, a container (deleted by the server when its last child goes) or with a TTL. */
 export type CreateMode =
   | 'persistent'
   | 'ephemeral'
@@ -110,11 +115,13 @@ export interface GetChildrenResult {
 /** A result with the one-shot watch that `{ watch: true }` asked for: it resolves on the first event. */
 export type Watched<T> = T & { watch: Promise<WatchEvent> };
 
+/** One access-control entry: permission bits (`Perms`) for one identity. */
 export interface ACL {
   perms: number;
   id: { scheme: string; id: string };
 }
 
+/** What a watch event reports. */
 export type EventTypeName =
   | 'created'
   | 'deleted'
@@ -124,6 +131,7 @@ export type EventTypeName =
   | 'childWatchRemoved'
   | 'persistentWatchRemoved';
 
+/** A watch notification. */
 export interface WatchEvent {
   type: EventTypeName;
   /** Client path: the chroot is stripped. */
@@ -132,12 +140,15 @@ export interface WatchEvent {
   zxid: bigint;
 }
 
+/** A watch callback: `{ watch: (event) => … }`. */
 export type WatchListener = (event: WatchEvent) => void;
 
+/** Options of the reads that can leave a watch: `watch: true` for a promise, or a callback. */
 export interface WatchOptions extends CallOptions {
   watch?: true | WatchListener;
 }
 
+/** Options of `create`. */
 export interface CreateOptions extends CallOptions {
   mode?: CreateMode;
   /** Default: open (world:anyone, ALL). */
@@ -146,40 +157,56 @@ export interface CreateOptions extends CallOptions {
   ttl?: number;
 }
 
+/** One operation of a `multi`: all of them apply, or none. */
 export type Op =
   | { op: 'create'; path: string; data?: Data | null; acl?: ACL[]; mode?: CreateMode; ttl?: number }
   | { op: 'delete'; path: string; version?: number }
   | { op: 'setData'; path: string; data: Data | null; version?: number }
   | { op: 'check'; path: string; version?: number };
 
+/** The result of one `multi` operation, in the order given. */
 export type OpResult =
   | { op: 'create'; path: string; stat?: Stat }
   | { op: 'delete' }
   | { op: 'setData'; stat: Stat }
   | { op: 'check' };
 
+/** One read of a `multiRead`. */
 export type ReadOp = { op: 'getData'; path: string } | { op: 'getChildren'; path: string };
 
+/** The result of one `multiRead` read: its data, its children, or the error of that read alone. */
 export type ReadResult =
   | { op: 'getData'; data: Buffer; stat: Stat }
   | { op: 'getChildren'; children: string[] }
   | { op: 'error'; error: ZkError };
 
+/** What happened to one operation of a failed multi (MultiError.results). */
 export interface MultiOpOutcome {
   code: ZkErrorCode | 'OK' | 'RUNTIME_INCONSISTENCY';
   keeperCode: number;
 }
 
+/** A watch set by `addWatch`: every event on its path (and below, if recursive) until removed. Iterate it with `for await`, or add listeners. */
 export interface PersistentWatch extends AsyncIterable<WatchEvent>, AsyncDisposable {
   readonly path: string;
+  /** Calls `listener` on every event; returns the function that removes it. */
   on(listener: WatchListener): () => void;
   /** removeWatches on the server (when this was the last listener of the path) + ends the iterator. */
   remove(options?: CallOptions): Promise<void>;
 }
 
+/** Which watches `removeWatches` removes. */
 export type RemoveWatchType = 'children' | 'data' | 'any' | 'persistent' | 'persistent-recursive';
+/** Which watches `checkWatches` asks about. */
 export type CheckWatchType = 'children' | 'data' | 'any';
 
+/** The calls under `zk.admin`: those that change the ensemble itself. */
+export interface AdminCalls {
+  /** Changes the ensemble's membership (ZooKeeper's dynamic reconfiguration); resolves with the new configuration. */
+  reconfig(options: ReconfigOptions): Promise<GetDataResult>;
+}
+
+/** Options of `admin.reconfig`: incremental (`joining`/`leaving`) or bulk (`newMembers`). */
 export interface ReconfigOptions extends CallOptions {
   /** Comma-separated server specs to add (incremental reconfig). */
   joining?: string;
