@@ -1,62 +1,69 @@
-// The README's TypeScript examples are part of the suite: each ```ts block is written to a module and imported
-// against the shared test server, so the documentation cannot drift from the API.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, inject, it, vi } from 'vitest';
+// The documentation's examples are part of the suite: every ```js and ```ts block of the README, the package
+// READMEs and docs/guides (test/support/doc-blocks.ts) is written to a module and imported from the sources
+// against the shared test server, and what it prints must be what its closing comment lines promise. Each block
+// gets a chroot of its own, so examples can use plain paths ('/greeting') without meeting each other.
+// CommonJS blocks need the installed packages (require() does not see vitest's aliases): packaging.test.ts runs
+// them, and all the others again, from the packed tarballs.
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { format } from 'node:util';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const readme = readFileSync(`${root}README.md`, 'utf8');
-const blocks = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1] ?? '');
-const workDir = `${root}.zkts-tmp/readme-${process.pid}`;
-// Blocks are told apart by the packages they import (the recipes block imports the client too), not by position.
-const exampleOf = (code: string): string => {
-  const imports = [...code.matchAll(/from '([^']+)'/g)].map((m) => m[1]);
-  if (imports.includes('@zkts/recipes')) return 'recipes';
-  if (imports.includes('@zkts/testkit')) return 'testkit';
-  if (imports.includes('@zkts/protocol/codec')) return 'codec';
-  return imports.includes('@zkts/protocol') ? 'client' : 'unknown';
-};
-// The `// ` comment lines after a block's last statement: the output it promises.
-const commentedOutput = (code: string): string[] => {
-  const lines = code.trimEnd().split('\n');
-  let start = lines.length;
-  while (start > 0 && lines[start - 1]?.startsWith('// ') === true) start--;
-  return lines.slice(start).map((line) => line.slice(3));
-};
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 
-describe('README examples', () => {
-  afterAll(() => rmSync(workDir, { recursive: true, force: true }));
+import { connect, type ZkClient } from '../packages/protocol/src/index.js';
 
-  it('has the examples this test expects (client, codec, recipes, testkit)', () => {
-    const examples = blocks.map(exampleOf);
-    for (const expected of ['client', 'codec', 'recipes', 'testkit']) expect(examples).toContain(expected);
+import { allBlocks, documentFiles, keepsPromise, repoRoot, scratchName } from './support/doc-blocks.js';
+
+const workDir = `${repoRoot}.zkts-tmp/docs-${process.pid}`;
+const blocks = allBlocks();
+
+describe('documentation examples', () => {
+  let zk: ZkClient;
+  beforeAll(async () => {
+    zk = await connect(inject('zkConnectString'));
+  });
+  afterAll(async () => {
+    await zk?.close();
+    rmSync(workDir, { recursive: true, force: true });
   });
 
-  blocks.forEach((code, index) => {
-    const example = exampleOf(code);
-    it(`block ${index + 1} (${example}) runs`, async () => {
+  it('covers the README, the library READMEs and the five guides', () => {
+    expect(documentFiles()).toEqual(
+      expect.arrayContaining([
+        'README.md',
+        'packages/protocol/README.md',
+        'packages/recipes/README.md',
+        'docs/guides/coming-from-node-zookeeper-client.md',
+        'docs/guides/coming-from-curator.md',
+        'docs/guides/coming-from-kazoo.md',
+        'docs/guides/locks-and-fencing.md',
+        'docs/guides/failure-semantics.md',
+      ]),
+    );
+    for (const file of documentFiles()) expect(blocks.some((b) => b.file === file), `${file} has no runnable example`).toBe(true);
+  });
+
+  it('every example promises its output', () => {
+    for (const block of blocks) expect(block.expected.length, `${block.name} ends with no // output lines`).toBeGreaterThan(0);
+  });
+
+  for (const block of blocks.filter((b) => b.module === 'esm')) {
+    it(`${block.name} prints what it promises`, async () => {
       mkdirSync(workDir, { recursive: true });
-      const file = `${workDir}/block-${index + 1}.ts`;
-      writeFileSync(file, `${code}\nexport {};\n`);
-      vi.stubEnv('ZKTS_SERVER', inject('zkConnectString'));
-      const logged: unknown[][] = [];
-      const spy = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void logged.push(args));
+      const file = `${workDir}/${scratchName(block)}.${block.lang === 'ts' ? 'ts' : 'mjs'}`;
+      writeFileSync(file, `${block.code}\nexport {};\n`);
+      const chroot = `/docs-${process.pid}-${scratchName(block)}`;
+      await zk.create(chroot);
+      vi.stubEnv('ZKTS_SERVER', `${inject('zkConnectString')}${chroot}`);
+      const printed: string[] = [];
+      const spy = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void printed.push(...format(...args).split('\n')));
       try {
         await import(/* @vite-ignore */ file);
       } finally {
         spy.mockRestore();
         vi.unstubAllEnvs();
+        await zk.removeRecursive(chroot);
       }
-      // Every block prints what it shows; the client and codec blocks' comments state the values.
-      expect(logged.length).toBeGreaterThan(0);
-      if (example === 'client') {
-        expect(logged[0]).toEqual(['hello', 0]);
-        expect(logged[1]).toEqual(['dataChanged']);
-        expect(String(logged[2]?.[0])).toMatch(/^\/readme-.*\/job-0000000000$/);
-      }
-      if (example === 'codec') expect(logged.map((args) => args.join(' '))).toEqual(commentedOutput(code));
-      if (example === 'recipes') expect(typeof logged[0]?.[1]).toBe('bigint');
-      if (example === 'testkit') expect(logged[0]?.[2]).toBe('imok');
+      expect(keepsPromise(printed, block.expected), `printed:\n${printed.join('\n')}\npromised:\n${block.expected.join('\n')}`).toBe(true);
     });
-  });
+  }
 });

@@ -34,13 +34,14 @@ export interface EntryPoint {
 
 interface PackageJson {
   name: string;
-  exports: Record<string, Record<string, string>>;
+  /** Absent for a package that is only a bin (the CLI): nothing to import, nothing to pin. */
+  exports?: Record<string, Record<string, string>>;
 }
 
 /** The entry points a package declares, in package.json order. */
 export function entryPoints(packageDir: string): EntryPoint[] {
   const pkg = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as PackageJson;
-  return Object.entries(pkg.exports).map(([subpath, conditions]) => {
+  return Object.entries(pkg.exports ?? {}).map(([subpath, conditions]) => {
     const source = conditions['zkts-source'];
     if (source === undefined) throw new Error(`${pkg.name} exports['${subpath}'] has no zkts-source condition`);
     return { subpath, specifier: subpath === '.' ? pkg.name : `${pkg.name}${subpath.slice(1)}`, source: resolve(packageDir, source) };

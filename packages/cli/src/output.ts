@@ -84,7 +84,7 @@ export function statRecord(stat: Stat): Record<string, string | number> {
 }
 
 const hex = (value: bigint): string => `0x${value.toString(16)}`;
-const time = (ms: bigint): string => new Date(Number(ms)).toISOString();
+const time = (ms: number | bigint): string => new Date(Number(ms)).toISOString();
 
 export function formatStat(stat: Stat): string {
   return [

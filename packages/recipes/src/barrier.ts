@@ -8,6 +8,7 @@ import { ensureDir } from './nodes.js';
 import { openScope, within, type WaitOptions } from './wait.js';
 import { isNoNode, isNodeExists, retrying, type RecipeClient } from './zk.js';
 
+/** The ZooKeeper barrier recipe: processes wait while the barrier node exists; whoever set it removes it to let them go. */
 export class Barrier {
   readonly client: RecipeClient;
   readonly path: string;
@@ -40,6 +41,7 @@ export class Barrier {
     }
   }
 
+  /** Whether the barrier node exists now. */
   async isSet(): Promise<boolean> {
     return (await retrying(this.client, () => this.client.exists(this.path))) !== null;
   }

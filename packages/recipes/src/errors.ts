@@ -5,6 +5,7 @@
  */
 import { isBrandedInstance } from '@zkts/protocol';
 
+/** The stable `code` of every RecipeError. */
 export type RecipeErrorCode =
   | 'LOCK_NOT_HELD'
   | 'LOCK_BUSY'
@@ -15,6 +16,7 @@ export type RecipeErrorCode =
 
 const BRAND = Symbol.for('zkts.recipes.error');
 
+/** The base of the recipes' own errors (failures of ZooKeeper calls are @zkts/protocol errors). Branch on `code`. */
 export class RecipeError extends Error {
   readonly code: RecipeErrorCode;
 
@@ -24,6 +26,7 @@ export class RecipeError extends Error {
     Object.defineProperty(this, BRAND, { value: this.constructor.name });
   }
 
+  /** The class name, also for errors made by another installed copy of the package. */
   override get name(): string {
     return this.constructor.name;
   }

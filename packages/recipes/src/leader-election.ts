@@ -19,6 +19,7 @@ import { testHooksOf } from './test-hooks.js';
 import { openScope, within, type WaitOptions } from './wait.js';
 import { isConnectionLoss, isLive, isNoNode, isSessionGone, type RecipeClient } from './zk.js';
 
+/** Options of a LeaderElection. */
 export interface LeaderElectionOptions {
   /** Our participant id, stored in our node. Default: a random id. */
   id?: string;
@@ -28,6 +29,7 @@ export interface LeaderElectionOptions {
   clock?: Clock;
 }
 
+/** One participant of an election, in queue order. */
 export interface ElectionParticipant {
   id: string;
   node: string;
@@ -39,6 +41,7 @@ const LATCH_MARKERS: MarkerTable = { 'latch-': 'write' };
 /** Pause after an unexpected error of the election loop before it tries again. */
 const RETRY_PAUSE_MS = 200;
 
+/** Latch-style leader election: participants queue as sequential ephemeral nodes, the first is leader, and each watches only the one before it. */
 export class LeaderElection implements AsyncDisposable {
   readonly client: RecipeClient;
   readonly path: string;
@@ -67,6 +70,7 @@ export class LeaderElection implements AsyncDisposable {
     this.clock = options.clock ?? systemClock;
   }
 
+  /** Whether this participant leads now. */
   get isLeader(): boolean {
     return this.leader;
   }
@@ -156,6 +160,7 @@ export class LeaderElection implements AsyncDisposable {
     if (entry?.uncertain !== undefined) await sweepPrefix(this.client, entry.uncertain, entry.sessionId);
   }
 
+  /** The same as close(): leaves the election. */
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
   }

@@ -8,6 +8,7 @@ import { isNoNode, type Op, type OpResult, type RecipeClient } from './zk.js';
 /** When a lease counts as lost: only when the session is certainly gone, or already when it is in doubt. */
 export type LostOn = 'expired' | 'suspended';
 
+/** A held lock: release it (or `await using` it), watch `lost`, pass `fencingToken` to what you protect, and write through `guard`. */
 export interface Lease extends AsyncDisposable {
   /** Full path of the node that holds the lock. */
   readonly node: string;

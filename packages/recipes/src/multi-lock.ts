@@ -10,6 +10,7 @@ import type { Lease } from './lease.js';
 import type { Lockable } from './queue-lock.js';
 import { nested, openScope, type WaitOptions } from './wait.js';
 
+/** The leases of a MultiLock, released together in reverse order. */
 export interface MultiLease extends AsyncDisposable {
   readonly leases: readonly Lease[];
   /** Fires when any of the leases is lost. */
@@ -19,6 +20,7 @@ export interface MultiLease extends AsyncDisposable {
   release(): Promise<void>;
 }
 
+/** Several locks taken in the given order under one deadline; if one cannot be had, those already taken are released. */
 export class MultiLock {
   readonly locks: readonly Lockable[];
   private readonly clock: Clock;
@@ -29,6 +31,7 @@ export class MultiLock {
     this.clock = options.clock ?? systemClock;
   }
 
+  /** Takes every lock in order, or none. */
   async acquire(options: WaitOptions = {}): Promise<MultiLease> {
     // One scope for all the locks: each acquire gets its signal, which fires at the shared deadline.
     const scope = openScope(options, 'multi-lock', this.clock);

@@ -13,6 +13,7 @@
 /** Which kind of contender a node is: a writer blocks everyone after it, a reader only the writers after it. */
 export type ContenderKind = 'read' | 'write';
 
+/** A child of a lock directory read as a contender: its sequence, kind and uuid. */
 export interface Contender {
   /** The child name (no parent path). */
   readonly name: string;

@@ -19,6 +19,7 @@ import { testHooksOf } from './test-hooks.js';
 import { openScope, type WaitOptions } from './wait.js';
 import type { Data, RecipeClient } from './zk.js';
 
+/** Options of Mutex, ReadLock and WriteLock. */
 export interface LockOptions {
   /** Re-acquiring from the same instance while held increments a count (default false: rejects with LockBusyError). */
   reentrant?: boolean;
@@ -32,9 +33,11 @@ export interface LockOptions {
 
 /** Anything MultiLock can hold. */
 export interface Lockable {
+  /** Waits for the lock and resolves with its lease. */
   acquire(options?: WaitOptions): Promise<Lease>;
 }
 
+/** One contender of a lock, in queue order. */
 export interface Participant {
   /** Full path of the contender node. */
   node: string;

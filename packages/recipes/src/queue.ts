@@ -15,6 +15,7 @@ import { isConnectionLoss, isNoNode, isNodeExists, retrying, type Data, type Rec
 
 const ITEM_MARKERS: MarkerTable = { 'qn-': 'write' };
 
+/** A FIFO queue of nodes. A consumer claims an item by deleting it in one multi with an ephemeral receipt, so an item is never delivered twice, even when a reply is lost. */
 export class Queue {
   readonly client: RecipeClient;
   readonly path: string;

@@ -25,6 +25,7 @@ import { QueueLock, type LockOptions, type Participant } from './queue-lock.js';
 import { checkpoint, type Scope } from './wait.js';
 import { isConnectionLoss, isNoNode, isNodeExists, retrying, type RecipeClient } from './zk.js';
 
+/** A fair read-write lock with Curator's layout: readers share, a writer excludes everyone. `readLock` and `writeLock` are its two locks. */
 export class ReadWriteLock {
   readonly readLock: ReadLock;
   readonly writeLock: WriteLock;

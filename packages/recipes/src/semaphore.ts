@@ -17,6 +17,7 @@ import { childrenOrEmpty, ensureDir, readNodes, utf8 } from './nodes.js';
 import { checkpoint, nested, openScope, within, type Scope, type WaitOptions } from './wait.js';
 import { isServerCode, retrying, type Data, type RecipeClient } from './zk.js';
 
+/** Options of a Semaphore. */
 export interface SemaphoreOptions {
   data?: Data;
   lostOn?: LostOn;
@@ -24,6 +25,7 @@ export interface SemaphoreOptions {
   clock?: Clock;
 }
 
+/** Leases taken from a Semaphore, returned together. */
 export interface SemaphoreLease extends AsyncDisposable {
   /** Full paths of our lease nodes. */
   readonly nodes: readonly string[];
@@ -36,6 +38,7 @@ export interface SemaphoreLease extends AsyncDisposable {
 
 const LEASE_MARKERS = { 'lease-': 'write' } as const;
 
+/** A counting semaphore over `maxLeases` leases (Curator's InterProcessSemaphoreV2 algorithm). */
 export class Semaphore {
   readonly client: RecipeClient;
   readonly path: string;

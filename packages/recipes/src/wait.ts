@@ -6,6 +6,7 @@
  */
 import { CancelScope, systemClock, type Clock } from '@zkts/protocol';
 
+/** How long a recipe may wait: `timeout` in ms and/or an AbortSignal. */
 export interface WaitOptions {
   /** Abandon the wait when this fires; the recipe then cleans up without it. */
   signal?: AbortSignal;

@@ -22,21 +22,34 @@ import {
 
 export type { CallOptions, CreateMode, Data, Op, OpResult, SessionState, StateChange, Stat, WatchEvent };
 
+/** The part of ZkClient the recipes use, as a structural type: any ZkClient fits, and tests can pass a fake. */
 export interface RecipeClient {
   readonly state: SessionState;
   readonly sessionId: bigint;
   readonly negotiatedTimeout: number;
+  /** See ZkClient.connected. */
   connected(options?: CallOptions): Promise<void>;
+  /** See ZkClient.onStateChange. */
   onStateChange(listener: (change: StateChange) => void): () => void;
+  /** See ZkClient.create. */
   create(path: string, data?: Data | null, options?: CallOptions & { mode?: CreateMode }): Promise<{ path: string; stat: Stat }>;
+  /** See ZkClient.delete. */
   delete(path: string, options?: CallOptions & { version?: number }): Promise<void>;
+  /** See ZkClient.exists. */
   exists(path: string, options?: CallOptions): Promise<Stat | null>;
+  /** See ZkClient.exists: with `{ watch: true }`, the Stat and a watch promise. */
   exists(path: string, options: CallOptions & { watch: true }): Promise<{ stat: Stat | null; watch: Promise<WatchEvent> }>;
+  /** See ZkClient.getData. */
   getData(path: string, options?: CallOptions & { watch?: true }): Promise<{ data: Uint8Array; stat: Stat; watch?: Promise<WatchEvent> }>;
+  /** See ZkClient.setData. */
   setData(path: string, data: Data | null, options?: CallOptions & { version?: number }): Promise<Stat>;
+  /** See ZkClient.getChildren. */
   getChildren(path: string, options?: CallOptions & { watch?: true }): Promise<{ children: string[]; stat: Stat; watch?: Promise<WatchEvent> }>;
+  /** See ZkClient.multi. */
   multi(ops: Op[], options?: CallOptions): Promise<OpResult[]>;
+  /** See ZkClient.removeWatches. */
   removeWatches(path: string, type: 'data', options?: CallOptions): Promise<void>;
+  /** See ZkClient.sync. */
   sync(path: string, options?: CallOptions): Promise<void>;
 }
 

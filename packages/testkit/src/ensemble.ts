@@ -19,6 +19,7 @@ export interface EnsembleOptions extends ServerOptions {
   size: number;
 }
 
+/** A running ensemble: its members and their joint connect string. */
 export interface Ensemble extends AsyncDisposable {
   readonly members: ZooKeeperServer[];
   /** Every member's `host:port`, comma-separated. */

@@ -4,6 +4,7 @@ import { FrameCutter, frameXid, MAX_FRAME, NOTIFICATION_XID, PING_XID } from './
 
 import type { Server, Socket } from 'node:net';
 
+/** A TCP proxy in front of a server that can cut, freeze, delay or drop traffic on command, to make the failures a real network makes. */
 export interface FaultProxy extends AsyncDisposable {
   readonly host: string;
   readonly port: number;
@@ -23,6 +24,7 @@ export interface FaultProxy extends AsyncDisposable {
   dropNextReply(): void;
   /** Back to a transparent proxy; what a blackhole held is delivered in order (as TCP would after a heal). */
   restore(): void;
+  /** Stops listening and closes every proxied connection. */
   close(): Promise<void>;
 }
 

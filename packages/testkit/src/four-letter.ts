@@ -3,6 +3,7 @@ import { connect as tlsConnect } from 'node:tls';
 
 import type { Socket } from 'node:net';
 
+/** Where to send a four-letter word. */
 export interface FourLetterTarget {
   host: string;
   port: number;

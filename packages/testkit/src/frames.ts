@@ -15,6 +15,7 @@ export class FrameCutter {
     return this.#pending.length >= 4 ? this.#pending.readInt32BE(0) : undefined;
   }
 
+  /** Takes one chunk; returns the frames it completed. */
   push(chunk: Buffer): Buffer[] {
     this.#pending = this.#pending.length === 0 ? chunk : Buffer.concat([this.#pending, chunk]);
     const frames: Buffer[] = [];

@@ -3,6 +3,7 @@ import { delimiter, join } from 'node:path';
 
 import { ZooKeeperNotInstalledError } from './errors.js';
 
+/** The Java found to run ZooKeeper. */
 export interface JavaRuntime {
   java: string;
   classpath: string;

@@ -92,12 +92,14 @@ export class LocalZooKeeperServer implements ZooKeeperServer {
     this.#peers = init.quorum?.peers;
   }
 
+  /** The client port. */
   get port(): number {
     const port = this.#clientPort ?? this.#securePort;
     if (port === undefined) throw new Error('server has no client port');
     return port;
   }
 
+  /** The TLS port, when the server has one. */
   get securePort(): number | undefined {
     return this.#securePort;
   }
@@ -111,6 +113,7 @@ export class LocalZooKeeperServer implements ZooKeeperServer {
     return this.#child && !exited(this.#child) ? this.#child.pid : undefined;
   }
 
+  /** Whether the JVM is running. */
   get running(): boolean {
     return this.#child !== undefined && !exited(this.#child);
   }
@@ -127,6 +130,7 @@ export class LocalZooKeeperServer implements ZooKeeperServer {
     this.#securePort = securePort;
   }
 
+  /** Sends a four-letter word (ruok, srvr, mntr…) and resolves with the answer. */
   fourLetter(cmd: string): Promise<string> {
     if (this.#clientPort !== undefined) return fourLetter({ host: this.host, port: this.#clientPort }, cmd);
     if (this.#securePort !== undefined && this.tls) {
@@ -135,6 +139,7 @@ export class LocalZooKeeperServer implements ZooKeeperServer {
     return Promise.reject(new Error('server has no client port'));
   }
 
+  /** The last `lines` of the server log, for failure messages. */
   logTail(lines = 40): Promise<string> {
     return logTail(this.logFile, lines);
   }
@@ -226,6 +231,7 @@ export class LocalZooKeeperServer implements ZooKeeperServer {
     }
   }
 
+  /** A one-line description: ports, data directory, pid. */
   describe(): string {
     const id = this.myid === undefined ? '' : ` member ${this.myid}`;
     return `${this.host}:${this.#clientPort ?? '-'}${this.#securePort === undefined ? '' : ` tls:${this.#securePort}`}${id}`;
@@ -268,6 +274,7 @@ export class LocalZooKeeperServer implements ZooKeeperServer {
     untrackTempDir(this.root);
   }
 
+  /** SIGKILLs the JVM and deletes its directory. */
   [Symbol.asyncDispose](): Promise<void> {
     return this.dispose();
   }

@@ -9,6 +9,7 @@ interface ManualTimer {
   readonly callback: () => void;
 }
 
+/** A Clock for tests: time moves only when the test says so (advance), and timers fire exactly when due. */
 export class ManualClock {
   private time: number;
   private nextId = 1;
@@ -18,16 +19,19 @@ export class ManualClock {
     this.time = start;
   }
 
+  /** The current time of this clock, in ms. */
   now(): number {
     return this.time;
   }
 
+  /** Schedules `callback` `ms` from now on this clock. */
   setTimeout(callback: () => void, ms: number): object {
     const timer: ManualTimer = { id: this.nextId++, due: this.time + Math.max(0, ms), callback };
     this.timers.push(timer);
     return timer;
   }
 
+  /** Cancels a timer. */
   clearTimeout(timer: object): void {
     const i = this.timers.indexOf(timer as ManualTimer);
     if (i >= 0) this.timers.splice(i, 1);

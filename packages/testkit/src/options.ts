@@ -1,6 +1,7 @@
 /** Where servers run: a local JVM, a Docker container (testcontainers), or whichever is available. */
 export type Backend = 'local' | 'container' | 'auto';
 
+/** The server's log4j/logback level. */
 export type LogLevel = 'ERROR' | 'WARN' | 'INFO' | 'DEBUG';
 
 /** What a test can ask of a server; everything is optional and defaults to a fast, permissive server. */
@@ -57,6 +58,7 @@ export interface TlsMaterial {
   key: string;
 }
 
+/** A running ZooKeeper server: where to connect, and how to stop, kill or restart it. */
 export interface ZooKeeperServer extends AsyncDisposable {
   /** `host:port` (the plain port; the TLS port when the server is TLS-only). */
   readonly connectString: string;
@@ -73,5 +75,6 @@ export interface ZooKeeperServer extends AsyncDisposable {
   restart(): Promise<void>;
   /** Starts again after stop/kill (no-op while running). */
   start(): Promise<void>;
+  /** Sends a four-letter word and resolves with the answer. */
   fourLetter(cmd: string): Promise<string>;
 }

@@ -25,6 +25,7 @@ export async function freePorts(count: number, host = '127.0.0.1'): Promise<numb
   return ports;
 }
 
+/** One TCP port free on this host now (see freePorts). */
 export async function freePort(host = '127.0.0.1'): Promise<number> {
   const [port] = await freePorts(1, host);
   if (port === undefined) throw new Error('no port');

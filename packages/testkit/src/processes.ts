@@ -8,6 +8,7 @@ import type { ChildProcess } from 'node:child_process';
 export const TAG_PROPERTY = 'zkts.testkit';
 /** Groups the processes of one test run (set by the vitest global setup, inherited by the workers). */
 export const RUN_PROPERTY = 'zkts.testkit.run';
+/** The environment variable naming the test run whose JVMs a reaper may kill. */
 export const RUN_ENV = 'ZKTS_TESTKIT_RUN';
 
 /** A fresh tag `<node pid>-<random>`; the pid lets an orphan reaper tell whether the owner is gone. */
@@ -22,6 +23,7 @@ export function tagArgs(tag: string): string[] {
   return args;
 }
 
+/** A JVM started by the testkit, as found in the process table. */
 export interface TaggedProcess {
   pid: number;
   tag: string;

@@ -7,6 +7,7 @@ import { startLocalZooKeeper } from './local-server.js';
 import type { Ensemble, EnsembleOptions } from './ensemble.js';
 import type { Backend, ServerOptions, ZooKeeperServer } from './options.js';
 
+/** The environment variable choosing the backend: local, container or auto. */
 export const BACKEND_ENV = 'ZKTS_TESTKIT_BACKEND';
 
 function requestedBackend(options: ServerOptions): Backend {

@@ -12,7 +12,7 @@ describe('formatting', () => {
   });
 
   it('prints stats in hex zxids and ISO times', () => {
-    const stat = { czxid: 0x1an, mzxid: 0x1bn, ctime: 0n, mtime: 1000n, version: 2, cversion: 3, aversion: 4, ephemeralOwner: 0n, dataLength: 5, numChildren: 6, pzxid: 0x1cn };
+    const stat = { czxid: 0x1an, mzxid: 0x1bn, ctime: 0, mtime: 1000, version: 2, cversion: 3, aversion: 4, ephemeralOwner: 0n, dataLength: 5, numChildren: 6, pzxid: 0x1cn };
     expect(formatStat(stat)).toBe(
       'czxid = 0x1a\nctime = 1970-01-01T00:00:00.000Z\nmzxid = 0x1b\nmtime = 1970-01-01T00:00:01.000Z\npzxid = 0x1c\n' +
         'cversion = 3\ndataVersion = 2\naclVersion = 4\nephemeralOwner = 0x0\ndataLength = 5\nnumChildren = 6',

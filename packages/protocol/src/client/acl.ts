@@ -15,11 +15,13 @@ export function digestId(user: string, password: string): string {
   return `${user}:${hash}`;
 }
 
+/** ACL builders for `create`, `setACL` and multi ops. The names say what each grants. */
 export const Acls = {
   /** world:anyone with every permission: anyone can do anything. */
   openUnsafe(): ACL[] {
     return [{ perms: Perms.ALL, id: { scheme: 'world', id: 'anyone' } }];
   },
+  /** Anyone may read; nobody may change (world:anyone, READ). */
   readUnsafe(): ACL[] {
     return [{ perms: Perms.READ, id: { scheme: 'world', id: 'anyone' } }];
   },
@@ -27,9 +29,11 @@ export const Acls = {
   creatorAll(): ACL[] {
     return [{ perms: Perms.ALL, id: { scheme: 'auth', id: '' } }];
   },
+  /** One digest identity (`user:password`, hashed as ZooKeeper does) with `perms` (default ALL). */
   digest(user: string, password: string, perms: number = Perms.ALL): ACL {
     return { perms, id: { scheme: 'digest', id: digestId(user, password) } };
   },
+  /** Clients from one IP address or `address/bits` range, with `perms` (default ALL). */
   ip(address: string, perms: number = Perms.ALL): ACL {
     return { perms, id: { scheme: 'ip', id: address } };
   },

@@ -11,6 +11,7 @@
 import { TimeoutError, abortErrorFrom, type ZkError } from '../errors/errors.js';
 import { systemClock, type Clock, type ClockTimer } from './clock.js';
 
+/** How a wait may end early: an AbortSignal, a timeout in ms, or an absolute deadline on the clock. */
 export interface CancelOptions {
   /** Give up when this fires. A ZkError reason is passed on as it is; anything else becomes an AbortError. */
   signal?: AbortSignal | undefined;
@@ -20,6 +21,7 @@ export interface CancelOptions {
   deadline?: number | undefined;
 }
 
+/** The one cancellation primitive of the client: combines a signal, a timeout and a deadline into one `signal`, and cleans up its timer when disposed. */
 export class CancelScope implements Disposable {
   /** Absolute time limit (clock time), if any. */
   readonly deadline: number | undefined;
@@ -61,6 +63,7 @@ export class CancelScope implements Disposable {
     return this.controller.signal;
   }
 
+  /** Whether the scope has ended (signal fired or time passed). */
   get cancelled(): boolean {
     return this.controller.signal.aborted;
   }
@@ -75,6 +78,7 @@ export class CancelScope implements Disposable {
     return this.deadline === undefined ? undefined : Math.max(0, this.deadline - this.clock.now());
   }
 
+  /** Throws the scope's error (AbortError or TimeoutError) if it has ended. */
   throwIfCancelled(): void {
     if (this.cancelled) throw this.controller.signal.reason;
   }
@@ -125,6 +129,7 @@ export class CancelScope implements Disposable {
     this.release();
   }
 
+  /** Stops the scope's timer and listeners; `using scope = cancelScope(…)` does it at the end of the block. */
   [Symbol.dispose](): void {
     this.dispose();
   }

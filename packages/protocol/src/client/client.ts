@@ -6,8 +6,6 @@
  */
 import { InvalidArgumentError, type ConnectAttempt } from '../errors/errors.js';
 import { DEFAULT_MAX_PACKET } from '../jute/reader.js';
-import { CONFIG_NODE } from '../records/config.js';
-import { Acls, validateAcl } from './acl.js';
 import { raceCancel } from './cancel.js';
 import { trackEnsemble } from './ensemble-tracker.js';
 import { guaranteedDelete, protectedCreate } from './idempotent.js';
@@ -15,18 +13,18 @@ import { retrying, type RetryPolicy } from './retry.js';
 import { systemClock, type Clock } from './clock.js';
 import { Chroot } from './chroot.js';
 import { parseConnectString } from './connect-string.js';
-import { debug } from './diagnostics.js';
+import { attachLogger, listenerErrors } from './logger.js';
 import { Dispatcher } from './dispatcher.js';
-import { validatePath } from './paths.js';
 import { Call, type RequestSpec } from './request.js';
 import * as req from './requests.js';
-import { multi as multiSpec, multiRead as multiReadSpec, prepareMultiOp } from './requests-multi.js';
+import * as op from './operations.js';
+import type { OpContext } from './operations.js';
 import { sessionOptions } from './session/options.js';
 import { Session } from './session/session.js';
 import { stateStream, waitConnected } from './state-waits.js';
 import { mkdirp, removeRecursive } from './tree.js';
-import { pickCallOptions, watcherTypeOf } from './call-helpers.js';
-import { checkCreateMode, checkTimeout, checkVersion, toBytes } from './validation.js';
+import { pickCallOptions } from './call-helpers.js';
+import { checkTimeout, toBytes } from './validation.js';
 import { ClientWatches } from './watches.js';
 import type {
   ACL,
@@ -49,6 +47,7 @@ import type {
   WatchOptions,
   ReconfigOptions,
 } from './types.js';
+import type { AdminCalls, GetChildrenResult, GetDataResult, Watched } from './types.js';
 
 export type { ReconfigOptions } from './types.js';
 
@@ -57,6 +56,7 @@ const DEFAULT_SESSION_TIMEOUT = 30_000;
 /** The default for omitted options on the hot operations: shared, so a call without options allocates none. */
 const NO_OPTIONS = Object.freeze({});
 
+/** A ZooKeeper client: one session, kept across reconnects, and every operation of ZooKeeper 3.8. Make one with `connect()` or `createClient()`. */
 export class ZkClient implements AsyncDisposable {
   private readonly session: Session;
   private readonly watches: ClientWatches;
@@ -68,8 +68,9 @@ export class ZkClient implements AsyncDisposable {
   private readonly requestedTimeout: number;
   private readonly retryPolicy: RetryPolicy | undefined;
   private stopTracking: (() => void) | undefined;
+  private readonly context: OpContext;
   /** Admin calls (reconfig), kept apart so nobody reconfigures an ensemble by accident. */
-  readonly admin: { reconfig(options: ReconfigOptions): Promise<{ data: Uint8Array; stat: Stat }> };
+  readonly admin: AdminCalls;
 
   constructor(connectString: string, options: ClientOptions = {}) {
     const parsed = parseConnectString(connectString);
@@ -85,15 +86,18 @@ export class ZkClient implements AsyncDisposable {
     this.requestedTimeout = options.sessionTimeout ?? DEFAULT_SESSION_TIMEOUT;
     this.clock = options.clock ?? systemClock;
     this.retryPolicy = options.retry;
-    this.dispatcher = new Dispatcher((error) => debug('a listener threw: %s', error instanceof Error ? (error.stack ?? error.message) : String(error)));
+    this.dispatcher = new Dispatcher(listenerErrors(options.logger));
     this.watches = new ClientWatches(this.root, this.dispatcher, (spec, o) => this.call(spec, o), () => this.session.isOver);
     this.session = new Session(sessionOptions(parsed.hosts, options, { sessionTimeout: this.requestedTimeout, maxPacket: this.maxPacket, clock: this.clock, dispatcher: this.dispatcher, watches: this.watches }));
+    this.context = { root: this.root, maxPacket: this.maxPacket, watches: this.watches, call: (spec, o) => this.call(spec, o), read: (spec, o) => this.read(spec, o) };
     this.admin = { reconfig: (o) => this.reconfig(o) };
+    attachLogger(this, options.logger);
     if (options.trackEnsemble === true) this.stopTracking = trackEnsemble(this);
   }
 
   // ---- session --------------------------------------------------------------------------------------
 
+  /** The session state now (see SessionState). */
   get state(): SessionState {
     return this.session.state;
   }
@@ -152,6 +156,7 @@ export class ZkClient implements AsyncDisposable {
     return stateStream(this.session, options, this.clock);
   }
 
+  /** Calls `listener` on every state change; returns the function that removes it. */
   onStateChange(listener: (change: StateChange) => void): () => void {
     return this.session.onStateChange(listener);
   }
@@ -168,11 +173,13 @@ export class ZkClient implements AsyncDisposable {
     return this.session.onConnectFailure(listener);
   }
 
+  /** Ends the session (its ephemeral nodes go at once) and rejects whatever is pending with ClientClosedError. Idempotent. */
   close(): Promise<void> {
     this.stopTracking?.();
     return this.session.close();
   }
 
+  /** The same as close(), for `await using zk = await connect(…)`. */
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
   }
@@ -197,169 +204,139 @@ export class ZkClient implements AsyncDisposable {
     return call.promise;
   }
 
-  private serverPath(path: string, options?: { sequential?: boolean }): string {
-    validatePath(path, options);
-    return this.root.toServer(path);
-  }
+  // ---- operations (bodies in operations.ts) ----------------------------------------------------------
 
-  // ---- operations -----------------------------------------------------------------------------------
-
+  /**
+   * Creates a node and resolves with its path (sequential nodes get a suffix) and Stat. Fails with NODE_EXISTS,
+   * NO_NODE (no parent)… With `{ protected: true }`, Curator's protection against a lost reply.
+   */
   async create(path: string, data?: Data | null, options: CreateOptions = NO_OPTIONS): Promise<{ path: string; stat: Stat }> {
     if (options.protected === true) return protectedCreate(this, path, data, options);
-    const mode = checkCreateMode(options.mode, options.ttl);
-    const serverPath = this.serverPath(path, { sequential: mode.sequential });
-    const acl = options.acl ?? Acls.openUnsafe();
-    validateAcl(acl);
-    const bytes = toBytes(data, this.maxPacket);
-    const result = await this.call(req.create(serverPath, path, bytes, acl, mode), options);
-    return { path: this.root.toClient(result.path), stat: result.stat };
+    return op.create(this.context, path, data, options);
   }
 
+  /**
+   * Deletes a node; with `{ version }`, only at that version (else BAD_VERSION). Fails with NO_NODE, NOT_EMPTY.
+   * With `{ guaranteed: true }`, retried across reconnects until done or the session is gone.
+   */
   delete(path: string, options: CallOptions & { version?: number; guaranteed?: boolean } = NO_OPTIONS): Promise<void> {
     try {
-      const version = checkVersion(options.version);
-      const serverPath = this.serverPath(path);
-      if (serverPath === '/') throw new InvalidArgumentError('path', 'the root node cannot be deleted');
-      if (options.guaranteed === true) return guaranteedDelete(this, path, options.version, options);
-      return this.call(req.deleteNode(serverPath, path, version), options);
+      if (options.guaranteed !== true) return op.deleteNode(this.context, path, options);
+      op.serverPath(this.context, path);
+      return guaranteedDelete(this, path, options.version, options);
     } catch (err) {
       return Promise.reject(err);
     }
   }
 
+  /** The node's Stat, or null when it does not exist. */
   exists(path: string, options?: CallOptions): Promise<Stat | null>;
+  /** With `{ watch: true }`: the Stat (or null) and a promise of the next event (created, deleted or dataChanged). */
   exists(path: string, options: WatchOptions & { watch: true }): Promise<{ stat: Stat | null; watch: Promise<WatchEvent> }>;
+  /** With a watch callback: the Stat (or null); the callback gets the next event. */
   exists(path: string, options: WatchOptions & { watch: WatchListener }): Promise<Stat | null>;
-  async exists(path: string, options: WatchOptions = NO_OPTIONS): Promise<Stat | null | { stat: Stat | null; watch: Promise<WatchEvent> }> {
-    const serverPath = this.serverPath(path);
-    const w = this.watches.watcherFor(options.watch);
-    const stat = await this.read(
-      req.exists(serverPath, path, w === undefined ? undefined : (found) => this.watches.register(found ? 'data' : 'exist', serverPath, w.watcher)),
-      options,
-    );
-    if (w?.promise !== undefined) return { stat, watch: w.promise };
-    return stat;
+  exists(path: string, options: WatchOptions = NO_OPTIONS): Promise<Stat | null | { stat: Stat | null; watch: Promise<WatchEvent> }> {
+    return op.exists(this.context, path, options);
   }
 
-  // Not async: the plain read returns the call's own promise (no wrapper promise, no extra microtask hop);
-  // synchronous validation failures still surface as a rejected promise, as from an async function.
-  getData(path: string, options: WatchOptions = NO_OPTIONS): Promise<{ data: Uint8Array; stat: Stat; watch?: Promise<WatchEvent> }> {
+  /** The node's data (a Buffer) and Stat; a `watch` callback gets the next change. */
+  getData(path: string, options?: CallOptions & { watch?: WatchListener }): Promise<GetDataResult>;
+  /** With `{ watch: true }`: also a promise of the next change (dataChanged or deleted). */
+  getData(path: string, options: WatchOptions & { watch: true }): Promise<Watched<GetDataResult>>;
+  /** The general form, for options computed at run time. */
+  getData(path: string, options?: WatchOptions): Promise<GetDataResult & { watch?: Promise<WatchEvent> }>;
+  getData(path: string, options: WatchOptions = NO_OPTIONS): Promise<GetDataResult & { watch?: Promise<WatchEvent> }> {
     try {
-      const serverPath = this.serverPath(path);
-      if (options.watch === undefined) return this.read(req.getData(serverPath, path, undefined), options);
-      return this.getDataAt(serverPath, path, options);
+      return op.getData(this.context, path, options);
     } catch (err) {
       return Promise.reject(err);
     }
   }
 
-  private async getDataAt(serverPath: string, path: string, options: WatchOptions): Promise<{ data: Uint8Array; stat: Stat; watch?: Promise<WatchEvent> }> {
-    const w = this.watches.watcherFor(options.watch);
-    const result = await this.read(
-      req.getData(serverPath, path, w === undefined ? undefined : () => this.watches.register('data', serverPath, w.watcher)),
-      options,
-    );
-    return w?.promise === undefined ? result : { ...result, watch: w.promise };
-  }
-
+  /** Replaces the node's data and resolves with its new Stat; with `{ version }`, only at that version (else BAD_VERSION). */
   setData(path: string, data: Data | null, options: CallOptions & { version?: number } = NO_OPTIONS): Promise<Stat> {
     try {
-      const version = checkVersion(options.version);
-      const serverPath = this.serverPath(path);
-      const bytes = toBytes(data, this.maxPacket);
-      return this.call(req.setData(serverPath, path, bytes, version), options);
+      return op.setData(this.context, path, data, options);
     } catch (err) {
       return Promise.reject(err);
     }
   }
 
-  async getACL(path: string, options: CallOptions = {}): Promise<{ acl: ACL[]; stat: Stat }> {
-    return this.read(req.getACL(this.serverPath(path), path), options);
+  /** The node's ACL and Stat. */
+  getACL(path: string, options: CallOptions = {}): Promise<{ acl: ACL[]; stat: Stat }> {
+    return op.getACL(this.context, path, options);
   }
 
-  async setACL(path: string, acl: ACL[], options: CallOptions & { version?: number } = {}): Promise<Stat> {
-    const version = checkVersion(options.version);
-    const serverPath = this.serverPath(path);
-    validateAcl(acl);
-    return this.call(req.setACL(serverPath, path, acl, version), options);
+  /** Replaces the node's ACL; with `{ version }`, only at that ACL version. */
+  setACL(path: string, acl: ACL[], options: CallOptions & { version?: number } = {}): Promise<Stat> {
+    return op.setACL(this.context, path, acl, options);
   }
 
-  async getChildren(path: string, options: WatchOptions = NO_OPTIONS): Promise<{ children: string[]; stat: Stat; watch?: Promise<WatchEvent> }> {
-    const serverPath = this.serverPath(path);
-    const w = this.watches.watcherFor(options.watch);
-    const result = await this.read(
-      req.getChildren(serverPath, path, w === undefined ? undefined : () => this.watches.register('child', serverPath, w.watcher)),
-      options,
-    );
-    return w?.promise === undefined ? result : { ...result, watch: w.promise };
+  /** The names of the node's children (unsorted) and its Stat; a `watch` callback gets the next change. */
+  getChildren(path: string, options?: CallOptions & { watch?: WatchListener }): Promise<GetChildrenResult>;
+  /** With `{ watch: true }`: also a promise of the next change (childrenChanged or deleted). */
+  getChildren(path: string, options: WatchOptions & { watch: true }): Promise<Watched<GetChildrenResult>>;
+  /** The general form, for options computed at run time. */
+  getChildren(path: string, options?: WatchOptions): Promise<GetChildrenResult & { watch?: Promise<WatchEvent> }>;
+  getChildren(path: string, options: WatchOptions = NO_OPTIONS): Promise<GetChildrenResult & { watch?: Promise<WatchEvent> }> {
+    return op.getChildren(this.context, path, options);
   }
 
-  async sync(path: string, options: CallOptions = {}): Promise<void> {
-    await this.read(req.sync(this.serverPath(path), path), options);
+  /** Waits until the server this client talks to has caught up with the leader, so a later read sees every write committed before. */
+  sync(path: string, options: CallOptions = {}): Promise<void> {
+    return op.sync(this.context, path, options);
   }
 
-  async multi(ops: Op[], options: CallOptions = {}): Promise<OpResult[]> {
-    if (!Array.isArray(ops)) throw new InvalidArgumentError('ops', 'ops must be an array');
-    const prepared = ops.map((op, i) => prepareMultiOp(op, i, this.root, this.maxPacket));
-    if (ops.length === 0) return [];
-    return this.call(multiSpec(prepared, this.root), options);
+  /** Applies every op atomically, or none: a failure rejects with MultiError (which op, and why). */
+  multi(operations: Op[], options: CallOptions = {}): Promise<OpResult[]> {
+    return op.multi(this.context, operations, options);
   }
 
-  async multiRead(ops: ReadOp[], options: CallOptions = {}): Promise<ReadResult[]> {
-    if (!Array.isArray(ops)) throw new InvalidArgumentError('ops', 'ops must be an array');
-    const prepared = ops.map((op, i) => {
-      if (op?.op !== 'getData' && op?.op !== 'getChildren') {
-        throw new InvalidArgumentError('ops', `op #${i}: multiRead only takes getData and getChildren`);
-      }
-      return { op: op.op, path: op.path, serverPath: this.serverPath(op.path) };
-    });
-    if (ops.length === 0) return [];
-    return this.read(multiReadSpec(prepared), options);
+  /** Several reads in one round trip; each slot holds its result or its own error. */
+  multiRead(reads: ReadOp[], options: CallOptions = {}): Promise<ReadResult[]> {
+    return op.multiRead(this.context, reads, options);
   }
 
-  async getEphemerals(prefixPath = '/', options: CallOptions = {}): Promise<string[]> {
-    const serverPrefix = this.serverPath(prefixPath);
-    const paths = await this.read(req.getEphemerals(serverPrefix), options);
-    const root = this.root.root;
-    // The server matches by string prefix: '/app' would also match '/app2/x', which is outside the chroot.
-    return paths.filter((p) => root === '' || p === root || p.startsWith(`${root}/`)).map((p) => this.root.toClient(p));
+  /** The ephemeral nodes of this session whose paths start with `prefixPath`. */
+  getEphemerals(prefixPath = '/', options: CallOptions = {}): Promise<string[]> {
+    return op.getEphemerals(this.context, prefixPath, options);
   }
 
-  async getAllChildrenNumber(path: string, options: CallOptions = {}): Promise<number> {
-    return this.read(req.getAllChildrenNumber(this.serverPath(path), path), options);
+  /** The number of nodes below `path`, at every depth. */
+  getAllChildrenNumber(path: string, options: CallOptions = {}): Promise<number> {
+    return op.getAllChildrenNumber(this.context, path, options);
   }
 
-  async whoAmI(options: CallOptions = {}): Promise<{ authScheme: string; user: string }[]> {
-    return this.read(req.whoAmI(), options);
+  /** The identities the server has authenticated this session as. */
+  whoAmI(options: CallOptions = {}): Promise<{ authScheme: string; user: string }[]> {
+    return op.whoAmI(this.context, options);
   }
 
-  async addWatch(path: string, mode: 'persistent' | 'persistent-recursive', options: CallOptions = {}): Promise<PersistentWatch> {
-    if (mode !== 'persistent' && mode !== 'persistent-recursive') {
-      throw new InvalidArgumentError('mode', `addWatch mode must be 'persistent' or 'persistent-recursive', got ${String(mode)}`);
-    }
-    return this.watches.addWatch(path, this.serverPath(path), mode, options);
+  /** Sets a persistent watch (or a persistent-recursive one, on the whole subtree) and resolves with its handle. */
+  addWatch(path: string, mode: 'persistent' | 'persistent-recursive', options: CallOptions = {}): Promise<PersistentWatch> {
+    return op.addWatch(this.context, path, mode, options);
   }
 
-  async removeWatches(path: string, type: RemoveWatchType, options: CallOptions & { local?: boolean } = {}): Promise<void> {
-    await this.watches.remove(path, this.serverPath(path), type, options);
+  /** Removes this client's watches of `type` on `path` on the server (and here); `{ local: true }`: here only, even when disconnected. */
+  removeWatches(path: string, type: RemoveWatchType, options: CallOptions & { local?: boolean } = {}): Promise<void> {
+    return op.removeWatches(this.context, path, type, options);
   }
 
-  async checkWatches(path: string, type: CheckWatchType, options: CallOptions = {}): Promise<void> {
-    if (type !== 'children' && type !== 'data' && type !== 'any') {
-      throw new InvalidArgumentError('type', `checkWatches type must be children, data or any, got ${String(type)}`);
-    }
-    await this.read(req.checkWatches(this.serverPath(path), path, watcherTypeOf(type)), options);
+  /** Fails with NO_WATCHER unless the server holds a watch of `type` on `path` for this session. */
+  checkWatches(path: string, type: CheckWatchType, options: CallOptions = {}): Promise<void> {
+    return op.checkWatches(this.context, path, type, options);
   }
 
   /** The ensemble configuration; the watch is on the raw /zookeeper/config, never under the chroot. */
-  async getConfig(options: WatchOptions = {}): Promise<{ data: Uint8Array; stat: Stat; watch?: Promise<WatchEvent> }> {
-    return this.getDataAt(CONFIG_NODE, CONFIG_NODE, options);
+  getConfig(options: WatchOptions = {}): Promise<GetDataResult & { watch?: Promise<WatchEvent> }> {
+    return op.getConfig(this.context, options);
   }
 
-  private async reconfig(options: ReconfigOptions): Promise<{ data: Uint8Array; stat: Stat }> {
+  private async reconfig(options: ReconfigOptions): Promise<GetDataResult> {
     return this.call(req.reconfig(options), options);
   }
 
+  /** Adds a credential to the session (and to every later reconnect). Resolves once the server accepts it. */
   async addAuth(scheme: string, auth: Data, options: CallOptions = {}): Promise<void> {
     if (typeof scheme !== 'string' || scheme === '') throw new InvalidArgumentError('scheme', 'scheme must be a non-empty string');
     const bytes = toBytes(auth, this.maxPacket) ?? new Uint8Array(0);
@@ -391,6 +368,6 @@ export async function connect(connectString: string, options?: ClientOptions & {
 }
 
 /** `reconfig(client, …)`: the same as `client.admin.reconfig(…)`. */
-export function reconfig(client: ZkClient, options: ReconfigOptions): Promise<{ data: Uint8Array; stat: Stat }> {
+export function reconfig(client: ZkClient, options: ReconfigOptions): Promise<GetDataResult> {
   return client.admin.reconfig(options);
 }

@@ -5,11 +5,13 @@
 import { InvalidArgumentError } from '../errors/errors.js';
 import { validatePath } from './paths.js';
 
+/** One server of a connect string. */
 export interface HostAddress {
   host: string;
   port: number;
 }
 
+/** A connect string taken apart: its servers in order, and its chroot (`''` when none). */
 export interface ParsedConnectString {
   hosts: HostAddress[];
   /** '' when there is none. */
@@ -45,6 +47,7 @@ function parseHost(entry: string): HostAddress {
   return { host, port: parsePort(entry.slice(colon + 1), entry) };
 }
 
+/** Parses `host[:port][,host[:port]…][/chroot]` (IPv6 in brackets; port 2181 by default). Throws InvalidArgumentError on a malformed string. */
 export function parseConnectString(connectString: string): ParsedConnectString {
   if (typeof connectString !== 'string' || connectString.trim() === '') {
     throw new InvalidArgumentError('connectString', 'connect string must not be empty');

@@ -1,5 +1,9 @@
 // Public API of the zkts client (docs/architecture.md).
 export { ZkClient, createClient, connect, reconfig, type ReconfigOptions } from './client.js';
+// Adds on/once/off to ZkClient's prototype (EventEmitter-style listening): imported for that effect, and for
+// the names of its events.
+import './events.js';
+export type { ClientEvents, ClientEventListener } from './events.js';
 export { Acls, digestId } from './acl.js';
 export { Perms } from '../records/constants.js';
 export { validatePath, joinPath, parentPath, basename } from './paths.js';
@@ -7,6 +11,7 @@ export { parseConnectString, type HostAddress, type ParsedConnectString } from '
 export { MultiError } from './multi-error.js';
 export type {
   ACL,
+  AdminCalls,
   CallOptions,
   CheckWatchType,
   ClientOptions,
@@ -14,6 +19,9 @@ export type {
   CreateOptions,
   Data,
   EventTypeName,
+  GetChildrenResult,
+  GetDataResult,
+  Logger,
   MultiOpOutcome,
   Op,
   OpResult,
@@ -26,8 +34,9 @@ export type {
   WatchEvent,
   WatchListener,
   WatchOptions,
+  Watched,
 } from './types.js';
-export type { Stat } from '../records/data.js';
+export type { Stat, StatJSON } from './stat.js';
 export { CancelScope, cancelScope, raceCancel, sleep, type CancelOptions } from './cancel.js';
 export { systemClock, type Clock, type ClockTimer, type ClockTimerOptions } from './clock.js';
 export { exponentialBackoff, noRetry, isRetryable, type RetryPolicy, type BackoffOptions } from './retry.js';

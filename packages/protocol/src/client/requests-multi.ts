@@ -11,6 +11,7 @@ import type { Chroot } from './chroot.js';
 import { MultiError } from './multi-error.js';
 import { validatePath } from './paths.js';
 import { copy, strings } from './reply-bytes.js';
+import { fromWireStat } from './stat.js';
 import type { RequestSpec } from './request.js';
 import { ok } from './requests.js';
 import type { Op, OpResult, ReadResult } from './types.js';
@@ -85,13 +86,13 @@ export function multi(ops: PreparedOp[], root: Chroot): RequestSpec<OpResult[]> 
           case 'create2':
           case 'createContainer':
           case 'createTTL':
-            return { op: 'create', path: root.toClient(res.path ?? ''), stat: res.stat };
+            return { op: 'create', path: root.toClient(res.path ?? ''), stat: fromWireStat(res.stat) };
           case 'delete':
             return { op: 'delete' };
           case 'check':
             return { op: 'check' };
           case 'setData':
-            return { op: 'setData', stat: res.stat };
+            return { op: 'setData', stat: fromWireStat(res.stat) };
           default:
             throw new ServerError(KeeperCode.MARSHALLING_ERROR, undefined, { cause: new Error(`unexpected multi result ${res.op}`) });
         }
@@ -110,7 +111,7 @@ export function multiRead(ops: { op: 'getData' | 'getChildren'; path: string; se
       return readMultiResponse(r).map((res, i): ReadResult => {
         switch (res.op) {
           case 'getData':
-            return { op: 'getData', data: copy(res.data), stat: res.stat };
+            return { op: 'getData', data: copy(res.data), stat: fromWireStat(res.stat) };
           case 'getChildren':
             return { op: 'getChildren', children: strings(res.children) };
           case 'error':

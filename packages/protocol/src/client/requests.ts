@@ -3,6 +3,8 @@
  * including the session's own requests (SetWatches, closeSession); multi and multiRead are in
  * requests-multi.ts. Paths arrive already validated and chroot-prefixed (`serverPath`); `path` is the
  * caller's path for errors. Reply bytes are copied (reply-bytes.ts): bodies are views into socket buffers.
+ * Replies that carry a Stat are read field by field here rather than through the codec's readXResponse: the
+ * client's Stat (stat.ts) has its times as numbers, read straight from the bytes.
  */
 import { InvalidArgumentError, errorFromKeeperCode } from '../errors/errors.js';
 import { KeeperCode } from '../errors/codes.js';
@@ -10,11 +12,8 @@ import type { JuteReader } from '../jute/reader.js';
 import type { JuteWriter } from '../jute/writer.js';
 import type { ReplyHeader } from '../records/headers.js';
 import { OpCode } from '../records/constants.js';
-import { writeCreateRequest, writeCreateTTLRequest, readCreate2Response } from '../records/create.js';
+import { writeCreateRequest, writeCreateTTLRequest } from '../records/create.js';
 import {
-  readExistsResponse,
-  readGetDataResponse,
-  readSetDataResponse,
   readSyncResponse,
   writeDeleteRequest,
   writeExistsRequest,
@@ -24,22 +23,22 @@ import {
 } from '../records/node.js';
 import {
   readGetAllChildrenNumberResponse,
-  readGetChildren2Response,
   readGetEphemeralsResponse,
   writeGetAllChildrenNumberRequest,
   writeGetChildren2Request,
   writeGetEphemeralsRequest,
 } from '../records/children.js';
-import { readGetACLResponse, readSetACLResponse, writeSetACLRequest, writeGetACLRequest } from '../records/acl.js';
+import { writeSetACLRequest, writeGetACLRequest } from '../records/acl.js';
 import { readWhoAmIResponse } from '../records/auth.js';
 import { writeAddWatchRequest, writeCheckWatchesRequest, writeRemoveWatchesRequest, writeSetWatches, writeSetWatches2 } from '../records/watches.js';
 import { writeReconfigRequest, type ReconfigRequest } from '../records/config.js';
-import type { ACL as WireACL } from '../records/data.js';
+import { readACLs, readStrings, type ACL as WireACL } from '../records/data.js';
 import { copy, strings } from './reply-bytes.js';
+import { readClientStat } from './stat.js';
 import type { RequestSpec } from './request.js';
 import type { CheckedMode } from './validation.js';
 import type { SetWatchesBatch } from './watch-manager.js';
-import type { ACL, ReconfigOptions, Stat } from './types.js';
+import type { ACL, GetChildrenResult, GetDataResult, ReconfigOptions, Stat } from './types.js';
 
 /** Throws the server's error (mapped to its class: errorFromKeeperCode) unless the reply is OK. */
 export function ok(header: ReplyHeader, path: string | undefined): void {
@@ -61,8 +60,8 @@ export function create(serverPath: string, path: string, data: Uint8Array | null
     write: (w) => (ttl === undefined ? writeCreateRequest(w, record) : writeCreateTTLRequest(w, { ...record, ttl: BigInt(ttl) })),
     decode: (h, r) => {
       ok(h, path);
-      const res = readCreate2Response(r);
-      return { path: res.path ?? '', stat: res.stat };
+      const created = r.readString();
+      return { path: created ?? '', stat: readClientStat(r) };
     },
   };
 }
@@ -88,9 +87,9 @@ export function exists(serverPath: string, path: string, register: ((found: bool
         return null;
       }
       ok(h, path);
-      const res = readExistsResponse(r);
+      const stat = readClientStat(r);
       register?.(true);
-      return res.stat;
+      return stat;
     },
   };
 }
@@ -99,7 +98,7 @@ export function exists(serverPath: string, path: string, register: ((found: bool
  * getData is the operation a read-heavy client issues most, so its spec is a class (one allocation per call,
  * not an object and two closures). The others stay plain builders.
  */
-class GetDataSpec implements RequestSpec<{ data: Uint8Array; stat: Stat }> {
+class GetDataSpec implements RequestSpec<GetDataResult> {
   readonly op = OpCode.getData;
   readonly path: string;
   private readonly callerPath: string;
@@ -115,15 +114,16 @@ class GetDataSpec implements RequestSpec<{ data: Uint8Array; stat: Stat }> {
     writeGetDataRequest(w, { path: this.path, watch: this.register !== undefined });
   }
 
-  decode(h: ReplyHeader, r: JuteReader): { data: Uint8Array; stat: Stat } {
+  decode(h: ReplyHeader, r: JuteReader): GetDataResult {
     ok(h, this.callerPath);
-    const res = readGetDataResponse(r);
+    const data = copy(r.readBuffer());
+    const stat = readClientStat(r);
     this.register?.();
-    return { data: copy(res.data), stat: res.stat };
+    return { data, stat };
   }
 }
 
-export function getData(serverPath: string, path: string, register: (() => void) | undefined): RequestSpec<{ data: Uint8Array; stat: Stat }> {
+export function getData(serverPath: string, path: string, register: (() => void) | undefined): RequestSpec<GetDataResult> {
   return new GetDataSpec(serverPath, path, register);
 }
 
@@ -134,7 +134,7 @@ export function setData(serverPath: string, path: string, data: Uint8Array | nul
     write: (w) => writeSetDataRequest(w, { path: serverPath, data, version }),
     decode: (h, r) => {
       ok(h, path);
-      return readSetDataResponse(r).stat;
+      return readClientStat(r);
     },
   };
 }
@@ -146,8 +146,8 @@ export function getACL(serverPath: string, path: string): RequestSpec<{ acl: ACL
     write: (w) => writeGetACLRequest(w, { path: serverPath }),
     decode: (h, r) => {
       ok(h, path);
-      const res = readGetACLResponse(r);
-      return { acl: toClientAcl(res.acl), stat: res.stat };
+      const acl = toClientAcl(readACLs(r));
+      return { acl, stat: readClientStat(r) };
     },
   };
 }
@@ -159,22 +159,23 @@ export function setACL(serverPath: string, path: string, acl: ACL[], version: nu
     write: (w) => writeSetACLRequest(w, { path: serverPath, acl, version }),
     decode: (h, r) => {
       ok(h, path);
-      return readSetACLResponse(r).stat;
+      return readClientStat(r);
     },
   };
 }
 
 /** getChildren2, so the parent's Stat comes back too. */
-export function getChildren(serverPath: string, path: string, register: (() => void) | undefined): RequestSpec<{ children: string[]; stat: Stat }> {
+export function getChildren(serverPath: string, path: string, register: (() => void) | undefined): RequestSpec<GetChildrenResult> {
   return {
     op: OpCode.getChildren2,
     path: serverPath,
     write: (w) => writeGetChildren2Request(w, { path: serverPath, watch: register !== undefined }),
     decode: (h, r) => {
       ok(h, path);
-      const res = readGetChildren2Response(r);
+      const children = strings(readStrings(r));
+      const stat = readClientStat(r);
       register?.();
-      return { children: strings(res.children), stat: res.stat };
+      return { children, stat };
     },
   };
 }
@@ -257,7 +258,7 @@ export function checkWatches(serverPath: string, path: string, type: number): Re
 }
 
 /** Incremental (joining/leaving) or bulk (newMembers), never both; fromConfig guards against a concurrent change. */
-export function reconfig(options: ReconfigOptions): RequestSpec<{ data: Uint8Array; stat: Stat }> {
+export function reconfig(options: ReconfigOptions): RequestSpec<GetDataResult> {
   const incremental = options.joining !== undefined || options.leaving !== undefined;
   if (incremental === (options.newMembers !== undefined)) {
     throw new InvalidArgumentError('reconfig', 'give joining/leaving (incremental) or newMembers (bulk), not both or neither');
@@ -273,8 +274,8 @@ export function reconfig(options: ReconfigOptions): RequestSpec<{ data: Uint8Arr
     write: (w) => writeReconfigRequest(w, record),
     decode: (h, r) => {
       ok(h, undefined);
-      const res = readGetDataResponse(r);
-      return { data: copy(res.data), stat: res.stat };
+      const data = copy(r.readBuffer());
+      return { data, stat: readClientStat(r) };
     },
   };
 }

@@ -2,12 +2,14 @@
  * Public types of the client (docs/architecture.md). Kept apart from the implementation so the
  * recipes and CLI packages can read the surface in one place.
  */
+import type { Buffer } from 'node:buffer';
 import type { ConnectionOptions } from 'node:tls';
 import type { ZkError, ZkErrorCode } from '../errors/errors.js';
-import type { Stat } from '../records/data.js';
 import type { Clock } from './clock.js';
 import type { RetryPolicy } from './retry.js';
+import type { Stat } from './stat.js';
 
+/** Options of `createClient` and `connect`. All optional. */
 export interface ClientOptions {
   /** ms requested, default 30_000; the server negotiates and every timer derives from the negotiated value. */
   sessionTimeout?: number;
@@ -49,8 +51,30 @@ export interface ClientOptions {
   retry?: RetryPolicy;
   /** The time source of every timer (session, requests, waits); a manual clock in tests. Default: the system's. */
   clock?: Clock;
+  /**
+   * Where the client reports what happens to its session (connected, suspended, expired, failed connection
+   * attempts, a listener that threw). Default: silent. `console` fits, and so do pino and winston loggers.
+   * `NODE_DEBUG=zkts` keeps printing its own lines either way.
+   */
+  logger?: Logger;
 }
 
+/**
+ * A logger the client reports to: any object with some of these four methods (missing ones are skipped).
+ * `details` holds plain values only (ids as hex strings), so a JSON logger can write it as it is.
+ */
+export interface Logger {
+  /** Connection attempts and transitions a healthy client goes through. */
+  debug?(message: string, details?: Record<string, unknown>): void;
+  /** Connected, reconnected, closed. */
+  info?(message: string, details?: Record<string, unknown>): void;
+  /** Suspended (the connection is lost; the session may survive), a failed connection attempt, read-only. */
+  warn?(message: string, details?: Record<string, unknown>): void;
+  /** The session is gone (expired, auth failed), or a listener threw. */
+  error?(message: string, details?: Record<string, unknown>): void;
+}
+
+/** Where the session is. `expired`, `auth-failed` and `closed` are final; see the failure semantics guide. */
 export type SessionState =
   | 'idle'
   | 'connecting'
@@ -61,6 +85,7 @@ export type SessionState =
   | 'auth-failed'
   | 'closed';
 
+/** One change of session state, as listeners and `states()` get it. */
 export interface StateChange {
   state: SessionState;
   previous: SessionState;
@@ -71,6 +96,7 @@ export interface StateChange {
   error?: ZkError;
 }
 
+/** Options every call takes: give up when `signal` fires or after `timeout` ms. */
 export interface CallOptions {
   signal?: AbortSignal;
   /** ms for each try; the signal spans all of them. */
@@ -85,6 +111,7 @@ export interface CallOptions {
 /** A string is sent as UTF-8. */
 export type Data = Uint8Array | string;
 
+/** How `create` makes a node: persistent or ephemeral (deleted with the session), optionally sequential, a container (deleted by the server when its last child goes) or with a TTL. */
 export type CreateMode =
   | 'persistent'
   | 'ephemeral'
@@ -94,14 +121,33 @@ export type CreateMode =
   | 'persistent-ttl'
   | 'persistent-sequential-ttl';
 
-// The Stat of a node is the Jute record itself (one definition, in the codec).
 export type { Stat };
 
+/**
+ * What `getData` resolves to. `data` is a Buffer: `data.toString()` is its UTF-8 text and `JSON.parse(data)`
+ * parses it.
+ */
+export interface GetDataResult {
+  data: Buffer;
+  stat: Stat;
+}
+
+/** What `getChildren` resolves to: the child names (not paths, unsorted) and the parent's Stat. */
+export interface GetChildrenResult {
+  children: string[];
+  stat: Stat;
+}
+
+/** A result with the one-shot watch that `{ watch: true }` asked for: it resolves on the first event. */
+export type Watched<T> = T & { watch: Promise<WatchEvent> };
+
+/** One access-control entry: permission bits (`Perms`) for one identity. */
 export interface ACL {
   perms: number;
   id: { scheme: string; id: string };
 }
 
+/** What a watch event reports. */
 export type EventTypeName =
   | 'created'
   | 'deleted'
@@ -113,6 +159,7 @@ export type EventTypeName =
   /** Client-made, persistent watches only: re-added in a new session after an expiry; changes in between were missed. */
   | 'resync';
 
+/** A watch notification. */
 export interface WatchEvent {
   type: EventTypeName;
   /** Client path: the chroot is stripped. */
@@ -121,12 +168,15 @@ export interface WatchEvent {
   zxid: bigint;
 }
 
+/** A watch callback: `{ watch: (event) => … }`. */
 export type WatchListener = (event: WatchEvent) => void;
 
+/** Options of the reads that can leave a watch: `watch: true` for a promise, or a callback. */
 export interface WatchOptions extends CallOptions {
   watch?: true | WatchListener;
 }
 
+/** Options of `create`. */
 export interface CreateOptions extends CallOptions {
   mode?: CreateMode;
   /** Default: open (world:anyone, ALL). */
@@ -141,40 +191,56 @@ export interface CreateOptions extends CallOptions {
   protected?: boolean;
 }
 
+/** One operation of a `multi`: all of them apply, or none. */
 export type Op =
   | { op: 'create'; path: string; data?: Data | null; acl?: ACL[]; mode?: CreateMode; ttl?: number }
   | { op: 'delete'; path: string; version?: number }
   | { op: 'setData'; path: string; data: Data | null; version?: number }
   | { op: 'check'; path: string; version?: number };
 
+/** The result of one `multi` operation, in the order given. */
 export type OpResult =
   | { op: 'create'; path: string; stat?: Stat }
   | { op: 'delete' }
   | { op: 'setData'; stat: Stat }
   | { op: 'check' };
 
+/** One read of a `multiRead`. */
 export type ReadOp = { op: 'getData'; path: string } | { op: 'getChildren'; path: string };
 
+/** The result of one `multiRead` read: its data, its children, or the error of that read alone. */
 export type ReadResult =
-  | { op: 'getData'; data: Uint8Array; stat: Stat }
+  | { op: 'getData'; data: Buffer; stat: Stat }
   | { op: 'getChildren'; children: string[] }
   | { op: 'error'; error: ZkError };
 
+/** What happened to one operation of a failed multi (MultiError.results). */
 export interface MultiOpOutcome {
   code: ZkErrorCode | 'OK' | 'RUNTIME_INCONSISTENCY';
   keeperCode: number;
 }
 
+/** A watch set by `addWatch`: every event on its path (and below, if recursive) until removed. Iterate it with `for await`, or add listeners. */
 export interface PersistentWatch extends AsyncIterable<WatchEvent>, AsyncDisposable {
   readonly path: string;
+  /** Calls `listener` on every event; returns the function that removes it. */
   on(listener: WatchListener): () => void;
   /** removeWatches on the server (when this was the last listener of the path) + ends the iterator. */
   remove(options?: CallOptions): Promise<void>;
 }
 
+/** Which watches `removeWatches` removes. */
 export type RemoveWatchType = 'children' | 'data' | 'any' | 'persistent' | 'persistent-recursive';
+/** Which watches `checkWatches` asks about. */
 export type CheckWatchType = 'children' | 'data' | 'any';
 
+/** The calls under `zk.admin`: those that change the ensemble itself. */
+export interface AdminCalls {
+  /** Changes the ensemble's membership (ZooKeeper's dynamic reconfiguration); resolves with the new configuration. */
+  reconfig(options: ReconfigOptions): Promise<GetDataResult>;
+}
+
+/** Options of `admin.reconfig`: incremental (`joining`/`leaving`) or bulk (`newMembers`). */
 export interface ReconfigOptions extends CallOptions {
   /** Comma-separated server specs to add (incremental reconfig). */
   joining?: string;

@@ -38,6 +38,7 @@ export const KeeperCode = {
   THROTTLED_OP: -127,
 } as const;
 
+/** The name of a KeeperException code (`'NO_NODE'`…), as ServerError.code carries it. */
 export type KeeperCodeName = keyof typeof KeeperCode;
 
 const NAME_BY_NUMBER = new Map<number, KeeperCodeName>(
@@ -85,6 +86,7 @@ export function serverCodeName(code: number): KeeperCodeName | 'SERVER_ERROR' {
   return NAME_BY_NUMBER.get(code) ?? 'SERVER_ERROR';
 }
 
+/** A human sentence for a KeeperException code, as the Java client words it. */
 export function serverCodeMessage(code: number): string {
   const name = NAME_BY_NUMBER.get(code);
   return name === undefined ? `unknown server error ${code}` : MESSAGES[name];

@@ -36,6 +36,7 @@ export function isBrandedInstance(brand: symbol, base: abstract new (...args: ne
   return false;
 }
 
+/** The stable `code` of every ZkError: a server's KeeperException name, or one of the client's own conditions. */
 export type ZkErrorCode =
   | KeeperCodeName
   | 'SERVER_ERROR'
@@ -49,6 +50,7 @@ export type ZkErrorCode =
   | 'ABORTED'
   | 'INVALID_ARGUMENT';
 
+/** The base of every error zkts throws. Branch on `code` (stable) or on the class, not on the message. */
 export class ZkError extends Error {
   readonly code: ZkErrorCode;
 
@@ -58,10 +60,12 @@ export class ZkError extends Error {
     Object.defineProperty(this, BRAND, { value: this.constructor.name });
   }
 
+  /** The class name (`'ServerError'`…), also for errors made by another installed copy of the package. */
   override get name(): string {
     return this.constructor.name;
   }
 
+  /** `instanceof` by brand, so it also recognises errors from another installed copy of @zkts/protocol. */
   static override [Symbol.hasInstance](value: unknown): boolean {
     return isBrandedInstance(BRAND, ZkError, this, value);
   }
@@ -136,24 +140,28 @@ export class ConnectionLossError extends ZkError {
   }
 }
 
+/** The session is gone: the server said so, or the client went 4/3 of the session timeout without a server. Final: make a new client. */
 export class SessionExpiredError extends ZkError {
   constructor(message = 'session expired', options?: ErrorOptions) {
     super('SESSION_EXPIRED', message, options);
   }
 }
 
+/** The call was made on, or was pending when, the client was closed. */
 export class ClientClosedError extends ZkError {
   constructor(message = 'client closed', options?: ErrorOptions) {
     super('CLIENT_CLOSED', message, options);
   }
 }
 
+/** The server refused the credentials; the client cannot be used any more. */
 export class AuthFailedError extends ZkError {
   constructor(message = 'authentication failed', options?: ErrorOptions) {
     super('AUTH_FAILED', message, options);
   }
 }
 
+/** A deadline the caller set (`timeout`, `requestTimeout`) passed. A write may still have been applied. */
 export class TimeoutError extends ZkError {
   constructor(message = 'timed out', options?: ErrorOptions) {
     super('TIMEOUT', message, options);
@@ -190,6 +198,7 @@ function describeFailure(error: ZkError): string {
   return typeof code === 'string' ? code : error.message;
 }
 
+/** The caller's AbortSignal fired. */
 export class AbortError extends ZkError {
   constructor(message = 'aborted', options?: ErrorOptions) {
     super('ABORTED', message, options);

@@ -32,6 +32,7 @@ function copyOut(src: Uint8Array): Uint8Array {
   return out;
 }
 
+/** Writes Jute primitives into a growing buffer, and frames them (beginFrame/endFrame put the 4-byte length in front). */
 export class JuteWriter {
   private buf: Uint8Array;
   private view: DataView;
@@ -46,6 +47,7 @@ export class JuteWriter {
     this.stringEncoding = options.stringEncoding ?? 'utf8';
   }
 
+  /** Bytes written so far. */
   get length(): number {
     return this.pos;
   }
@@ -58,6 +60,7 @@ export class JuteWriter {
     return this;
   }
 
+  /** Empties the writer for reuse, keeping its buffer. */
   reset(): this {
     this.pos = 0;
     this.frameStart = -1;
@@ -75,6 +78,7 @@ export class JuteWriter {
     this.view = new DataView(next.buffer);
   }
 
+  /** A 32-bit signed int. */
   writeInt(v: number): this {
     this.ensure(4);
     this.view.setInt32(this.pos, v);
@@ -82,6 +86,7 @@ export class JuteWriter {
     return this;
   }
 
+  /** A 64-bit signed long. */
   writeLong(v: bigint): this {
     this.ensure(8);
     // setBigInt64 wraps modulo 2^64 by itself (ToBigInt64), so out-of-range values never throw.
@@ -90,12 +95,14 @@ export class JuteWriter {
     return this;
   }
 
+  /** A one-byte boolean. */
   writeBool(v: boolean): this {
     this.ensure(1);
     this.buf[this.pos++] = v ? 1 : 0;
     return this;
   }
 
+  /** A length-prefixed byte buffer; null is written as length -1. */
   writeBuffer(v: Uint8Array | null): this {
     if (v === null) return this.writeInt(-1);
     this.writeInt(v.byteLength);
@@ -105,6 +112,7 @@ export class JuteWriter {
     return this;
   }
 
+  /** A length-prefixed UTF-8 string; null is written as length -1. */
   writeString(v: string | null): this {
     if (v === null) return this.writeInt(-1);
     // Worst case 3 bytes per UTF-16 unit; encode in place, then patch the length.
@@ -117,6 +125,7 @@ export class JuteWriter {
     return this;
   }
 
+  /** A vector: its count (-1 for null), then each element written by `writeElement`. */
   writeVector<T>(v: readonly T[] | null, writeElement: (w: JuteWriter, e: T) => void): this {
     if (v === null) return this.writeInt(-1);
     this.writeInt(v.length);

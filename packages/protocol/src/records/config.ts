@@ -12,6 +12,7 @@ import type { JuteWriter } from '../jute/writer.js';
 /** Where the ensemble configuration lives (ZooDefs.CONFIG_NODE). */
 export const CONFIG_NODE = '/zookeeper/config';
 
+/** The `ReconfigRequest` record of zookeeper.jute, field for field (see this file's header). */
 export interface ReconfigRequest {
   joiningServers: string | null;
   leavingServers: string | null;
@@ -19,6 +20,7 @@ export interface ReconfigRequest {
   curConfigId: bigint;
 }
 
+/** Writes `v` as a `ReconfigRequest`. */
 export function writeReconfigRequest(w: JuteWriter, v: ReconfigRequest): void {
   w.writeString(v.joiningServers);
   w.writeString(v.leavingServers);
@@ -26,6 +28,7 @@ export function writeReconfigRequest(w: JuteWriter, v: ReconfigRequest): void {
   w.writeLong(v.curConfigId);
 }
 
+/** Reads a `ReconfigRequest` from `r`. */
 export function readReconfigRequest(r: JuteReader): ReconfigRequest {
   const joiningServers = r.readString();
   const leavingServers = r.readString();

@@ -11,6 +11,7 @@
 import type { JuteReader } from '../jute/reader.js';
 import type { JuteWriter } from '../jute/writer.js';
 
+/** The `ConnectRequest` record of zookeeper.jute, field for field (see this file's header). */
 export interface ConnectRequest {
   protocolVersion: number;
   lastZxidSeen: bigint;
@@ -43,6 +44,7 @@ export function readConnectRequest(r: JuteReader): ConnectRequest & { readOnly: 
   return { protocolVersion, lastZxidSeen, timeOut, sessionId, passwd, readOnly };
 }
 
+/** The `ConnectResponse` record of zookeeper.jute, field for field (see this file's header). */
 export interface ConnectResponse {
   protocolVersion: number;
   timeOut: number;
@@ -50,6 +52,7 @@ export interface ConnectResponse {
   passwd: Uint8Array | null;
 }
 
+/** Writes `v` as a `ConnectResponse`. */
 export function writeConnectResponse(w: JuteWriter, v: ConnectResponse, readOnly?: boolean): void {
   w.writeInt(v.protocolVersion);
   w.writeInt(v.timeOut);

@@ -43,7 +43,9 @@ export const OpCode = {
   /** Only as the type of a failed multi/multiRead result. */
   error: -1,
 } as const;
+/** The name of an opcode (`getData`…). */
 export type OpCodeName = keyof typeof OpCode;
+/** An opcode number. */
 export type OpCodeNumber = (typeof OpCode)[OpCodeName];
 
 /** Numeric create modes sent in CreateRequest.flags (CreateMode.toFlag()). */
@@ -56,7 +58,9 @@ export const CreateFlags = {
   PERSISTENT_WITH_TTL: 5,
   PERSISTENT_SEQUENTIAL_WITH_TTL: 6,
 } as const;
+/** The name of a create flag. */
 export type CreateFlagsName = keyof typeof CreateFlags;
+/** A create flag value. */
 export type CreateFlagsNumber = (typeof CreateFlags)[CreateFlagsName];
 
 /** The client API's create-mode strings, index = numeric flag. */
@@ -69,10 +73,12 @@ export const CREATE_MODE_NAMES = [
   'persistent-ttl',
   'persistent-sequential-ttl',
 ] as const;
+/** A create mode name, as CreateMode in the Java client. */
 export type CreateModeName = (typeof CREATE_MODE_NAMES)[number];
 
 /** ACL permission bits (ZooDefs.Perms). */
 export const Perms = { READ: 1, WRITE: 2, CREATE: 4, DELETE: 8, ADMIN: 16, ALL: 31 } as const;
+/** The name of a permission bit. */
 export type PermName = keyof typeof Perms;
 
 /** Watcher.Event.EventType. */
@@ -86,7 +92,9 @@ export const EventType = {
   ChildWatchRemoved: 6,
   PersistentWatchRemoved: 7,
 } as const;
+/** An event type name as the Java client spells it. */
 export type EventTypeJavaName = keyof typeof EventType;
+/** An event type number. */
 export type EventTypeNumber = (typeof EventType)[EventTypeJavaName];
 
 /** Watcher.Event.KeeperState (the deprecated Unknown -1 / NoSyncConnected 1 are left out). */
@@ -99,17 +107,23 @@ export const KeeperState = {
   Closed: 7,
   Expired: -112,
 } as const;
+/** A keeper state name as the Java client spells it. */
 export type KeeperStateName = keyof typeof KeeperState;
+/** A keeper state number. */
 export type KeeperStateNumber = (typeof KeeperState)[KeeperStateName];
 
 /** Watcher.WatcherType, sent by checkWatches/removeWatches. */
 export const WatcherType = { Children: 1, Data: 2, Any: 3, Persistent: 4, PersistentRecursive: 5 } as const;
+/** The name of a watcher type (removeWatches, checkWatches). */
 export type WatcherTypeName = keyof typeof WatcherType;
+/** A watcher type number. */
 export type WatcherTypeNumber = (typeof WatcherType)[WatcherTypeName];
 
 /** AddWatchMode, sent by addWatch. */
 export const AddWatchMode = { PERSISTENT: 0, PERSISTENT_RECURSIVE: 1 } as const;
+/** The name of an addWatch mode. */
 export type AddWatchModeName = keyof typeof AddWatchMode;
+/** An addWatch mode number. */
 export type AddWatchModeNumber = (typeof AddWatchMode)[AddWatchModeName];
 
 /**
@@ -117,6 +131,7 @@ export type AddWatchModeNumber = (typeof AddWatchMode)[AddWatchModeName];
  * a normal xid on the wire, so replies to setWatches usually come back in the FIFO like any other request.
  */
 export const Xid = { NOTIFICATION: -1, PING: -2, AUTH: -4, SET_WATCHES: -8 } as const;
+/** The name of a reserved xid. */
 export type XidName = keyof typeof Xid;
 
 /** The protocol version sent in ConnectRequest. */
@@ -148,6 +163,7 @@ export function opCodeOf(name: string): OpCodeNumber | undefined {
   return Object.hasOwn(OpCode, name) ? OpCode[name as OpCodeName] : undefined;
 }
 
+/** Whether `code` is an opcode this codec knows. */
 export function isKnownOpCode(code: number): code is OpCodeNumber {
   return OP_NAMES.has(code);
 }
@@ -167,14 +183,17 @@ export function createModeFlags(mode: CreateModeName): CreateFlagsNumber {
   return CREATE_MODE_NAMES.indexOf(mode) as CreateFlagsNumber;
 }
 
+/** Whether create flags ask for a sequential node. */
 export function isSequentialFlags(flags: number): boolean {
   return flags === 2 || flags === 3 || flags === 6;
 }
 
+/** Whether create flags ask for an ephemeral node. */
 export function isEphemeralFlags(flags: number): boolean {
   return flags === 1 || flags === 3;
 }
 
+/** Whether create flags ask for a TTL node. */
 export function isTtlFlags(flags: number): boolean {
   return flags === 5 || flags === 6;
 }

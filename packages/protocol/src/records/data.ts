@@ -15,30 +15,36 @@
 import { longMemo, type JuteReader } from '../jute/reader.js';
 import type { JuteWriter } from '../jute/writer.js';
 
+/** The `Id` record of zookeeper.jute, field for field (see this file's header). */
 export interface Id {
   scheme: string | null;
   id: string | null;
 }
 
+/** Writes `v` as a `Id`. */
 export function writeId(w: JuteWriter, v: Id): void {
   w.writeString(v.scheme);
   w.writeString(v.id);
 }
 
+/** Reads a `Id` from `r`. */
 export function readId(r: JuteReader): Id {
   return { scheme: r.readString(), id: r.readString() };
 }
 
+/** The `ACL` record of zookeeper.jute, field for field (see this file's header). */
 export interface ACL {
   perms: number;
   id: Id;
 }
 
+/** Writes `v` as a `ACL`. */
 export function writeACL(w: JuteWriter, v: ACL): void {
   w.writeInt(v.perms);
   writeId(w, v.id);
 }
 
+/** Reads a `ACL` from `r`. */
 export function readACL(r: JuteReader): ACL {
   const perms = r.readInt();
   return { perms, id: readId(r) };
@@ -47,14 +53,17 @@ export function readACL(r: JuteReader): ACL {
 /** Smallest encoding of an ACL (int + two empty/null strings): bounds hostile vector counts. */
 export const ACL_MIN_SIZE = 12;
 
+/** Writes `v` as a `ACLs`. */
 export function writeACLs(w: JuteWriter, v: readonly ACL[] | null): void {
   w.writeVector(v, writeACL);
 }
 
+/** Reads a `ACLs` from `r`. */
 export function readACLs(r: JuteReader): ACL[] | null {
   return r.readVector(readACL, ACL_MIN_SIZE);
 }
 
+/** The `Stat` record of zookeeper.jute, field for field (see this file's header). */
 export interface Stat {
   czxid: bigint;
   mzxid: bigint;
@@ -72,6 +81,7 @@ export interface Stat {
 /** Bytes of an encoded Stat. */
 export const STAT_SIZE = 68;
 
+/** Writes `v` as a `Stat`. */
 export function writeStat(w: JuteWriter, v: Stat): void {
   w.writeLong(v.czxid);
   w.writeLong(v.mzxid);
@@ -95,6 +105,7 @@ const mtimeMemo = longMemo();
 const ownerMemo = longMemo();
 const pzxidMemo = longMemo();
 
+/** Reads a `Stat` from `r`. */
 export function readStat(r: JuteReader): Stat {
   // Object literal in wire order: property evaluation order is the read order.
   return {
@@ -112,6 +123,7 @@ export function readStat(r: JuteReader): Stat {
   };
 }
 
+/** The `StatPersisted` record of zookeeper.jute, field for field (see this file's header). */
 export interface StatPersisted {
   czxid: bigint;
   mzxid: bigint;
@@ -124,6 +136,7 @@ export interface StatPersisted {
   pzxid: bigint;
 }
 
+/** Writes `v` as a `StatPersisted`. */
 export function writeStatPersisted(w: JuteWriter, v: StatPersisted): void {
   w.writeLong(v.czxid);
   w.writeLong(v.mzxid);
@@ -136,6 +149,7 @@ export function writeStatPersisted(w: JuteWriter, v: StatPersisted): void {
   w.writeLong(v.pzxid);
 }
 
+/** Reads a `StatPersisted` from `r`. */
 export function readStatPersisted(r: JuteReader): StatPersisted {
   return {
     czxid: r.readLong(),
@@ -150,16 +164,19 @@ export function readStatPersisted(r: JuteReader): StatPersisted {
   };
 }
 
+/** The `ClientInfo` record of zookeeper.jute, field for field (see this file's header). */
 export interface ClientInfo {
   authScheme: string | null;
   user: string | null;
 }
 
+/** Writes `v` as a `ClientInfo`. */
 export function writeClientInfo(w: JuteWriter, v: ClientInfo): void {
   w.writeString(v.authScheme);
   w.writeString(v.user);
 }
 
+/** Reads a `ClientInfo` from `r`. */
 export function readClientInfo(r: JuteReader): ClientInfo {
   return { authScheme: r.readString(), user: r.readString() };
 }
@@ -169,6 +186,7 @@ export function writeStrings(w: JuteWriter, v: readonly (string | null)[] | null
   w.writeVector(v, writeStringElement);
 }
 
+/** Reads a `Strings` from `r`. */
 export function readStrings(r: JuteReader): (string | null)[] | null {
   return r.readStringVector();
 }

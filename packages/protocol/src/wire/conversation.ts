@@ -32,9 +32,12 @@ import { previewBytes, toJson, type JsonObject, type JsonValue } from './json.js
 import { firstMultiError, type MultiOp, type MultiResult } from './multi.js';
 import { requestCodecFor, responseReaderFor } from './ops.js';
 
+/** Which way a frame went: client to server, or server to client. */
 export type Direction = 'c2s' | 's2c';
+/** What a decoded frame was. */
 export type ConversationEntryKind = 'connect' | 'connected' | 'request' | 'reply' | 'event' | 'ping' | 'auth' | 'error';
 
+/** One decoded frame of a conversation, with what it means (the request a reply answers, the op name, the decoded body). */
 export interface ConversationEntry {
   /** Position of the frame in the conversation, from 0. */
   index: number;
@@ -61,6 +64,7 @@ export interface ConversationEntry {
   error?: string;
 }
 
+/** Options of the conversation decoder. */
 export interface ConversationDecoderOptions {
   /** Bytes of data shown per buffer (default 64). */
   previewBytes?: number;
@@ -81,6 +85,7 @@ interface Pending {
   path: string | null | undefined;
 }
 
+/** Decodes the frames of one client-server connection in order. It remembers the requests in flight, so a reply is decoded with the record its request's opcode implies. */
 export class ConversationDecoder {
   private readonly limit: number;
   private readonly reveal: boolean;
@@ -324,6 +329,7 @@ export class ConversationStream {
     this.splitters = { c2s: new FrameSplitter(framing), s2c: new FrameSplitter(framing) };
   }
 
+  /** Takes one TCP chunk in one direction; returns the entries of every frame it completed. */
   push(dir: Direction, chunk: Uint8Array): ConversationEntry[] {
     const splitter = this.splitters[dir];
     if (splitter === null) return [];

@@ -10,11 +10,13 @@
 import { ProtocolError } from '../errors/errors.js';
 import { DEFAULT_MAX_PACKET } from '../jute/reader.js';
 
+/** Options of a FrameSplitter. */
 export interface FrameSplitterOptions {
   /** Largest accepted frame payload in bytes; ZooKeeper's jute.maxbuffer (default 0xfffff). */
   maxPacket?: number;
 }
 
+/** Splits a TCP byte stream into ZooKeeper frames (a 4-byte length, then that many bytes), whatever the chunk boundaries; refuses lengths over `maxPacket`. */
 export class FrameSplitter {
   readonly maxPacket: number;
   /** The length prefix of the next frame when it arrived split across chunks. */

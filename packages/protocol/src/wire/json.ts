@@ -4,6 +4,7 @@
  */
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+/** A JSON object, as toJson produces. */
 export type JsonObject = { [key: string]: JsonValue };
 
 /** How bytes show up in decoded output. `utf8` or `hex` holds (at most `previewBytes` of) the content. */
@@ -23,6 +24,7 @@ function hexOf(b: Uint8Array): string {
   return s;
 }
 
+/** Bytes as JSON: their length, and a hex and text preview of at most `limit` of them. */
 export function previewBytes(b: Uint8Array, limit: number): BytesPreview {
   const cut = b.byteLength > limit ? b.subarray(0, limit) : b;
   const out: BytesPreview = { length: b.byteLength };

@@ -80,11 +80,14 @@ export type MultiResult =
   | ({ op: 'getChildren' } & GetChildrenResponse)
   | { op: 'error'; err: number };
 
+/** The name of a multi operation. */
 export type MultiOpName = MultiOp['op'];
+/** The name of a multi result. */
 export type MultiResultName = MultiResult['op'];
 
 const TERMINATOR = { type: -1, done: true, err: -1 } as const;
 
+/** Writes `v` as a `MultiOp`. */
 export function writeMultiOp(w: JuteWriter, op: MultiOp): void {
   writeMultiHeader(w, { type: OpCode[op.op], done: false, err: -1 });
   switch (op.op) {

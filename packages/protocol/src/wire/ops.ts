@@ -18,8 +18,11 @@ import * as node from '../records/node.js';
 import * as watches from '../records/watches.js';
 import { readMultiRequest, readMultiResponse, writeMultiRequest, writeMultiResponse, type MultiOp, type MultiResult } from './multi.js';
 
+/** The writer and reader of one record type. */
 export interface RecordCodec<T> {
+  /** Writes `v`. */
   write(w: JuteWriter, v: T): void;
+  /** Reads one record. */
   read(r: JuteReader): T;
 }
 
@@ -149,6 +152,7 @@ export function responseWriterFor(op: number): ((w: JuteWriter, v: never) => voi
   return c.response === null ? null : (c.response.write as (w: JuteWriter, v: never) => void);
 }
 
+/** Options of writeRequestFrame. */
 export interface RequestFrameOptions {
   /** Refuse to build a frame the server would reject (its jute.maxbuffer); default 0xfffff. */
   maxPacket?: number;

@@ -33,7 +33,7 @@ export class FakeZk {
     const z = this.zxid;
     return {
       data, children: new Set(), seq: 0,
-      stat: { czxid: z, mzxid: z, ctime: 0n, mtime: 0n, version: 0, cversion: 0, aversion: 0, ephemeralOwner: owner, dataLength: data.length, numChildren: 0, pzxid: z },
+      stat: { czxid: z, mzxid: z, ctime: 0, mtime: 0, version: 0, cversion: 0, aversion: 0, ephemeralOwner: owner, dataLength: data.length, numChildren: 0, pzxid: z },
     };
   }
 

@@ -1,0 +1,116 @@
+/**
+ * What packaging.test.ts does to the packages, as a user would: pack each with pnpm (workspace: ranges become
+ * versions), check the tarballs with publint and attw, and install them into a scratch project outside the
+ * repository with npm, offline, so nothing of the workspace leaks into what the examples import.
+ */
+import { execFile, type ExecFileOptions } from 'node:child_process';
+import { mkdirSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { repoRoot } from './doc-blocks.js';
+
+/** The four packages in dependency order (recipes and the CLI build against protocol's dist). */
+export const PACKAGES = ['protocol', 'recipes', 'testkit', 'cli'] as const;
+/** The three with importable entry points; the CLI is a bin only. */
+export const LIBRARIES = ['protocol', 'recipes', 'testkit'] as const;
+
+const bin = (name: string): string => join(repoRoot, 'node_modules/.bin', name);
+export const tsc = join(repoRoot, 'node_modules/typescript/bin/tsc');
+
+export interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a program to its end; never rejects, so a failing tool's output can be shown in the assertion. */
+export function run(file: string, args: readonly string[], options: ExecFileOptions = {}): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(file, args, { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024, timeout: 60_000, ...options }, (error, stdout, stderr) => {
+      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
+      resolve({ code, stdout: String(stdout), stderr: String(stderr) });
+    });
+  });
+}
+
+/** The newest modification time of any file under `dir`. */
+function newest(dir: string): number {
+  let max = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    max = Math.max(max, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs);
+  }
+  return max;
+}
+
+/**
+ * Packs what is built: `pnpm -r run build` (scripts/setup.sh, so `npm test`) comes first. Building here would
+ * rewrite dist/ under other test files that run the CLI from it, so a stale build fails with the fix instead.
+ */
+export function assertBuilt(): void {
+  for (const pkg of PACKAGES) {
+    const dir = join(repoRoot, 'packages', pkg);
+    const built = statSync(join(dir, 'dist/index.js'), { throwIfNoEntry: false })?.mtimeMs ?? 0;
+    if (built < newest(join(dir, 'src'))) throw new Error(`packages/${pkg}/dist is older than its src: run \`pnpm -r run build\` first`);
+  }
+}
+
+/** `pnpm pack` of each package into `dest`; returns tarball paths by package. prepack (a build) is skipped. */
+export async function packAll(dest: string): Promise<Record<(typeof PACKAGES)[number], string>> {
+  mkdirSync(dest, { recursive: true });
+  const out: Partial<Record<(typeof PACKAGES)[number], string>> = {};
+  await Promise.all(
+    PACKAGES.map(async (pkg) => {
+      const res = await run('pnpm', ['pack', '--pack-destination', dest], {
+        cwd: join(repoRoot, 'packages', pkg),
+        env: { ...process.env, npm_config_ignore_scripts: 'true' },
+      });
+      const tarball = res.stdout.trim().split('\n').at(-1) ?? '';
+      if (res.code !== 0 || !tarball.endsWith('.tgz')) throw new Error(`pnpm pack of ${pkg} failed:\n${res.stderr}${res.stdout}`);
+      out[pkg] = tarball;
+    }),
+  );
+  return out as Record<(typeof PACKAGES)[number], string>;
+}
+
+export function publint(tarball: string): Promise<Run> {
+  return run(bin('publint'), ['--strict', tarball]);
+}
+
+/** attw with the ESM-only profile: node10 and node16-from-CJS resolution are out of the contract (see README). */
+export function attw(tarball: string): Promise<Run> {
+  return run(bin('attw'), [tarball, '--profile', 'esm-only', '--format', 'ascii']);
+}
+
+/**
+ * A project outside the repository with the tarballs installed by npm, offline: they have no registry
+ * dependencies, so a request to the network would itself be a packaging bug. `@types/node` is linked in from
+ * the workspace, as a TypeScript user would have installed it.
+ */
+export async function installInto(project: string, tarballs: readonly string[]): Promise<void> {
+  mkdirSync(project, { recursive: true });
+  writeFileSync(join(project, 'package.json'), `${JSON.stringify({ name: 'zkts-consumer', private: true, type: 'module' }, null, 2)}\n`);
+  const res = await run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--no-package-lock', '--ignore-scripts', ...tarballs], {
+    cwd: project,
+  });
+  if (res.code !== 0) throw new Error(`npm install failed:\n${res.stderr}${res.stdout}`);
+  mkdirSync(join(project, 'node_modules/@types'), { recursive: true });
+  symlinkSync(join(repoRoot, 'node_modules/@types/node'), join(project, 'node_modules/@types/node'), 'dir');
+}
+
+/** A tsconfig for one consumer style; strict, and with skipLibCheck off so our .d.ts files are checked too. */
+export function writeTsconfig(project: string, name: string, resolution: 'node16' | 'bundler'): string {
+  const compilerOptions = {
+    target: 'es2022',
+    module: resolution === 'node16' ? 'node16' : 'esnext',
+    moduleResolution: resolution,
+    strict: true,
+    skipLibCheck: false,
+    types: ['node'],
+    rootDir: 'src',
+    outDir: `out-${name}`,
+  };
+  const file = join(project, `tsconfig.${name}.json`);
+  writeFileSync(file, `${JSON.stringify({ compilerOptions, include: ['src'] }, null, 2)}\n`);
+  return file;
+}
