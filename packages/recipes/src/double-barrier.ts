@@ -14,6 +14,7 @@ import { isNoNode, isNodeExists, retrying, type RecipeClient } from './zk.js';
 
 const READY = 'ready';
 
+/** A double barrier: `enter` waits until `count` participants are in, `leave` until all of them have left. */
 export class DoubleBarrier {
   readonly client: RecipeClient;
   readonly path: string;
@@ -31,6 +32,7 @@ export class DoubleBarrier {
     this.ready = joinPath(path, READY);
   }
 
+  /** Joins, and resolves once `count` participants are in. */
   async enter(options: WaitOptions = {}): Promise<void> {
     const scope = openScope(options, `double barrier ${this.path} (enter)`);
     try {
@@ -40,6 +42,7 @@ export class DoubleBarrier {
     }
   }
 
+  /** Leaves, and resolves once every participant has left. */
   async leave(options: WaitOptions = {}): Promise<void> {
     const scope = openScope(options, `double barrier ${this.path} (leave)`);
     try {

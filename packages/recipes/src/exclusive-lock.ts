@@ -14,6 +14,7 @@ import { ensureDir, utf8 } from './nodes.js';
 import { checkpoint, openScope, within, type WaitOptions } from './wait.js';
 import { isConnectionLoss, isNoNode, isNodeExists, retrying, type RecipeClient, type Stat } from './zk.js';
 
+/** Options of an ExclusiveLock. */
 export interface ExclusiveLockOptions {
   /** Who we are, stored in the lock node. Default: a random id. */
   id?: string;
@@ -22,6 +23,7 @@ export interface ExclusiveLockOptions {
   clock?: Clock;
 }
 
+/** Who holds an ExclusiveLock, as its node's data says. */
 export interface LockOwner {
   id: string;
   node: string;
@@ -45,6 +47,7 @@ function parse(data: Uint8Array): NodeData | undefined {
   return undefined;
 }
 
+/** A non-queueing lock on one ephemeral node: acquire creates it, waits for its deletion, and tries again. */
 export class ExclusiveLock {
   readonly client: RecipeClient;
   readonly path: string;
@@ -63,10 +66,12 @@ export class ExclusiveLock {
     this.clock = options.clock ?? systemClock;
   }
 
+  /** Whether this instance holds the lock now. */
   get isHeld(): boolean {
     return this.state.kind === 'held' && !this.state.hold.isLost;
   }
 
+  /** Waits until the lock is ours (or the signal/timeout gives up) and resolves with the lease. */
   async acquire(options: WaitOptions = {}): Promise<Lease> {
     const scope = openScope(options, `exclusive lock ${this.path}`, this.clock);
     try {
@@ -76,6 +81,7 @@ export class ExclusiveLock {
     }
   }
 
+  /** Takes the lock if it is free now; null when someone holds it. */
   async tryAcquire(): Promise<Lease | null> {
     return (await this.run({ blocking: false, scope: null })) ?? null;
   }

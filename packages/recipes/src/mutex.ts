@@ -14,6 +14,7 @@
 import { MARKER } from './lock-rule.js';
 import { QueueLock } from './queue-lock.js';
 
+/** A fair, herd-free exclusive lock with Curator's node layout (`_c_<uuid>-lock-<seq>`); leases carry fencing tokens. */
 export class Mutex extends QueueLock {
   protected readonly marker = MARKER.mutex;
 }

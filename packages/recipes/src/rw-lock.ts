@@ -48,6 +48,7 @@ export class ReadWriteLock {
   }
 }
 
+/** The write side of a ReadWriteLock (`__WRIT__` nodes): exclusive against readers and writers. */
 export class WriteLock extends QueueLock {
   protected readonly marker = MARKER.write;
   private readonly rw: ReadWriteLock;
@@ -67,6 +68,7 @@ export class WriteLock extends QueueLock {
   }
 }
 
+/** The read side of a ReadWriteLock (`__READ__` nodes): shared with other readers, exclusive against writers. */
 export class ReadLock extends QueueLock {
   protected readonly marker = MARKER.read;
   private readonly rw: ReadWriteLock;

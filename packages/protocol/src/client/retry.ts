@@ -10,6 +10,7 @@ import { KeeperCode } from '../errors/codes.js';
 import { sleep } from './cancel.js';
 import type { Clock } from './clock.js';
 
+/** How long to wait before each retry of an operation that is safe to repeat, and when to give up. */
 export interface RetryPolicy {
   /**
    * ms to wait before retry number `retry` (1 for the first retry), given the time since the first try and the
@@ -18,6 +19,7 @@ export interface RetryPolicy {
   delayBefore(retry: number, elapsed: number, error: ZkError): number | undefined;
 }
 
+/** Options of exponentialBackoff(). */
 export interface BackoffOptions {
   /** Delay before the first retry, ms (default 100). */
   baseDelay?: number;

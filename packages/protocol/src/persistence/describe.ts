@@ -29,6 +29,7 @@ export function txnPath(entry: Pick<TxnEntry, 'txn'>): string | undefined {
   return txnPaths(txn)[0];
 }
 
+/** What a Stat's ephemeralOwner field means: an ephemeral owner session, a TTL, a container, or a persistent node. */
 export type EphemeralOwnerKind =
   | { kind: 'persistent' }
   | { kind: 'ephemeral'; session: bigint }

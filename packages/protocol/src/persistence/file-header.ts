@@ -12,12 +12,14 @@ import { DataFileError } from '../errors/errors.js';
 import type { JuteReader } from '../jute/reader.js';
 import type { JuteWriter } from '../jute/writer.js';
 
+/** The `FileHeader` record, field names as in ZooKeeper. */
 export interface FileHeader {
   magic: number;
   version: number;
   dbid: bigint;
 }
 
+/** File header size. */
 export const FILE_HEADER_SIZE = 16;
 /** "ZKLG" (FileTxnLog.TXNLOG_MAGIC). */
 export const TXNLOG_MAGIC = 0x5a4b4c47;
@@ -26,12 +28,14 @@ export const SNAP_MAGIC = 0x5a4b534e;
 /** The only format version ZooKeeper has written since 3.0 (the `version-2` directory). */
 export const DATA_FILE_VERSION = 2;
 
+/** Writes one `FileHeader` record (Jute), byte for byte as ZooKeeper does. */
 export function writeFileHeader(w: JuteWriter, v: FileHeader): void {
   w.writeInt(v.magic);
   w.writeInt(v.version);
   w.writeLong(v.dbid);
 }
 
+/** Reads one `FileHeader` record (Jute), as ZooKeeper writes it. */
 export function readFileHeader(r: JuteReader): FileHeader {
   return { magic: r.readInt(), version: r.readInt(), dbid: r.readLong() };
 }

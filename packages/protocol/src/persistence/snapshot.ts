@@ -22,12 +22,14 @@ import { ACL_MIN_SIZE, readACL, readStatPersisted, writeACLs, writeStatPersisted
 import { adler32 } from './adler32.js';
 import { fileOption, readCheckedFileHeader, SNAP_MAGIC, writeFileHeader, type FileHeader } from './file-header.js';
 
+/** The `SnapshotSession` record, field names as in ZooKeeper. */
 export interface SnapshotSession {
   id: bigint;
   /** ms */
   timeout: number;
 }
 
+/** The `SnapshotAcl` record, field names as in ZooKeeper. */
 export interface SnapshotAcl {
   /** The key nodes refer to. */
   id: bigint;
@@ -37,6 +39,7 @@ export interface SnapshotAcl {
 /** ReferenceCountedACLCache.OPEN_UNSAFE_ACL_ID: world:anyone with every permission, not in the cache. */
 export const OPEN_ACL_ID = -1n;
 
+/** The `SnapshotNode` record, field names as in ZooKeeper. */
 export interface SnapshotNode {
   /** "" for the root. */
   path: string;
@@ -48,6 +51,7 @@ export interface SnapshotNode {
   offset: number;
 }
 
+/** The `SnapshotSeal` record, field names as in ZooKeeper. */
 export interface SnapshotSeal {
   offset: number;
   /** The value stored in the file. */
@@ -57,6 +61,7 @@ export interface SnapshotSeal {
   ok: boolean;
 }
 
+/** The `ZxidDigest` record, field names as in ZooKeeper. */
 export interface ZxidDigest {
   zxid: bigint;
   digestVersion: number;
@@ -64,6 +69,7 @@ export interface ZxidDigest {
   digest: bigint | string | null;
 }
 
+/** The `Snapshot` record, field names as in ZooKeeper. */
 export interface Snapshot {
   header: FileHeader;
   sessions: SnapshotSession[];
@@ -78,6 +84,7 @@ export interface Snapshot {
   complete: boolean;
 }
 
+/** The `SnapshotReadOptions` record, field names as in ZooKeeper. */
 export interface SnapshotReadOptions {
   file?: string;
   /** Bound for one node's data (default 16 MiB; ZooKeeper's jute.maxbuffer is 1 MiB). */
@@ -101,6 +108,7 @@ function classify(error: ProtocolError): DataFileErrorCode {
   return /^truncated|bytes left/.test(error.message) ? 'FILE_TRUNCATED' : 'FILE_BAD_RECORD';
 }
 
+/** Reads one `Snapshot` record (Jute), as ZooKeeper writes it. */
 export function readSnapshot(bytes: Uint8Array, options: SnapshotReadOptions = {}): Snapshot {
   const opt = fileOption(options.file);
   const packed = compression(bytes);
@@ -204,6 +212,7 @@ export function snapshotAcl(snapshot: Pick<Snapshot, 'acls'>, key: bigint): ACL[
   return snapshot.acls.find((a) => a.id === key)?.acl;
 }
 
+/** The `SnapshotContents` record, field names as in ZooKeeper. */
 export interface SnapshotContents {
   header: FileHeader;
   sessions: readonly SnapshotSession[];

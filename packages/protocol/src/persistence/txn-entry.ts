@@ -76,11 +76,13 @@ export interface SubTxn {
   problem?: string;
 }
 
+/** The `MultiTxn` record, field names as in ZooKeeper. */
 export interface MultiTxn {
   kind: 'multi';
   txns: SubTxn[] | null;
 }
 
+/** One decoded transaction body, tagged by its txn type (create, delete, setData, multi, session create/close…). */
 export type TxnRecord =
   | CreateTxn
   | CreateTxnV0
@@ -96,6 +98,7 @@ export type TxnRecord =
   | ErrorTxn
   | MultiTxn;
 
+/** The `TxnEntry` record, field names as in ZooKeeper. */
 export interface TxnEntry {
   header: TxnHeader;
   /** Null for a closeSession of the old format (nothing after the header). */
@@ -208,6 +211,7 @@ function subTxnData(sub: SubTxn): Uint8Array | null {
   return subWriter.toBytes();
 }
 
+/** Writes one `TxnRecord` record (Jute), byte for byte as ZooKeeper does. */
 export function writeTxnRecord(w: JuteWriter, txn: TxnRecord): void {
   switch (txn.kind) {
     case 'create':

@@ -28,6 +28,7 @@ export const ENTRY_FRAMING_SIZE = 13;
 /** Largest entry accepted by default: jute.maxbuffer (1 MiB) of data plus generous room for the record. */
 export const DEFAULT_MAX_ENTRY = 16 * 1024 * 1024;
 
+/** The `TxnLogRecord` record, field names as in ZooKeeper. */
 export interface TxnLogRecord {
   /** File offset of the entry's checksum. */
   offset: number;
@@ -41,6 +42,7 @@ export interface TxnLogRecord {
   entry: TxnEntry | null;
 }
 
+/** How the readable part of a log file ended: at the preallocated zero tail, at the file's end, or at damage. */
 export type TxnLogEndKind =
   /** The file ends right after the last entry. */
   | 'eof'
@@ -49,6 +51,7 @@ export type TxnLogEndKind =
   /** The framing is damaged at `offset` (the last problem says how); nothing after it is trusted. */
   | 'damaged';
 
+/** The `TxnLogEnd` record, field names as in ZooKeeper. */
 export interface TxnLogEnd {
   kind: TxnLogEndKind;
   offset: number;
@@ -56,16 +59,19 @@ export interface TxnLogEnd {
   length: number;
 }
 
+/** The `TxnLogScan` record, field names as in ZooKeeper. */
 export interface TxnLogScan {
   records: TxnLogRecord[];
   problems: DataFileError[];
   end: TxnLogEnd;
 }
 
+/** The `TxnLog` record, field names as in ZooKeeper. */
 export interface TxnLog extends TxnLogScan {
   header: FileHeader;
 }
 
+/** The `TxnLogReadOptions` record, field names as in ZooKeeper. */
 export interface TxnLogReadOptions {
   /** A name for messages (the errors carry it too). */
   file?: string;
@@ -166,6 +172,7 @@ function firstNonZero(bytes: Uint8Array, from: number, to: number): number {
   return -1;
 }
 
+/** The `TxnLogContents` record, field names as in ZooKeeper. */
 export interface TxnLogContents {
   header: FileHeader;
   entries: readonly TxnEntry[];
