@@ -80,7 +80,14 @@ class SaslTokenRequest implements RequestEntry {
 
 function refusal(code: number, mechanism: string): ZkError {
   const server = errorFromKeeperCode(code);
-  if (code === KeeperCode.SESSION_CLOSED_REQUIRE_SASL_AUTH) return server;
+  if (code === KeeperCode.SESSION_CLOSED_REQUIRE_SASL_AUTH) {
+    // A server that enforces SASL answers a failed exchange with -124 rather than -115.
+    const error = new SessionClosedRequireSaslAuthError(
+      `SASL ${mechanism}: the server refused the authentication, and it requires one (enforce.auth): check the user and password or principal`,
+    );
+    Object.defineProperty(error, 'keeperCode', { value: code, enumerable: true });
+    return error;
+  }
   if (code === KeeperCode.AUTH_FAILED) {
     return new AuthFailedError(`SASL ${mechanism}: the server rejected the authentication (unknown user or principal, or a wrong password or key)`, { cause: server });
   }
