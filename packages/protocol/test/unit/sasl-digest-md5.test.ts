@@ -4,7 +4,7 @@
 // test/fixtures/DigestMd5Vector.java (`javac -d /tmp DigestMd5Vector.java && java -cp /tmp DigestMd5Vector
 // <user> <password>`); it prints the server's challenge, the client's response (whose cnonce is random) and the
 // server's rspauth. Given the challenge and that cnonce, ours must write the same bytes and accept the rspauth.
-// The live version (random nonces, every run) is test/integration/sasl-digest-java.test.ts.
+// The live version (random nonces, every run) is test/integration/sasl-java-interop.test.ts.
 import { describe, expect, it } from 'vitest';
 import { DigestMd5Exchange, digestMd5, digestProof } from '../../src/client/sasl/digest-md5.js';
 import { parseDirectives } from '../../src/client/sasl/directives.js';

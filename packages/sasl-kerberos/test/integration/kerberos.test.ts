@@ -1,12 +1,14 @@
 // SASL GSSAPI against a Kerberized ZooKeeper server, with a real KDC the testkit starts (MIT krb5kdc, a
 // throw-away realm in a temp dir): identity and `sasl` ACLs, credentials from a ticket cache or a keytab, a
-// missing or expired ticket as a typed error, a server restart and a renewal.
+// missing or expired ticket as a typed error, a server restart and a renewal, and ZooKeeper's Java client
+// (Krb5LoginModule from a keytab) and zkts reading each other's nodes as their sasl ACLs say.
 // The KDC needs Debian's krb5-kdc, krb5-admin-server and krb5-user (scripts/setup.sh installs them); without
 // them startKdc fails with the packages to install: this test does not skip.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startFaultProxy, startKdc, startZooKeeper, type FaultProxy, type Kdc, type ZooKeeperServer } from '@zkts/testkit';
+import { renderClientJaas, startFaultProxy, startKdc, startZooKeeper, type FaultProxy, type Kdc, type ZooKeeperServer } from '@zkts/testkit';
 import { Acls, AuthFailedError, createClient, type ClientOptions, type SaslMechanism, type ZkClient } from '@zkts/protocol';
 import { KerberosError, canonicalHost, gssapi, type GssapiOptions } from '@zkts/sasl-kerberos';
+import { compileJavaPrograms, type JavaPrograms } from '../../../../test/support/java-peer.js';
 
 let kdc: Kdc;
 let server: ZooKeeperServer;
@@ -144,5 +146,32 @@ describe('GSSAPI (Kerberos) against a Kerberized server', () => {
     expect(mechanism.exchanges).toBeGreaterThan(before);
     expect(await alice.whoAmI()).toContainEqual({ authScheme: 'sasl', user: kdc.principal('alice') });
     expect(text((await alice.getData(`${root}/restart`)).data)).toBe('after');
+  });
+});
+
+describe('ZooKeeper Java client and zkts, same Kerberos principals', () => {
+  let java: JavaPrograms;
+  beforeAll(() => {
+    java = compileJavaPrograms();
+  }, 120_000);
+  afterAll(() => java?.dispose());
+
+  it("each reads the other's nodes as the sasl ACLs say", async () => {
+    const alice = kdc.principal('alice');
+    const jaas = renderClientJaas({ principal: alice, keytab: keytabs['alice']! });
+    const props = { 'java.security.krb5.conf': kdc.krb5Conf, 'sun.security.krb5.disableReferrals': 'true' };
+    const made = await java.peer(jaas, server.connectString, ['whoami', `create:${root}/java-alice:${alice}:java kerberized`], props);
+    expect(made.code, made.err).toBe(0);
+    expect(made.out).toContain('STATE SaslAuthenticated');
+    expect(made.out).toContain(`WHOAMI sasl ${alice}`);
+    const zkAlice = await client(server.connectString, { sasl: { mechanism: gssapi({ ccache: caches['alice']! }) } });
+    expect(text((await zkAlice.getData(`${root}/java-alice`)).data)).toBe('java kerberized');
+    const zkBob = await client(server.connectString, { sasl: { mechanism: gssapi({ ccache: caches['bob']! }) } });
+    await expect(zkBob.getData(`${root}/java-alice`)).rejects.toMatchObject({ code: 'NO_AUTH' });
+    await zkBob.create(`${root}/zkts-bob`, 'bob only', { acl: [Acls.sasl(kdc.principal('bob'))] });
+    const read = await java.peer(jaas, server.connectString, [`get:${root}/alices`, `get:${root}/zkts-bob`], props);
+    expect(read.code, read.err).toBe(0);
+    expect(read.out).toContain(`GET ${root}/alices kerberized`);
+    expect(read.out).toContain(`GET ${root}/zkts-bob ERR NOAUTH`);
   });
 });
