@@ -7,6 +7,7 @@ import type { CallOptions, ClientOptions, ZkClient } from '@zkts/protocol';
 
 import type { GlobalOptions } from './command.js';
 import { CliError, ExitCode } from './exit-codes.js';
+import { saslOptions } from './sasl.js';
 
 /** Connecting is bounded even without --timeout: a CLI that hangs on a dead server helps nobody. */
 export const DEFAULT_CONNECT_TIMEOUT = 15_000;
@@ -43,6 +44,7 @@ export class Session {
     // new session that holds none of its ephemeral nodes, locks or watches.
     const clientOptions: ClientOptions = { auth: this.options.auth.map((a) => ({ ...a })), renewSession: false };
     if (this.options.sessionTimeout !== undefined) clientOptions.sessionTimeout = this.options.sessionTimeout;
+    if (this.options.sasl !== undefined) clientOptions.sasl = await saslOptions(this.options.sasl);
     let client: ZkClient;
     try {
       client = createClient(this.options.server, clientOptions);
@@ -55,7 +57,9 @@ export class Session {
       await client.connect({ timeout });
     } catch (error) {
       const code = (error as { code?: unknown }).code;
-      if (code === 'AUTH_FAILED') throw new CliError(ExitCode.NO_AUTH, `authentication failed at ${this.options.server}`, { cause: error });
+      if (code === 'AUTH_FAILED' || code === 'SESSION_CLOSED_REQUIRE_SASL_AUTH') {
+        throw new CliError(ExitCode.NO_AUTH, `authentication failed at ${this.options.server}: ${messageOf(error)}`, { cause: error });
+      }
       throw new CliError(ExitCode.UNAVAILABLE, `cannot connect to ${this.options.server} within ${timeout} ms: ${messageOf(error)}`, { cause: error });
     }
     return client;
