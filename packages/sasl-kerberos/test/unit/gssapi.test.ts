@@ -52,6 +52,24 @@ describe('the GSSAPI exchange', () => {
     await expect(ex.evaluate(new Uint8Array(0))).rejects.toBeInstanceOf(KerberosError);
   });
 
+  it('without mutual authentication the context is up after the first token: the next server token is the offer', async () => {
+    const client = scriptedClient();
+    const oneShot: KerberosClientLike = {
+      get contextComplete() {
+        return true;
+      },
+      username: client.username,
+      step: async () => b64(bytes('AP-REQ')),
+      unwrap: client.unwrap,
+      wrap: client.wrap,
+    };
+    const ex = new GssapiExchange(oneShot, 'zookeeper/localhost');
+    expect(text(await ex.initial())).toBe('AP-REQ');
+    expect(text(await ex.evaluate(new Uint8Array(bytes('WRAPPED-OFFER'))))).toBe('WRAPPED(alice@ZKTS.TEST)');
+    expect(ex.complete).toBe(true);
+    expect(client.calls).toEqual(['unwrap WRAPPED-OFFER', 'wrap 8 bytes for alice@ZKTS.TEST protect=false']);
+  });
+
   it('refuses a server that offers no "no security layer" option, or a malformed offer', async () => {
     for (const offer of [[4, 0, 0, 0], [1, 0, 0]]) {
       const ex = new GssapiExchange(scriptedClient(offer), 'zookeeper/localhost');
