@@ -17,7 +17,7 @@ export default tseslint.config(
   },
   {
     // The libraries never print: observability goes through diagnostics_channel and debuglog.
-    files: ['packages/protocol/src/**/*.ts', 'packages/recipes/src/**/*.ts'],
+    files: ['packages/protocol/src/**/*.ts', 'packages/recipes/src/**/*.ts', 'packages/sasl-kerberos/src/**/*.ts'],
     rules: { 'no-console': 'error' },
   },
 );

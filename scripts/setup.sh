@@ -2,8 +2,8 @@
 # Installs everything zkts needs on a fresh Debian machine with Node 20: pnpm, a C/C++ toolchain and python3
 # (node-gyp, for the bench's native `zookeeper` peer), the workspace's dependencies, a Java runtime and
 # ZooKeeper's server jars (Debian's `zookeeper` package), Curator's jars (interoperability tests and
-# benchmarks), kazoo (python3-kazoo: the recipes' mixed-library lock tests) and tcpdump (the CLI's pcap
-# test). Idempotent: a second run only checks. Set ZOOKEEPER_HOME to an Apache ZooKeeper release to use it
+# benchmarks), kazoo (python3-kazoo: the recipes' mixed-library lock tests), tcpdump (the CLI's pcap
+# test) and Kerberos (GSSAPI headers for the `kerberos` module; a KDC for the SASL GSSAPI tests). Idempotent: a second run only checks. Set ZOOKEEPER_HOME to an Apache ZooKeeper release to use it
 # instead of Debian's jars.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,6 +30,12 @@ if [ -z "${ZOOKEEPER_HOME:-}" ] && [ ! -f /usr/share/java/zookeeper.jar ]; then 
 # kazoo (Python) for the recipes' mixed-library lock tests; Debian's package serves Debian's python3.
 [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import kazoo' >/dev/null 2>&1 || need_apt+=(python3-kazoo)
 command -v tcpdump >/dev/null 2>&1 || need_apt+=(tcpdump)
+# Kerberos: GSSAPI headers for the `kerberos` native module (@zkts/sasl-kerberos, built by `pnpm install`), and
+# MIT's KDC and tools for the SASL GSSAPI tests (the testkit starts a throw-away realm; see packages/testkit/src/kdc.ts).
+[ -f /usr/include/gssapi/gssapi.h ] || need_apt+=(libkrb5-dev)
+[ -x /usr/sbin/krb5kdc ] || need_apt+=(krb5-kdc)
+[ -x /usr/sbin/kadmin.local ] || need_apt+=(krb5-admin-server)
+command -v kinit >/dev/null 2>&1 || need_apt+=(krb5-user)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     log "installing ${need_apt[*]} (apt)"

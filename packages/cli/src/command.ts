@@ -2,6 +2,7 @@
 import type { OptionSpecs, ParsedArgs } from './args.js';
 import { UsageError } from './exit-codes.js';
 import type { Output } from './output.js';
+import type { SaslSpec } from './sasl.js';
 import type { Session } from './session.js';
 
 export interface GlobalOptions {
@@ -12,6 +13,8 @@ export interface GlobalOptions {
   readonly sessionTimeout: number | undefined;
   readonly json: boolean;
   readonly auth: readonly { scheme: string; auth: string }[];
+  /** --sasl, parsed (the mechanism is made when the session opens). */
+  readonly sasl?: SaslSpec | undefined;
 }
 
 export interface Io {

@@ -87,6 +87,7 @@ export function exitCodeFor(error: unknown): number {
       return ExitCode.BAD_VERSION;
     case 'NO_AUTH':
     case 'AUTH_FAILED':
+    case 'SESSION_CLOSED_REQUIRE_SASL_AUTH':
       return ExitCode.NO_AUTH;
     case 'NOT_EMPTY':
       return ExitCode.NOT_EMPTY;

@@ -3,6 +3,7 @@ import { flag, intOption, listOption, stringOption } from './args.js';
 import type { OptionSpecs, ParsedArgs } from './args.js';
 import type { GlobalOptions } from './command.js';
 import { UsageError } from './exit-codes.js';
+import { parseSasl } from './sasl.js';
 
 export const DEFAULT_SERVER = '127.0.0.1:2181';
 
@@ -11,6 +12,7 @@ export const GLOBAL_OPTIONS: OptionSpecs = {
   timeout: { type: 'string', arg: 'MS', description: 'give up after MS: connecting and each request (lock: waiting for the lock)' },
   'session-timeout': { type: 'string', arg: 'MS', description: 'session timeout to request (ephemeral nodes and locks vanish this long after a crash)' },
   auth: { type: 'string', arg: 'SCHEME:CRED', multiple: true, description: 'authenticate first, e.g. --auth digest:user:pass (repeatable)' },
+  sasl: { type: 'string', arg: 'MECH[:…]', description: 'SASL on every connection: digest:USER:PASSWORD, or kerberos[:PRINCIPAL] (needs @zkts/sasl-kerberos)' },
   json: { type: 'boolean', description: 'machine output: one JSON object per line' },
   help: { type: 'boolean', short: 'h', description: 'show help' },
   version: { type: 'boolean', description: 'print the version of zkts and exit' },
@@ -28,12 +30,14 @@ export function globalOptions(args: ParsedArgs, env: NodeJS.ProcessEnv): GlobalO
   const fromEnv = env['ZKTS_SERVER'] === '' ? undefined : env['ZKTS_SERVER'];
   const server = stringOption(args, 'server') ?? fromEnv ?? DEFAULT_SERVER;
   if (server.trim() === '') throw new UsageError('--server must not be empty');
+  const sasl = stringOption(args, 'sasl');
   return {
     server,
     timeout: intOption(args, 'timeout'),
     sessionTimeout: intOption(args, 'session-timeout', 1),
     json: flag(args, 'json'),
     auth: listOption(args, 'auth').map(parseAuth),
+    sasl: sasl === undefined ? undefined : parseSasl(sasl),
   };
 }
 

@@ -10,6 +10,7 @@ import { attemptRecords, describeAttempts, FailureTracker, failureReason, hostLa
 import { CliError, ExitCode, exitCodeFor } from './exit-codes.js';
 import { checkConnectString } from './hosts.js';
 import type { Output } from './output.js';
+import { saslOptions } from './sasl.js';
 
 /** Connecting is bounded even without --timeout: a CLI that hangs on a dead server helps nobody. */
 export const DEFAULT_CONNECT_TIMEOUT = 15_000;
@@ -51,6 +52,7 @@ export class Session {
     // new session that holds none of its ephemeral nodes, locks or watches.
     const clientOptions: ClientOptions = { auth: this.options.auth.map((a) => ({ ...a })), renewSession: false };
     if (this.options.sessionTimeout !== undefined) clientOptions.sessionTimeout = this.options.sessionTimeout;
+    if (this.options.sasl !== undefined) clientOptions.sasl = await saslOptions(this.options.sasl);
     let client: ZkClient;
     let tracker: FailureTracker;
     try {
@@ -77,7 +79,9 @@ export class Session {
       await client.connect({ timeout, signal: hopeless.signal });
     } catch (error) {
       const code = (error as { code?: unknown }).code;
-      if (code === 'AUTH_FAILED') throw new CliError(ExitCode.NO_AUTH, `authentication failed at ${server}`, { cause: error });
+      if (code === 'AUTH_FAILED' || code === 'SESSION_CLOSED_REQUIRE_SASL_AUTH') {
+        throw new CliError(ExitCode.NO_AUTH, `authentication failed at ${server}: ${messageOf(error)}`, { cause: error });
+      }
       if (hopeless.signal.aborted) {
         const attempts = tracker.attempts();
         const detail = describeAttempts(attempts);

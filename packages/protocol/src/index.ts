@@ -11,6 +11,7 @@ export {
   SessionExpiredError,
   ClientClosedError,
   AuthFailedError,
+  SessionClosedRequireSaslAuthError,
   TimeoutError,
   ConnectTimeoutError,
   AbortError,

@@ -151,8 +151,8 @@ function ignoreNotRunning(error: unknown): void {
 }
 
 export async function startContainerZooKeeper(options: ServerOptions = {}): Promise<ZooKeeperServer> {
-  if (options.tls || options.clientPort === false) {
-    throw new TypeError("backend 'container' does not support tls / clientPort: false; use backend 'local'");
+  if (options.tls || options.clientPort === false || options.sasl || options.enforceAuth || options.x509Auth) {
+    throw new TypeError("backend 'container' does not support tls / clientPort: false / sasl / enforceAuth / x509Auth; use backend 'local'");
   }
   const unavailable = await dockerUnavailableReason();
   if (unavailable !== undefined) {

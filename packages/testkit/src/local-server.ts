@@ -11,6 +11,7 @@ import { javaRuntime } from './java.js';
 import { logTail } from './log-tail.js';
 import { freePorts } from './ports.js';
 import { newTag, tagArgs, trackChild, trackTempDir, untrackTempDir } from './processes.js';
+import { renderServerJaas } from './auth-config.js';
 import { sharedTls } from './tls.js';
 import { jvmArgs, renderZooCfg, systemProperties } from './zoo-config.js';
 
@@ -172,6 +173,11 @@ export class LocalZooKeeperServer implements ZooKeeperServer {
     if (this.myid !== undefined) await writeFile(join(this.dataDir, 'myid'), `${this.myid}\n`);
     const cfg = join(this.root, 'zoo.cfg');
     await writeFile(cfg, renderZooCfg(this.#options, layout));
+    const jaas = renderServerJaas(this.#options);
+    if (jaas !== undefined) {
+      layout.jaasFile = join(this.root, 'jaas.conf');
+      await writeFile(layout.jaasFile, jaas);
+    }
     const args = [
       ...jvmArgs(this.#options, systemProperties(this.#options, layout)),
       ...tagArgs(this.tag),

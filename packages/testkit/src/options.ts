@@ -4,6 +4,19 @@ export type Backend = 'local' | 'container' | 'auto';
 /** The server's log4j/logback level. */
 export type LogLevel = 'ERROR' | 'WARN' | 'INFO' | 'DEBUG';
 
+/** How a server authenticates SASL clients (see auth-config.ts). */
+export interface SaslServerOptions {
+  /** DIGEST-MD5 users, name → password: a JAAS `Server` section with ZooKeeper's DigestLoginModule. */
+  digestUsers?: Readonly<Record<string, string>>;
+  /**
+   * GSSAPI: the server's service principal (e.g. `zookeeper/localhost@REALM`), its keytab and the krb5.conf that
+   * names the KDC (a `Kdc` from startKdc gives all three). Excludes digestUsers: a server speaks one mechanism.
+   */
+  kerberos?: { principal: string; keytab: string; krb5Conf: string };
+  /** `zookeeper.superUser`: a SASL id that is also `super`. */
+  superUser?: string;
+}
+
 /** What a test can ask of a server; everything is optional and defaults to a fast, permissive server. */
 export interface ServerOptions {
   /** Default `'auto'`: local when Java and the jars exist, else a container when a Docker engine answers. */
@@ -35,6 +48,21 @@ export interface ServerOptions {
   superPassword?: string;
   /** Adds a TLS-only client port (`securePort`) with certificates generated for this server. */
   tls?: boolean;
+  /**
+   * SASL (`authProvider.sasl=SASLAuthenticationProvider` and a generated JAAS file, `-Djava.security.auth.login.config`).
+   * Local backend only.
+   */
+  sasl?: SaslServerOptions;
+  /**
+   * `enforce.auth.enabled` with these `enforce.auth.schemes` (e.g. `['sasl']`): a session without an identity of
+   * one of them gets -124 (SESSIONCLOSEDREQUIRESASLAUTH) for its first request and is closed. Local backend only.
+   */
+  enforceAuth?: readonly string[];
+  /**
+   * With `tls`: clients must present a certificate (`ssl.clientAuth=need`), and its subject becomes the
+   * session's `x509` identity (`authProvider.x509=X509AuthenticationProvider`). Local backend only.
+   */
+  x509Auth?: boolean;
   /** `false` leaves out the plain client port (with `tls: true`: a TLS-only server). */
   clientPort?: false;
   /** ms to wait for the server to serve; default 60000. */

@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 
 import { ZooKeeperNotInstalledError } from './errors.js';
+import { javaRuntime } from './java.js';
 import { trackTempDir } from './processes.js';
 
 import type { TlsMaterial } from './options.js';
@@ -20,6 +21,8 @@ export interface GeneratedTls {
   keyStore: string;
   trustStore: string;
   password: string;
+  /** Where the CA's key lives, for issuing more client certificates. */
+  dir: string;
 }
 
 const DAYS = '2';
@@ -89,6 +92,7 @@ export async function generateTls(dir: string, java: string): Promise<GeneratedT
     keyStore: join(dir, 'keystore.p12'),
     trustStore: join(dir, 'truststore.p12'),
     password,
+    dir,
   };
 }
 
@@ -110,4 +114,20 @@ export function sharedTls(java: string): Promise<GeneratedTls> {
     shared = undefined;
   });
   return shared;
+}
+
+let issued = 0;
+
+/**
+ * Another client certificate (`/CN=<commonName>`) from the CA every TLS server of this process trusts: a second
+ * x509 identity for ACL tests. The subject ZooKeeper sees (X500Principal.getName()) is `CN=<commonName>`.
+ */
+export async function issueClientCertificate(commonName: string): Promise<TlsMaterial> {
+  if (!/^[\w .-]+$/.test(commonName)) throw new TypeError(`commonName ${JSON.stringify(commonName)}: letters, digits, space, '.', '-' only`);
+  const { java } = javaRuntime();
+  const tls = await sharedTls(java);
+  const name = `client-${++issued}`;
+  await signedCert(tls.dir, name, commonName, 'basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=clientAuth\n');
+  const [cert, key] = await Promise.all([`${name}.pem`, `${name}.key`].map((f) => readFile(join(tls.dir, f), 'utf8')));
+  return { ca: tls.material.ca, cert: cert ?? '', key: key ?? '' };
 }

@@ -1,3 +1,4 @@
+import { authProperties } from './auth-config.js';
 import { digestCredential } from './digest.js';
 
 import type { ServerOptions } from './options.js';
@@ -19,6 +20,8 @@ export interface ServerLayout {
   securePort: number | undefined;
   keyStore?: { keyStore: string; trustStore: string; password: string };
   quorum?: { peers: QuorumPeer[] };
+  /** The server's JAAS file, written beside zoo.cfg when the options ask for SASL. */
+  jaasFile?: string;
 }
 
 const NETTY_FACTORY = 'org.apache.zookeeper.server.NettyServerCnxnFactory';
@@ -100,6 +103,7 @@ export function systemProperties(options: ServerOptions, layout: ServerLayout): 
     // The certificates name 127.0.0.1/localhost; clients connect by IP, so no reverse-DNS surprises.
     props['zookeeper.ssl.hostnameVerification'] = 'false';
   }
+  Object.assign(props, authProperties(options, layout.jaasFile));
   for (const [key, value] of Object.entries(options.systemProperties ?? {})) props[key] = String(value);
   return props;
 }

@@ -37,6 +37,20 @@ export const Acls = {
   ip(address: string, perms: number = Perms.ALL): ACL {
     return { perms, id: { scheme: 'ip', id: address } };
   },
+  /**
+   * A SASL identity (SASLAuthenticationProvider): the id the server gave the session, as whoAmI shows it —
+   * the DIGEST-MD5 user, or the Kerberos principal as the server's auth_to_local rules shorten it.
+   */
+  sasl(id: string, perms: number = Perms.ALL): ACL {
+    return { perms, id: { scheme: 'sasl', id } };
+  },
+  /**
+   * A client certificate's subject (X509AuthenticationProvider): the distinguished name in RFC 2253 form, as
+   * Java's X500Principal.getName() writes it and whoAmI shows it, e.g. 'CN=app,O=Example'.
+   */
+  x509(subjectDN: string, perms: number = Perms.ALL): ACL {
+    return { perms, id: { scheme: 'x509', id: subjectDN } };
+  },
 } as const;
 
 const KNOWN_SCHEMES = new Set(['world', 'auth', 'digest', 'ip', 'x509', 'sasl', 'super', 'key']);
@@ -74,5 +88,6 @@ export function validateAcl(acl: readonly ACL[] | undefined | null): void {
       }
     }
     if (scheme === 'ip' && !validIpId(id)) throw new InvalidArgumentError('acl', `bad ip id ${JSON.stringify(id)}`);
+    if ((scheme === 'sasl' || scheme === 'x509') && id === '') throw new InvalidArgumentError('acl', `a ${scheme} ACL needs an id`);
   }
 }

@@ -14,6 +14,7 @@ import { fillReplyHeader, replyHeaderSlot, writeRequestHeader, type ReplyHeader 
 import { readWatcherEvent, type WatcherEvent } from '../records/watches.js';
 import { writeAuthPacket } from '../records/auth.js';
 import { OpCode, Xid, opName } from '../records/constants.js';
+import { KeeperCode } from '../errors/codes.js';
 import type { RequestEntry } from './request.js';
 import type { Transport } from './transport.js';
 import { debug, replyChannel, requestChannel } from './diagnostics.js';
@@ -24,6 +25,8 @@ export interface ConnectionEvents {
   onHandshake(response: HandshakeResult): void;
   onNotification(event: WatcherEvent, zxid: bigint): void;
   onAuthReply(err: number): void;
+  /** The server answered -124: it demands authentication this connection lacks, and closes it. */
+  onAuthRequired(): void;
   /** The request a normal reply answers (throws a ProtocolError when the reply matches none). */
   takeReply(header: ReplyHeader): RequestEntry;
   /** A normal reply carried zxid > 0. */
@@ -250,6 +253,8 @@ export class Connection {
   private onReply(header: ReplyHeader, r: JuteReader): void {
     switch (header.xid) {
       case Xid.PING:
+        // A server enforcing authentication refuses even pings (-124) before it hangs up.
+        if (header.err === KeeperCode.SESSION_CLOSED_REQUIRE_SASL_AUTH) this.events.onAuthRequired();
         return;
       case Xid.AUTH:
         this.events.onAuthReply(header.err);
@@ -273,6 +278,8 @@ export class Connection {
       });
     }
     entry.reply(header, r);
+    // The request got its own error; the session ends with it too (the SASL step reports its own).
+    if (header.err === KeeperCode.SESSION_CLOSED_REQUIRE_SASL_AUTH && entry.op !== OpCode.sasl) this.events.onAuthRequired();
   }
 
   private onTransportClose(error: ZkError | undefined): void {

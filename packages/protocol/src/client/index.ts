@@ -9,6 +9,8 @@ export { Perms } from '../records/constants.js';
 export { validatePath, joinPath, parentPath, basename } from './paths.js';
 export { parseConnectString, type HostAddress, type ParsedConnectString } from './connect-string.js';
 export { MultiError } from './multi-error.js';
+export { digestMd5, type DigestMd5Options } from './sasl/digest-md5.js';
+export type { SaslExchange, SaslMechanism, SaslOptions, SaslServer } from './sasl/mechanism.js';
 export type {
   ACL,
   AdminCalls,

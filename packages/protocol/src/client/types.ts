@@ -8,6 +8,7 @@ import type { ZkError, ZkErrorCode } from '../errors/errors.js';
 import type { Clock } from './clock.js';
 import type { RetryPolicy } from './retry.js';
 import type { Stat } from './stat.js';
+import type { SaslOptions } from './sasl/mechanism.js';
 
 /** Options of `createClient` and `connect`. All optional. */
 export interface ClientOptions {
@@ -20,7 +21,19 @@ export interface ClientOptions {
   canBeReadOnly?: boolean;
   /** Credentials replayed on every (re)connect, before watches are re-set. */
   auth?: { scheme: string; auth: string | Uint8Array }[];
-  /** Set ⇒ connect with TLS. */
+  /**
+   * SASL authentication on every connection, right after the handshake and before anything else, as Java's
+   * ZooKeeperSaslClient does: `{ mechanism: 'DIGEST-MD5', username, password }` (a server's DigestLoginModule
+   * users), or `{ mechanism: gssapi() }` from @zkts/sasl-kerberos (Kerberos). The state reaches `connected`
+   * only once the server has accepted it (so `connected` also means authenticated); a refusal or a failure of
+   * the mechanism ends the session in `auth-failed` with an AuthFailedError (cause chained). The server then
+   * knows the session as `sasl:<id>` (whoAmI; ACLs with Acls.sasl).
+   */
+  sasl?: SaslOptions;
+  /**
+   * Set ⇒ connect with TLS. A client certificate (`cert`, `key`) is the session's `x509` identity on a server
+   * with X509AuthenticationProvider (whoAmI; ACLs with Acls.x509).
+   */
   tls?: ConnectionOptions;
   /** Requests made while suspended: wait for the reconnect (default) or fail fast. */
   whileSuspended?: 'queue' | 'fail';

@@ -10,7 +10,9 @@
  *   ├── ConnectionLossError    the connection dropped; for a request in flight the outcome is UNKNOWN
  *   ├── SessionExpiredError    the session is gone (server said so, or client-side expiry)
  *   ├── ClientClosedError      the client was closed by its owner
- *   ├── AuthFailedError        the server refused our credentials; the client is unusable
+ *   ├── AuthFailedError        the server refused our credentials (an auth packet or SASL), or our SASL mechanism
+ *   │                          could not authenticate it or us; the client is unusable
+ *   ├── SessionClosedRequireSaslAuthError   the server demands authentication (enforce.auth) the session lacks
  *   ├── TimeoutError           a deadline the caller set (or a connect timeout) passed
  *   ├── AbortError             the caller's AbortSignal fired
  *   └── InvalidArgumentError   bad input caught before anything was sent (path, ACL, size, version…)
@@ -161,6 +163,19 @@ export class AuthFailedError extends ZkError {
   }
 }
 
+/**
+ * The server closed the session because it demands authentication this connection does not have
+ * (`enforce.auth.enabled` with `enforce.auth.schemes`, or the older `sessionRequireClientSASLAuth`): the reply
+ * to the first request (even a ping) carries -124 and the server drops the connection. Retrying cannot help,
+ * so the session ends in `auth-failed` with this error. Configure `sasl` (or the scheme the server names).
+ */
+export class SessionClosedRequireSaslAuthError extends ZkError {
+  constructor(message = 'the server closed the session: it requires SASL authentication (enforce.auth) and this session has none', options?: ErrorOptions) {
+    super('SESSION_CLOSED_REQUIRE_SASL_AUTH', message, options);
+  }
+}
+
+
 /** A deadline the caller set (`timeout`, `requestTimeout`) passed. A write may still have been applied. */
 export class TimeoutError extends ZkError {
   constructor(message = 'timed out', options?: ErrorOptions) {
@@ -238,6 +253,9 @@ export function errorFromKeeperCode(keeperCode: number, path?: string, options?:
       break;
     case KeeperCode.AUTH_FAILED:
       error = new AuthFailedError(`the server rejected the credentials${where}`, options);
+      break;
+    case KeeperCode.SESSION_CLOSED_REQUIRE_SASL_AUTH:
+      error = new SessionClosedRequireSaslAuthError(undefined, options);
       break;
     case KeeperCode.CONNECTION_LOSS:
       error = new ConnectionLossError(`the server reports connection loss${where}`, true, options);

@@ -8,6 +8,7 @@ import {
   AuthFailedError,
   ConnectionLossError,
   ServerError,
+  SessionClosedRequireSaslAuthError,
   SessionExpiredError,
   createClient,
   serverKeeperCode,
@@ -44,6 +45,11 @@ describe('error mapping', () => {
     const auth = errorFromKeeperCode(-115);
     expect(auth).toBeInstanceOf(AuthFailedError);
     expect(auth.code).toBe('AUTH_FAILED');
+    const requireSasl = errorFromKeeperCode(-124);
+    expect(requireSasl).toBeInstanceOf(SessionClosedRequireSaslAuthError);
+    expect(requireSasl).not.toBeInstanceOf(ServerError);
+    expect(requireSasl.code).toBe('SESSION_CLOSED_REQUIRE_SASL_AUTH');
+    expect(serverKeeperCode(requireSasl)).toBe(-124);
     const loss = errorFromKeeperCode(-4);
     expect(loss).toBeInstanceOf(ConnectionLossError);
     expect((loss as ConnectionLossError).outcomeUnknown).toBe(true);

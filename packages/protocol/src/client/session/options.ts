@@ -8,6 +8,7 @@ import type { HostAddress } from '../connect-string.js';
 import type { Dispatcher } from '../dispatcher.js';
 import type { SessionWatches } from '../watches.js';
 import type { ClientOptions } from '../types.js';
+import { saslMechanism, type SaslMechanism } from '../sasl/mechanism.js';
 import type { Credential } from './auth-replay.js';
 
 export interface SessionOptions {
@@ -21,6 +22,8 @@ export interface SessionOptions {
   whileSuspended: 'queue' | 'fail';
   maxQueued: number;
   credentials: Credential[];
+  /** Run on every connection before anything else (sasl.ts); null: no SASL. */
+  sasl: SaslMechanism | null;
   sessionId: bigint | undefined;
   sessionPassword: Uint8Array | undefined;
   renewSession: boolean;
@@ -49,6 +52,7 @@ export function sessionOptions(
     whileSuspended: options.whileSuspended ?? 'queue',
     maxQueued: options.maxQueued ?? DEFAULT_MAX_QUEUED,
     credentials: (options.auth ?? []).map((a) => ({ scheme: a.scheme, auth: typeof a.auth === 'string' ? utf8.encode(a.auth) : a.auth })),
+    sasl: saslMechanism(options.sasl),
     sessionId: options.sessionId,
     sessionPassword: options.sessionPassword,
     renewSession: options.renewSession ?? true,

@@ -6,14 +6,18 @@
  *   idle ─connect()→ connecting ─handshake→ connected | connected-read-only
  *   connected* ─socket lost→ suspended ─re-attached→ connected*
  *   connecting|connected*|suspended → expired      (server says timeOut ≤ 0, or 4/3·t without the server)
- *   connecting|connected*|suspended → auth-failed  (auth reply -115)
+ *   connecting|connected*|suspended → auth-failed  (auth reply -115, SASL refused or failed, any reply -124)
  *   any non-terminal → closed                      (close())
  *   expired ─renewal→ connecting                   (renewSession: a new session, the next generation)
+ *
+ * With SASL configured, a connection reaches connected* only once the server has accepted the SASL exchange
+ * (session/sasl.ts): until then the state stays connecting (or suspended), so `connected` also means
+ * authenticated, Java's SyncConnected and SaslAuthenticated in one. A refusal is auth-failed with the reason.
  *
  * auth-failed and closed are terminal. expired is terminal unless the client renews sessions: then it is
  * followed at once by connecting, and the stream of states goes on with a new session id and generation.
  */
-import type { ZkError } from '../../errors/errors.js';
+import { ConnectionLossError, type ZkError } from '../../errors/errors.js';
 import { debug, stateChannel } from '../diagnostics.js';
 import type { Dispatcher } from '../dispatcher.js';
 import type { SessionState, StateChange } from '../types.js';
@@ -39,6 +43,27 @@ export function isTerminal(state: SessionState): boolean {
 
 export function isConnected(state: SessionState): boolean {
   return state === 'connected' || state === 'connected-read-only';
+}
+
+/**
+ * Why a request cannot go in `state`, or null when it may (sent now, or queued until a connection opens).
+ * 'terminal': the session is over, and its own terminal error is the answer.
+ */
+export function refusalIn(state: SessionState, whileSuspended: 'queue' | 'fail'): ZkError | 'terminal' | null {
+  switch (state) {
+    case 'idle':
+      return new ConnectionLossError('not connected: call connect() first', false);
+    case 'expired':
+    case 'auth-failed':
+    case 'closed':
+      return 'terminal';
+    case 'suspended':
+      return whileSuspended === 'fail' ? new ConnectionLossError('not connected (whileSuspended: fail)', false) : null;
+    case 'connecting':
+    case 'connected':
+    case 'connected-read-only':
+      return null;
+  }
 }
 
 /**

@@ -5,11 +5,12 @@
  * request pipeline (../pipeline.ts). Nothing outside this folder writes any of it: the client reads it through
  * getters and asks for changes through methods.
  *
- * After a connect the Java wire order is kept: ConnectRequest, then (once it is answered) every credential,
- * then SetWatches batches, then requests queued while disconnected. After expiry the loop stops for good:
+ * After a connect the Java wire order is kept: ConnectRequest, then (once it is answered) the SASL exchange when
+ * one is configured (sasl.ts; the state moves to connected only after it), then every credential, then
+ * SetWatches batches, then requests queued while disconnected. After expiry the loop stops for good:
  * the client never opens a replacement session by itself.
  */
-import { ClientClosedError, ConnectionLossError, SessionExpiredError, ZkError, type ConnectAttempt } from '../../errors/errors.js';
+import { ClientClosedError, ConnectionLossError, SessionClosedRequireSaslAuthError, SessionExpiredError, ZkError, type ConnectAttempt } from '../../errors/errors.js';
 import type { ReplyHeader } from '../../records/headers.js';
 import { sleep } from '../cancel.js';
 import type { Clock } from '../clock.js';
@@ -29,7 +30,8 @@ import { ConnectFailures } from './attempts.js';
 import { AuthReplay } from './auth-replay.js';
 import { SessionIdentity } from './identity.js';
 import { startProbe } from './readonly-probe.js';
-import { StateMachine, isConnected } from './session-state.js';
+import { StateMachine, isConnected, refusalIn } from './session-state.js';
+import { authenticate } from './sasl.js';
 import { SessionTimers } from './timers.js';
 
 /** How long close() waits for the server to close its side after closeSession before dropping the socket. */
@@ -56,6 +58,8 @@ export class Session {
   private probe: AbortController | null = null;
   /** A renewal is under way: persistent watches hear `resync` once the new session is connected. */
   private renewing = false;
+  /** The connection whose SASL exchange is under way: no pings on it until the server has accepted us. */
+  private authenticating: Connection | null = null;
   private readonly failures: ConnectFailures;
 
   constructor(options: SessionOptions) {
@@ -72,7 +76,9 @@ export class Session {
       handshakeTimedOut: (limit) => this.conn?.close(new ConnectionLossError(`no handshake reply from ${this.describeConn()} within ${limit} ms`, true)),
       readTimedOut: (silent, limit) =>
         this.conn?.close(new ConnectionLossError(`nothing heard from ${this.describeConn()} for ${silent} ms (read timeout ${Math.round(limit)} ms)`, true)),
-      pingDue: () => this.conn?.sendPing(),
+      pingDue: () => {
+        if (this.authenticating === null) this.conn?.sendPing();
+      },
       expired: (silent, limit) =>
         this.expire(new SessionExpiredError(`no server reachable for ${silent} ms (client-side expiry after ${Math.round(limit)} ms)`)),
     });
@@ -143,12 +149,10 @@ export class Session {
     void this.runLoop();
   }
 
-  private requestedOrNegotiated(): number {
-    return this.identity.negotiated > 0 ? this.identity.negotiated : this.options.sessionTimeout;
-  }
-
+  /** Per host: the option, else the negotiated (before any session: the requested) timeout over the hosts. */
   private connectTimeout(): number {
-    return this.options.connectTimeout ?? Math.max(100, Math.floor(this.requestedOrNegotiated() / this.hosts.size));
+    const timeout = this.identity.negotiated > 0 ? this.identity.negotiated : this.options.sessionTimeout;
+    return this.options.connectTimeout ?? Math.max(100, Math.floor(timeout / this.hosts.size));
   }
 
   private describeConn(): string {
@@ -186,6 +190,7 @@ export class Session {
           onHandshake: (response) => this.onHandshake(conn, response),
           onNotification: (event, zxid) => this.watches.deliver(event, zxid, this.identity.id),
           onAuthReply: (err) => this.onAuthReply(err),
+          onAuthRequired: () => this.end('auth-failed', new SessionClosedRequireSaslAuthError()),
           takeReply: (header: ReplyHeader) => this.pipeline.take(header),
           onZxid: (zxid) => this.identity.sawZxid(zxid),
           onClose: (error) => {
@@ -224,7 +229,21 @@ export class Session {
     if (previousId !== 0n && previousId !== response.sessionId) {
       debug('new session 0x%s replaces read-only session 0x%s', response.sessionId.toString(16), previousId.toString(16));
     }
-    // Credentials, then watches, then whatever queued up while we were away.
+    // SASL first: nothing else leaves, and the state does not move, until the server has accepted us.
+    const sasl = this.options.sasl;
+    if (sasl === null) return this.open(conn, readOnly);
+    this.authenticating = conn;
+    void authenticate(sasl, conn, this.pipeline).then((error) => {
+      if (this.authenticating === conn) this.authenticating = null;
+      if (this.conn !== conn || this.isOver) return;
+      if (error === null) this.open(conn, readOnly);
+      else if (error instanceof ConnectionLossError) conn.close(error);
+      else this.end('auth-failed', error);
+    });
+  }
+
+  /** Credentials, then watches, then whatever queued up while we were away; then the state says connected. */
+  private open(conn: Connection, readOnly: boolean): void {
     this.auth.replay(conn);
     for (const batch of this.watches.replayBatches()) {
       this.pipeline.prime(conn, new SessionRequest(setWatches(batch, this.identity.highestZxid), (e) => debug('SetWatches failed: %s', (e as Error).message)));
@@ -270,27 +289,9 @@ export class Session {
 
   /** Routes a request by state: send, queue, or fail. */
   submit(entry: RequestEntry): void {
-    switch (this.machine.state) {
-      case 'idle':
-        entry.fail(new ConnectionLossError('not connected: call connect() first', false));
-        return;
-      case 'expired':
-      case 'auth-failed':
-      case 'closed':
-        entry.fail(this.terminalError());
-        return;
-      case 'suspended':
-        if (this.options.whileSuspended === 'fail') {
-          entry.fail(new ConnectionLossError('not connected (whileSuspended: fail)', false));
-          return;
-        }
-        break;
-      case 'connecting':
-      case 'connected':
-      case 'connected-read-only':
-        break;
-    }
-    this.pipeline.submit(entry);
+    const refused = refusalIn(this.machine.state, this.options.whileSuspended);
+    if (refused === null) this.pipeline.submit(entry);
+    else entry.fail(refused === 'terminal' ? this.terminalError() : refused);
   }
 
   /** A new host list; if the host provider says move, the loop re-attaches the session on the chosen server. */

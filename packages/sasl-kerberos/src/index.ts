@@ -1,0 +1,6 @@
+// @zkts/sasl-kerberos: Kerberos (SASL GSSAPI) for @zkts/protocol, on the `kerberos` native binding. Optional by
+// design: the core never loads it; a program that wants Kerberos passes `gssapi()` as the client's SASL
+// mechanism. test/unit/exports.test.ts pins this list.
+export { gssapi, GssapiExchange, type GssapiOptions, type KerberosBinding, type KerberosClientLike } from './gssapi.js';
+export { KerberosError, type KerberosFailure } from './errors.js';
+export { canonicalHost, parseServerPrincipal, type ServiceOptions } from './service.js';
