@@ -9,7 +9,7 @@ import { Mutex, type Lease } from '@zkts/recipes';
 import { startEnsemble, startFaultProxy, type Ensemble, type FaultProxy } from '@zkts/testkit';
 
 import { settleCleanups } from '../../src/cleanup.js';
-import { childrenOf, sleep, uniqueRoot } from './helpers.js';
+import { childrenOf, rng, sleep, uniqueRoot } from './helpers.js';
 
 const CHAOS_MS = 62_000;
 const SESSION_TIMEOUT = 4000;
@@ -26,18 +26,6 @@ afterAll(async () => {
   await Promise.allSettled(proxies.map((p) => p.close()));
   await ensemble?.[Symbol.asyncDispose]();
 }, 120_000);
-
-/** Deterministic pseudo-random numbers, so a failing schedule can be replayed from the printed seed. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('chaos', () => {
   it(`mutex under member kills, cuts and partitions for ${CHAOS_MS / 1000} s: 0 violations, 0 orphans`, async () => {
