@@ -26,7 +26,7 @@ import { indexOfName, sortContenders, type MarkerTable } from './names.js';
 import { Pulse } from './pulse.js';
 import { testHooksOf } from './test-hooks.js';
 import { openScope } from './wait.js';
-import { isConnectedState, isConnectionLoss, isLive, isNoNode, isSessionGone, type RecipeClient } from './zk.js';
+import { isConnectedState, isConnectionLoss, isLive, isNoNode, isSessionGone, type RecipeClient, type Stat } from './zk.js';
 
 export const LATCH_MARKERS: MarkerTable = { 'latch-': 'write' };
 
@@ -84,6 +84,12 @@ export class Candidacy {
   /** Fires when a node of ours exists (start() waits on it) and when the loop ends. */
   private readonly joined = new Pulse();
   private requeueing = false;
+  /**
+   * The data watch we wait on (our predecessor, or our own node as leader), kept across loop passes: a pass
+   * after a mere state change reads the node again but reuses the armed watch, so a leader that reconnects
+   * often does not pile up one-shot watchers on its node.
+   */
+  private watched: { readonly path: string; readonly sessionId: bigint; readonly fired: Promise<unknown>; settled: boolean } | undefined;
   private loop: Promise<void> | undefined;
   private ended: unknown;
   private unsubscribe: (() => void) | undefined;
@@ -240,6 +246,26 @@ export class Candidacy {
     }
   }
 
+  /** getData with a data watch, reusing the one still armed on the same node in the same session. */
+  private async readWatched(path: string): Promise<{ stat: Stat; watch: Promise<unknown> }> {
+    const { client } = this.spec;
+    const armed = this.watched;
+    if (armed !== undefined && armed.path === path && armed.sessionId === client.sessionId && !armed.settled) {
+      const { stat } = await client.getData(path);
+      return { stat, watch: armed.fired };
+    }
+    const sessionId = client.sessionId;
+    const { stat, watch } = await client.getData(path, { watch: true });
+    const fired = watch ?? Promise.resolve();
+    const entry = { path, sessionId, fired, settled: false };
+    const settle = (): void => {
+      entry.settled = true;
+    };
+    fired.then(settle, settle);
+    this.watched = entry;
+    return { stat, watch: fired };
+  }
+
   /** One pass with our node in place: lead, or wait for our predecessor. Returns when something changed. */
   private async take(entry: Entry, kicked: Promise<void>): Promise<void> {
     const { client, path } = this.spec;
@@ -253,7 +279,7 @@ export class Candidacy {
       return;
     }
     if (ourIndex === 0) {
-      const own = await client.getData(entry.path, { watch: true }).catch((e: unknown) => {
+      const own = await this.readWatched(entry.path).catch((e: unknown) => {
         if (isNoNode(e)) return undefined;
         throw e;
       });
@@ -265,7 +291,7 @@ export class Candidacy {
       // Never begin a term while the connection is in doubt or the session has changed meanwhile.
       if (!isConnectedState(client.state) || client.sessionId !== entry.sessionId) return;
       this.lead(entry);
-      await Promise.race([own.watch ?? kicked, kicked]);
+      await Promise.race([own.watch, kicked]);
       return;
     }
     this.stepDown('not first');
@@ -273,8 +299,8 @@ export class Candidacy {
     if (pred === undefined) return;
     await testHooksOf(this.spec.owner)?.afterGetChildren?.({ children, watch: pred.name });
     try {
-      const { watch } = await client.getData(joinPath(path, pred.name), { watch: true });
-      await Promise.race([watch ?? kicked, kicked]);
+      const { watch } = await this.readWatched(joinPath(path, pred.name));
+      await Promise.race([watch, kicked]);
     } catch (e) {
       if (!isNoNode(e)) throw e; // NoNode: list again, keep our node
     }

@@ -7,8 +7,10 @@
  * Events are the client's WatchEvents plus one marker, `{ type: 'resync' }`, delivered whenever events may
  * have been missed: after every reconnect (ZooKeeper re-arms a persistent watch on reconnect without replaying
  * what changed meanwhile, unlike one-shot watches), after a session renewal, and after the watch had to be
- * added again. A reader that keeps a view of the tree reads it again on `resync`. The client's own `resync`
- * (sent after a renewal) is folded into ours, so a reader hears one marker per gap.
+ * added again. A reader that keeps a view of the tree reads it again on `resync`: a read made after the marker
+ * goes out after the watch was armed again on the same connection, so no change after that read is missed
+ * (a change made before the read may or may not also arrive as an event). The client's own `resync` (sent
+ * after a renewal) is folded into ours, so a reader hears one marker per gap.
  */
 import { systemClock, sleep, type Clock } from '@zkts/protocol';
 

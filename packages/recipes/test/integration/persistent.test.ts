@@ -126,12 +126,18 @@ describe('PersistentWatcher', () => {
     victim.proxy.restore();
     await victim.client.connected({ timeout: 5000 });
     expect(victim.client.sessionId).toBe(session);
+    await until(() => events.length === 2, 5000, 'resync');
+    // What a reader does on resync: read again. The read goes after the client's re-arming of the watch on the
+    // same connection, so every change after it is heard (a change by another client may race the re-arming).
+    await victim.client.getChildren(root);
     await other.create(`${root}/b`, null);
     await until(() => events.length === 3, 5000, 'resync + b');
     expect(kinds(events.slice(1))).toEqual([`resync ${root}`, `created ${root}/b`]);
 
     // Renewal: one resync (the client's own is folded into ours), then events of the new session.
     await expireSession(victim, { renewed: true });
+    await until(() => events.length === 4, 5000, 'resync');
+    await victim.client.getChildren(root);
     await other.create(`${root}/b/c`, null);
     await until(() => events.length === 5, 5000, 'resync + c');
     expect(kinds(events.slice(3))).toEqual([`resync ${root}`, `created ${root}/b/c`]);

@@ -67,6 +67,11 @@ export class FakeZk {
     return p;
   }
 
+  /** One-shot watches armed on `path` now. */
+  watchCount(kind: 'data' | 'child', path: string): number {
+    return (kind === 'data' ? this.dataWatches : this.childWatches).get(path)?.size ?? 0;
+  }
+
   watch(kind: 'data' | 'child', path: string, w: Waiter): void {
     const map = kind === 'data' ? this.dataWatches : this.childWatches;
     let set = map.get(path);

@@ -40,6 +40,28 @@ describe('LeaderElection across a renewal (in-memory ZooKeeper)', () => {
     expect(zk.children('/e')).toEqual([]);
   });
 
+  it('reconnects do not pile up watches: the leader and a waiter keep one armed watch each', async () => {
+    const zk = new FakeZk();
+    const [c1, c2] = [zk.client(), zk.client()];
+    const a = new LeaderElection(c1, '/e');
+    const b = new LeaderElection(c2, '/e');
+    await a.start();
+    await b.start();
+    await a.awaitLeadership();
+    for (let i = 0; i < 5; i++) {
+      for (const c of [c1, c2]) {
+        c.setState('suspended');
+        c.setState('connected');
+      }
+      await tick();
+    }
+    expect(a.isLeader).toBe(true);
+    expect(zk.watchCount('data', a.node!)).toBe(2); // a's own watch as leader, b's on its predecessor
+    await a.close();
+    await b.awaitLeadership();
+    await b.close();
+  });
+
   it('a client whose expiry is final ends the election: no re-join', async () => {
     const zk = new FakeZk();
     const c = zk.client();
