@@ -7,7 +7,7 @@ import { ManualClock } from '@zkts/testkit';
 
 import { Candidacy, type Leadership } from '../../src/candidacy.js';
 import { settleCleanups } from '../../src/cleanup.js';
-import { LeaderElection, Mutex, PersistentNode, PersistentTtlNode } from '../../src/index.js';
+import { LeaderElection, MultiLock, Mutex, PersistentNode, PersistentTtlNode } from '../../src/index.js';
 import { FakeZk } from './fake-zk.js';
 
 const tick = (): Promise<void> => new Promise((r) => setTimeout(r, 5));
@@ -131,6 +131,27 @@ describe('a waiting acquire across a renewal (in-memory ZooKeeper)', () => {
     await lease.release();
     await settleCleanups(victim);
     expect(zk.children('/l')).toEqual([]);
+  });
+});
+
+describe('MultiLock across a renewal (in-memory ZooKeeper)', () => {
+  it('a lease taken before the expiry is lost: the acquire gives everything back and starts over', async () => {
+    const zk = new FakeZk();
+    const holder = await new Mutex(zk.client(), '/b').acquire();
+    const c = zk.client();
+    const multi = new MultiLock([new Mutex(c, '/a'), new Mutex(c, '/b')]);
+    const acquiring = multi.acquire();
+    await tick();
+    expect(zk.children('/a')).toHaveLength(1); // /a taken, waiting for /b
+    zk.expire(c.sessionId, { renew: true });
+    await tick();
+    await holder.release();
+    const lease = await acquiring;
+    expect(multi.restarts).toBe(1);
+    expect(lease.lost.aborted).toBe(false);
+    for (const l of lease.leases) expect(zk.nodes.get(l.node)?.stat.ephemeralOwner).toBe(c.sessionId);
+    await lease.release();
+    expect([...zk.children('/a'), ...zk.children('/b')]).toEqual([]);
   });
 });
 
