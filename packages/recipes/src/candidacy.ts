@@ -113,6 +113,7 @@ export class Candidacy {
 
   /** Joins; resolves once our node exists (rejects if the client is over first). */
   async start(): Promise<void> {
+    if (this.closed) throw new RecipeClosedError(`leader election ${this.spec.path} closed`);
     if (this.loop === undefined) {
       this.unsubscribe = this.spec.client.onStateChange((c) => {
         if (c.state === 'expired') this.stepDown('session expired');

@@ -57,6 +57,7 @@ export class PersistentWatcher implements AsyncIterable<WatchEvent>, AsyncDispos
 
   /** Adds the watch; resolves once it is armed. Idempotent. */
   async start(): Promise<void> {
+    if (this.closing.signal.aborted) throw new RecipeClosedError(`persistent watcher ${this.path} closed`);
     if (this.loop === undefined) {
       this.unsubscribe = this.client.onStateChange((c) => {
         if (c.state === 'suspended' || c.state === 'expired') this.gap = true;
