@@ -7,7 +7,12 @@
 import { joinPath } from '@zkts/protocol';
 
 import { clientState } from './client-state.js';
-import { isConnectionLoss, isNoNode, isSessionGone, type RecipeClient } from './zk.js';
+import { isConnectionLoss, isExpiry, isLive, isNoNode, isSessionGone, type RecipeClient } from './zk.js';
+
+/** A removal not tied to one session goes on after an expiry while the client renews its session. */
+function outlivesSession(client: RecipeClient, ownerSession: bigint | undefined): boolean {
+  return ownerSession === undefined && isLive(client.state);
+}
 
 /**
  * Settles once every cleanup these clients started so far has finished (tests use it to check for orphans).
@@ -27,7 +32,9 @@ export type CleanupTarget =
 
 /**
  * Deletes the target, retrying across reconnects. Resolves when it is gone, when the owning session is gone
- * (ephemerals go with it) or when `ownerSession` is no longer the client's session.
+ * (ephemerals go with it) or when `ownerSession` is no longer the client's session. Without `ownerSession`
+ * the node is not tied to a session (a persistent node, or one whose owner we do not know): an expiry does not
+ * end the removal, which goes on in the renewed session until the node is gone or the client is over.
  */
 export function removeNode(client: RecipeClient, target: CleanupTarget, ownerSession?: bigint): Promise<void> {
   const { cleanups } = clientState(client);
@@ -61,12 +68,15 @@ async function removeLoop(client: RecipeClient, target: CleanupTarget, ownerSess
       await client.delete(path);
       return;
     } catch (e) {
-      if (isNoNode(e) || isSessionGone(e)) return;
-      if (!isConnectionLoss(e)) return; // e.g. NO_AUTH: retrying cannot help; nothing else is safe to do
+      if (isNoNode(e)) return;
+      const expired = isExpiry(e);
+      if (isSessionGone(e) && !(expired && outlivesSession(client, ownerSession))) return;
+      if (!isConnectionLoss(e) && !expired) return; // e.g. NO_AUTH: retrying cannot help; nothing else is safe to do
       try {
         await client.connected();
-      } catch {
-        return; // the session ended: its ephemerals are gone
+      } catch (again) {
+        // The session ended: its ephemerals are gone; a node not tied to it is removed in the next session.
+        if (!(isExpiry(again) && outlivesSession(client, ownerSession))) return;
       }
     }
   }

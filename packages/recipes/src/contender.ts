@@ -16,7 +16,7 @@ import { basename, joinPath } from '@zkts/protocol';
 import { removeNode, removeSoon } from './cleanup.js';
 import { LockLostError } from './errors.js';
 import type { Decision } from './lock-rule.js';
-import type { Attempt } from './lock-state.js';
+import { restarts, type Attempt } from './lock-state.js';
 import { indexOfName, protectedPrefix, sortContenders, type Contender, type MarkerTable } from './names.js';
 import { childrenOrEmpty, ensureDir } from './nodes.js';
 import type { TestHooks } from './test-hooks.js';
@@ -31,10 +31,12 @@ export interface QueueStats {
   watches: number;
   /** Times a set watch fired and woke this contender. */
   wakeups: number;
+  /** Acquires that started over in a renewed session after theirs expired while they waited. */
+  restarts: number;
 }
 
 export function newStats(): QueueStats {
-  return { listings: 0, watches: 0, wakeups: 0 };
+  return { listings: 0, watches: 0, wakeups: 0, restarts: 0 };
 }
 
 export interface QueueSpec {
@@ -220,10 +222,27 @@ function isDeletion(event: unknown): boolean {
   return typeof event === 'object' && event !== null && (event as { type?: unknown }).type === 'deleted';
 }
 
-/** Enqueue + wait, removing our node on every failure path. Returns undefined for a try that was not granted. */
+/**
+ * Enqueue + wait, removing our node on every failure path. Returns undefined for a try that was not granted.
+ * An attempt whose session expires while it waits starts over in the renewed session when its policy says so
+ * (lock-state.ts `restarts`): a new node, at the back of the queue.
+ */
 export async function contend(spec: QueueSpec, attempt: Attempt): Promise<Entry | undefined> {
+  for (;;) {
+    let owner: bigint | undefined;
+    try {
+      return await contendOnce(spec, attempt, (entry) => (owner = entry.sessionId));
+    } catch (e) {
+      if (!restarts(attempt, e, spec.client, owner)) throw e;
+      if (spec.stats !== undefined) spec.stats.restarts++;
+    }
+  }
+}
+
+async function contendOnce(spec: QueueSpec, attempt: Attempt, onEnqueued: (entry: Entry) => void): Promise<Entry | undefined> {
   const enqueued = await enqueue(spec, attempt.scope);
   const { entry } = enqueued;
+  onEnqueued(entry);
   let granted = false;
   try {
     granted = await awaitTurn(spec, entry, enqueued, attempt);

@@ -8,8 +8,8 @@ import { joinPath, systemClock, type Clock } from '@zkts/protocol';
 
 import { removeNode } from './cleanup.js';
 import { LockBusyError } from './errors.js';
-import { Hold, LeaseHandle, type Lease, type LostOn } from './lease.js';
-import { IDLE, type Attempt, type LockState } from './lock-state.js';
+import { Hold, LeaseHandle, type ExpiryPolicy, type Lease, type LostOn } from './lease.js';
+import { IDLE, restarts, type Attempt, type LockState } from './lock-state.js';
 import { ensureDir, utf8 } from './nodes.js';
 import { checkpoint, openScope, within, type WaitOptions } from './wait.js';
 import { isConnectionLoss, isNoNode, isNodeExists, retrying, type RecipeClient, type Stat } from './zk.js';
@@ -19,6 +19,8 @@ export interface ExclusiveLockOptions {
   /** Who we are, stored in the lock node. Default: a random id. */
   id?: string;
   lostOn?: LostOn;
+  /** What an acquire() still waiting when its session expires does. Default 'restart' (ExpiryPolicy). */
+  onExpiry?: ExpiryPolicy;
   /** Time source for `timeout` (default: the system clock); tests pass a manual one. */
   clock?: Clock;
 }
@@ -54,6 +56,7 @@ export class ExclusiveLock {
   readonly node: string;
   readonly id: string;
   private readonly lostOn: LostOn;
+  private readonly onExpiry: ExpiryPolicy;
   private readonly clock: Clock;
   private state: LockState<{ readonly hold: Hold }> = IDLE;
 
@@ -63,6 +66,7 @@ export class ExclusiveLock {
     this.node = joinPath(path, 'lock');
     this.id = options.id ?? globalThis.crypto.randomUUID();
     this.lostOn = options.lostOn ?? 'expired';
+    this.onExpiry = options.onExpiry ?? 'restart';
     this.clock = options.clock ?? systemClock;
   }
 
@@ -75,7 +79,7 @@ export class ExclusiveLock {
   async acquire(options: WaitOptions = {}): Promise<Lease> {
     const scope = openScope(options, `exclusive lock ${this.path}`, this.clock);
     try {
-      return (await this.run({ blocking: true, scope })) as Lease;
+      return (await this.run({ blocking: true, scope, restartOnExpiry: this.onExpiry === 'restart' })) as Lease;
     } finally {
       scope?.dispose();
     }
@@ -110,7 +114,7 @@ export class ExclusiveLock {
     this.state = waiting;
     try {
       if (releasing !== undefined) await releasing;
-      const stat = await this.obtain(attempt);
+      const stat = await this.obtainAcrossSessions(attempt);
       if (stat === undefined) return undefined;
       const hold = new Hold(this.client, this.node, stat.czxid, stat.ephemeralOwner, this.lostOn);
       this.state = { kind: 'held', hold };
@@ -133,6 +137,17 @@ export class ExclusiveLock {
       await done;
     } finally {
       if (this.state === releasing) this.state = IDLE;
+    }
+  }
+
+  /** obtain(), started over in a renewed session when the attempt's policy says so (lock-state.ts `restarts`). */
+  private async obtainAcrossSessions(attempt: Attempt): Promise<Stat | undefined> {
+    for (;;) {
+      try {
+        return await this.obtain(attempt);
+      } catch (e) {
+        if (!restarts(attempt, e, this.client, undefined)) throw e;
+      }
     }
   }
 

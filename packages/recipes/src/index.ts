@@ -11,14 +11,18 @@ export type { LockOptions, Lockable, Participant } from './queue-lock.js';
 export type { ContenderKind } from './names.js';
 // The type of every lock's public `stats` counters.
 export type { QueueStats } from './contender.js';
-export type { Lease, LostOn } from './lease.js';
+export type { ExpiryPolicy, Lease, LostOn } from './lease.js';
 export {
   RecipeError, LockNotHeldError, LockBusyError, LockUpgradeError, LockLostError, RecipeArgumentError, RecipeClosedError,
   type RecipeErrorCode,
 } from './errors.js';
 export type { RecipeClient } from './zk.js';
 export type { WaitOptions } from './wait.js';
-export { LeaderElection, type LeaderElectionOptions, type ElectionParticipant } from './leader-election.js';
+export { LeaderElection, type LeaderElectionOptions, type ElectionParticipant, type Leadership } from './leader-election.js';
+export type { ElectionStats } from './candidacy.js';
+export { PersistentNode, type PersistentNodeMode, type PersistentNodeOptions, type PersistentNodeStats } from './persistent-node.js';
+export { PersistentTtlNode, type PersistentTtlNodeOptions } from './persistent-ttl-node.js';
+export { PersistentWatcher, type PersistentWatcherOptions } from './persistent-watcher.js';
 export { Barrier } from './barrier.js';
 export { DoubleBarrier } from './double-barrier.js';
 export { Queue } from './queue.js';

@@ -3,10 +3,17 @@
  * protect, or run a multi that commits only while the lock node still exists (`guard`).
  */
 import { LockLostError, LockNotHeldError } from './errors.js';
-import { isNoNode, type Op, type OpResult, type RecipeClient } from './zk.js';
+import { isConnectedState, isNoNode, type Op, type OpResult, type RecipeClient } from './zk.js';
 
 /** When a lease counts as lost: only when the session is certainly gone, or already when it is in doubt. */
 export type LostOn = 'expired' | 'suspended';
+
+/**
+ * What an acquire() still waiting when its session expires does: start over in the renewed session, with a
+ * new node at the back of the queue ('restart', the default, as Curator's and kazoo's locks retry), or reject
+ * with the session's error ('reject'). A granted lease is never carried over: its `lost` fires either way.
+ */
+export type ExpiryPolicy = 'restart' | 'reject';
 
 /** A held lock: release it (or `await using` it), watch `lost`, pass `fencingToken` to what you protect, and write through `guard`. */
 export interface Lease extends AsyncDisposable {
@@ -56,6 +63,7 @@ export class Hold {
       else if (c.sessionId !== 0n && c.sessionId !== sessionId) this.lose('a new session replaced ours');
     });
     if (client.sessionId !== sessionId || client.state === 'expired' || client.state === 'closed') this.lose('session gone');
+    else if (lostOn === 'suspended' && !isConnectedState(client.state)) this.lose('not connected');
   }
 
   get lost(): AbortSignal {

@@ -2,7 +2,9 @@
  * Several locks taken in a fixed order (the order given: callers that always list locks in one global order
  * cannot deadlock each other), under ONE deadline shared by all of them (Curator gives each lock the full
  * timeout, so N locks could wait N times as long). On failure, and on release, the locks taken are released in
- * reverse order.
+ * reverse order. If a lock taken early is lost while a later one is awaited (a session expiry, with the later
+ * lock restarting in the renewed session), the acquire gives everything back and starts over, so it never
+ * resolves with a lease that is already lost.
  */
 import { systemClock, type Clock } from '@zkts/protocol';
 
@@ -23,6 +25,8 @@ export interface MultiLease extends AsyncDisposable {
 /** Several locks taken in the given order under one deadline; if one cannot be had, those already taken are released. */
 export class MultiLock {
   readonly locks: readonly Lockable[];
+  /** Times an acquire gave everything back and started over because a lease it had taken was lost meanwhile. */
+  restarts = 0;
   private readonly clock: Clock;
 
   /** `clock` times the shared deadline (default: the system clock). */
@@ -35,16 +39,24 @@ export class MultiLock {
   async acquire(options: WaitOptions = {}): Promise<MultiLease> {
     // One scope for all the locks: each acquire gets its signal, which fires at the shared deadline.
     const scope = openScope(options, 'multi-lock', this.clock);
-    const taken: Lease[] = [];
     try {
-      for (const lock of this.locks) taken.push(await lock.acquire(nested(scope)));
-    } catch (e) {
-      await releaseReversed(taken);
-      throw e;
+      for (;;) {
+        const taken: Lease[] = [];
+        try {
+          for (const lock of this.locks) taken.push(await lock.acquire(nested(scope)));
+        } catch (e) {
+          await releaseReversed(taken);
+          throw e;
+        }
+        // A lease lost while we waited for the later ones (its session expired, say, and the later locks then
+        // restarted in the renewed one) would make an all-or-nothing hold that is not: give all back, start over.
+        if (!taken.some((l) => l.lost.aborted)) return new Multi(taken);
+        await releaseReversed(taken).catch(() => undefined);
+        this.restarts++;
+      }
     } finally {
       scope?.dispose();
     }
-    return new Multi(taken);
   }
 }
 

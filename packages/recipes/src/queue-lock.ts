@@ -10,7 +10,7 @@ import { basename, joinPath, systemClock, type Clock } from '@zkts/protocol';
 import { removeNode } from './cleanup.js';
 import { contend, newStats, sweepPrefix, type Entry, type QueueSpec, type QueueStats } from './contender.js';
 import { LockBusyError, LockNotHeldError } from './errors.js';
-import { Hold, LeaseHandle, type Lease, type LostOn } from './lease.js';
+import { Hold, LeaseHandle, type ExpiryPolicy, type Lease, type LostOn } from './lease.js';
 import { decide, holderIndexes, LOCK_MARKERS } from './lock-rule.js';
 import { IDLE, type Attempt, type LockState } from './lock-state.js';
 import { sortContenders, type Contender, type ContenderKind } from './names.js';
@@ -27,6 +27,8 @@ export interface LockOptions {
   data?: Data;
   /** When `lease.lost` fires. Default 'expired'. */
   lostOn?: LostOn;
+  /** What an acquire() still waiting when its session expires does. Default 'restart' (ExpiryPolicy). */
+  onExpiry?: ExpiryPolicy;
   /** Time source for `timeout` (default: the system clock); tests pass a manual one. */
   clock?: Clock;
 }
@@ -93,7 +95,7 @@ export abstract class QueueLock implements Lockable {
   async acquire(options: WaitOptions = {}): Promise<Lease> {
     const scope = openScope(options, `lock ${this.path}`, this.options.clock ?? systemClock);
     try {
-      return (await this.acquireWith({ blocking: true, scope })) as Lease;
+      return (await this.acquireWith({ blocking: true, scope, restartOnExpiry: (this.options.onExpiry ?? 'restart') === 'restart' })) as Lease;
     } finally {
       scope?.dispose();
     }

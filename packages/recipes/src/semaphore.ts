@@ -11,7 +11,8 @@ import { joinPath, systemClock, type Clock } from '@zkts/protocol';
 import { removeNode, removeSoon } from './cleanup.js';
 import { enqueue, sweepPrefix, type QueueSpec, type Entry } from './contender.js';
 import { LockLostError, RecipeArgumentError } from './errors.js';
-import { Hold, type LostOn } from './lease.js';
+import { Hold, type ExpiryPolicy, type LostOn } from './lease.js';
+import { restarts } from './lock-state.js';
 import { Mutex } from './mutex.js';
 import { childrenOrEmpty, ensureDir, readNodes, utf8 } from './nodes.js';
 import { checkpoint, nested, openScope, within, type Scope, type WaitOptions } from './wait.js';
@@ -21,6 +22,8 @@ import { isServerCode, retrying, type Data, type RecipeClient } from './zk.js';
 export interface SemaphoreOptions {
   data?: Data;
   lostOn?: LostOn;
+  /** What an acquire() still waiting when its session expires does. Default 'restart' (ExpiryPolicy). */
+  onExpiry?: ExpiryPolicy;
   /** Time source for `timeout` (default: the system clock); tests pass a manual one. */
   clock?: Clock;
 }
@@ -54,7 +57,7 @@ export class Semaphore {
     this.maxLeases = maxLeases;
     this.options = options;
     this.leasesDir = joinPath(path, 'leases');
-    this.inner = new Mutex(client, joinPath(path, 'locks'));
+    this.inner = new Mutex(client, joinPath(path, 'locks'), { onExpiry: options.onExpiry ?? 'restart' });
   }
 
   /** Takes `qty` leases, all or none. Rejects with TimeoutError / AbortError having returned any it created. */
@@ -64,18 +67,26 @@ export class Semaphore {
     }
     // One scope for the whole call: the inner mutex, the lease creates and the wait share its deadline.
     const scope = openScope(options, `semaphore ${this.path}`, this.options.clock ?? systemClock);
+    const attempt = { blocking: true, scope, restartOnExpiry: (this.options.onExpiry ?? 'restart') === 'restart' };
     try {
-      return await this.acquireWithin(qty, scope);
+      for (;;) {
+        const mine: Entry[] = [];
+        try {
+          return await this.acquireWithin(qty, scope, mine);
+        } catch (e) {
+          // Our session expired while we waited: start over in the renewed one (the leases went with it).
+          if (!restarts(attempt, e, this.client, mine[0]?.sessionId)) throw e;
+        }
+      }
     } finally {
       scope?.dispose();
     }
   }
 
-  private async acquireWithin(qty: number, scope: Scope): Promise<SemaphoreLease> {
+  private async acquireWithin(qty: number, scope: Scope, mine: Entry[]): Promise<SemaphoreLease> {
     // A fresh inner Mutex per call: concurrent acquires of one Semaphore object queue like separate processes.
-    const inner = new Mutex(this.client, this.inner.path);
+    const inner = new Mutex(this.client, this.inner.path, { onExpiry: this.options.onExpiry ?? 'restart' });
     const gate = await inner.acquire(nested(scope));
-    const mine: Entry[] = [];
     try {
       const spec: QueueSpec = {
         client: this.client, dir: this.leasesDir, marker: 'lease-', markers: LEASE_MARKERS,

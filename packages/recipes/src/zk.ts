@@ -14,13 +14,14 @@ import {
   type Data,
   type Op,
   type OpResult,
+  type PersistentWatch,
   type SessionState,
   type StateChange,
   type Stat,
   type WatchEvent,
 } from '@zkts/protocol';
 
-export type { CallOptions, CreateMode, Data, Op, OpResult, SessionState, StateChange, Stat, WatchEvent };
+export type { CallOptions, CreateMode, Data, Op, OpResult, PersistentWatch, SessionState, StateChange, Stat, WatchEvent };
 
 /** The part of ZkClient the recipes use, as a structural type: any ZkClient fits, and tests can pass a fake. */
 export interface RecipeClient {
@@ -31,8 +32,8 @@ export interface RecipeClient {
   connected(options?: CallOptions): Promise<void>;
   /** See ZkClient.onStateChange. */
   onStateChange(listener: (change: StateChange) => void): () => void;
-  /** See ZkClient.create. */
-  create(path: string, data?: Data | null, options?: CallOptions & { mode?: CreateMode }): Promise<{ path: string; stat: Stat }>;
+  /** `ttl` (ms) only with the TTL modes (PersistentTtlNode). */
+  create(path: string, data?: Data | null, options?: CallOptions & { mode?: CreateMode; ttl?: number }): Promise<{ path: string; stat: Stat }>;
   /** See ZkClient.delete. */
   delete(path: string, options?: CallOptions & { version?: number }): Promise<void>;
   /** See ZkClient.exists. */
@@ -49,6 +50,8 @@ export interface RecipeClient {
   multi(ops: Op[], options?: CallOptions): Promise<OpResult[]>;
   /** See ZkClient.removeWatches. */
   removeWatches(path: string, type: 'data', options?: CallOptions): Promise<void>;
+  /** A persistent (recursive) watch; PersistentWatcher keeps one across reconnects and renewals. */
+  addWatch(path: string, mode: 'persistent' | 'persistent-recursive', options?: CallOptions): Promise<PersistentWatch>;
   /** See ZkClient.sync. */
   sync(path: string, options?: CallOptions): Promise<void>;
 }
@@ -74,8 +77,28 @@ export function isSessionGone(e: unknown): boolean {
   );
 }
 
+/**
+ * The client can still have a session: not closed, not auth-failed, and not expired for good. With session
+ * renewal (the client's default) `expired` is a passing state, heard only by state listeners: by the time a
+ * recipe's own code reads `client.state` again, it is `connecting` to a new session. So `!isLive(client.state)`
+ * means "this client is over" and a recipe stops; a renewed client is live and the recipe carries on in the
+ * new session.
+ */
 export function isLive(state: SessionState): boolean {
   return state !== 'expired' && state !== 'closed' && state !== 'auth-failed';
+}
+
+/** A state in which requests go out now. */
+export function isConnectedState(state: SessionState): boolean {
+  return state === 'connected' || state === 'connected-read-only';
+}
+
+/**
+ * The error says our session ended (not the client): with renewal the client goes on in a new session, and a
+ * recipe waiting in the old one may start over there.
+ */
+export function isExpiry(e: unknown): boolean {
+  return e instanceof SessionExpiredError || isServerCode(e, 'SESSION_EXPIRED');
 }
 
 /**

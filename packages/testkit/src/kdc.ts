@@ -45,6 +45,7 @@ export function kdcUnavailableReason(): string | undefined {
   return missing.length === 0 ? undefined : `MIT Kerberos tools missing: ${missing.join(', ')} (${INSTALL_HINT})`;
 }
 
+/** Options of startKdc(). */
 export interface KdcOptions {
   /** Default 'ZKTS.TEST'. */
   realm?: string;
@@ -52,6 +53,7 @@ export interface KdcOptions {
   maxLife?: string;
 }
 
+/** A throw-away MIT Kerberos KDC with its realm, principals and keytabs, for tests. */
 export interface Kdc extends AsyncDisposable {
   readonly realm: string;
   readonly port: number;
@@ -69,6 +71,7 @@ export interface Kdc extends AsyncDisposable {
   kinit(principal: string, keytab: string, options?: { lifetime?: string }): Promise<string>;
   /** KRB5_CONFIG for this realm, plus what `extra` adds (e.g. KRB5CCNAME, KRB5_CLIENT_KTNAME). */
   env(extra?: Record<string, string>): Record<string, string>;
+  /** Stops the KDC and removes its files. */
   stop(): Promise<void>;
 }
 

@@ -4,58 +4,24 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { createClient, type ZkClient } from '@zkts/protocol';
 import { LeaderElection, Mutex } from '@zkts/recipes';
-import { startFaultProxy, type FaultProxy } from '@zkts/testkit';
+import type { FaultProxy } from '@zkts/testkit';
 
 import { settleCleanups } from '../../src/cleanup.js';
+import { expireSession, Proxies, victimClient as victim, type Victim } from './expiry.js';
 import { Clients, childrenOf, sharedServer, sleep, until, uniqueRoot } from './helpers.js';
 
 const clients = new Clients();
-const proxies: FaultProxy[] = [];
+const proxies = new Proxies();
 const children: ChildProcess[] = [];
 afterEach(async () => {
   for (const c of children.splice(0)) c.kill('SIGKILL');
   await clients.closeAll();
-  await Promise.allSettled(proxies.splice(0).map((p) => p.close()));
+  await proxies.closeAll();
 });
 
-async function proxy(): Promise<FaultProxy> {
-  const [host, port] = sharedServer().split(',')[0]!.split(':');
-  const p = await startFaultProxy({ host: host!, port: Number(port) });
-  proxies.push(p);
-  return p;
-}
-
-/** A client behind its own fault proxy, so its session can be expired deterministically (expireSession). */
-async function victimClient(): Promise<{ client: ZkClient; proxy: FaultProxy }> {
-  const p = await proxy();
-  return { client: await clients.connect(p.connectString), proxy: p };
-}
-
-/**
- * Ends the victim's session from the server side while the victim is cut off (so it cannot move the session
- * back to itself first): another connection attaches to the session and closes it; then the victim
- * reconnects and is told its session expired.
- */
-async function expireSession(victim: { client: ZkClient; proxy: FaultProxy }): Promise<void> {
-  const { client } = victim;
-  // Heard as a state change: the client renews its session at once, so `expired` is not a state to poll for.
-  const expired = new Promise<void>((resolve) => {
-    const off = client.onStateChange((change) => {
-      if (change.state !== 'expired') return;
-      off();
-      resolve();
-    });
-  });
-  victim.proxy.blackhole();
-  victim.proxy.cut();
-  const thief = createClient(sharedServer(), { sessionTimeout: 4000, sessionId: client.sessionId, sessionPassword: client.sessionPassword });
-  await thief.connect();
-  await thief.close();
-  victim.proxy.restore();
-  await Promise.race([expired, sleep(10_000).then(() => Promise.reject(new Error('timed out waiting for expiry')))]);
-}
+const proxy = (): Promise<FaultProxy> => proxies.start();
+const victimClient = (): Promise<Victim> => victim(clients, proxies);
 
 describe('faults', () => {
   it('holder process SIGKILLed → the next waiter holds within the session timeout', async () => {
@@ -104,13 +70,13 @@ describe('faults', () => {
     await l2.release();
   });
 
-  it('session expired while waiting → acquire fails cleanly, leaving no node', async () => {
+  it("session expired while waiting, onExpiry: 'reject' → acquire fails cleanly, leaving no node", async () => {
     const dir = `${uniqueRoot()}/lock`;
     const c1 = await clients.connect();
     const victim = await victimClient();
     const held = await new Mutex(c1, dir).acquire();
     // Settled into a value right away: the rejection lands while we are still expiring the session.
-    const waiting = new Mutex(victim.client, dir).acquire({ timeout: 10_000 }).then(() => undefined, (e: unknown) => e);
+    const waiting = new Mutex(victim.client, dir, { onExpiry: 'reject' }).acquire({ timeout: 10_000 }).then(() => undefined, (e: unknown) => e);
     await until(async () => (await childrenOf(c1, dir)).length === 2, 5000, 'enqueued');
     await expireSession(victim);
     expect(await waiting).toMatchObject({ code: expect.stringMatching(/SESSION_EXPIRED|LOCK_LOST/) as unknown as string });

@@ -52,3 +52,15 @@ export async function childrenOf(client: ZkClient, path: string): Promise<string
     throw e;
   }
 }
+
+/** Deterministic pseudo-random numbers, so a failing schedule can be replayed from the printed seed. */
+export function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -1,13 +1,15 @@
 /**
  * An in-memory ZooKeeper with the RecipeClient surface, for fast unit tests of the recipe logic: one shared tree,
  * many sessions, sequential/ephemeral/container nodes, one-shot data/child/exist watches, and fault hooks (fail
- * the next call with a lost reply AFTER applying it, expire a session). Integration tests cover the real thing.
+ * the next call with a lost reply AFTER applying it, expire a session, optionally renewed as the real client
+ * does by default: `expired` (old id) → `connecting` → `connected` with a new id). Integration tests cover the
+ * real thing.
  */
 import { ConnectionLossError, ServerError, SessionExpiredError, KeeperCode } from '@zkts/protocol';
 
 import type { EventTypeName } from '@zkts/protocol';
 
-import type { CreateMode, Data, Op, OpResult, RecipeClient, SessionState, StateChange, Stat, WatchEvent } from '../../src/zk.js';
+import type { CreateMode, Data, Op, OpResult, PersistentWatch, RecipeClient, SessionState, StateChange, Stat, WatchEvent } from '../../src/zk.js';
 
 interface Node {
   data: Uint8Array;
@@ -16,7 +18,11 @@ interface Node {
   seq: number;
 }
 
-type Waiter = (ev: WatchEvent) => void;
+interface Waiter {
+  readonly session: bigint;
+  readonly fire: (ev: WatchEvent) => void;
+  readonly fail: (e: Error) => void;
+}
 
 const enc = (d: Data | null | undefined): Uint8Array => (d === null || d === undefined ? new Uint8Array() : typeof d === 'string' ? new TextEncoder().encode(d) : d);
 const parent = (p: string): string => (p.lastIndexOf('/') <= 0 ? '/' : p.slice(0, p.lastIndexOf('/')));
@@ -47,11 +53,23 @@ export class FakeZk {
     const set = map.get(path);
     if (set === undefined) return;
     map.delete(path);
-    for (const w of set) w({ type, path, zxid: this.zxid });
+    for (const w of set) w.fire({ type, path, zxid: this.zxid });
   }
 
   fireData(path: string, type: EventTypeName): void {
     this.fire(this.dataWatches, path, type);
+  }
+
+  /** A one-shot watch of `session`: fires on the next event, or rejects when the session expires. */
+  watchPromise(kind: 'data' | 'child', path: string, session: bigint): Promise<WatchEvent> {
+    const p = new Promise<WatchEvent>((fire, fail) => this.watch(kind, path, { session, fire, fail }));
+    p.catch(() => undefined);
+    return p;
+  }
+
+  /** One-shot watches armed on `path` now. */
+  watchCount(kind: 'data' | 'child', path: string): number {
+    return (kind === 'data' ? this.dataWatches : this.childWatches).get(path)?.size ?? 0;
   }
 
   watch(kind: 'data' | 'child', path: string, w: Waiter): void {
@@ -61,7 +79,10 @@ export class FakeZk {
     set.add(w);
   }
 
-  create(path: string, data: Data | null | undefined, mode: CreateMode, session: bigint): { path: string; stat: Stat } {
+  /** TTL of each TTL node created (the fake never reaps them). */
+  readonly ttls = new Map<string, number>();
+
+  create(path: string, data: Data | null | undefined, mode: CreateMode, session: bigint, ttl?: number): { path: string; stat: Stat } {
     const par = this.nodes.get(parent(path));
     if (par === undefined) throw new ServerError(KeeperCode.NO_NODE, path);
     if (par.stat.ephemeralOwner !== 0n) throw new ServerError(KeeperCode.NO_CHILDREN_FOR_EPHEMERALS, path);
@@ -75,6 +96,7 @@ export class FakeZk {
     par.seq = (par.seq + 1) | 0;
     const node = this.newNode(enc(data), mode.startsWith('ephemeral') ? session : 0n);
     this.nodes.set(full, node);
+    if (ttl !== undefined) this.ttls.set(full, ttl);
     par.children.add(full.slice(full.lastIndexOf('/') + 1));
     par.stat.numChildren++;
     par.stat.cversion++;
@@ -100,10 +122,27 @@ export class FakeZk {
     this.fire(this.childWatches, parent(path), 'childrenChanged');
   }
 
-  /** Ends a session: its ephemerals go, its client sees 'expired'. */
-  expire(session: bigint): void {
+  /**
+   * Ends a session: its ephemerals go, its one-shot watches reject, its client sees 'expired'. With `renew`
+   * the client then opens a new session (connecting → connected, a new id), as the real client does.
+   */
+  expire(session: bigint, options: { renew?: boolean } = {}): void {
     for (const [p, n] of [...this.nodes]) if (n.stat.ephemeralOwner === session) this.delete(p);
-    for (const c of this.clients) if (c.sessionId === session) c.setState('expired');
+    for (const map of [this.dataWatches, this.childWatches]) {
+      for (const [path, set] of [...map]) {
+        for (const w of [...set]) {
+          if (w.session !== session) continue;
+          set.delete(w);
+          w.fail(new SessionExpiredError());
+        }
+        if (set.size === 0) map.delete(path);
+      }
+    }
+    for (const c of this.clients) {
+      if (c.sessionId !== session) continue;
+      c.setState('expired');
+      if (options.renew === true) c.renew(this.nextSession++);
+    }
   }
 
   children(path: string): string[] {
@@ -116,6 +155,7 @@ export class FakeZk {
 export class FakeClient implements RecipeClient {
   state: SessionState = 'connected';
   sessionId: bigint;
+  generation = 1;
   negotiatedTimeout = 4000;
   readonly calls: string[] = [];
   /** Apply the next call of this op, then fail it with ConnectionLoss (outcome unknown): a lost reply. */
@@ -131,7 +171,16 @@ export class FakeClient implements RecipeClient {
   setState(state: SessionState): void {
     const previous = this.state;
     this.state = state;
-    for (const l of [...this.listeners]) l({ state, previous, sessionId: this.sessionId, generation: 1 });
+    for (const l of [...this.listeners]) l({ state, previous, sessionId: this.sessionId, generation: this.generation });
+  }
+
+  /** After 'expired': a new session, as the real client's renewSession does. */
+  renew(sessionId: bigint): void {
+    this.sessionId = 0n;
+    this.generation++;
+    this.setState('connecting');
+    this.sessionId = sessionId;
+    this.setState('connected');
   }
 
   private async call<T>(op: string, f: () => T): Promise<T> {
@@ -153,8 +202,8 @@ export class FakeClient implements RecipeClient {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
-  create(path: string, data?: Data | null, options?: { mode?: CreateMode }): Promise<{ path: string; stat: Stat }> {
-    return this.call('create', () => this.zk.create(path, data, options?.mode ?? 'persistent', this.sessionId));
+  create(path: string, data?: Data | null, options?: { mode?: CreateMode; ttl?: number }): Promise<{ path: string; stat: Stat }> {
+    return this.call('create', () => this.zk.create(path, data, options?.mode ?? 'persistent', this.sessionId, options?.ttl));
   }
   delete(path: string): Promise<void> {
     return this.call('delete', () => this.zk.delete(path));
@@ -165,7 +214,7 @@ export class FakeClient implements RecipeClient {
     return this.call('exists', () => {
       const stat = this.zk.nodes.get(path)?.stat ?? null;
       if (options?.watch !== true) return stat === null ? null : { ...stat };
-      const watch = new Promise<WatchEvent>((resolve) => this.zk.watch('data', path, resolve));
+      const watch = this.zk.watchPromise('data', path, this.sessionId);
       return { stat, watch };
     });
   }
@@ -174,7 +223,7 @@ export class FakeClient implements RecipeClient {
       const n = this.zk.nodes.get(path);
       if (n === undefined) throw new ServerError(KeeperCode.NO_NODE, path);
       if (options?.watch !== true) return { data: n.data, stat: { ...n.stat } };
-      const watch = new Promise<WatchEvent>((resolve) => this.zk.watch('data', path, resolve));
+      const watch = this.zk.watchPromise('data', path, this.sessionId);
       return { data: n.data, stat: { ...n.stat }, watch };
     });
   }
@@ -193,9 +242,12 @@ export class FakeClient implements RecipeClient {
       const children = this.zk.children(path);
       const stat = (this.zk.nodes.get(path) as Node).stat;
       if (options?.watch !== true) return { children, stat };
-      const watch = new Promise<WatchEvent>((resolve) => this.zk.watch('child', path, resolve));
+      const watch = this.zk.watchPromise('child', path, this.sessionId);
       return { children, stat, watch };
     });
+  }
+  addWatch(): Promise<PersistentWatch> {
+    return Promise.reject(new Error('addWatch: persistent watches are tested against a real server'));
   }
   sync(): Promise<void> {
     return this.call('sync', () => undefined);

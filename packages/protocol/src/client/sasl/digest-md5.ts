@@ -17,6 +17,7 @@ import { AuthFailedError, InvalidArgumentError, ProtocolError } from '../../erro
 import { parseDirectives, quote, single } from './directives.js';
 import type { SaslExchange, SaslMechanism } from './mechanism.js';
 
+/** A DIGEST-MD5 login: the user and password of a ZooKeeper DigestLoginModule (JAAS) entry. */
 export interface DigestMd5Options {
   username: string;
   password: string;

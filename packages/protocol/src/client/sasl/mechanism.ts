@@ -22,6 +22,7 @@ export interface SaslServer {
  * the session ends in `auth-failed` with an AuthFailedError whose cause is what was thrown.
  */
 export interface SaslExchange {
+  /** The first token to send (empty when the mechanism waits for the server's challenge). */
   initial(): Uint8Array | Promise<Uint8Array>;
   /** The answer to a server token; null when there is nothing more to send (then `complete` must be true). */
   evaluate(challenge: Uint8Array): Uint8Array | null | Promise<Uint8Array | null>;
@@ -31,6 +32,7 @@ export interface SaslExchange {
   dispose?(): void;
 }
 
+/** A SASL mechanism the session can run after each handshake (DIGEST-MD5 built in; GSSAPI from @zkts/sasl-kerberos). */
 export interface SaslMechanism {
   /** The SASL name, e.g. 'DIGEST-MD5' or 'GSSAPI' (diagnostics and error messages). */
   readonly name: string;
