@@ -98,6 +98,8 @@ export function reapOrphans(): number[] {
 // Everything started by this Node process, so an exit (even after a failed test) kills it synchronously.
 const children = new Set<ChildProcess>();
 const tempDirs = new Set<string>();
+// Other synchronous last-resort cleanups (the container backend's `docker rm -f`), run by the same hooks.
+const exitCleanups = new Set<() => void>();
 let hooksInstalled = false;
 
 function killAllSync(): void {
@@ -113,6 +115,14 @@ function killAllSync(): void {
   children.clear();
   for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
   tempDirs.clear();
+  for (const cleanup of exitCleanups) {
+    try {
+      cleanup();
+    } catch {
+      // A last resort must not stop the others.
+    }
+  }
+  exitCleanups.clear();
 }
 
 // The signals that end a test run from outside: Ctrl-C, a CI runner's terminate, a closed terminal.
@@ -145,4 +155,11 @@ export function trackTempDir(dir: string): void {
 
 export function untrackTempDir(dir: string): void {
   tempDirs.delete(dir);
+}
+
+/** Runs `cleanup` (synchronously) when this process exits or is signalled, like the JVM and temp-dir hooks. */
+export function onExitSync(cleanup: () => void): () => void {
+  installHooks();
+  exitCleanups.add(cleanup);
+  return () => exitCleanups.delete(cleanup);
 }
