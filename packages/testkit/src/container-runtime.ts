@@ -150,7 +150,7 @@ export function testkitLabels(tag: string): Record<string, string> {
 // What this process created and has not removed yet: removed by the exit hook if a test forgets.
 const ownContainers = new Set<string>();
 const ownNetworks = new Set<string>();
-let exitHook: (() => void) | undefined;
+let exitHooked = false;
 
 function removeOwnSync(): void {
   const docker = (args: string[]): void => {
@@ -162,15 +162,21 @@ function removeOwnSync(): void {
   ownNetworks.clear();
 }
 
+function hookExit(): void {
+  if (exitHooked) return;
+  exitHooked = true;
+  onExitSync(removeOwnSync);
+}
+
 export function trackContainer(id: string): void {
-  exitHook ??= onExitSync(removeOwnSync) as () => void;
+  hookExit();
   ownContainers.add(id);
 }
 export function untrackContainer(id: string): void {
   ownContainers.delete(id);
 }
 export function trackNetwork(id: string): void {
-  exitHook ??= onExitSync(removeOwnSync) as () => void;
+  hookExit();
   ownNetworks.add(id);
 }
 export function untrackNetwork(id: string): void {
@@ -211,11 +217,14 @@ function ownerAlive(tag: string): boolean {
 }
 
 /**
- * Removes the testkit's containers and networks on this host that `doomed` selects (by their labels);
- * returns the removed containers' ids. Default: those whose owning Node process is gone (a SIGKILLed run).
+ * Removes the testkit's containers and networks on this host: by default those whose owning Node process is
+ * gone (leftovers of a SIGKILLed run; a live owner's are never touched), or with `run`, every one of that test
+ * run. Returns the removed containers' ids. Nothing (and no error) without a Docker engine.
  */
-export async function reapContainers(doomed: (labels: Record<string, string>) => boolean = (l) => !ownerAlive(l[LABEL_TAG] ?? '')): Promise<string[]> {
+export async function reapContainers(select: { run?: string } = {}): Promise<string[]> {
   if ((await dockerUnavailableReason()) !== undefined) return [];
+  const doomed = (labels: Record<string, string>): boolean =>
+    select.run !== undefined ? labels[LABEL_RUN] === select.run : !ownerAlive(labels[LABEL_TAG] ?? '');
   const docker = (await runtimeClient()).container.dockerode;
   const filters = { label: [LABEL_TAG, `${LABEL_HOST}=${hostname()}`] };
   const containers = ((await docker.listContainers({ all: true, filters })) as Listed[]).filter((c) => doomed(c.Labels ?? {}));

@@ -131,8 +131,12 @@ const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 function onSignal(signal: NodeJS.Signals): void {
   killAllSync();
   for (const s of SIGNALS) process.removeListener(s, onSignal);
-  // Only re-raise when nobody else handles the signal, so the default action (exit) still happens.
+  // Re-raise so the default action (exit) still happens: at once when nobody else handles the signal; else
+  // once the other listeners had their turn (they run in this same emit). A listener that only acts when it
+  // is the last one — signal-exit, which testcontainers' dependencies register — is the last one then, and
+  // ends the process; without this it would wait for us and we for it, and a SIGTERMed owner would hang.
   if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+  else setImmediate(() => process.kill(process.pid, signal));
 }
 
 function installHooks(): void {
