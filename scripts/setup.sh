@@ -3,7 +3,8 @@
 # (node-gyp, for the bench's native `zookeeper` peer), the workspace's dependencies, a Java runtime and
 # ZooKeeper's server jars (Debian's `zookeeper` package), Curator's jars (interoperability tests and
 # benchmarks), kazoo (python3-kazoo: the recipes' mixed-library lock tests) and tcpdump (the CLI's pcap
-# test). Idempotent: a second run only checks. Set ZOOKEEPER_HOME to an Apache ZooKeeper release to use it
+# test), and for the testkit's container backend a Docker engine and a ZooKeeper image (the last section).
+# Idempotent: a second run only checks. Set ZOOKEEPER_HOME to an Apache ZooKeeper release to use it
 # instead of Debian's jars.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -71,9 +72,10 @@ if [ "${ZKTS_NO_DOCKER:-}" = 1 ]; then
   log "ZKTS_NO_DOCKER=1: not setting up the container backend"
 elif ! engine_answers && [ "$(id -u)" = 0 ] && [ -f /etc/debian_version ] && command -v apt-get >/dev/null 2>&1; then
   if ! command -v dockerd >/dev/null 2>&1; then
-    log "installing docker.io (apt) for the container backend"
+    # With its recommends (apparmor, cgroupfs-mount…): the set this engine was tried with here.
+    log "installing docker.io and debootstrap (apt) for the container backend"
     apt-get update -qq >/dev/null
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends docker.io >/dev/null || log "docker.io did not install"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker.io debootstrap >/dev/null || log "docker.io did not install"
   fi
   if command -v dockerd >/dev/null 2>&1; then
     if ! pgrep -x dockerd >/dev/null 2>&1; then

@@ -12,12 +12,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { containerTls, ContainerZooKeeperServer } from './container.js';
 import { blockedPeers, pairKey, setBlocked } from './container-faults.js';
 import { CONTAINER_CLIENT_PORT, CONTAINER_ELECTION_PORT, CONTAINER_QUORUM_PORT } from './container-launch.js';
-import { engine, testkitLabels, trackNetwork, untrackNetwork, zookeeperImage } from './container-runtime.js';
+import { engine, engineEndpoint, testkitLabels, trackNetwork, untrackNetwork, zookeeperImage } from './container-runtime.js';
 import { modeOf } from './four-letter.js';
 import { newTag } from './processes.js';
 
 import type { ContainerTls } from './container-launch.js';
-import type { RuntimeClient } from './container-runtime.js';
+import type { EngineEndpoint, RuntimeClient } from './container-runtime.js';
 import type { Ensemble, EnsembleOptions } from './ensemble.js';
 import type { ServerOptions, TlsMaterial, ZooKeeperServer } from './options.js';
 import type { QuorumPeer } from './zoo-config.js';
@@ -102,6 +102,7 @@ async function createNetwork(client: RuntimeClient, tag: string): Promise<Ensemb
 class DockerEnsemble implements ContainerEnsemble {
   readonly members: ContainerZooKeeperServer[] = [];
   readonly #client: RuntimeClient;
+  readonly #endpoint: EngineEndpoint;
   readonly #image: string;
   readonly #options: ServerOptions;
   readonly #tag: string;
@@ -111,8 +112,9 @@ class DockerEnsemble implements ContainerEnsemble {
   /** Cut member pairs, by index in `members`. */
   readonly #cuts = new Set<string>();
 
-  constructor(client: RuntimeClient, image: string, options: ServerOptions, tag: string, network: EnsembleNetwork, tls: EnsembleTls | undefined) {
+  constructor(client: RuntimeClient, endpoint: EngineEndpoint, image: string, options: ServerOptions, tag: string, network: EnsembleNetwork, tls: EnsembleTls | undefined) {
     this.#client = client;
+    this.#endpoint = endpoint;
     this.#image = image;
     this.#options = options;
     this.#tag = tag;
@@ -146,6 +148,7 @@ class DockerEnsemble implements ContainerEnsemble {
         new ContainerZooKeeperServer(
           {
             client: this.#client,
+            endpoint: this.#endpoint,
             image: this.#image,
             options: this.#options,
             plan: { plainPort: true, tls: this.#tls?.stores, quorum: { myid: peer.id, peers } },
@@ -268,7 +271,7 @@ export async function startContainerEnsemble(options: EnsembleOptions): Promise<
   const tls = serverOptions.tls ? await containerTls() : undefined;
   const tag = newTag();
   const network = await createNetwork(client, tag);
-  const ensemble = new DockerEnsemble(client, image, serverOptions, tag, network, tls);
+  const ensemble = new DockerEnsemble(client, await engineEndpoint(client), image, serverOptions, tag, network, tls);
   try {
     const peers = ensemble.peersFor(Array.from({ length: size }, (_, i) => i + 1));
     const members = ensemble.addServers(peers, peers);

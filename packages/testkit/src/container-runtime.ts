@@ -7,6 +7,7 @@
  * vitest global teardown finds whatever a run left, and the next run removes what a SIGKILLed one left.
  */
 import { spawnSync } from 'node:child_process';
+import { createServer } from 'node:net';
 import { hostname } from 'node:os';
 
 import { ZooKeeperNotInstalledError } from './errors.js';
@@ -80,10 +81,37 @@ export async function engine(): Promise<RuntimeClient> {
   return runtimeClient();
 }
 
-/** Where mapped ports are reached: loopback for a local engine, else the engine's host. */
-export function engineHost(client: RuntimeClient): { host: string; bindIp: string } {
-  const host = client.info.containerRuntime.host;
-  return host === 'localhost' || host === '127.0.0.1' ? { host: '127.0.0.1', bindIp: '127.0.0.1' } : { host, bindIp: '0.0.0.0' };
+/** Whether `address` is one of this machine's own (binding to it works; also for a bridge with no carrier). */
+function isOwnAddress(address: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(0, address, () => server.close(() => resolve(true)));
+  });
+}
+
+export interface EngineEndpoint {
+  /** Where clients reach mapped ports. */
+  host: string;
+  /** Where Docker binds them. */
+  bindIp: string;
+}
+
+let endpoint: Promise<EngineEndpoint> | undefined;
+
+/**
+ * Where mapped ports are reached: loopback (and bound there only) when the engine's host, as testcontainers
+ * resolves it, is this machine — `localhost`, or one of its own addresses such as the docker0 gateway it
+ * picks when a /.dockerenv makes it think it runs in a container; else that host, with ports bound on all
+ * of the engine's interfaces.
+ */
+export function engineEndpoint(client: RuntimeClient): Promise<EngineEndpoint> {
+  endpoint ??= (async () => {
+    const host = client.info.containerRuntime.host;
+    const local = host === 'localhost' || host === '127.0.0.1' || (/^[\d.]+$/.test(host) && (await isOwnAddress(host)));
+    return local ? { host: '127.0.0.1', bindIp: '127.0.0.1' } : { host, bindIp: '0.0.0.0' };
+  })();
+  return endpoint;
 }
 
 async function imageExists(docker: Dockerode, image: string): Promise<boolean> {

@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { CONTAINER_CLIENT_PORT, CONTAINER_ROOT, CONTAINER_SECURE_PORT, containerFiles, demuxDockerLog, tarArchive } from './container-launch.js';
-import { engine, engineHost, testkitLabels, trackContainer, untrackContainer, zookeeperImage } from './container-runtime.js';
+import { engine, engineEndpoint, testkitLabels, trackContainer, untrackContainer, zookeeperImage } from './container-runtime.js';
 import { ServerStartError, ZooKeeperNotInstalledError } from './errors.js';
 import { fourLetter, modeOf } from './four-letter.js';
 import { probeJavaRuntime } from './java.js';
@@ -19,7 +19,7 @@ import { newTag } from './processes.js';
 import { sharedTls } from './tls.js';
 
 import type { ContainerServerPlan, ContainerTls } from './container-launch.js';
-import type { DockerContainer, RuntimeClient } from './container-runtime.js';
+import type { DockerContainer, EngineEndpoint, RuntimeClient } from './container-runtime.js';
 import type { ServerOptions, TlsMaterial, ZooKeeperServer } from './options.js';
 
 const STOP_GRACE_S = 15;
@@ -38,6 +38,8 @@ function isBindFailure(error: unknown): boolean {
 
 export interface ContainerServerInit {
   client: RuntimeClient;
+  /** Where mapped ports are reached and bound (engineEndpoint). */
+  endpoint: EngineEndpoint;
   image: string;
   options: ServerOptions;
   plan: ContainerServerPlan;
@@ -77,9 +79,8 @@ export class ContainerZooKeeperServer implements ZooKeeperServer {
     this.image = init.image;
     this.myid = init.plan.quorum?.myid;
     this.ip = init.network?.ip;
-    const { host, bindIp } = engineHost(init.client);
-    this.host = host;
-    this.#bindIp = bindIp;
+    this.host = init.endpoint.host;
+    this.#bindIp = init.endpoint.bindIp;
     if (tls) this.tls = tls;
   }
 
@@ -307,7 +308,8 @@ export async function startContainerZooKeeper(options: ServerOptions = {}): Prom
   const image = await zookeeperImage(client, options.image);
   const tls = options.tls ? await containerTls() : undefined;
   const plan: ContainerServerPlan = { plainPort: options.clientPort !== false, tls: tls?.stores };
-  const server = new ContainerZooKeeperServer({ client, image, options, plan, tag: newTag() }, tls?.material);
+  const endpoint = await engineEndpoint(client);
+  const server = new ContainerZooKeeperServer({ client, endpoint, image, options, plan, tag: newTag() }, tls?.material);
   try {
     await server.start();
   } catch (error) {
