@@ -125,7 +125,9 @@ describe.skipIf(why !== undefined)(`partitions between servers (5 members in con
     let zombies = 0;
     const zombie = async (client: ZkClient, lease: Lease, writer: number): Promise<void> => {
       zombies++;
-      await client.connected({ timeout: 4 * SESSION_TIMEOUT }).catch(() => undefined);
+      // Back in touch first (a new session if the old one expired meanwhile; connected() would reject then).
+      const deadline = Date.now() + 4 * SESSION_TIMEOUT;
+      while (client.state !== 'connected' && Date.now() < deadline) await sleep(50);
       await sleep(random() * 1000);
       await writeFenced(client, lease, writer).catch(() => indeterminate++);
     };
@@ -219,9 +221,11 @@ describe.skipIf(why !== undefined)(`partitions between servers (5 members in con
 
     const workers = clients.map((c, i) => worker(c, i));
     await nemesis();
-    // A calm stretch: the lock and the register must work normally again.
+    // After the last heal the lock and the register must work normally again: a few grants, soon.
+    const calm = Date.now();
     const grantsBeforeCalm = grants;
-    await sleep(10_000);
+    while (grants - grantsBeforeCalm < 5 && Date.now() - calm < 30_000) await sleep(100);
+    const backToWork = Date.now() - calm;
     stop = true;
     await Promise.all(workers);
 
@@ -243,7 +247,8 @@ describe.skipIf(why !== undefined)(`partitions between servers (5 members in con
         `${refusedByGuard} refused by the guard; ${zombies} late writes by holders that had lost their lease; ` +
         `stale tokens: ${staleSeen} attempts, ${staleRefused} refused, ${staleAccepted} accepted; ` +
         `${violations} exclusion violations; ${decreases} token decreases; ${lost.length} acknowledged writes lost; ` +
-        `reconnect after heal: max ${Math.max(...reconnectTimes)} ms (limit ${2 * SESSION_TIMEOUT} ms)`;
+        `reconnect after heal: max ${Math.max(...reconnectTimes)} ms (limit ${2 * SESSION_TIMEOUT} ms); ` +
+        `5 grants ${backToWork} ms after the last heal`;
       console.info(`partition test: ${figures}`);
       expect(violations, figures).toBe(0);
       expect(staleAccepted, figures).toBe(0);
@@ -255,7 +260,7 @@ describe.skipIf(why !== undefined)(`partitions between servers (5 members in con
       for (const t of reconnectTimes) expect(t, figures).toBeLessThanOrEqual(2 * SESSION_TIMEOUT);
       // The test really ran: progress, progress after the faults, every kind of fault.
       expect(grants, figures).toBeGreaterThan(50);
-      expect(grants - grantsBeforeCalm, figures).toBeGreaterThan(3);
+      expect(grants - grantsBeforeCalm, figures).toBeGreaterThanOrEqual(5);
       expect(faults.length, figures).toBeGreaterThanOrEqual(6);
       for (const kind of ['isolate-holder', 'isolate-leader', 'minority-with-leader', 'majority-with-leader', 'pause-leader', 'pause-follower']) {
         expect(faults.some((f) => f.startsWith(kind)), kind).toBe(true);
