@@ -9,8 +9,9 @@ export interface ServerOptions {
   backend?: Backend;
   /**
    * Container backend only: the ZooKeeper image (any image with java and ZooKeeper's jars: an Apache release's
-   * lib/ or Debian's /usr/share/java). Default `$ZKTS_ZOOKEEPER_IMAGE`, else `zookeeper:3.8` when present or
-   * pullable, else `zkts-local/zookeeper:3.8` (built from Debian's packages by scripts/zookeeper-image.sh).
+   * lib/ or Debian's /usr/share/java). Default `$ZKTS_ZOOKEEPER_IMAGE`, else `zookeeper:3.8` when present, else
+   * `zkts-local/zookeeper:3.8` when built (from Debian's packages, by scripts/zookeeper-image.sh), else
+   * `zookeeper:3.8` pulled.
    */
   image?: string;
   /** ms, default 500 (fast session expiry and election in tests). */
