@@ -234,7 +234,9 @@ export class ContainerZooKeeperServer implements ZooKeeperServer {
   }
 
   async start(): Promise<void> {
-    if (this.#running) return;
+    // No-op while it runs — as the engine says: a JVM that died by itself leaves a stopped container.
+    if (this.#running && this.#container && (await this.#container.inspect()).State.Running) return;
+    this.#running = false;
     await this.spawn();
     await this.waitServing();
   }
