@@ -3,7 +3,9 @@
 # (node-gyp, for the bench's native `zookeeper` peer), the workspace's dependencies, a Java runtime and
 # ZooKeeper's server jars (Debian's `zookeeper` package), Curator's jars (interoperability tests and
 # benchmarks), kazoo (python3-kazoo: the recipes' mixed-library lock tests), tcpdump (the CLI's pcap
-# test) and Kerberos (GSSAPI headers for the `kerberos` module; a KDC for the SASL GSSAPI tests). Idempotent: a second run only checks. Set ZOOKEEPER_HOME to an Apache ZooKeeper release to use it
+# test), Kerberos (GSSAPI headers for the `kerberos` module; a KDC for the SASL GSSAPI tests), and for the
+# testkit's container backend a Docker engine and a ZooKeeper image (the last section).
+# Idempotent: a second run only checks. Set ZOOKEEPER_HOME to an Apache ZooKeeper release to use it
 # instead of Debian's jars.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -65,3 +67,47 @@ fi
 
 log "building packages"
 pnpm -r --silent run build
+
+# The testkit's container backend: a Docker engine and a ZooKeeper image. Where no engine answers and this is
+# Debian as root, install Debian's docker.io (when dockerd is missing) and start dockerd in the background,
+# detached, its log in /var/log/zkts-dockerd.log; it stays up for later runs. The image: zookeeper:3.8 when
+# present or pullable, else zkts-local/zookeeper:3.8 built once from Debian's packages
+# (scripts/zookeeper-image.sh, cached). Where none of this is possible the container tests skip, saying why.
+# ZKTS_NO_DOCKER=1 leaves Docker alone.
+engine_answers() { command -v docker >/dev/null 2>&1 && timeout 20 docker info >/dev/null 2>&1; }
+if [ "${ZKTS_NO_DOCKER:-}" = 1 ]; then
+  log "ZKTS_NO_DOCKER=1: not setting up the container backend"
+elif ! engine_answers && [ "$(id -u)" = 0 ] && [ -f /etc/debian_version ] && command -v apt-get >/dev/null 2>&1; then
+  if ! command -v dockerd >/dev/null 2>&1; then
+    # With its recommends (apparmor, cgroupfs-mount…): the set this engine was tried with here.
+    log "installing docker.io and debootstrap (apt) for the container backend"
+    apt-get update -qq >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker.io debootstrap >/dev/null || log "docker.io did not install"
+  fi
+  if command -v dockerd >/dev/null 2>&1; then
+    if ! pgrep -x dockerd >/dev/null 2>&1; then
+      log "starting dockerd"
+      setsid dockerd >/var/log/zkts-dockerd.log 2>&1 </dev/null &
+    fi
+    for _ in $(seq 1 60); do engine_answers && break; sleep 1; done
+    engine_answers || log "dockerd did not answer within 60 s (tail of /var/log/zkts-dockerd.log:)
+$(tail -n 5 /var/log/zkts-dockerd.log 2>/dev/null)"
+  fi
+fi
+if [ "${ZKTS_NO_DOCKER:-}" != 1 ] && engine_answers; then
+  if [ -n "${ZKTS_ZOOKEEPER_IMAGE:-}" ]; then
+    docker image inspect "$ZKTS_ZOOKEEPER_IMAGE" >/dev/null 2>&1 || docker pull -q "$ZKTS_ZOOKEEPER_IMAGE" >/dev/null ||
+      log "cannot pull $ZKTS_ZOOKEEPER_IMAGE"
+  elif ! docker image inspect zookeeper:3.8 >/dev/null 2>&1 && ! docker image inspect zkts-local/zookeeper:3.8 >/dev/null 2>&1; then
+    if timeout 300 docker pull -q zookeeper:3.8 >/dev/null 2>&1; then
+      log "pulled zookeeper:3.8"
+    elif [ "$(id -u)" = 0 ]; then
+      log "zookeeper:3.8 cannot be pulled: building zkts-local/zookeeper:3.8 from Debian's packages (once)"
+      bash scripts/zookeeper-image.sh || log "the image build failed: the container tests will fail"
+    else
+      log "no ZooKeeper image and no root to build one (sudo bash scripts/zookeeper-image.sh): the container tests will fail"
+    fi
+  fi
+elif [ "${ZKTS_NO_DOCKER:-}" != 1 ]; then
+  log "no Docker engine answers: the container backend's tests will be skipped"
+fi

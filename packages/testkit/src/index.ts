@@ -19,5 +19,16 @@ export type { Ensemble, EnsembleOptions } from './ensemble.js';
 export { startFaultProxy } from './fault-proxy.js';
 export type { FaultProxy } from './fault-proxy.js';
 export { FrameCutter } from './frames.js';
-export { containerEnvironment, dockerUnavailableReason, ZOOKEEPER_IMAGE } from './container.js';
+export { ContainerZooKeeperServer } from './container.js';
+export type { ContainerEnsemble } from './container-ensemble.js';
+export {
+  dockerUnavailableReason,
+  IMAGE_ENV,
+  listTaggedContainers,
+  LOCAL_ZOOKEEPER_IMAGE,
+  reapContainers,
+  ZOOKEEPER_IMAGE,
+} from './container-runtime.js';
+export type { TaggedContainer } from './container-runtime.js';
+export { partitionsUnavailableReason } from './container-faults.js';
 export { BACKEND_ENV, resolveBackend } from './start.js';

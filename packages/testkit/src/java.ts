@@ -15,7 +15,7 @@ const DEBIAN_DIR = '/usr/share/java';
 
 // The smallest set of Debian jars ZooKeeperServerMain / QuorumPeerMain need (found by trial on 3.8.0):
 // zookeeper.jar's manifest lists jetty/jackson too, but those only serve the admin server, which we disable.
-const DEBIAN_REQUIRED = [
+export const DEBIAN_REQUIRED = [
   'zookeeper.jar',
   'zookeeper-jute.jar',
   'netty-handler.jar',
@@ -34,7 +34,7 @@ const DEBIAN_REQUIRED = [
 ];
 // Nice to have: a logging binding (else slf4j prints a NOP warning and the log file stays empty) and jline
 // (only the interactive CLI uses it).
-const DEBIAN_OPTIONAL = ['slf4j-simple.jar', 'jline.jar'];
+export const DEBIAN_OPTIONAL = ['slf4j-simple.jar', 'jline.jar'];
 
 const INSTALL_HINT =
   'Install Java and ZooKeeper (Debian/Ubuntu: `sudo apt-get install default-jre-headless zookeeper`, ' +

@@ -26,7 +26,7 @@ const HOST = '127.0.0.1';
 const STOP_GRACE_MS = 15_000;
 
 /** Modes in which `srvr` says the server is serving (read-only only counts when asked for). */
-function servingMode(mode: string | undefined, readOnly: boolean): boolean {
+export function servingMode(mode: string | undefined, readOnly: boolean): boolean {
   if (mode === undefined) return false;
   if (mode === 'read-only') return readOnly;
   return ['standalone', 'leader', 'follower', 'observer'].includes(mode);

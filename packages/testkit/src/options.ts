@@ -1,4 +1,4 @@
-/** Where servers run: a local JVM, a Docker container (testcontainers), or whichever is available. */
+/** Where servers run: a local JVM, a Docker container (engine found by testcontainers), or whichever is available. */
 export type Backend = 'local' | 'container' | 'auto';
 
 /** The server's log4j/logback level. */
@@ -21,6 +21,13 @@ export interface SaslServerOptions {
 export interface ServerOptions {
   /** Default `'auto'`: local when Java and the jars exist, else a container when a Docker engine answers. */
   backend?: Backend;
+  /**
+   * Container backend only: the ZooKeeper image (any image with java and ZooKeeper's jars: an Apache release's
+   * lib/ or Debian's /usr/share/java). Default `$ZKTS_ZOOKEEPER_IMAGE`, else `zookeeper:3.8` when present, else
+   * `zkts-local/zookeeper:3.8` when built (from Debian's packages, by scripts/zookeeper-image.sh), else
+   * `zookeeper:3.8` pulled.
+   */
+  image?: string;
   /** ms, default 500 (fast session expiry and election in tests). */
   tickTime?: number;
   /** ms; ZooKeeper's default is 2 × tickTime. */
@@ -65,7 +72,7 @@ export interface ServerOptions {
   x509Auth?: boolean;
   /** `false` leaves out the plain client port (with `tls: true`: a TLS-only server). */
   clientPort?: false;
-  /** ms to wait for the server to serve; default 60000. */
+  /** ms to wait for the server to serve; default 60000 (containers: 120000). */
   startTimeout?: number;
   /** JVM heap cap, default `'256m'`. */
   heap?: string;

@@ -100,6 +100,8 @@ export function reapOrphans(): number[] {
 // Everything started by this Node process, so an exit (even after a failed test) kills it synchronously.
 const children = new Set<ChildProcess>();
 const tempDirs = new Set<string>();
+// Other synchronous last-resort cleanups (the container backend's `docker rm -f`), run by the same hooks.
+const exitCleanups = new Set<() => void>();
 let hooksInstalled = false;
 
 function killAllSync(): void {
@@ -115,6 +117,14 @@ function killAllSync(): void {
   children.clear();
   for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
   tempDirs.clear();
+  for (const cleanup of exitCleanups) {
+    try {
+      cleanup();
+    } catch {
+      // A last resort must not stop the others.
+    }
+  }
+  exitCleanups.clear();
 }
 
 // The signals that end a test run from outside: Ctrl-C, a CI runner's terminate, a closed terminal.
@@ -123,8 +133,12 @@ const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 function onSignal(signal: NodeJS.Signals): void {
   killAllSync();
   for (const s of SIGNALS) process.removeListener(s, onSignal);
-  // Only re-raise when nobody else handles the signal, so the default action (exit) still happens.
+  // Re-raise so the default action (exit) still happens: at once when nobody else handles the signal; else
+  // once the other listeners had their turn (they run in this same emit). A listener that only acts when it
+  // is the last one — signal-exit, which testcontainers' dependencies register — is the last one then, and
+  // ends the process; without this it would wait for us and we for it, and a SIGTERMed owner would hang.
   if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+  else setImmediate(() => process.kill(process.pid, signal));
 }
 
 function installHooks(): void {
@@ -147,4 +161,11 @@ export function trackTempDir(dir: string): void {
 
 export function untrackTempDir(dir: string): void {
   tempDirs.delete(dir);
+}
+
+/** Runs `cleanup` (synchronously) when this process exits or is signalled, like the JVM and temp-dir hooks. */
+export function onExitSync(cleanup: () => void): () => void {
+  installHooks();
+  exitCleanups.add(cleanup);
+  return () => exitCleanups.delete(cleanup);
 }

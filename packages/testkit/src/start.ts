@@ -1,9 +1,12 @@
-import { dockerUnavailableReason, startContainerZooKeeper } from './container.js';
+import { startContainerEnsemble } from './container-ensemble.js';
+import { dockerUnavailableReason } from './container-runtime.js';
+import { startContainerZooKeeper } from './container.js';
 import { startLocalEnsemble } from './ensemble.js';
 import { ZooKeeperNotInstalledError } from './errors.js';
 import { probeJavaRuntime } from './java.js';
 import { startLocalZooKeeper } from './local-server.js';
 
+import type { ContainerEnsemble } from './container-ensemble.js';
 import type { Ensemble, EnsembleOptions } from './ensemble.js';
 import type { Backend, ServerOptions, ZooKeeperServer } from './options.js';
 
@@ -35,12 +38,13 @@ export async function startZooKeeper(options: ServerOptions = {}): Promise<ZooKe
   return (await resolveBackend(options)) === 'local' ? startLocalZooKeeper(options) : startContainerZooKeeper(options);
 }
 
-/** Starts an ensemble of `size` members and resolves once every member serves and one leads. */
+/**
+ * Starts an ensemble of `size` members and resolves once every member serves and one leads. With
+ * `backend: 'container'` the members run in containers on their own Docker network, and the handle also has
+ * the network faults (isolate, partition, pause, heal): see ContainerEnsemble.
+ */
+export async function startEnsemble(options: EnsembleOptions & { backend: 'container' }): Promise<ContainerEnsemble>;
+export async function startEnsemble(options: EnsembleOptions): Promise<Ensemble>;
 export async function startEnsemble(options: EnsembleOptions): Promise<Ensemble> {
-  if ((await resolveBackend(options)) === 'container') {
-    throw new ZooKeeperNotInstalledError(
-      "ensembles run on the local backend only: install Java and ZooKeeper (`sudo apt-get install zookeeper`) or set ZOOKEEPER_HOME",
-    );
-  }
-  return startLocalEnsemble(options);
+  return (await resolveBackend(options)) === 'local' ? startLocalEnsemble(options) : startContainerEnsemble(options);
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { containerEnvironment, digestCredential } from '../../src/index.js';
+import { digestCredential } from '../../src/index.js';
 import { jvmArgs, renderZooCfg, systemProperties } from '../../src/zoo-config.js';
 
 import type { ServerLayout } from '../../src/zoo-config.js';
@@ -94,16 +94,5 @@ describe('systemProperties / jvmArgs', () => {
 describe('digestCredential', () => {
   it('is user:base64(sha1(user:password))', () => {
     expect(digestCredential('super', 'password')).toBe('super:DyNYQEQvajljsxlhf5uS4PJ9R28=');
-  });
-});
-
-describe('containerEnvironment', () => {
-  it('translates options to the official image environment', () => {
-    const env = containerEnvironment({ tickTime: 250, minSessionTimeout: 1000, extendedTypesEnabled: true, superPassword: 'password' });
-    expect(env['ZOO_TICK_TIME']).toBe('250');
-    expect(env['ZOO_4LW_COMMANDS_WHITELIST']).toBe('*');
-    expect(env['ZOO_CFG_EXTRA']).toBe('minSessionTimeout=1000');
-    expect(env['JVMFLAGS']).toContain('-Dzookeeper.extendedTypesEnabled=true');
-    expect(env['JVMFLAGS']).toContain('superDigest=super:DyNYQEQvajljsxlhf5uS4PJ9R28=');
   });
 });

@@ -1,0 +1,287 @@
+/**
+ * Ensembles in containers, with the same handle as the process backend (Ensemble) plus the faults a TCP proxy
+ * cannot give: a member cut off from its peers while its clients still reach it (isolate, partition), a
+ * frozen JVM (pause: docker pause), and heal. Each ensemble gets its own Docker network with a subnet Docker
+ * allocates (so it never overlaps another), and every member a fixed address on it: zoo.cfg names peers by
+ * address (no DNS, nothing changes across restarts), and partitions are DROP rules on those addresses
+ * (container-faults.ts). Clients use each member's mapped port on the engine's host, as with a standalone
+ * container server.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+
+import { containerTls, ContainerZooKeeperServer } from './container.js';
+import { blockedPeers, pairKey, setBlocked } from './container-faults.js';
+import { CONTAINER_CLIENT_PORT, CONTAINER_ELECTION_PORT, CONTAINER_QUORUM_PORT } from './container-launch.js';
+import { engine, engineEndpoint, testkitLabels, trackNetwork, untrackNetwork, zookeeperImage } from './container-runtime.js';
+import { modeOf } from './four-letter.js';
+import { newTag } from './processes.js';
+
+import type { ContainerTls } from './container-launch.js';
+import type { EngineEndpoint, RuntimeClient } from './container-runtime.js';
+import type { Ensemble, EnsembleOptions } from './ensemble.js';
+import type { ServerOptions, TlsMaterial, ZooKeeperServer } from './options.js';
+import type { QuorumPeer } from './zoo-config.js';
+
+/** An ensemble whose members run in containers on one Docker network; faults last until heal(). */
+export interface ContainerEnsemble extends Ensemble {
+  readonly members: ContainerZooKeeperServer[];
+  /** The Docker network's name. */
+  readonly network: string;
+  /** Cuts `member` off from every other member (both ways); its clients still reach it. */
+  isolate(member: ZooKeeperServer): Promise<void>;
+  /**
+   * Cuts every listed group off from every other listed group (both ways), e.g. `partition([a], [b, c])`;
+   * links within a group, and of members listed nowhere, stay. Adds to the cuts already in force.
+   */
+  partition(...groups: ZooKeeperServer[][]): Promise<void>;
+  /** Freezes the member's JVM (docker pause): peers and clients get no answer, as in a long GC pause. */
+  pause(member: ZooKeeperServer): Promise<void>;
+  /** Thaws a member frozen by pause(). */
+  unpause(member: ZooKeeperServer): Promise<void>;
+  /** Removes every cut and unpauses every paused member. */
+  heal(): Promise<void>;
+}
+
+interface EnsembleNetwork {
+  id: string;
+  name: string;
+  /** The subnet's first address as a 32-bit number, and its prefix length. */
+  base: number;
+  prefix: number;
+}
+
+type EnsembleTls = { stores: ContainerTls; material: TlsMaterial };
+
+const NETWORK_ATTEMPTS = 5;
+
+function parseIpv4(ip: string): number {
+  return ip.split('.').reduce((n, part) => n * 256 + Number(part), 0);
+}
+
+function formatIpv4(n: number): string {
+  return [24, 16, 8, 0].map((shift) => Math.floor(n / 2 ** shift) % 256).join('.');
+}
+
+/** Member `id`'s fixed address: .10 + id in the network's subnet (the gateway is .1, Docker's pool starts at .2). */
+export function memberAddress(subnet: string, id: number): string {
+  const [address, bits] = subnet.split('/');
+  const prefix = Number(bits);
+  if (!address || !Number.isInteger(prefix) || prefix > 24) throw new Error(`unexpected subnet ${subnet}`);
+  return formatIpv4(parseIpv4(address) + 10 + id);
+}
+
+/**
+ * Docker only accepts fixed addresses on a network created with an explicit subnet; asking for one would risk
+ * overlapping another network. So: let Docker allocate a subnet, note it, and create the network again with
+ * that subnet given explicitly (retried if another network took it in between).
+ */
+async function createNetwork(client: RuntimeClient, tag: string): Promise<EnsembleNetwork> {
+  const docker = client.container.dockerode;
+  const labels = testkitLabels(tag);
+  for (let attempt = 1; ; attempt++) {
+    const name = `zkts-${tag}-${attempt}`;
+    const probe = await docker.createNetwork({ Name: name, Labels: labels, CheckDuplicate: true });
+    const subnet = (await probe.inspect()).IPAM?.Config?.[0]?.Subnet as string | undefined;
+    await probe.remove();
+    if (!subnet) throw new Error('Docker allocated no IPv4 subnet for the ensemble network');
+    try {
+      const network = await docker.createNetwork({
+        Name: name,
+        Labels: labels,
+        CheckDuplicate: true,
+        IPAM: { Driver: 'default', Config: [{ Subnet: subnet }] },
+      });
+      trackNetwork(network.id);
+      const [address, bits] = subnet.split('/');
+      return { id: network.id, name, base: parseIpv4(address ?? ''), prefix: Number(bits) };
+    } catch (error) {
+      if (attempt >= NETWORK_ATTEMPTS) throw error;
+    }
+  }
+}
+
+class DockerEnsemble implements ContainerEnsemble {
+  readonly members: ContainerZooKeeperServer[] = [];
+  readonly #client: RuntimeClient;
+  readonly #endpoint: EngineEndpoint;
+  readonly #image: string;
+  readonly #options: ServerOptions;
+  readonly #tag: string;
+  readonly #network: EnsembleNetwork;
+  readonly #tls: EnsembleTls | undefined;
+  #peers: QuorumPeer[] = [];
+  /** Cut member pairs, by index in `members`. */
+  readonly #cuts = new Set<string>();
+
+  constructor(client: RuntimeClient, endpoint: EngineEndpoint, image: string, options: ServerOptions, tag: string, network: EnsembleNetwork, tls: EnsembleTls | undefined) {
+    this.#client = client;
+    this.#endpoint = endpoint;
+    this.#image = image;
+    this.#options = options;
+    this.#tag = tag;
+    this.#network = network;
+    this.#tls = tls;
+  }
+
+  get network(): string {
+    return this.#network.name;
+  }
+
+  get connectString(): string {
+    return this.members.map((m) => m.connectString).join(',');
+  }
+
+  peersFor(ids: number[]): QuorumPeer[] {
+    return ids.map((id) => ({
+      id,
+      host: memberAddress(`${formatIpv4(this.#network.base)}/${this.#network.prefix}`, id),
+      quorumPort: CONTAINER_QUORUM_PORT,
+      electionPort: CONTAINER_ELECTION_PORT,
+      clientPort: CONTAINER_CLIENT_PORT,
+    }));
+  }
+
+  /** Creates (not starts) members for `fresh`, each knowing `peers`. */
+  addServers(fresh: QuorumPeer[], peers: QuorumPeer[]): ContainerZooKeeperServer[] {
+    this.#peers = peers;
+    const added = fresh.map(
+      (peer) =>
+        new ContainerZooKeeperServer(
+          {
+            client: this.#client,
+            endpoint: this.#endpoint,
+            image: this.#image,
+            options: this.#options,
+            plan: { plainPort: true, tls: this.#tls?.stores, quorum: { myid: peer.id, peers } },
+            tag: this.#tag,
+            network: { name: this.#network.name, ip: peer.host },
+            onStarted: (server) => this.#applyTo(server),
+          },
+          this.#tls?.material,
+        ),
+    );
+    this.members.push(...added);
+    return added;
+  }
+
+  async addMembers(count: number): Promise<{ added: ZooKeeperServer[]; joining: string }> {
+    if (this.#options.tls) throw new TypeError('addMembers does not support TLS ensembles');
+    const firstId = Math.max(...this.#peers.map((p) => p.id)) + 1;
+    const fresh = this.peersFor(Array.from({ length: count }, (_, i) => firstId + i));
+    const added = this.addServers(fresh, [...this.#peers, ...fresh]);
+    await Promise.all(added.map((m) => m.spawn()));
+    await Promise.all(added.map((m) => m.waitServing()));
+    const joining = fresh
+      .map((p) => `server.${p.id}=${p.host}:${p.quorumPort}:${p.electionPort}:participant;${p.host}:${p.clientPort ?? CONTAINER_CLIENT_PORT}`)
+      .join(',');
+    return { added, joining };
+  }
+
+  async leader(timeout = 30_000): Promise<ZooKeeperServer> {
+    const deadline = Date.now() + timeout;
+    for (;;) {
+      const modes = await Promise.all(
+        this.members.map(async (m) => (m.running && !m.paused ? modeOf(await m.fourLetter('srvr', 2000).catch(() => '')) : undefined)),
+      );
+      const index = modes.indexOf('leader');
+      const leader = index >= 0 ? this.members[index] : undefined;
+      if (leader) return leader;
+      if (Date.now() > deadline) {
+        throw new Error(`no ensemble member is leader after ${timeout} ms (modes: ${modes.map(String).join(', ')})`);
+      }
+      await sleep(100);
+    }
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.members.map((m) => m.stop()));
+  }
+
+  #indexOf(member: ZooKeeperServer): number {
+    const index = this.members.indexOf(member as ContainerZooKeeperServer);
+    if (index < 0) throw new TypeError(`${member.connectString} is not a member of this ensemble`);
+    return index;
+  }
+
+  /** Makes `server`'s namespace drop exactly the addresses of the members it is cut from (when it runs). */
+  async #applyTo(server: ContainerZooKeeperServer): Promise<void> {
+    const index = this.members.indexOf(server);
+    const blocked = blockedPeers(this.members.length, this.#cuts)[index] ?? [];
+    const pid = await server.pid();
+    if (pid === undefined) return;
+    await setBlocked(pid, blocked.map((i) => this.members[i]?.ip ?? '').filter((ip) => ip !== ''));
+  }
+
+  async #apply(indices: Iterable<number>): Promise<void> {
+    const targets = [...new Set(indices)].map((i) => this.members[i]).filter((m): m is ContainerZooKeeperServer => m?.running === true);
+    await Promise.all(targets.map((m) => this.#applyTo(m)));
+  }
+
+  async isolate(member: ZooKeeperServer): Promise<void> {
+    await this.partition([member], this.members.filter((m) => m !== member));
+  }
+
+  async partition(...groups: ZooKeeperServer[][]): Promise<void> {
+    const indexGroups = groups.map((g) => g.map((m) => this.#indexOf(m)));
+    const touched = new Set<number>();
+    for (let g = 0; g < indexGroups.length; g++) {
+      for (let h = g + 1; h < indexGroups.length; h++) {
+        for (const a of indexGroups[g] ?? []) {
+          for (const b of indexGroups[h] ?? []) {
+            if (a === b) throw new TypeError('a member cannot be in two groups of one partition');
+            this.#cuts.add(pairKey(a, b));
+            touched.add(a).add(b);
+          }
+        }
+      }
+    }
+    await this.#apply(touched);
+  }
+
+  async pause(member: ZooKeeperServer): Promise<void> {
+    await this.members[this.#indexOf(member)]?.pause();
+  }
+
+  async unpause(member: ZooKeeperServer): Promise<void> {
+    await this.members[this.#indexOf(member)]?.unpause();
+  }
+
+  async heal(): Promise<void> {
+    const touched = blockedPeers(this.members.length, this.#cuts).flatMap((peers, i) => (peers.length > 0 ? [i] : []));
+    this.#cuts.clear();
+    await Promise.all([this.#apply(touched), ...this.members.map((m) => m.unpause())]);
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await Promise.all(this.members.map((m) => m.dispose()));
+    await this.#client.container.dockerode.getNetwork(this.#network.id).remove().catch(() => undefined);
+    untrackNetwork(this.#network.id);
+  }
+}
+
+/**
+ * Starts `size` members in containers on a fresh Docker network, all at once, and resolves when every member
+ * serves and one of them leads.
+ */
+export async function startContainerEnsemble(options: EnsembleOptions): Promise<ContainerEnsemble> {
+  const { size, ...serverOptions } = options;
+  if (!Number.isInteger(size) || size < 1) throw new TypeError(`ensemble size must be a positive integer, got ${size}`);
+  if (serverOptions.clientPort === false) throw new TypeError('ensemble members need their plain client port');
+  const client = await engine();
+  const image = await zookeeperImage(client, serverOptions.image);
+  const tls = serverOptions.tls ? await containerTls() : undefined;
+  const tag = newTag();
+  const network = await createNetwork(client, tag);
+  const ensemble = new DockerEnsemble(client, await engineEndpoint(client), image, serverOptions, tag, network, tls);
+  try {
+    const peers = ensemble.peersFor(Array.from({ length: size }, (_, i) => i + 1));
+    const members = ensemble.addServers(peers, peers);
+    await Promise.all(members.map((m) => m.spawn()));
+    await Promise.all(members.map((m) => m.waitServing()));
+    await ensemble.leader(serverOptions.startTimeout ?? 120_000);
+    return ensemble;
+  } catch (error) {
+    await ensemble[Symbol.asyncDispose]();
+    throw error;
+  }
+}
