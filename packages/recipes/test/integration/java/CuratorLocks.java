@@ -11,15 +11,21 @@
 //       clock as the test's), then DONE once every thread is done.
 //   probe <connect> <ms> <kind>:<path>...
 //       for each spec in turn: try to acquire within ms, print "<spec> ACQUIRED" (and release) or "<spec> TIMEOUT".
+//   selector <connect> <leaderPath> <terms> <holdMs> <id>
+//       a LeaderSelector (autoRequeue, id as node data) that leads <terms> times, holdMs each; prints
+//       "TERM <id> <t0> <t1>" (System.nanoTime) after each term, then DONE.
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.recipes.leader.LeaderSelector;
+import org.apache.curator.framework.recipes.leader.LeaderSelectorListenerAdapter;
 import org.apache.curator.framework.recipes.locks.InterProcessLock;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.curator.framework.recipes.locks.InterProcessReadWriteLock;
@@ -35,6 +41,8 @@ public final class CuratorLocks {
         mutex(client, args[2], Integer.parseInt(args[3]), args[4]);
       } else if (mode.equals("loop")) {
         loop(client, Integer.parseInt(args[2]), Long.parseLong(args[3]), args);
+      } else if (mode.equals("selector")) {
+        selector(client, args[2], Integer.parseInt(args[3]), Long.parseLong(args[4]), args[5]);
       } else if (mode.equals("probe")) {
         for (int i = 3; i < args.length; i++) {
           InterProcessLock lock = lockFor(client, args[i]);
@@ -119,6 +127,29 @@ public final class CuratorLocks {
     }
     for (Thread t : threads) t.join();
     if (!failures.isEmpty()) throw new IllegalStateException("loop failed", failures.get(0));
+    System.out.println("DONE");
+    System.out.flush();
+  }
+
+  private static void selector(CuratorFramework client, String path, int terms, long holdMs, String id) throws Exception {
+    CountDownLatch done = new CountDownLatch(terms);
+    LeaderSelector selector = new LeaderSelector(client, path, new LeaderSelectorListenerAdapter() {
+      @Override
+      public void takeLeadership(CuratorFramework c) throws Exception {
+        if (done.getCount() == 0) return;
+        long t0 = System.nanoTime();
+        Thread.sleep(holdMs);
+        long t1 = System.nanoTime();
+        System.out.println("TERM " + id + " " + t0 + " " + t1);
+        System.out.flush();
+        done.countDown();
+      }
+    });
+    selector.setId(id);
+    selector.autoRequeue();
+    selector.start();
+    done.await();
+    selector.close();
     System.out.println("DONE");
     System.out.flush();
   }
