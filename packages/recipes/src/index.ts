@@ -14,6 +14,7 @@ export type { QueueStats } from './contender.js';
 export type { ExpiryPolicy, Lease, LostOn } from './lease.js';
 export {
   RecipeError, LockNotHeldError, LockBusyError, LockUpgradeError, LockLostError, RecipeArgumentError, RecipeClosedError,
+  CounterOutcomeUnknownError,
   type RecipeErrorCode,
 } from './errors.js';
 export type { RecipeClient } from './zk.js';
@@ -29,3 +30,8 @@ export { Queue } from './queue.js';
 export {
   LeaderSelector, type LeaderSelectorOptions, type LeadershipCallback, type SelectorTerm, type SelectorStats,
 } from './leader-selector.js';
+export {
+  DistributedAtomicLong, type DistributedAtomicLongOptions, type AtomicResult, type PromotedToLock,
+} from './atomic-long.js';
+export { Counter, type CounterOptions, type CounterChange } from './kazoo-counter.js';
+export type { CasStats } from './counter-cas.js';

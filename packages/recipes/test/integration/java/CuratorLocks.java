@@ -11,6 +11,8 @@
 //       clock as the test's), then DONE once every thread is done.
 //   probe <connect> <ms> <kind>:<path>...
 //       for each spec in turn: try to acquire within ms, print "<spec> ACQUIRED" (and release) or "<spec> TIMEOUT".
+//   atomic-long <connect> <path> <n>
+//       a DistributedAtomicLong incremented n times (each until it succeeds); prints "VALUE <v>" (a get), then DONE.
 //   selector <connect> <leaderPath> <terms> <holdMs> <id>
 //       a LeaderSelector (autoRequeue, id as node data) that leads <terms> times, holdMs each; prints
 //       "TERM <id> <t0> <t1>" (System.nanoTime) after each term, then DONE.
@@ -24,12 +26,14 @@ import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.recipes.atomic.DistributedAtomicLong;
 import org.apache.curator.framework.recipes.leader.LeaderSelector;
 import org.apache.curator.framework.recipes.leader.LeaderSelectorListenerAdapter;
 import org.apache.curator.framework.recipes.locks.InterProcessLock;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.curator.framework.recipes.locks.InterProcessReadWriteLock;
 import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.apache.curator.retry.RetryNTimes;
 
 public final class CuratorLocks {
   public static void main(String[] args) throws Exception {
@@ -41,6 +45,14 @@ public final class CuratorLocks {
         mutex(client, args[2], Integer.parseInt(args[3]), args[4]);
       } else if (mode.equals("loop")) {
         loop(client, Integer.parseInt(args[2]), Long.parseLong(args[3]), args);
+      } else if (mode.equals("atomic-long")) {
+        DistributedAtomicLong counter = new DistributedAtomicLong(client, args[2], new RetryNTimes(1000, 1));
+        for (int i = 0; i < Integer.parseInt(args[3]); i++) {
+          while (!counter.increment().succeeded()) Thread.sleep(1);
+        }
+        System.out.println("VALUE " + counter.get().postValue());
+        System.out.println("DONE");
+        System.out.flush();
       } else if (mode.equals("selector")) {
         selector(client, args[2], Integer.parseInt(args[3]), Long.parseLong(args[4]), args[5]);
       } else if (mode.equals("probe")) {
