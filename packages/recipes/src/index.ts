@@ -35,3 +35,4 @@ export {
 } from './atomic-long.js';
 export { Counter, type CounterOptions, type CounterChange } from './kazoo-counter.js';
 export type { CasStats } from './counter-cas.js';
+export { SharedCount, type VersionedCount } from './shared-count.js';

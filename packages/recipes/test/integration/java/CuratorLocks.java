@@ -13,6 +13,8 @@
 //       for each spec in turn: try to acquire within ms, print "<spec> ACQUIRED" (and release) or "<spec> TIMEOUT".
 //   atomic-long <connect> <path> <n>
 //       a DistributedAtomicLong incremented n times (each until it succeeds); prints "VALUE <v>" (a get), then DONE.
+//   shared-count <connect> <path> <n>
+//       a SharedCount (seed 0) incremented n times by trySetCount; prints "VALUE <count>", then DONE.
 //   selector <connect> <leaderPath> <terms> <holdMs> <id>
 //       a LeaderSelector (autoRequeue, id as node data) that leads <terms> times, holdMs each; prints
 //       "TERM <id> <t0> <t1>" (System.nanoTime) after each term, then DONE.
@@ -28,6 +30,8 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.recipes.atomic.DistributedAtomicLong;
 import org.apache.curator.framework.recipes.leader.LeaderSelector;
+import org.apache.curator.framework.recipes.shared.SharedCount;
+import org.apache.curator.framework.recipes.shared.VersionedValue;
 import org.apache.curator.framework.recipes.leader.LeaderSelectorListenerAdapter;
 import org.apache.curator.framework.recipes.locks.InterProcessLock;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
@@ -51,6 +55,20 @@ public final class CuratorLocks {
           while (!counter.increment().succeeded()) Thread.sleep(1);
         }
         System.out.println("VALUE " + counter.get().postValue());
+        System.out.println("DONE");
+        System.out.flush();
+      } else if (mode.equals("shared-count")) {
+        try (SharedCount count = new SharedCount(client, args[2], 0)) {
+          count.start();
+          for (int i = 0; i < Integer.parseInt(args[3]); i++) {
+            for (;;) {
+              VersionedValue<Integer> v = count.getVersionedValue();
+              if (count.trySetCount(v, v.getValue() + 1)) break;
+              Thread.sleep(1);
+            }
+          }
+          System.out.println("VALUE " + count.getCount());
+        }
         System.out.println("DONE");
         System.out.flush();
       } else if (mode.equals("selector")) {
