@@ -36,3 +36,4 @@ export {
 export { Counter, type CounterOptions, type CounterChange } from './kazoo-counter.js';
 export type { CasStats } from './counter-cas.js';
 export { SharedCount, type VersionedCount } from './shared-count.js';
+export { attemptRevoke, onRevocationRequest, REVOKE_MESSAGE } from './revocation.js';

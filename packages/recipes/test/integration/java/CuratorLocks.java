@@ -15,6 +15,11 @@
 //       a DistributedAtomicLong incremented n times (each until it succeeds); prints "VALUE <v>" (a get), then DONE.
 //   shared-count <connect> <path> <n>
 //       a SharedCount (seed 0) incremented n times by trySetCount; prints "VALUE <count>", then DONE.
+//   hold-revocable <connect> <lockPath>
+//       an InterProcessMutex made revocable: acquire, print "HELD <node>"; when a revocation is requested, print
+//       REVOKED, release, print RELEASED.
+//   revoke <connect> <node>
+//       Revoker.attemptRevoke on a lock node; prints REVOKE-SENT.
 //   selector <connect> <leaderPath> <terms> <holdMs> <id>
 //       a LeaderSelector (autoRequeue, id as node data) that leads <terms> times, holdMs each; prints
 //       "TERM <id> <t0> <t1>" (System.nanoTime) after each term, then DONE.
@@ -36,6 +41,7 @@ import org.apache.curator.framework.recipes.leader.LeaderSelectorListenerAdapter
 import org.apache.curator.framework.recipes.locks.InterProcessLock;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.curator.framework.recipes.locks.InterProcessReadWriteLock;
+import org.apache.curator.framework.recipes.locks.Revoker;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.curator.retry.RetryNTimes;
 
@@ -70,6 +76,28 @@ public final class CuratorLocks {
           System.out.println("VALUE " + count.getCount());
         }
         System.out.println("DONE");
+        System.out.flush();
+      } else if (mode.equals("hold-revocable")) {
+        InterProcessMutex lock = new InterProcessMutex(client, args[2]);
+        CountDownLatch revoked = new CountDownLatch(1);
+        lock.makeRevocable(l -> revoked.countDown());
+        lock.acquire();
+        String node = null;
+        long session = client.getZookeeperClient().getZooKeeper().getSessionId();
+        for (String p : lock.getParticipantNodes()) {
+          org.apache.zookeeper.data.Stat st = client.checkExists().forPath(p);
+          if (st != null && st.getEphemeralOwner() == session) node = p;
+        }
+        System.out.println("HELD " + node);
+        System.out.flush();
+        revoked.await();
+        System.out.println("REVOKED");
+        lock.release();
+        System.out.println("RELEASED");
+        System.out.flush();
+      } else if (mode.equals("revoke")) {
+        Revoker.attemptRevoke(client, args[2]);
+        System.out.println("REVOKE-SENT");
         System.out.flush();
       } else if (mode.equals("selector")) {
         selector(client, args[2], Integer.parseInt(args[3]), Long.parseLong(args[4]), args[5]);
