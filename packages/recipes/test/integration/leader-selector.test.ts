@@ -74,6 +74,16 @@ describe('LeaderSelector', () => {
     expect(s.requeue()).toBe(true);
     await until(() => terms === 2, 5000, 'second term');
 
+    // A callback that throws gives leadership up too; onError hears the error.
+    const errors: unknown[] = [];
+    const thrower = new LeaderSelector(c, `${dir}-throws`, () => Promise.reject(new Error('boom')), { onError: (e) => errors.push(e) });
+    thrower.start();
+    await until(() => errors.length === 1, 5000, 'error heard');
+    expect((errors[0] as Error).message).toBe('boom');
+    await until(async () => (await childrenOf(c, `${dir}-throws`)).length === 0, 5000, 'node released');
+    expect(() => thrower.start()).toThrow(/already started/);
+    await thrower.close();
+
     const signals: AbortSignal[] = [];
     let returned = false;
     const t = new LeaderSelector(c, dir, async (signal) => {
@@ -152,12 +162,17 @@ describe('LeaderSelector', () => {
     const members = await Promise.all([0, 1, 2].map(() => victimClient(clients, proxies, { sessionTimeout: 2000, connectTimeout: 1000 })));
     const violations: string[] = [];
     let terms = 0;
+    let calm = false;
+    let calmDown = (): void => undefined;
+    const calmed = new Promise<void>((resolve) => (calmDown = resolve));
     const selectors: LeaderSelector[] = members.map(
       ({ client }, i) =>
         new LeaderSelector(client, dir, async (signal) => {
           terms++;
           for (const [j, other] of selectors.entries()) if (j !== i && other.isLeader) violations.push(`m${i} leads while m${j} does`);
-          await Promise.race([fired(signal), sleep(100 + random() * 400)]);
+          // Half the terms are long (until the signal fires, at most 4 s), so faults often hit a running term.
+          const ms = calm ? 50 : random() < 0.5 ? 4000 : 100 + random() * 400;
+          await Promise.race([fired(signal), sleep(ms), calmed]);
         }, { id: `m${i}`, autoRequeue: true }),
     );
     let expiries = 0;
@@ -183,8 +198,11 @@ describe('LeaderSelector', () => {
         proxy.restore();
       }
     }
+    // Then short terms only: leadership must move round again (nobody is stuck).
+    calm = true;
+    calmDown();
     const before = terms;
-    await until(() => terms > before + 2, 10_000, 'leadership moves again after the faults');
+    await until(() => terms > before + 3, 10_000, `leadership moves again after the faults (${selectors.map((s) => s.isLeader).join(' ')})`);
     console.info(`selector chaos: seed ${seed}; ${faults.length} faults (${faults.join('; ')}); ${expiries} expiries; ${terms} terms`);
     await Promise.all(selectors.map((s) => s.close()));
     expect(violations, `seed ${seed}`).toEqual([]);
