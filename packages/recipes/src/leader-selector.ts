@@ -104,8 +104,8 @@ export class LeaderSelector implements AsyncDisposable {
   }
 
   /**
-   * Queues again after a term ended (without `autoRequeue`). Returns false if already queued or leading, or
-   * not started / closed.
+   * Queues again (Curator's requeue): without `autoRequeue`, for one more term; called during a term, the
+   * selector queues once that term is over. Returns false if already queued, not started, or closed.
    */
   requeue(): boolean {
     if (!this.started || this.closed || this.queued) return false;
