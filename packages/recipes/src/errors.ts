@@ -12,7 +12,8 @@ export type RecipeErrorCode =
   | 'LOCK_UPGRADE'
   | 'LOCK_LOST'
   | 'CLOSED'
-  | 'INVALID_USE';
+  | 'INVALID_USE'
+  | 'OUTCOME_UNKNOWN';
 
 const BRAND = Symbol.for('zkts.recipes.error');
 
@@ -80,5 +81,15 @@ export class RecipeArgumentError extends RecipeError {
 export class RecipeClosedError extends RecipeError {
   constructor(message: string, options?: ErrorOptions) {
     super('CLOSED', message, options);
+  }
+}
+
+/**
+ * A counter write whose reply was lost in a session that then ended: whether it was applied cannot be known
+ * (its receipt went with the session). Read the counter and decide; the counters never guess.
+ */
+export class CounterOutcomeUnknownError extends RecipeError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('OUTCOME_UNKNOWN', message, options);
   }
 }

@@ -14,6 +14,7 @@ export type { QueueStats } from './contender.js';
 export type { ExpiryPolicy, Lease, LostOn } from './lease.js';
 export {
   RecipeError, LockNotHeldError, LockBusyError, LockUpgradeError, LockLostError, RecipeArgumentError, RecipeClosedError,
+  CounterOutcomeUnknownError,
   type RecipeErrorCode,
 } from './errors.js';
 export type { RecipeClient } from './zk.js';
@@ -26,3 +27,13 @@ export { PersistentWatcher, type PersistentWatcherOptions } from './persistent-w
 export { Barrier } from './barrier.js';
 export { DoubleBarrier } from './double-barrier.js';
 export { Queue } from './queue.js';
+export {
+  LeaderSelector, type LeaderSelectorOptions, type LeadershipCallback, type SelectorTerm, type SelectorStats,
+} from './leader-selector.js';
+export {
+  DistributedAtomicLong, type DistributedAtomicLongOptions, type AtomicResult, type PromotedToLock,
+} from './atomic-long.js';
+export { Counter, type CounterOptions, type CounterChange } from './kazoo-counter.js';
+export type { CasStats } from './counter-cas.js';
+export { SharedCount, type VersionedCount } from './shared-count.js';
+export { attemptRevoke, onRevocationRequest, REVOKE_MESSAGE } from './revocation.js';

@@ -82,3 +82,9 @@ export function kazooWriter(hosts: string, path: string, who: string, grants: nu
   const script = fileURLToPath(new URL('./python/kazoo_locks.py', import.meta.url));
   return start('kazoo process', PYTHON, [script, hosts, path, who, String(grants), String(holdMs)]);
 }
+
+/** kazoo's Counter incremented n times (python/kazoo_counter.py); `curator` for support_curator=True. */
+export function kazooCounter(hosts: string, path: string, n: number, curator = false): ForeignProcess {
+  const script = fileURLToPath(new URL('./python/kazoo_counter.py', import.meta.url));
+  return start('kazoo process', PYTHON, [script, hosts, path, String(n), ...(curator ? ['curator'] : [])]);
+}

@@ -11,19 +11,39 @@
 //       clock as the test's), then DONE once every thread is done.
 //   probe <connect> <ms> <kind>:<path>...
 //       for each spec in turn: try to acquire within ms, print "<spec> ACQUIRED" (and release) or "<spec> TIMEOUT".
+//   atomic-long <connect> <path> <n>
+//       a DistributedAtomicLong incremented n times (each until it succeeds); prints "VALUE <v>" (a get), then DONE.
+//   shared-count <connect> <path> <n>
+//       a SharedCount (seed 0) incremented n times by trySetCount; prints "VALUE <count>", then DONE.
+//   hold-revocable <connect> <lockPath>
+//       an InterProcessMutex made revocable: acquire, print "HELD <node>"; when a revocation is requested, print
+//       REVOKED, release, print RELEASED.
+//   revoke <connect> <node>
+//       Revoker.attemptRevoke on a lock node; prints REVOKE-SENT.
+//   selector <connect> <leaderPath> <terms> <holdMs> <id>
+//       a LeaderSelector (autoRequeue, id as node data) that leads <terms> times, holdMs each; prints
+//       "TERM <id> <t0> <t1>" (System.nanoTime) after each term, then DONE.
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.recipes.atomic.DistributedAtomicLong;
+import org.apache.curator.framework.recipes.leader.LeaderSelector;
+import org.apache.curator.framework.recipes.shared.SharedCount;
+import org.apache.curator.framework.recipes.shared.VersionedValue;
+import org.apache.curator.framework.recipes.leader.LeaderSelectorListenerAdapter;
 import org.apache.curator.framework.recipes.locks.InterProcessLock;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.curator.framework.recipes.locks.InterProcessReadWriteLock;
+import org.apache.curator.framework.recipes.locks.Revoker;
 import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.apache.curator.retry.RetryNTimes;
 
 public final class CuratorLocks {
   public static void main(String[] args) throws Exception {
@@ -35,6 +55,52 @@ public final class CuratorLocks {
         mutex(client, args[2], Integer.parseInt(args[3]), args[4]);
       } else if (mode.equals("loop")) {
         loop(client, Integer.parseInt(args[2]), Long.parseLong(args[3]), args);
+      } else if (mode.equals("atomic-long")) {
+        DistributedAtomicLong counter = new DistributedAtomicLong(client, args[2], new RetryNTimes(1000, 1));
+        for (int i = 0; i < Integer.parseInt(args[3]); i++) {
+          while (!counter.increment().succeeded()) Thread.sleep(1);
+        }
+        System.out.println("VALUE " + counter.get().postValue());
+        System.out.println("DONE");
+        System.out.flush();
+      } else if (mode.equals("shared-count")) {
+        try (SharedCount count = new SharedCount(client, args[2], 0)) {
+          count.start();
+          for (int i = 0; i < Integer.parseInt(args[3]); i++) {
+            for (;;) {
+              VersionedValue<Integer> v = count.getVersionedValue();
+              if (count.trySetCount(v, v.getValue() + 1)) break;
+              Thread.sleep(1);
+            }
+          }
+          System.out.println("VALUE " + count.getCount());
+        }
+        System.out.println("DONE");
+        System.out.flush();
+      } else if (mode.equals("hold-revocable")) {
+        InterProcessMutex lock = new InterProcessMutex(client, args[2]);
+        CountDownLatch revoked = new CountDownLatch(1);
+        lock.makeRevocable(l -> revoked.countDown());
+        lock.acquire();
+        String node = null;
+        long session = client.getZookeeperClient().getZooKeeper().getSessionId();
+        for (String p : lock.getParticipantNodes()) {
+          org.apache.zookeeper.data.Stat st = client.checkExists().forPath(p);
+          if (st != null && st.getEphemeralOwner() == session) node = p;
+        }
+        System.out.println("HELD " + node);
+        System.out.flush();
+        revoked.await();
+        System.out.println("REVOKED");
+        lock.release();
+        System.out.println("RELEASED");
+        System.out.flush();
+      } else if (mode.equals("revoke")) {
+        Revoker.attemptRevoke(client, args[2]);
+        System.out.println("REVOKE-SENT");
+        System.out.flush();
+      } else if (mode.equals("selector")) {
+        selector(client, args[2], Integer.parseInt(args[3]), Long.parseLong(args[4]), args[5]);
       } else if (mode.equals("probe")) {
         for (int i = 3; i < args.length; i++) {
           InterProcessLock lock = lockFor(client, args[i]);
@@ -119,6 +185,29 @@ public final class CuratorLocks {
     }
     for (Thread t : threads) t.join();
     if (!failures.isEmpty()) throw new IllegalStateException("loop failed", failures.get(0));
+    System.out.println("DONE");
+    System.out.flush();
+  }
+
+  private static void selector(CuratorFramework client, String path, int terms, long holdMs, String id) throws Exception {
+    CountDownLatch done = new CountDownLatch(terms);
+    LeaderSelector selector = new LeaderSelector(client, path, new LeaderSelectorListenerAdapter() {
+      @Override
+      public void takeLeadership(CuratorFramework c) throws Exception {
+        if (done.getCount() == 0) return;
+        long t0 = System.nanoTime();
+        Thread.sleep(holdMs);
+        long t1 = System.nanoTime();
+        System.out.println("TERM " + id + " " + t0 + " " + t1);
+        System.out.flush();
+        done.countDown();
+      }
+    });
+    selector.setId(id);
+    selector.autoRequeue();
+    selector.start();
+    done.await();
+    selector.close();
     System.out.println("DONE");
     System.out.flush();
   }
