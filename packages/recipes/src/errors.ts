@@ -11,7 +11,9 @@ export type RecipeErrorCode =
   | 'LOCK_UPGRADE'
   | 'LOCK_LOST'
   | 'CLOSED'
-  | 'INVALID_USE';
+  | 'INVALID_USE'
+  | 'CACHE_DECODE'
+  | 'CACHE_READ';
 
 const BRAND = Symbol.for('zkts.recipes.error');
 

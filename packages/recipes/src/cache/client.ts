@@ -1,0 +1,29 @@
+/**
+ * The slice of @zkts/protocol's ZkClient the caches use, as a structural type (any ZkClient fits; unit tests pass
+ * a fake). It is wider than RecipeClient: the caches need persistent watches (addWatch), one-shot watches with a
+ * listener (delivered in wire order with the replies, which promise-based watches are not) and exists on any path.
+ * Kept apart from zk.ts so the lock recipes' contract does not grow with the caches'.
+ */
+import type { CallOptions, PersistentWatch, SessionState, Stat, StateChange, WatchListener } from '@zkts/protocol';
+
+import { isServerCode } from '../zk.js';
+
+export interface CacheClient {
+  readonly state: SessionState;
+  connected(options?: CallOptions): Promise<void>;
+  onStateChange(listener: (change: StateChange) => void): () => void;
+  addWatch(path: string, mode: 'persistent' | 'persistent-recursive', options?: CallOptions): Promise<PersistentWatch>;
+  exists(path: string, options?: CallOptions): Promise<Stat | null>;
+  exists(path: string, options: CallOptions & { watch: WatchListener }): Promise<Stat | null>;
+  getData(path: string, options?: CallOptions & { watch?: WatchListener }): Promise<{ data: Uint8Array; stat: Stat }>;
+  getChildren(path: string, options?: CallOptions & { watch?: WatchListener }): Promise<{ children: string[]; stat: Stat }>;
+}
+
+/** A server before 3.6 answers addWatch with UNIMPLEMENTED: the caches then fall back to one-shot watches. */
+export const isUnimplemented = (e: unknown): boolean => isServerCode(e, 'UNIMPLEMENTED');
+
+/** The session states in which requests go out. */
+export const isConnectedState = (s: SessionState): boolean => s === 'connected' || s === 'connected-read-only';
+
+/** States after which nothing more will happen with this client. */
+export const isFinalState = (s: SessionState): boolean => s === 'closed' || s === 'auth-failed';

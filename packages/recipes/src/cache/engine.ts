@@ -1,0 +1,386 @@
+/**
+ * The heart of the caches: turns watch notifications and reads into an always-converging view and its events.
+ *
+ * Notifications only say where to look (they carry no data, and no zxid); what goes into the view comes from
+ * reads, each applied as a fact in wire order (sequencer.ts):
+ *
+ * - a node read present: added, or changed when its mzxid moved (an older or equal one changes nothing);
+ * - a child list read (getChildren, atomic with its parent's pzxid): a child the view holds but the list lacks
+ *   is gone, at the pzxid; in a full read, or in one-shot mode, the children it lacks are read;
+ * - a node announced deleted: its parent's Stat is read, and unless the node was announced created again since
+ *   that read went out, it is gone at the parent's pzxid (the last change to the child list, after the deletion);
+ *   a parent that is gone too passes the question up. With one-shot watches the parent's child list is read.
+ *
+ * Reads made for a notification form a chain whose bound (order.ts) holds back the release of later events until
+ * the chain is done, so events leave in zxid order. A full read (`walk`: the initial load, and the resync after a
+ * reconnect or a renewal, when notifications may have been missed) reads the root, the children of every node
+ * that has any, and every child; it holds every event back until it is done, then the view is in line again.
+ */
+import { ServerError, parentPath, type Stat, type WatchEvent } from '@zkts/protocol';
+
+import { isConnectionLoss, isSessionGone } from '../zk.js';
+import { OrderBuffer, Bounds } from './order.js';
+import type { ChildrenRead, DataRead, Reads } from './reads.js';
+import { Sequencer } from './sequencer.js';
+import { TreeStore } from './store.js';
+import type { NodeEvent, ResyncReason } from './types.js';
+
+/** Reads made for one notification: open while any is on the wire; `token` is its bound in `Bounds`. */
+interface Chain {
+  token: number;
+  bound: bigint;
+  refs: number;
+}
+
+export type WalkReason = 'initial' | ResyncReason;
+
+interface Walk {
+  reason: WalkReason;
+  /** Reads sent or waiting for the window, not yet handled. */
+  pending: number;
+  inFlight: number;
+  backlog: (() => void)[];
+  /** A read was lost with the connection: this walk can no longer vouch for the view. */
+  failed: boolean;
+  superseded: boolean;
+}
+
+interface Ctx {
+  chain: Chain | null;
+  walk: Walk | null;
+  /** After reading a node, read its children too (a full read; a node discovered in one-shot mode). */
+  descend: boolean;
+}
+
+export interface EngineSettings<T> {
+  root: string;
+  maxDepth: number;
+  filter: ((path: string) => boolean) | undefined;
+  reads: Reads;
+  decode: (bytes: Uint8Array | undefined, path: string) => T;
+  window: number;
+  /** Released events, in zxid order. */
+  deliver: (events: NodeEvent<T>[]) => void;
+  /** A full read completed: the view is in line. */
+  walked: (reason: WalkReason) => void;
+  /** A read failed for a reason no reconnect will fix (no permission…), or the cache hit a bug. */
+  onError: (path: string, error: unknown) => void;
+  /** A read failed in a way a later full read can repair (a timeout…). */
+  retryLater: () => void;
+}
+
+export class Engine<T> {
+  readonly store: TreeStore<T>;
+  private readonly s: EngineSettings<T>;
+  private readonly order = new OrderBuffer<T>();
+  private readonly bounds = new Bounds();
+  private readonly seq: Sequencer;
+  /** Chain reads on the wire, by kind + path; the value holds the chains of notifications that came meanwhile. */
+  private readonly inFlight = new Map<string, { chain: Chain; descend: boolean }[] | null>();
+  /** Creations announced while absence checks were out: path → `seq.sent` at the announcement. */
+  private readonly creations = new Map<string, number>();
+  private checks = 0;
+  /** The highest zxid in any Stat read so far (every one is ≤ the server's zxid at that reply). */
+  private maxSeen = 0n;
+  private walk: Walk | null = null;
+  private initialized = false;
+  private closed = false;
+  walks = 0;
+
+  constructor(settings: EngineSettings<T>) {
+    this.s = settings;
+    this.store = new TreeStore(settings.root);
+    this.seq = new Sequencer((e) => settings.onError(settings.root, e));
+  }
+
+  /** Reads sent so far; events released out of zxid order (always 0 unless the reasoning in order.ts breaks). */
+  get stats(): { reads: number; walks: number; outOfOrder: number; held: number } {
+    return { reads: this.seq.sent, walks: this.walks, outOfOrder: this.order.outOfOrder, held: this.order.length };
+  }
+
+  get walking(): boolean {
+    return this.walk !== null;
+  }
+
+  close(): void {
+    this.closed = true;
+    this.walk = null;
+  }
+
+  /** A node of the subtree the cache covers: under the root, within maxDepth, each level passing the filter. */
+  inScope(path: string): boolean {
+    const depth = this.store.depthOf(path);
+    if (depth < 0 || depth > this.s.maxDepth) return false;
+    const filter = this.s.filter;
+    if (filter === undefined || depth === 0) return true;
+    let from = this.s.root === '/' ? 1 : this.s.root.length + 1;
+    for (;;) {
+      const slash = path.indexOf('/', from);
+      if (!filter(slash < 0 ? path : path.slice(0, slash))) return false;
+      if (slash < 0) return true;
+      from = slash + 1;
+    }
+  }
+
+  // ---- notifications ---------------------------------------------------------------------------------
+
+  notify(event: WatchEvent): void {
+    if (this.closed) return;
+    const { type, path } = event;
+    if (type === 'created' && this.checks > 0) this.creations.set(path, this.seq.sent);
+    const oneShot = this.s.reads.oneShot;
+    if (type === 'created' || type === 'dataChanged') {
+      if (this.inScope(path)) this.withChain((ctx) => this.readData(path, ctx), oneShot && type === 'created');
+    } else if (type === 'deleted') {
+      if (!this.inScope(path)) return;
+      // One-shot: the node's watches are spent; reading it re-arms them if it is back already, and if it is not,
+      // the absence check reads its parent's child list.
+      if (oneShot) this.withChain((ctx) => this.readData(path, ctx), true);
+      else this.withChain((ctx) => this.checkAbsence(path, ctx), false);
+    } else if (type === 'childrenChanged') {
+      // Only one-shot child watches ask for a child list; a persistent watch on the root alone (maxDepth 0) does not.
+      if (oneShot && this.inScope(path) && this.store.depthOf(path) < this.s.maxDepth) this.withChain((ctx) => this.readChildren(path, ctx), false);
+    }
+  }
+
+  private withChain(start: (ctx: Ctx) => void, descend: boolean): void {
+    const bound = this.maxSeen;
+    const chain = { token: this.bounds.add(bound), bound, refs: 1 };
+    start({ chain, walk: null, descend });
+    this.unref(chain);
+  }
+
+  private unref(chain: Chain): void {
+    if (--chain.refs === 0) this.bounds.close(chain.token);
+  }
+
+  // ---- full reads ------------------------------------------------------------------------------------
+
+  /** Starts a full read (superseding one under way); events are held until it is done. */
+  startWalk(reason: WalkReason): void {
+    if (this.closed) return;
+    const old = this.walk;
+    if (old !== null) {
+      old.superseded = true;
+      old.pending -= old.backlog.length;
+      old.backlog.length = 0;
+    }
+    // Until the first full read completes, any full read is still the initial one.
+    const walk: Walk = { reason: this.initialized ? reason : 'initial', pending: 0, inFlight: 0, backlog: [], failed: false, superseded: false };
+    this.walk = walk;
+    this.walks++;
+    this.readData(this.s.root, { chain: null, walk, descend: true });
+  }
+
+  private walkSettled(walk: Walk): void {
+    while (walk.inFlight < this.s.window && walk.backlog.length > 0) (walk.backlog.shift() as () => void)();
+    if (walk.pending > 0 || walk !== this.walk || walk.failed) return;
+    this.walk = null;
+    this.initialized = true;
+    this.flush();
+    this.s.walked(walk.reason);
+  }
+
+  // ---- reads -----------------------------------------------------------------------------------------
+
+  /**
+   * Sends one read for `ctx`; its outcome is handled in sending order. Chain reads of one kind and path go one at
+   * a time: a notification meanwhile queues its chain for one more read after this one (`key`).
+   */
+  private send<R>(ctx: Ctx, path: string, read: () => Promise<R>, onResult: (result: R, seq: number) => void, key?: string, settled?: () => void): void {
+    const { chain, walk } = ctx;
+    if (chain !== null) chain.refs++;
+    const go = (): void => {
+      if (walk !== null) {
+        if (walk.superseded) return;
+        walk.inFlight++;
+      }
+      const after = (): void => {
+        settled?.();
+        if (key !== undefined) this.nextInLine(key);
+        if (chain !== null) this.unref(chain);
+        if (walk !== null) {
+          walk.inFlight--;
+          walk.pending--;
+          this.walkSettled(walk);
+        }
+        this.flush();
+      };
+      this.seq.run(
+        read,
+        (result, seq) => {
+          if (!this.closed) onResult(result, seq);
+          after();
+        },
+        (error) => {
+          if (!this.closed) this.failed(error, ctx, path);
+          after();
+        },
+      );
+    };
+    if (walk !== null) {
+      walk.pending++;
+      if (walk.inFlight >= this.s.window) {
+        walk.backlog.push(go);
+        return;
+      }
+    }
+    go();
+  }
+
+  private coalesce(key: string, ctx: Ctx, sendIt: (ctx: Ctx) => void): void {
+    const chain = ctx.chain;
+    if (chain === null || ctx.walk !== null) {
+      sendIt(ctx);
+      return;
+    }
+    if (!this.inFlight.has(key)) {
+      this.inFlight.set(key, null);
+      sendIt(ctx);
+      return;
+    }
+    chain.refs++;
+    let queued = this.inFlight.get(key);
+    if (queued === null || queued === undefined) this.inFlight.set(key, (queued = []));
+    queued.push({ chain, descend: ctx.descend });
+  }
+
+  /** The chain read `key` is done: one more read for the notifications that came meanwhile, if any. */
+  private nextInLine(key: string): void {
+    const queued = this.inFlight.get(key);
+    this.inFlight.delete(key);
+    if (queued === null || queued === undefined || this.closed) {
+      if (queued) for (const q of queued) this.unref(q.chain);
+      return;
+    }
+    let bound = (queued[0] as { chain: Chain }).chain.bound;
+    let descend = false;
+    for (const q of queued) {
+      if (q.chain.bound < bound) bound = q.chain.bound;
+      descend ||= q.descend;
+    }
+    const chain = { token: this.bounds.add(bound), bound, refs: 1 };
+    for (const q of queued) this.unref(q.chain);
+    const path = key.slice(1);
+    if (key.startsWith('d')) this.readData(path, { chain, walk: null, descend });
+    else this.readChildren(path, { chain, walk: null, descend });
+    this.unref(chain);
+  }
+
+  private readData(path: string, ctx: Ctx): void {
+    const key = `d${path}`;
+    this.coalesce(key, ctx, (c) =>
+      this.send(c, path, () => this.s.reads.data(path, path === this.s.root), (r) => this.onData(path, r, c), c.chain === null || c.walk !== null ? undefined : key),
+    );
+  }
+
+  private readChildren(path: string, ctx: Ctx): void {
+    const key = `c${path}`;
+    this.coalesce(key, ctx, (c) =>
+      this.send(c, path, () => this.s.reads.children(path), (r) => this.onChildren(path, r, c), c.chain === null || c.walk !== null ? undefined : key),
+    );
+  }
+
+  /** Is `path` gone? With a persistent watch: its parent's Stat (see the header); one-shot: the parent's list. */
+  private checkAbsence(path: string, ctx: Ctx): void {
+    if (path === '/') return;
+    const reads = this.s.reads;
+    const root = this.s.root;
+    if (reads.oneShot) {
+      if (this.store.depthOf(path) > 0) {
+        this.readChildren(parentPath(path), ctx);
+        return;
+      }
+      // The root (or above it): its exist watch first, so a re-creation is heard before the answer below.
+      this.send(ctx, root, () => reads.armRoot(root), (stat) => {
+        if (stat === null) return;
+        this.creations.set(root, this.seq.sent);
+        this.readData(root, { ...ctx, descend: true });
+      });
+    }
+    this.checks++;
+    this.send(ctx, path, () => reads.parentStat(path), (stat, seq) => this.onParentStat(path, stat, seq, ctx), undefined, () => {
+      if (--this.checks === 0) this.creations.clear();
+    });
+  }
+
+  // ---- facts -----------------------------------------------------------------------------------------
+
+  private see(stat: Stat): void {
+    if (stat.mzxid > this.maxSeen) this.maxSeen = stat.mzxid;
+    if (stat.pzxid > this.maxSeen) this.maxSeen = stat.pzxid;
+  }
+
+  private onData(path: string, read: DataRead | null, ctx: Ctx): void {
+    if (read === null) {
+      if (this.store.holds(path)) this.checkAbsence(path, ctx);
+      return;
+    }
+    const { stat } = read;
+    this.see(stat);
+    const existing = this.store.get(path);
+    if (existing === undefined || existing.stat.mzxid < stat.mzxid) {
+      const { old, node } = this.store.put(path, stat, this.s.decode(read.bytes, path));
+      const event: NodeEvent<T> =
+        old === undefined ? { type: 'added', path, zxid: stat.mzxid, node, old } : { type: 'changed', path, zxid: stat.mzxid, node, old };
+      this.order.push(event, this.store.depthOf(path));
+    }
+    if (!ctx.descend || this.store.depthOf(path) >= this.s.maxDepth) return;
+    if (this.s.reads.oneShot || stat.numChildren > 0) this.readChildren(path, ctx);
+    // No children at its pzxid: whatever the view holds under it is gone.
+    else for (const name of this.store.childNames(path)) this.removeTree(this.store.pathOf(path, name), stat.pzxid);
+  }
+
+  private onChildren(path: string, read: ChildrenRead | null, ctx: Ctx): void {
+    if (read === null) {
+      if (this.store.holds(path)) this.checkAbsence(path, ctx);
+      return;
+    }
+    const { stat, children } = read;
+    this.see(stat);
+    const listed = new Set(children);
+    for (const name of this.store.childNames(path)) {
+      if (!listed.has(name)) this.removeTree(this.store.pathOf(path, name), stat.pzxid);
+    }
+    const next = { ...ctx, descend: true };
+    for (const name of children) {
+      const child = this.store.pathOf(path, name);
+      if (!this.inScope(child)) continue;
+      if (ctx.walk !== null || this.store.get(child) === undefined) this.readData(child, next);
+    }
+  }
+
+  private onParentStat(path: string, stat: Stat | null, sentAt: number, ctx: Ctx): void {
+    if (stat === null) {
+      this.checkAbsence(parentPath(path), ctx);
+      return;
+    }
+    this.see(stat);
+    this.removeTree(path, stat.pzxid, (p) => (this.creations.get(p) ?? -1) >= sentAt);
+  }
+
+  private removeTree(path: string, zxid: bigint, keep?: (path: string) => boolean): void {
+    for (const r of this.store.removeSubtree(path, keep)) {
+      this.order.push({ type: 'removed', path: r.path, zxid, node: undefined, old: r.old }, r.depth);
+    }
+  }
+
+  private failed(error: unknown, ctx: Ctx, path: string): void {
+    if (isConnectionLoss(error) || isSessionGone(error)) {
+      // The full read after the reconnect (or the renewal) covers whatever this read was for.
+      if (ctx.walk !== null) ctx.walk.failed = true;
+      return;
+    }
+    this.s.onError(path, error);
+    // A server's refusal (no permission…) concerns that node only; anything else is repaired by reading again.
+    if (error instanceof ServerError) return;
+    if (ctx.walk !== null) ctx.walk.failed = true;
+    this.s.retryLater();
+  }
+
+  private flush(): void {
+    if (this.walk !== null || this.closed) return;
+    const events = this.order.release(this.bounds.lowest());
+    if (events.length > 0) this.s.deliver(events);
+  }
+}
