@@ -112,8 +112,11 @@ export class WatchKeeper {
       case 'expired':
         this.lost = true;
         this.renewal = true;
-        // With renewSession the client is connecting again by now; still expired means for good.
-        if (this.s.client.state === 'expired') this.s.end(change.error ?? new SessionExpiredError('the session expired'));
+        // With renewSession the client moves on to connecting in the same call that expired it (this listener may
+        // run inside it): still expired a microtask later means for good.
+        queueMicrotask(() => {
+          if (this.s.client.state === 'expired') this.s.end(change.error ?? new SessionExpiredError('the session expired'));
+        });
         return;
       case 'connected':
       case 'connected-read-only':

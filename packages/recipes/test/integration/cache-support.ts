@@ -44,7 +44,7 @@ export function nextState(client: ZkClient, state: string, timeout = 15_000): Pr
  * Ends the victim's session from the server side while it is cut off (another connection takes the session over
  * and closes it); the victim then hears `expired` and renews. Resolves once it is connected in a new session.
  */
-export async function expireBehindProxy(v: Victim): Promise<void> {
+export async function expireBehindProxy(v: Victim, whileCut: () => Promise<void> = async () => undefined): Promise<void> {
   const { client, proxy } = v;
   const expired = nextState(client, 'expired');
   const oldId = client.sessionId;
@@ -53,16 +53,20 @@ export async function expireBehindProxy(v: Victim): Promise<void> {
   const thief = createClient(sharedServer(), { sessionTimeout: 4000, sessionId: oldId, sessionPassword: client.sessionPassword });
   await thief.connect();
   await thief.close();
+  await whileCut();
   proxy.restore();
   await expired;
   while (client.state !== 'connected' || client.sessionId === oldId) await sleep(20);
 }
 
-/** Cuts the victim's connection and waits until it is connected again (same session). */
-export async function cutAndReconnect(v: Victim): Promise<void> {
+/** Cuts the victim's connection (held off while `whileCut` runs) and waits until it is connected again (same session). */
+export async function cutAndReconnect(v: Victim, whileCut: () => Promise<void> = async () => undefined): Promise<void> {
   const suspended = nextState(v.client, 'suspended');
+  v.proxy.blackhole();
   v.proxy.cut();
   await suspended;
+  await whileCut();
+  v.proxy.restore();
   while (v.client.state !== 'connected') await sleep(10);
 }
 
