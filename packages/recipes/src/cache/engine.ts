@@ -35,6 +35,8 @@ interface Chain {
 export type WalkReason = 'initial' | ResyncReason;
 
 interface Walk {
+  /** 1 for the first full read, +1 for each one after. */
+  id: number;
   reason: WalkReason;
   /** Reads sent or waiting for the window, not yet handled. */
   pending: number;
@@ -83,6 +85,11 @@ export class Engine<T> {
   /** The highest zxid in any Stat read so far (every one is ≤ the server's zxid at that reply). */
   private maxSeen = 0n;
   private walk: Walk | null = null;
+  /**
+   * Set when a read was lost (connection, session, timeout): what it stood for is unknown until a full read that
+   * started after the loss completes, so nothing is released meanwhile. Holds the number of that full read.
+   */
+  private staleUntil = 0;
   private initialized = false;
   private closed = false;
   walks = 0;
@@ -165,10 +172,13 @@ export class Engine<T> {
       old.pending -= old.backlog.length;
       old.backlog.length = 0;
     }
-    // Until the first full read completes, any full read is still the initial one.
-    const walk: Walk = { reason: this.initialized ? reason : 'initial', pending: 0, inFlight: 0, backlog: [], failed: false, superseded: false };
-    this.walk = walk;
+    // A full read that supersedes an unfinished one answers for it too: until the first one completes, any is the
+    // initial one; after a renewal, the renewal's.
+    if (!this.initialized) reason = 'initial';
+    else if (old?.reason === 'renewal') reason = 'renewal';
     this.walks++;
+    const walk: Walk = { id: this.walks, reason, pending: 0, inFlight: 0, backlog: [], failed: false, superseded: false };
+    this.walk = walk;
     this.readData(this.s.root, { chain: null, walk, descend: true });
   }
 
@@ -177,6 +187,7 @@ export class Engine<T> {
     if (walk.pending > 0 || walk !== this.walk || walk.failed) return;
     this.walk = null;
     this.initialized = true;
+    if (walk.id >= this.staleUntil) this.staleUntil = 0;
     this.flush();
     this.s.walked(walk.reason);
   }
@@ -366,20 +377,21 @@ export class Engine<T> {
   }
 
   private failed(error: unknown, ctx: Ctx, path: string): void {
-    if (isConnectionLoss(error) || isSessionGone(error)) {
-      // The full read after the reconnect (or the renewal) covers whatever this read was for.
-      if (ctx.walk !== null) ctx.walk.failed = true;
-      return;
+    const lost = isConnectionLoss(error) || isSessionGone(error);
+    if (!lost) {
+      this.s.onError(path, error);
+      // A server's refusal (no permission…) concerns that node only; anything else is repaired by reading again.
+      if (error instanceof ServerError) return;
+      this.s.retryLater();
     }
-    this.s.onError(path, error);
-    // A server's refusal (no permission…) concerns that node only; anything else is repaired by reading again.
-    if (error instanceof ServerError) return;
+    // The full read after the reconnect, the renewal or the retry covers whatever this read was for; until it is
+    // done, an event this read would have produced could be older than one released meanwhile, so hold them all.
     if (ctx.walk !== null) ctx.walk.failed = true;
-    this.s.retryLater();
+    this.staleUntil = this.walks + 1;
   }
 
   private flush(): void {
-    if (this.walk !== null || this.closed) return;
+    if (this.walk !== null || this.staleUntil !== 0 || this.closed) return;
     const events = this.order.release(this.bounds.lowest());
     if (events.length > 0) this.s.deliver(events);
   }

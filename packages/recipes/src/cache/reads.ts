@@ -54,9 +54,15 @@ export class Reads {
    */
   async data(path: string, isRoot: boolean): Promise<DataRead | null> {
     const watch = this.listener;
-    if (watch !== undefined && (isRoot || !this.withBytes)) {
+    if (watch !== undefined && !this.withBytes) {
       const stat = await this.client.exists(path, { watch });
-      if (stat === null || !this.withBytes) return stat === null ? null : { stat, bytes: undefined };
+      return stat === null ? null : { stat, bytes: undefined };
+    }
+    if (watch !== undefined && isRoot) {
+      // Both requests go out together (nothing of the cache's can come between them on the wire); the data read
+      // decides, unless the node is missing, and then the exists has left its watch.
+      const [, read] = await Promise.all([this.client.exists(path, { watch }), orNull(this.client.getData(path, { watch }))]);
+      return read === null ? null : { stat: read.stat, bytes: read.data };
     }
     if (!this.withBytes) {
       const stat = await this.client.exists(path);
