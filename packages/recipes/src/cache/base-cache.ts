@@ -89,7 +89,7 @@ export abstract class BaseCache<T> implements AsyncIterable<CacheEvent<T>>, Asyn
     this.initial = { promise, resolve, reject };
 
     const data = (options.data ?? 'bytes') as 'bytes' | 'stat' | Decoder<T>;
-    const reads = new Reads(client, data !== 'stat');
+    const reads = new Reads(client, data !== 'stat', options.batchReads ?? true);
     const reported = shape.reported;
     this.fanout = new Fanout<T>(options.maxPending ?? DEFAULT_MAX_PENDING, this.onError);
     this.engine = new Engine<T>({
@@ -97,6 +97,7 @@ export abstract class BaseCache<T> implements AsyncIterable<CacheEvent<T>>, Asyn
       maxDepth: shape.maxDepth,
       filter: shape.filter,
       reads,
+      bytes: data === 'bytes',
       decode: this.decoder(data),
       window: options.window ?? DEFAULT_WINDOW,
       deliver: (events) => this.fanout.emit(reported === undefined ? events : events.filter((e) => reported(e.path))),

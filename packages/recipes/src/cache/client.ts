@@ -4,7 +4,7 @@
  * listener (delivered in wire order with the replies, which promise-based watches are not) and exists on any path.
  * Kept apart from zk.ts so the lock recipes' contract does not grow with the caches'.
  */
-import type { CallOptions, PersistentWatch, SessionState, Stat, StateChange, WatchListener } from '@zkts/protocol';
+import type { CallOptions, PersistentWatch, ReadOp, ReadResult, SessionState, Stat, StateChange, WatchListener } from '@zkts/protocol';
 
 import { isServerCode } from '../zk.js';
 
@@ -17,6 +17,8 @@ export interface CacheClient {
   exists(path: string, options: CallOptions & { watch: WatchListener }): Promise<Stat | null>;
   getData(path: string, options?: CallOptions & { watch?: WatchListener }): Promise<{ data: Uint8Array; stat: Stat }>;
   getChildren(path: string, options?: CallOptions & { watch?: WatchListener }): Promise<{ children: string[]; stat: Stat }>;
+  /** Optional: without it (or on a server that answers UNIMPLEMENTED) full reads go one node per request. */
+  multiRead?(ops: ReadOp[], options?: CallOptions): Promise<ReadResult[]>;
 }
 
 /** A server before 3.6 answers addWatch with UNIMPLEMENTED: the caches then fall back to one-shot watches. */

@@ -19,46 +19,22 @@
 import { ServerError, parentPath, type Stat, type WatchEvent } from '@zkts/protocol';
 
 import { isConnectionLoss, isSessionGone } from '../zk.js';
-import { OrderBuffer, Bounds } from './order.js';
+import { isUnimplemented } from './client.js';
+import { OrderBuffer } from './order.js';
 import type { ChildrenRead, DataRead, Reads } from './reads.js';
-import { Sequencer } from './sequencer.js';
+import { Scheduler, type Ctx, type Walk, type WalkReason } from './scheduler.js';
 import { TreeStore } from './store.js';
-import type { NodeEvent, ResyncReason } from './types.js';
+import type { NodeEvent } from './types.js';
 
-/** Reads made for one notification: open while any is on the wire; `token` is its bound in `Bounds`. */
-interface Chain {
-  token: number;
-  bound: bigint;
-  refs: number;
-}
-
-export type WalkReason = 'initial' | ResyncReason;
-
-interface Walk {
-  /** 1 for the first full read, +1 for each one after. */
-  id: number;
-  reason: WalkReason;
-  /** Reads sent or waiting for the window, not yet handled. */
-  pending: number;
-  inFlight: number;
-  backlog: (() => void)[];
-  /** A read was lost with the connection: this walk can no longer vouch for the view. */
-  failed: boolean;
-  superseded: boolean;
-}
-
-interface Ctx {
-  chain: Chain | null;
-  walk: Walk | null;
-  /** After reading a node, read its children too (a full read; a node discovered in one-shot mode). */
-  descend: boolean;
-}
+export type { WalkReason } from './scheduler.js';
 
 export interface EngineSettings<T> {
   root: string;
   maxDepth: number;
   filter: ((path: string) => boolean) | undefined;
   reads: Reads;
+  /** The data is kept as bytes (else as whatever `decode` makes of it, or not at all). */
+  bytes: boolean;
   decode: (bytes: Uint8Array | undefined, path: string) => T;
   window: number;
   /** Released events, in zxid order. */
@@ -75,10 +51,7 @@ export class Engine<T> {
   readonly store: TreeStore<T>;
   private readonly s: EngineSettings<T>;
   private readonly order = new OrderBuffer<T>();
-  private readonly bounds = new Bounds();
-  private readonly seq: Sequencer;
-  /** Chain reads on the wire, by kind + path; the value holds the chains of notifications that came meanwhile. */
-  private readonly inFlight = new Map<string, { chain: Chain; descend: boolean }[] | null>();
+  private readonly sched: Scheduler;
   /** Creations announced while absence checks were out: path → `seq.sent` at the announcement. */
   private readonly creations = new Map<string, number>();
   private checks = 0;
@@ -96,13 +69,25 @@ export class Engine<T> {
 
   constructor(settings: EngineSettings<T>) {
     this.s = settings;
-    this.store = new TreeStore(settings.root);
-    this.seq = new Sequencer((e) => settings.onError(settings.root, e));
+    this.store = new TreeStore(settings.root, settings.bytes);
+    this.sched = new Scheduler(
+      {
+        window: settings.window,
+        closed: () => this.closed,
+        failed: (error, ctx, path) => this.failed(error, ctx, path),
+        settled: (ctx) => {
+          if (ctx.walk !== null) this.walkSettled(ctx.walk);
+          this.flush();
+        },
+        reissue: (key, ctx) => (key.startsWith('d') ? this.readData(key.slice(1), ctx) : this.readChildren(key.slice(1), ctx)),
+      },
+      (e) => settings.onError(settings.root, e),
+    );
   }
 
   /** Reads sent so far; events released out of zxid order (always 0 unless the reasoning in order.ts breaks). */
   get stats(): { reads: number; walks: number; outOfOrder: number; held: number } {
-    return { reads: this.seq.sent, walks: this.walks, outOfOrder: this.order.outOfOrder, held: this.order.length };
+    return { reads: this.sched.seq.sent, walks: this.walks, outOfOrder: this.order.outOfOrder, held: this.order.length };
   }
 
   get walking(): boolean {
@@ -134,7 +119,7 @@ export class Engine<T> {
   notify(event: WatchEvent): void {
     if (this.closed) return;
     const { type, path } = event;
-    if (type === 'created' && this.checks > 0) this.creations.set(path, this.seq.sent);
+    if (type === 'created' && this.checks > 0) this.creations.set(path, this.sched.seq.sent);
     const oneShot = this.s.reads.oneShot;
     if (type === 'created' || type === 'dataChanged') {
       if (this.inScope(path)) this.withChain((ctx) => this.readData(path, ctx), oneShot && type === 'created');
@@ -151,14 +136,9 @@ export class Engine<T> {
   }
 
   private withChain(start: (ctx: Ctx) => void, descend: boolean): void {
-    const bound = this.maxSeen;
-    const chain = { token: this.bounds.add(bound), bound, refs: 1 };
+    const chain = this.sched.openChain(this.maxSeen);
     start({ chain, walk: null, descend });
-    this.unref(chain);
-  }
-
-  private unref(chain: Chain): void {
-    if (--chain.refs === 0) this.bounds.close(chain.token);
+    this.sched.unref(chain);
   }
 
   // ---- full reads ------------------------------------------------------------------------------------
@@ -167,23 +147,19 @@ export class Engine<T> {
   startWalk(reason: WalkReason): void {
     if (this.closed) return;
     const old = this.walk;
-    if (old !== null) {
-      old.superseded = true;
-      old.pending -= old.backlog.length;
-      old.backlog.length = 0;
-    }
+    if (old !== null) this.sched.abandon(old);
     // A full read that supersedes an unfinished one answers for it too: until the first one completes, any is the
     // initial one; after a renewal, the renewal's.
     if (!this.initialized) reason = 'initial';
     else if (old?.reason === 'renewal') reason = 'renewal';
     this.walks++;
-    const walk: Walk = { id: this.walks, reason, pending: 0, inFlight: 0, backlog: [], failed: false, superseded: false };
+    const walk: Walk = { id: this.walks, reason, pending: 0, inFlight: 0, backlog: [], next: 0, failed: false, superseded: false };
     this.walk = walk;
     this.readData(this.s.root, { chain: null, walk, descend: true });
   }
 
   private walkSettled(walk: Walk): void {
-    while (walk.inFlight < this.s.window && walk.backlog.length > 0) (walk.backlog.shift() as () => void)();
+    this.sched.drain(walk);
     if (walk.pending > 0 || walk !== this.walk || walk.failed) return;
     this.walk = null;
     this.initialized = true;
@@ -194,102 +170,12 @@ export class Engine<T> {
 
   // ---- reads -----------------------------------------------------------------------------------------
 
-  /**
-   * Sends one read for `ctx`; its outcome is handled in sending order. Chain reads of one kind and path go one at
-   * a time: a notification meanwhile queues its chain for one more read after this one (`key`).
-   */
-  private send<R>(ctx: Ctx, path: string, read: () => Promise<R>, onResult: (result: R, seq: number) => void, key?: string, settled?: () => void): void {
-    const { chain, walk } = ctx;
-    if (chain !== null) chain.refs++;
-    const go = (): void => {
-      if (walk !== null) {
-        if (walk.superseded) return;
-        walk.inFlight++;
-      }
-      const after = (): void => {
-        settled?.();
-        if (key !== undefined) this.nextInLine(key);
-        if (chain !== null) this.unref(chain);
-        if (walk !== null) {
-          walk.inFlight--;
-          walk.pending--;
-          this.walkSettled(walk);
-        }
-        this.flush();
-      };
-      this.seq.run(
-        read,
-        (result, seq) => {
-          if (!this.closed) onResult(result, seq);
-          after();
-        },
-        (error) => {
-          if (!this.closed) this.failed(error, ctx, path);
-          after();
-        },
-      );
-    };
-    if (walk !== null) {
-      walk.pending++;
-      if (walk.inFlight >= this.s.window) {
-        walk.backlog.push(go);
-        return;
-      }
-    }
-    go();
-  }
-
-  private coalesce(key: string, ctx: Ctx, sendIt: (ctx: Ctx) => void): void {
-    const chain = ctx.chain;
-    if (chain === null || ctx.walk !== null) {
-      sendIt(ctx);
-      return;
-    }
-    if (!this.inFlight.has(key)) {
-      this.inFlight.set(key, null);
-      sendIt(ctx);
-      return;
-    }
-    chain.refs++;
-    let queued = this.inFlight.get(key);
-    if (queued === null || queued === undefined) this.inFlight.set(key, (queued = []));
-    queued.push({ chain, descend: ctx.descend });
-  }
-
-  /** The chain read `key` is done: one more read for the notifications that came meanwhile, if any. */
-  private nextInLine(key: string): void {
-    const queued = this.inFlight.get(key);
-    this.inFlight.delete(key);
-    if (queued === null || queued === undefined || this.closed) {
-      if (queued) for (const q of queued) this.unref(q.chain);
-      return;
-    }
-    let bound = (queued[0] as { chain: Chain }).chain.bound;
-    let descend = false;
-    for (const q of queued) {
-      if (q.chain.bound < bound) bound = q.chain.bound;
-      descend ||= q.descend;
-    }
-    const chain = { token: this.bounds.add(bound), bound, refs: 1 };
-    for (const q of queued) this.unref(q.chain);
-    const path = key.slice(1);
-    if (key.startsWith('d')) this.readData(path, { chain, walk: null, descend });
-    else this.readChildren(path, { chain, walk: null, descend });
-    this.unref(chain);
-  }
-
   private readData(path: string, ctx: Ctx): void {
-    const key = `d${path}`;
-    this.coalesce(key, ctx, (c) =>
-      this.send(c, path, () => this.s.reads.data(path, path === this.s.root), (r) => this.onData(path, r, c), c.chain === null || c.walk !== null ? undefined : key),
-    );
+    this.sched.coalesce(`d${path}`, ctx, (c, key) => this.sched.send(c, path, () => this.s.reads.data(path, path === this.s.root), (r) => this.onData(path, r, c), { key }));
   }
 
   private readChildren(path: string, ctx: Ctx): void {
-    const key = `c${path}`;
-    this.coalesce(key, ctx, (c) =>
-      this.send(c, path, () => this.s.reads.children(path), (r) => this.onChildren(path, r, c), c.chain === null || c.walk !== null ? undefined : key),
-    );
+    this.sched.coalesce(`c${path}`, ctx, (c, key) => this.sched.send(c, path, () => this.s.reads.children(path), (r) => this.onChildren(path, r, c), { key }));
   }
 
   /** Is `path` gone? With a persistent watch: its parent's Stat (see the header); one-shot: the parent's list. */
@@ -303,15 +189,17 @@ export class Engine<T> {
         return;
       }
       // The root (or above it): its exist watch first, so a re-creation is heard before the answer below.
-      this.send(ctx, root, () => reads.armRoot(root), (stat) => {
+      this.sched.send(ctx, root, () => reads.armRoot(root), (stat) => {
         if (stat === null) return;
-        this.creations.set(root, this.seq.sent);
+        this.creations.set(root, this.sched.seq.sent);
         this.readData(root, { ...ctx, descend: true });
       });
     }
     this.checks++;
-    this.send(ctx, path, () => reads.parentStat(path), (stat, seq) => this.onParentStat(path, stat, seq, ctx), undefined, () => {
-      if (--this.checks === 0) this.creations.clear();
+    this.sched.send(ctx, path, () => reads.parentStat(path), (stat, seq) => this.onParentStat(path, stat, seq, ctx), {
+      settled: () => {
+        if (--this.checks === 0) this.creations.clear();
+      },
     });
   }
 
@@ -329,8 +217,9 @@ export class Engine<T> {
     }
     const { stat } = read;
     this.see(stat);
-    const existing = this.store.get(path);
-    if (existing === undefined || existing.stat.mzxid < stat.mzxid) {
+    this.s.reads.saw(stat);
+    const existing = this.store.mzxid(path);
+    if (existing === undefined || existing < stat.mzxid) {
       const { old, node } = this.store.put(path, stat, this.s.decode(read.bytes, path));
       const event: NodeEvent<T> =
         old === undefined ? { type: 'added', path, zxid: stat.mzxid, node, old } : { type: 'changed', path, zxid: stat.mzxid, node, old };
@@ -354,11 +243,40 @@ export class Engine<T> {
       if (!listed.has(name)) this.removeTree(this.store.pathOf(path, name), stat.pzxid);
     }
     const next = { ...ctx, descend: true };
+    const batch = ctx.walk === null ? 1 : this.s.reads.batchSize;
+    const paths: string[] = [];
     for (const name of children) {
       const child = this.store.pathOf(path, name);
       if (!this.inScope(child)) continue;
-      if (ctx.walk !== null || this.store.get(child) === undefined) this.readData(child, next);
+      if (ctx.walk === null && this.store.mzxid(child) !== undefined) continue;
+      if (batch === 1) this.readData(child, next);
+      else paths.push(child);
     }
+    for (let i = 0; i < paths.length; i += batch) this.readBatch(paths.slice(i, i + batch), next);
+  }
+
+  /** Many nodes of a full read in one request (reads.ts, batches); outcomes handled as single reads' would be. */
+  private readBatch(paths: string[], ctx: Ctx): void {
+    this.sched.send(
+      ctx,
+      paths[0] as string,
+      () => this.s.reads.dataBatch(paths),
+      (results) => {
+        for (let i = 0; i < paths.length; i++) {
+          const r = results[i];
+          if (r instanceof Error) this.failed(r, ctx, paths[i] as string);
+          else this.onData(paths[i] as string, r ?? null, ctx);
+        }
+      },
+      {
+        onError: (error) => {
+          // A server without multiRead: the same nodes one by one (batching is off now). Anything else is a lost
+          // read like any other.
+          if (isUnimplemented(error)) for (const p of paths) this.readData(p, ctx);
+          else this.failed(error, ctx, paths[0] as string);
+        },
+      },
+    );
   }
 
   private onParentStat(path: string, stat: Stat | null, sentAt: number, ctx: Ctx): void {
@@ -392,7 +310,7 @@ export class Engine<T> {
 
   private flush(): void {
     if (this.walk !== null || this.staleUntil !== 0 || this.closed) return;
-    const events = this.order.release(this.bounds.lowest());
+    const events = this.order.release(this.sched.bounds.lowest());
     if (events.length > 0) this.s.deliver(events);
   }
 }

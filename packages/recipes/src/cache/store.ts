@@ -1,43 +1,18 @@
 /**
- * The cache's view: a tree of the nodes under one root, as the cache last read them. A tree (each node holds its
- * children by name) rather than a map of full paths, because it keeps no path string per node (the biggest
- * per-node cost after the data) and because removing a subtree, or diffing a child list, is a walk of one branch.
+ * The cache's view: the nodes under one root, as last read, kept compact because a cache may hold millions. No
+ * object per node: a node is a slot in typed-array columns (its record's address in the arena, records.ts, and
+ * links to its parent, first child and siblings), found by (parent slot, name) in an open-addressing hash table.
+ * A 10,000-node tree of 100-byte nodes costs ~160 bytes a node here, against ~520 with an object, a Stat and a
+ * Uint8Array per node (bench/README.md, cache rows). Nodes become objects (LazyNode) only when handed out.
  *
- * A node whose parent has not been read yet (its `created` event was seen first, or the parent's read is still
- * on the wire) hangs under a placeholder: a ghost holds children but no Stat, is never reported and goes away
- * with its last child. Each change makes a new node object; the old one stays untouched as the event's `old`.
+ * A node whose parent has not been read yet hangs under a placeholder (a ghost: a name, no Stat), never reported,
+ * gone with its last child. Removing a subtree walks one branch, deepest first.
  */
 import type { Stat } from '@zkts/protocol';
 
+import { hashName } from './record-format.js';
+import { Arena } from './records.js';
 import type { CachedNode } from './types.js';
-
-const GHOST: Stat = Object.freeze({
-  czxid: -1n, mzxid: -1n, ctime: 0n, mtime: 0n, version: -1, cversion: -1, aversion: -1, ephemeralOwner: 0n, dataLength: 0, numChildren: 0, pzxid: -1n,
-});
-
-export class StoreNode<T> implements CachedNode<T> {
-  readonly stat: Stat;
-  readonly data: T;
-  /** Children by name; created on the first child. Private to this module: events hand the node out as-is. */
-  #kids: Map<string, StoreNode<T>> | undefined = undefined;
-
-  constructor(stat: Stat, data: T) {
-    this.stat = stat;
-    this.data = data;
-  }
-
-  static kids<T>(node: StoreNode<T>): Map<string, StoreNode<T>> | undefined {
-    return node.#kids;
-  }
-
-  static setKids<T>(node: StoreNode<T>, kids: Map<string, StoreNode<T>> | undefined): void {
-    node.#kids = kids;
-  }
-}
-
-const kidsOf = StoreNode.kids;
-const setKids = StoreNode.setKids;
-const isGhost = <T>(n: StoreNode<T>): boolean => n.stat === GHOST;
 
 export interface Removed<T> {
   path: string;
@@ -45,16 +20,34 @@ export interface Removed<T> {
   depth: number;
 }
 
+const NONE = -1;
+/** `addr` of a slot on the free list. */
+const FREE = 0xffffffff;
+
 export class TreeStore<T> {
   readonly root: string;
-  /** '/root/' (or '/' for the root '/'): what a descendant's path starts with. */
   private readonly prefix: string;
-  private top: StoreNode<T> | undefined = undefined;
+  /** Data kept as bytes in the records (else `values` holds what the decoder made, or nothing for Stats only). */
+  private readonly bytes: boolean;
+  private arena = new Arena();
+  private cap = 0;
+  private used = 0;
+  private addr = new Uint32Array(0);
+  private parent = new Int32Array(0);
+  private first = new Int32Array(0);
+  private next = new Int32Array(0);
+  private values: (T | undefined)[] | undefined;
+  private freeHead = NONE;
+  private top = NONE;
   private count = 0;
+  /** slot + 1 per entry, 0 = empty; linear probing, at most 3/4 full. */
+  private table = new Int32Array(16);
+  private entriesInTable = 0;
 
-  constructor(root: string) {
+  constructor(root: string, bytes = true) {
     this.root = root;
     this.prefix = root === '/' ? '/' : `${root}/`;
+    this.bytes = bytes;
   }
 
   get size(): number {
@@ -74,78 +67,217 @@ export class TreeStore<T> {
     return parent === '/' ? `/${name}` : `${parent}/${name}`;
   }
 
+  // ---- slots ---------------------------------------------------------------------------------------
+
+  private alloc(parent: number): number {
+    let slot = this.freeHead;
+    if (slot !== NONE) this.freeHead = this.next[slot] as number;
+    else {
+      if (this.used === this.cap) this.grow();
+      slot = this.used++;
+    }
+    this.parent[slot] = parent;
+    this.first[slot] = NONE;
+    this.next[slot] = NONE;
+    if (parent !== NONE) {
+      this.next[slot] = this.first[parent] as number;
+      this.first[parent] = slot;
+    }
+    return slot;
+  }
+
+  /** Columns grow by a quarter: their slack is part of every node's cost. */
+  private grow(): void {
+    const cap = Math.max(64, Math.ceil(this.cap * 1.25));
+    const widen = <A extends Uint32Array | Int32Array>(old: A, make: (n: number) => A): A => {
+      const a = make(cap);
+      a.set(old);
+      return a;
+    };
+    this.addr = widen(this.addr, (n) => new Uint32Array(n));
+    this.parent = widen(this.parent, (n) => new Int32Array(n));
+    this.first = widen(this.first, (n) => new Int32Array(n));
+    this.next = widen(this.next, (n) => new Int32Array(n));
+    this.cap = cap;
+  }
+
+  /** Unlinks a slot from its parent's children (a walk of its siblings: no back links, 4 bytes a node saved). */
+  private free(slot: number): void {
+    const p = this.parent[slot] as number;
+    if (p !== NONE) {
+      let c = this.first[p] as number;
+      if (c === slot) this.first[p] = this.next[slot] as number;
+      else {
+        while (this.next[c] !== slot) c = this.next[c] as number;
+        this.next[c] = this.next[slot] as number;
+      }
+      this.unindex(slot);
+    }
+    this.arena.release(this.addr[slot] as number);
+    this.addr[slot] = FREE;
+    if (this.values !== undefined) this.values[slot] = undefined;
+    this.next[slot] = this.freeHead;
+    this.freeHead = slot;
+  }
+
+  // ---- the (parent, name) index --------------------------------------------------------------------
+
+  private hashOf(slot: number): number {
+    return this.arena.hashOf(this.addr[slot] as number, this.parent[slot] as number);
+  }
+
+  private index(slot: number): void {
+    if ((this.entriesInTable + 1) * 4 > this.table.length * 3) this.rehash(this.table.length * 2);
+    const mask = this.table.length - 1;
+    let i = this.hashOf(slot) & mask;
+    while (this.table[i] !== 0) i = (i + 1) & mask;
+    this.table[i] = slot + 1;
+    this.entriesInTable++;
+  }
+
+  private rehash(size: number): void {
+    const old = this.table;
+    this.table = new Int32Array(size);
+    const mask = size - 1;
+    for (const v of old) {
+      if (v === 0) continue;
+      let i = this.hashOf(v - 1) & mask;
+      while (this.table[i] !== 0) i = (i + 1) & mask;
+      this.table[i] = v;
+    }
+  }
+
+  /** Removes a slot's entry, shifting later entries of its probe run back (no tombstones). */
+  private unindex(slot: number): void {
+    const table = this.table;
+    const mask = table.length - 1;
+    let i = this.hashOf(slot) & mask;
+    while (table[i] !== slot + 1) i = (i + 1) & mask;
+    let j = i;
+    for (;;) {
+      j = (j + 1) & mask;
+      const v = table[j] as number;
+      if (v === 0) break;
+      const k = this.hashOf(v - 1) & mask;
+      const stays = i <= j ? i < k && k <= j : i < k || k <= j;
+      if (!stays) {
+        table[i] = v;
+        i = j;
+      }
+    }
+    table[i] = 0;
+    this.entriesInTable--;
+  }
+
+  private lookup(parent: number, name: string): number {
+    const table = this.table;
+    const mask = table.length - 1;
+    for (let i = hashName(parent, name) & mask; table[i] !== 0; i = (i + 1) & mask) {
+      const slot = (table[i] as number) - 1;
+      if (this.parent[slot] === parent && this.arena.nameIs(this.addr[slot] as number, name)) return slot;
+    }
+    return NONE;
+  }
+
+  // ---- paths ---------------------------------------------------------------------------------------
+
   private segments(path: string): string[] {
     return path === this.root ? [] : path.slice(this.prefix.length).split('/');
   }
 
-  /** The node at `path` (root or below), ghosts included. */
-  private find(path: string): StoreNode<T> | undefined {
-    let node = this.top;
+  /** The slot at `path` (ghosts included), or NONE. */
+  private find(path: string): number {
+    if (this.depthOf(path) < 0) return NONE;
+    let slot = this.top;
     for (const name of this.segments(path)) {
-      if (node === undefined) return undefined;
-      node = kidsOf(node)?.get(name);
+      if (slot === NONE) return NONE;
+      slot = this.lookup(slot, name);
     }
-    return node;
+    return slot;
+  }
+
+  private isReal(slot: number): boolean {
+    return !this.arena.isGhost(this.addr[slot] as number);
+  }
+
+  private nodeAt(slot: number): CachedNode<T> {
+    return this.arena.node(this.addr[slot] as number, this.bytes, this.values?.[slot] as T);
   }
 
   get(path: string): CachedNode<T> | undefined {
-    if (this.depthOf(path) < 0) return undefined;
-    const node = this.find(path);
-    return node === undefined || isGhost(node) ? undefined : node;
+    const slot = this.find(path);
+    return slot === NONE || !this.isReal(slot) ? undefined : this.nodeAt(slot);
+  }
+
+  /** The mzxid of the node at `path`, without building it; undefined when the store has no node there. */
+  mzxid(path: string): bigint | undefined {
+    const slot = this.find(path);
+    return slot === NONE || !this.isReal(slot) ? undefined : this.arena.mzxid(this.addr[slot] as number);
   }
 
   /** Whether the store has anything at `path`: a node, or a ghost holding nodes under it. */
   holds(path: string): boolean {
-    return this.depthOf(path) >= 0 && this.find(path) !== undefined;
+    return this.find(path) !== NONE;
   }
 
   /** Names of the children the store holds under `path` (ghosts too: they stand for real descendants). */
   childNames(path: string): string[] {
-    const node = this.depthOf(path) < 0 ? undefined : this.find(path);
-    const kids = node === undefined ? undefined : kidsOf(node);
-    return kids === undefined ? [] : [...kids.keys()];
+    const out: string[] = [];
+    const slot = this.find(path);
+    if (slot === NONE) return out;
+    for (let c = this.first[slot] as number; c !== NONE; c = this.next[c] as number) out.push(this.arena.nameString(this.addr[c] as number));
+    return out;
   }
 
   /** Stores a node's new state; returns what it replaces (undefined when it is new). */
   put(path: string, stat: Stat, data: T): { old: CachedNode<T> | undefined; node: CachedNode<T> } {
-    const fresh = new StoreNode(stat, data);
     const names = this.segments(path);
-    if (names.length === 0) {
-      const old = this.top;
-      this.top = fresh;
-      return { old: this.adopt(old, fresh), node: fresh };
+    const keepBytes = this.bytes ? (data as Uint8Array | undefined) : undefined;
+    const last = names.length === 0 ? '' : (names[names.length - 1] as string);
+    // A slot made here gets the node's record at once; missing parents get placeholders.
+    let fresh = false;
+    if (this.top === NONE) {
+      this.top = this.alloc(NONE);
+      fresh = names.length === 0;
+      this.addr[this.top] = fresh ? this.arena.append('', stat, keepBytes) : this.arena.append('', undefined, undefined);
     }
-    this.top ??= new StoreNode<T>(GHOST, undefined as T);
-    let parent = this.top;
-    for (let i = 0; i < names.length - 1; i++) {
+    let slot = this.top;
+    for (let i = 0; i < names.length; i++) {
       const name = names[i] as string;
-      let kids = kidsOf(parent);
-      if (kids === undefined) setKids(parent, (kids = new Map()));
-      let next = kids.get(name);
-      if (next === undefined) kids.set(name, (next = new StoreNode<T>(GHOST, undefined as T)));
-      parent = next;
+      let kid = this.lookup(slot, name);
+      if (kid === NONE) {
+        kid = this.alloc(slot);
+        fresh = i === names.length - 1;
+        this.addr[kid] = fresh ? this.arena.append(name, stat, keepBytes) : this.arena.append(name, undefined, undefined);
+        this.index(kid);
+      }
+      slot = kid;
     }
-    const last = names[names.length - 1] as string;
-    let kids = kidsOf(parent);
-    if (kids === undefined) setKids(parent, (kids = new Map()));
-    const old = kids.get(last);
-    kids.set(last, fresh);
-    return { old: this.adopt(old, fresh), node: fresh };
+    let old: CachedNode<T> | undefined;
+    if (!fresh) {
+      const before = this.addr[slot] as number;
+      old = this.arena.isGhost(before) ? undefined : this.nodeAt(slot);
+      this.addr[slot] = this.arena.append(last, stat, keepBytes);
+      this.arena.release(before);
+    }
+    if (old === undefined) this.count++;
+    if (!this.bytes && (data !== undefined || this.values !== undefined)) (this.values ??= [])[slot] = data;
+    const node = this.nodeAt(slot);
+    this.compactIfWasteful();
+    return { old, node };
   }
 
-  /** Moves the children of the node being replaced to its successor; counts a new node. */
-  private adopt(old: StoreNode<T> | undefined, fresh: StoreNode<T>): CachedNode<T> | undefined {
-    if (old === undefined) {
-      this.count++;
-      return undefined;
+  /** Copies the live records into a fresh arena once garbage outweighs them (old chunks stay readable). */
+  private compactIfWasteful(): void {
+    const arena = this.arena;
+    if (arena.garbage < Math.max(arena.live, 256 * 1024) && !arena.full) return;
+    const fresh = new Arena();
+    fresh.inherit(arena);
+    for (let s = 0; s < this.used; s++) {
+      const a = this.addr[s] as number;
+      if (a !== FREE) this.addr[s] = arena.moveTo(fresh, a);
     }
-    setKids(fresh, kidsOf(old));
-    setKids(old, undefined);
-    if (isGhost(old)) {
-      this.count++;
-      return undefined;
-    }
-    return old;
+    this.arena = fresh;
   }
 
   /**
@@ -154,98 +286,71 @@ export class TreeStore<T> {
    */
   removeSubtree(path: string, keep: (path: string) => boolean = () => false): Removed<T>[] {
     const out: Removed<T>[] = [];
-    const depth = this.depthOf(path);
-    if (depth < 0) {
-      // Above the root (or elsewhere): only an ancestor of the root takes the view with it.
-      if (this.top !== undefined && (path === '/' || this.root.startsWith(`${path}/`))) {
-        if (this.collect(this.top, this.root, 0, keep, out)) this.top = undefined;
-      }
-      return out;
+    let slot: number;
+    let at = path;
+    if (this.depthOf(path) >= 0) slot = this.find(path);
+    else if (this.top !== NONE && (path === '/' || this.root.startsWith(`${path}/`))) {
+      slot = this.top;
+      at = this.root;
+    } else return out;
+    if (slot === NONE) return out;
+    const parent = this.parent[slot] as number;
+    if (this.collect(slot, at, this.depthOf(at), keep, out)) {
+      if (slot === this.top) this.top = NONE;
+      this.prune(parent);
     }
-    if (depth === 0) {
-      if (this.top !== undefined && this.collect(this.top, this.root, 0, keep, out)) this.top = undefined;
-      return out;
-    }
-    const names = this.segments(path);
-    const chain: StoreNode<T>[] = [];
-    let node = this.top;
-    for (let i = 0; i < names.length - 1 && node !== undefined; i++) {
-      chain.push(node);
-      node = kidsOf(node)?.get(names[i] as string);
-    }
-    const parent = node;
-    const last = names[names.length - 1] as string;
-    const target = parent === undefined ? undefined : kidsOf(parent)?.get(last);
-    if (parent === undefined || target === undefined) return out;
-    if (this.collect(target, path, depth, keep, out)) {
-      kidsOf(parent)?.delete(last);
-      chain.push(parent);
-      this.prune(chain, names);
-    }
+    this.compactIfWasteful();
     return out;
   }
 
-  /** Post-order removal under `node`; true when `node` itself is gone (not kept, nothing kept below it). */
-  private collect(node: StoreNode<T>, path: string, depth: number, keep: (path: string) => boolean, out: Removed<T>[]): boolean {
-    const kids = kidsOf(node);
-    if (kids !== undefined) {
-      for (const [name, kid] of kids) {
-        if (this.collect(kid, this.pathOf(path, name), depth + 1, keep, out)) kids.delete(name);
-      }
-      if (kids.size === 0) setKids(node, undefined);
+  /** Post-order removal under `slot`; true when `slot` itself is gone (not kept, nothing kept below it). */
+  private collect(slot: number, path: string, depth: number, keep: (path: string) => boolean, out: Removed<T>[]): boolean {
+    for (let c = this.first[slot] as number; c !== NONE; ) {
+      const after = this.next[c] as number;
+      this.collect(c, this.pathOf(path, this.arena.nameString(this.addr[c] as number)), depth + 1, keep, out);
+      c = after;
     }
-    const kept = !isGhost(node) && keep(path);
-    if (kept || kidsOf(node) !== undefined) {
-      // Kept itself, or something below it was: a removed real node stays only as a ghost holding them.
-      if (!kept && !isGhost(node)) {
-        this.count--;
-        out.push({ path, old: node, depth });
-        this.replaceWithGhost(path, node);
+    const real = this.isReal(slot);
+    const kept = real && keep(path);
+    if (kept) return false;
+    if (real) {
+      this.count--;
+      out.push({ path, old: this.nodeAt(slot), depth });
+    }
+    if (this.first[slot] !== NONE) {
+      // Something below was kept: this node stays as a ghost holding it.
+      if (real) {
+        const before = this.addr[slot] as number;
+        this.addr[slot] = this.arena.append(this.arena.nameString(before), undefined, undefined);
+        this.arena.release(before);
+        if (this.values !== undefined) this.values[slot] = undefined;
       }
       return false;
     }
-    if (!isGhost(node)) {
-      this.count--;
-      out.push({ path, old: node, depth });
-    }
+    this.free(slot);
     return true;
   }
 
-  private replaceWithGhost(path: string, node: StoreNode<T>): void {
-    const ghost = new StoreNode<T>(GHOST, undefined as T);
-    setKids(ghost, kidsOf(node));
-    setKids(node, undefined);
-    if (path === this.root) {
-      this.top = ghost;
-      return;
-    }
-    const names = this.segments(path);
-    let parent = this.top;
-    for (let i = 0; i < names.length - 1 && parent !== undefined; i++) parent = kidsOf(parent)?.get(names[i] as string);
-    if (parent !== undefined) kidsOf(parent)?.set(names[names.length - 1] as string, ghost);
-  }
-
-  /** Drops ghosts left without children, from the deepest ancestor up. */
-  private prune(chain: StoreNode<T>[], names: string[]): void {
-    for (let i = chain.length - 1; i >= 0; i--) {
-      const node = chain[i] as StoreNode<T>;
-      const kids = kidsOf(node);
-      if (kids !== undefined && kids.size === 0) setKids(node, undefined);
-      if (!isGhost(node) || kidsOf(node) !== undefined) return;
-      if (i === 0) this.top = undefined;
-      else kidsOf(chain[i - 1] as StoreNode<T>)?.delete(names[i - 1] as string);
+  /** Drops ghosts left without children, from `slot` up. */
+  private prune(slot: number): void {
+    while (slot !== NONE && this.first[slot] === NONE && !this.isReal(slot)) {
+      const up = this.parent[slot] as number;
+      if (slot === this.top) this.top = NONE;
+      this.free(slot);
+      slot = up;
     }
   }
 
   /** Every real node, parents before children. */
   *entries(): IterableIterator<[string, CachedNode<T>]> {
-    if (this.top === undefined) return;
-    const stack: [string, StoreNode<T>][] = [[this.root, this.top]];
+    if (this.top === NONE) return;
+    const stack: [number, string][] = [[this.top, this.root]];
     while (stack.length > 0) {
-      const [path, node] = stack.pop() as [string, StoreNode<T>];
-      if (!isGhost(node)) yield [path, node];
-      const kids = kidsOf(node);
-      if (kids !== undefined) for (const [name, kid] of kids) stack.push([this.pathOf(path, name), kid]);
+      const [slot, path] = stack.pop() as [number, string];
+      if (this.isReal(slot)) yield [path, this.nodeAt(slot)];
+      for (let c = this.first[slot] as number; c !== NONE; c = this.next[c] as number) {
+        stack.push([c, this.pathOf(path, this.arena.nameString(this.addr[c] as number))]);
+      }
     }
   }
 }

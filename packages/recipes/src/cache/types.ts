@@ -64,8 +64,16 @@ export interface CacheOptions<T> {
    * `'one-shot'` forces the classic scheme (a data and a child watch per node).
    */
   watchMode?: 'auto' | 'one-shot';
-  /** Reads in flight at most during a full (re-)read. Default 1,000. */
+  /** Requests in flight at most during a full (re-)read. Default 1,000. */
   window?: number;
+  /**
+   * Full reads ask for many nodes per request (multiRead, ZooKeeper 3.6+), which makes a large load an order of
+   * magnitude faster. A batch is sized from the largest node seen so far; a node far larger than all before it
+   * (hundreds of KiB among small ones) can still make one reply exceed the client's maxPacket, once: the client
+   * drops that connection and the cache reads node by node from then on. `false`: node by node from the start.
+   * Default true.
+   */
+  batchReads?: boolean;
   /**
    * Errors that concern no caller: a listener that threw, a decoder that threw (CacheDecodeError), a node that
    * cannot be read (CacheReadError: no permission…). Default: a process warning.
