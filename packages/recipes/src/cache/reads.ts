@@ -35,37 +35,49 @@ function orNull<R>(promise: Promise<R>): Promise<R | null> {
  * reply must stay under the client's maxPacket, and a node's size is only known once read: a batch holds at most
  * BATCH_BYTES of data, counting each node at the largest size the cache has seen (at least 4 KiB). A node far
  * larger than any before can still overflow it: the client then drops the connection once (a frame over
- * maxPacket), and this cache reads one node per request from then on (`batching` off).
+ * maxPacket), and the caches of that client read one node per request from then on.
  */
 const BATCH_BYTES = 384 * 1024;
 const BATCH_FLOOR = 4 * 1024;
 const BATCH_MAX = 100;
 
+/**
+ * What the caches of one client learnt about batching, shared by them (a fact about the client's server and
+ * data, so a second cache does not overflow a reply the first one already did): the largest data length read,
+ * and whether batches are off for good.
+ */
+interface Learnt {
+  biggest: number;
+  off: boolean;
+}
+const learnt = new WeakMap<CacheClient, Learnt>();
+
 export class Reads {
   private readonly client: CacheClient;
   private readonly withBytes: boolean;
-  /** Full reads go in multiRead batches (persistent-watch mode, a client with multiRead, not switched off). */
-  batching: boolean;
-  /** The largest data length read so far: the size assumed for a node not read yet. */
-  private biggest = 0;
+  private readonly wanted: boolean;
+  private readonly learnt: Learnt;
   /** Set in one-shot mode: the listener every read arms. */
   private listener: WatchListener | undefined;
 
   constructor(client: CacheClient, withBytes: boolean, batching: boolean) {
     this.client = client;
     this.withBytes = withBytes;
-    this.batching = batching && client.multiRead !== undefined;
+    this.wanted = batching && client.multiRead !== undefined;
+    let known = learnt.get(client);
+    if (known === undefined) learnt.set(client, (known = { biggest: 0, off: false }));
+    this.learnt = known;
   }
 
-  /** How many nodes one batch may hold now. */
+  /** How many nodes one batch may hold now (1: no batches). */
   get batchSize(): number {
-    if (!this.batching || this.oneShot) return 1;
-    return Math.max(1, Math.min(BATCH_MAX, Math.floor(BATCH_BYTES / Math.max(BATCH_FLOOR, this.biggest))));
+    if (!this.wanted || this.learnt.off || this.oneShot) return 1;
+    return Math.max(1, Math.min(BATCH_MAX, Math.floor(BATCH_BYTES / Math.max(BATCH_FLOOR, this.learnt.biggest))));
   }
 
   /** A node's size was learnt. */
   saw(stat: Stat): void {
-    if (stat.dataLength > this.biggest) this.biggest = stat.dataLength;
+    if (stat.dataLength > this.learnt.biggest) this.learnt.biggest = stat.dataLength;
   }
 
   /**
@@ -84,7 +96,7 @@ export class Reads {
         return new Error(`unexpected multiRead result ${r.op}`);
       });
     } catch (e) {
-      if (isUnimplemented(e) || (e instanceof Error && e.cause instanceof ProtocolError)) this.batching = false;
+      if (isUnimplemented(e) || (e instanceof Error && e.cause instanceof ProtocolError)) this.learnt.off = true;
       throw e;
     }
   }

@@ -144,6 +144,34 @@ describe('session ends', () => {
   });
 });
 
+describe('batched full reads', () => {
+  it('a reply too big for the client (large nodes among small ones) costs one reconnect, then node by node', async () => {
+    const root = uniqueRoot('cachef');
+    await writer.create(root);
+    for (let i = 0; i < 40; i++) await writer.create(`${root}/small${i}`, 'x');
+    // Two 600 KB nodes read in one multiRead batch make a reply over the client's 1 MiB maxPacket.
+    const big = new Uint8Array(600 * 1024).fill(7);
+    await writer.create(`${root}/big1`, big);
+    await writer.create(`${root}/big2`, big);
+    const v = await victim();
+    const states: string[] = [];
+    v.client.onStateChange((c) => states.push(c.state));
+    const cache = new TreeCache(v.client, root);
+    caches.push(cache);
+    await cache.start({ timeout: 20_000 });
+    expect(viewOf(cache)).toEqual(await fullRead(writer, root));
+    expect(cache.get(`${root}/big2`)?.data.length).toBe(600 * 1024);
+    expect(states).toContain('suspended');
+    // From then on, node by node for every cache of that client: a second one loads without another reconnect.
+    const seen = states.length;
+    const again = new TreeCache(v.client, root);
+    caches.push(again);
+    await again.start({ timeout: 20_000 });
+    expect(viewOf(again)).toEqual(await fullRead(writer, root));
+    expect(states.length).toBe(seen);
+  });
+});
+
 describe('listeners', () => {
   it('one that throws and one that awaits slow work affect neither the client nor the other listeners', async () => {
     const root = uniqueRoot('cachef');
