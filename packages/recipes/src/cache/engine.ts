@@ -50,7 +50,8 @@ export interface EngineSettings<T> {
 export class Engine<T> {
   readonly store: TreeStore<T>;
   private readonly s: EngineSettings<T>;
-  private readonly order = new OrderBuffer<T>();
+  /** Held events are merged per node past twice the view's size (and 10,000): bounded by what is cached. */
+  private readonly order = new OrderBuffer<T>(() => Math.max(10_000, 2 * this.store.size));
   private readonly sched: Scheduler;
   /** Creations announced while absence checks were out: path → `seq.sent` at the announcement. */
   private readonly creations = new Map<string, number>();

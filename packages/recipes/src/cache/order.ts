@@ -13,6 +13,7 @@
  * - events are released up to the lowest bound still open, all of them when none is;
  * - during a full (re-)read nothing is released: it may find anything.
  */
+import { mergeEvents } from './pending.js';
 import type { NodeEvent } from './types.js';
 
 /** Ties within one zxid: removals deepest first, then everything else parents first. */
@@ -89,8 +90,14 @@ export class OrderBuffer<T> {
   private items: Keyed<T>[] = [];
   private sorted = true;
   private last: bigint = -1n;
+  /** How many events may wait before those of one node are merged (see `merge`). */
+  private readonly limit: () => number;
   /** Events released with a zxid below one already released: 0 unless the reasoning above is wrong. */
   outOfOrder = 0;
+
+  constructor(limit: () => number = () => Infinity) {
+    this.limit = limit;
+  }
 
   get length(): number {
     return this.items.length;
@@ -101,6 +108,28 @@ export class OrderBuffer<T> {
     const keyed = { event, depth };
     if (this.sorted && items.length > 0 && before(items[items.length - 1] as Keyed<T>, keyed) > 0) this.sorted = false;
     items.push(keyed);
+    if (items.length > this.limit()) this.merge();
+  }
+
+  /**
+   * Held events of one node become one (its first old state, its last new state and zxid: pending.ts), so while
+   * events are held (a full read that keeps being cut short) they stay bounded by the nodes concerned. Events are
+   * pushed in the order the facts were learnt, which for one node is its version order.
+   */
+  private merge(): void {
+    const byPath = new Map<string, Keyed<T>>();
+    for (const k of this.items) {
+      const earlier = byPath.get(k.event.path);
+      if (earlier === undefined) {
+        byPath.set(k.event.path, k);
+        continue;
+      }
+      byPath.delete(k.event.path);
+      const merged = mergeEvents(earlier.event, k.event);
+      if (merged !== undefined) byPath.set(k.event.path, { event: merged, depth: k.depth });
+    }
+    this.items = [...byPath.values()];
+    this.sorted = false;
   }
 
   /** Takes, in order, every event with a zxid ≤ `upTo` (all of them when `upTo` is undefined). */

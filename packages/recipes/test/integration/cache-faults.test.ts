@@ -144,6 +144,35 @@ describe('session ends', () => {
   });
 });
 
+describe('reads that time out', () => {
+  it('a read lost to requestTimeout (connection kept) is reported, then the cache re-reads: resynced, reason retry', async () => {
+    const root = uniqueRoot('cachef');
+    await seeded(root);
+    const v = await victimClient();
+    await v.client.close();
+    const client = createClient(v.proxy.connectString, { sessionTimeout: 10_000, requestTimeout: 300 });
+    await client.connect();
+    victims.push({ client, proxy: v.proxy });
+    const errors: Error[] = [];
+    const cache = new TreeCache(client, root, { onError: (e) => errors.push(e) });
+    caches.push(cache);
+    const events: CacheEvent<Uint8Array>[] = [];
+    cache.on((e) => void events.push(e));
+    await cache.start();
+    // Everything takes 600 ms each way: the read a change leads to outlives its 300 ms; the connection stays.
+    v.proxy.delay(600);
+    await writer.setData(`${root}/b`, 'slow');
+    await until(() => errors.length > 0, 10_000, 'a timed-out read');
+    v.proxy.restore();
+    await until(() => events.some((e) => e.type === 'resynced'), 15_000, 'the re-read');
+    expect(errors[0]).toMatchObject({ code: 'CACHE_READ' });
+    expect(events.find((e) => e.type === 'resynced')).toMatchObject({ reason: 'retry' });
+    expect(client.state).toBe('connected');
+    expect(text(cache.get(`${root}/b`)?.data)).toBe('slow');
+    expect(viewOf(cache)).toEqual(await fullRead(writer, root));
+  });
+});
+
 describe('batched full reads', () => {
   it('a reply too big for the client (large nodes among small ones) costs one reconnect, then node by node', async () => {
     const root = uniqueRoot('cachef');

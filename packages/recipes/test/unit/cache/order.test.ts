@@ -53,6 +53,22 @@ describe('OrderBuffer', () => {
     expect(paths(o.release(undefined))).toEqual(['r/a/b/c@9', 'r/a/b@9', 'r/a@9', 'a/q@9', 'a/q/r@9']);
   });
 
+  it('past its limit, the held events of one node merge (first old, last new), so holding stays bounded', () => {
+    const o = new OrderBuffer<null>(() => 4);
+    const changed = (path: string, from: number, z: number): NodeEvent<null> => ({
+      type: 'changed', path, zxid: BigInt(z), node: { stat: stat(z), data: null }, old: { stat: stat(from), data: null },
+    });
+    o.push(added('/a', 1), 1);
+    o.push(changed('/a', 1, 2), 1);
+    o.push(added('/b', 3), 1);
+    o.push(changed('/a', 2, 4), 1);
+    o.push(removed('/b', 5), 1);
+    expect(o.length).toBe(1);
+    const [only] = o.release(undefined);
+    expect(only).toMatchObject({ type: 'added', path: '/a', zxid: 4n });
+    expect(only?.node?.stat.mzxid).toBe(4n);
+  });
+
   it('counts an event released below one released before (it never should be)', () => {
     const o = new OrderBuffer<null>();
     o.push(added('/a', 10), 1);
