@@ -21,7 +21,7 @@ const DEFAULT_WINDOW = 1_000;
 
 /** How a cache's counters read: for tests, dashboards and the curious. */
 export interface CacheStats {
-  /** Reads sent (getData, exists, getChildren). */
+  /** Requests sent (getData, exists, getChildren; a multiRead batch of a full read counts one). */
   reads: number;
   /** Full reads started: the initial one and one per reconnect, renewal or retry. */
   fullReads: number;

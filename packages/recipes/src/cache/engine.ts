@@ -13,8 +13,9 @@
  *
  * Reads made for a notification form a chain whose bound (order.ts) holds back the release of later events until
  * the chain is done, so events leave in zxid order. A full read (`walk`: the initial load, and the resync after a
- * reconnect or a renewal, when notifications may have been missed) reads the root, the children of every node
- * that has any, and every child; it holds every event back until it is done, then the view is in line again.
+ * reconnect, a renewal or a lost read, when news may have been missed) reads the root, the children of every node
+ * that has any, and every child (in multiRead batches: reads.ts); it holds every event back until it is done,
+ * then the view is in line again. How reads go out (chains, coalescing, the walk's window): scheduler.ts.
  */
 import { ServerError, parentPath, type Stat, type WatchEvent } from '@zkts/protocol';
 
