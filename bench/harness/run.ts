@@ -14,6 +14,8 @@ import { parseArgs } from 'node:util';
 import { startZooKeeper } from '@zkts/testkit';
 import type { ZooKeeperServer } from '@zkts/testkit';
 
+import { CACHE_WORKLOAD, runCacheBench } from '../caches/run.js';
+import type { CacheBenchResult } from '../caches/run.js';
 import { prepareJava } from './java.js';
 import type { JavaRunner } from './java.js';
 import { checkTargets, ROWS, table, targetsText } from './report.js';
@@ -193,6 +195,7 @@ async function main(): Promise<void> {
   if (typeof java === 'string') log(`bench: Java client and Curator skipped: ${java}`);
 
   const grid: ResultGrid = {};
+  let caches: CacheBenchResult | undefined;
   const run = `b${started.getTime().toString(36)}`;
   let serverVersion = 'unknown';
   try {
@@ -240,6 +243,8 @@ async function main(): Promise<void> {
       }
       for (const [id, outcomes] of runs) row[id] = best(workload, outcomes);
     }
+    // The cache rows (bench/caches/run.ts): their own peers (Curator's CuratorCache, kazoo's TreeCache) and table.
+    if (!onlyWorkloads || onlyWorkloads.includes(CACHE_WORKLOAD)) caches = await runCacheBench({ connectString, quick: values.quick, clients: onlyClients, base: `/${run}`, log });
   } finally {
     if (typeof java !== 'string') java.dispose();
     await server?.stop();
@@ -265,6 +270,7 @@ async function main(): Promise<void> {
   const subtitle = `${cpu}, ${machine.cores} cores, Node ${machine.node}, ${machine.java}; ZooKeeper ${zk}; ${load}; ${machine.commit}`;
 
   process.stdout.write(`\n${title}\n${subtitle}\n\n${table(grid, LABELS)}\n\nTargets:\n${targetsText(checks)}\n`);
+  if (caches) process.stdout.write(`\n${caches.text}\n`);
 
   const resultsDir = join(benchDir, 'results');
   mkdirSync(resultsDir, { recursive: true });
@@ -278,6 +284,7 @@ async function main(): Promise<void> {
     clients: LABELS,
     results: grid,
     targets: checks,
+    caches: caches && { params: caches.params, results: caches.results, targets: caches.targets },
   };
   const json = `${JSON.stringify(report, null, 2)}\n`;
   const svg = chart(grid, LABELS, title, subtitle);

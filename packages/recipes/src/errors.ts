@@ -13,7 +13,9 @@ export type RecipeErrorCode =
   | 'LOCK_LOST'
   | 'CLOSED'
   | 'INVALID_USE'
-  | 'OUTCOME_UNKNOWN';
+  | 'OUTCOME_UNKNOWN'
+  | 'CACHE_DECODE'
+  | 'CACHE_READ';
 
 const BRAND = Symbol.for('zkts.recipes.error');
 

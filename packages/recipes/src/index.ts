@@ -37,3 +37,14 @@ export { Counter, type CounterOptions, type CounterChange } from './kazoo-counte
 export type { CasStats } from './counter-cas.js';
 export { SharedCount, type VersionedCount } from './shared-count.js';
 export { attemptRevoke, onRevocationRequest, REVOKE_MESSAGE } from './revocation.js';
+// Caches and watch helpers (#14): a local, always-converging view of a node, its children or a subtree.
+export { TreeCache } from './cache/tree-cache.js';
+export { NodeCache } from './cache/node-cache.js';
+export { ChildrenCache, type ChildrenCacheOptions } from './cache/children-cache.js';
+export type { CacheStats } from './cache/base-cache.js';
+export type { CacheClient } from './cache/client.js';
+export { CacheDecodeError, CacheReadError } from './cache/errors.js';
+export type {
+  CachedNode, CacheEvent, CacheListener, CacheOptions, DataOption, Decoder, NodeEvent, ResyncReason, TreeCacheOptions,
+} from './cache/types.js';
+export { watchData, watchChildren, type Watching, type DataWatcher, type ChildrenWatcher } from './cache/watch-helpers.js';

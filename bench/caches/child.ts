@@ -1,0 +1,83 @@
+// zkts's side of the cache rows, one process per pass (`node --expose-gc bench/.build/caches/child.js <connect>
+// <tree> <params-json>`): a warm-up load of a small tree, then the measured TreeCache load of the whole tree,
+// the settled heap another cache of it adds per node (median of three), and the time from a setData by another
+// session to the cache's event.
+// Prints one JSON line `{"ok":true,"metrics":{…}}` last.
+import { performance } from 'node:perf_hooks';
+
+import { connect } from '@zkts/protocol';
+import { TreeCache } from '@zkts/recipes';
+
+import { PAYLOAD, summarize, type CacheParams } from './params.js';
+
+/** JS heap plus array buffers (the cached bytes live there): what the cache really costs. */
+function settledHeap(): number {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (gc === undefined) throw new Error('run with --expose-gc');
+  gc();
+  gc();
+  const m = process.memoryUsage();
+  return m.heapUsed + m.arrayBuffers;
+}
+
+async function main(): Promise<void> {
+  const [connectString = '', tree = '', paramsJson = '{}'] = process.argv.slice(2);
+  const params = JSON.parse(paramsJson) as CacheParams;
+  const client = await connect(connectString, { sessionTimeout: 30_000 });
+  const remote = await connect(connectString, { sessionTimeout: 30_000 });
+  try {
+    // Warm-up: the same code paths on the small tree, so the JIT and the client's buffers are not charged.
+    const warm = new TreeCache(client, `${tree}/warm`);
+    await warm.start();
+    await warm.close();
+
+    const t0 = performance.now();
+    const cache = new TreeCache(client, `${tree}/main`);
+    await cache.start();
+    const loadMs = performance.now() - t0;
+    const nodes = cache.size;
+    // The heap a cache holds: another cache of the same tree, loaded once everything is warm (code compiled
+    // during the timed load would otherwise count as cache memory), measured after full collections; the median
+    // of three such loads (the JS heap moves by ±10 bytes a node between runs on its own).
+    // Each in a function of its own: a closed cache left in this frame's variables would still be counted.
+    const heapOfOne = async (): Promise<number> => {
+      const heap0 = settledHeap();
+      const other = new TreeCache(client, `${tree}/main`);
+      await other.start();
+      const perNode = (settledHeap() - heap0) / other.size;
+      await other.close();
+      return perNode;
+    };
+    const samples = [await heapOfOne(), await heapOfOne(), await heapOfOne()];
+    const heapPerNode = samples.sort((a, b) => a - b)[1] as number;
+
+    let waiting: { path: string; resolve: () => void } | undefined;
+    cache.on((e) => {
+      if (e.type === 'changed' && waiting !== undefined && e.path === waiting.path) waiting.resolve();
+    });
+    const leaves = params.leaves;
+    const lat = new Float64Array(params.events);
+    for (let i = 0; i < params.events; i++) {
+      const path = `${tree}/main/d${i % params.dirs}/n${(i * 7) % leaves}`;
+      const seen = new Promise<void>((resolve) => (waiting = { path, resolve }));
+      const t = performance.now();
+      await remote.setData(path, PAYLOAD);
+      await seen;
+      lat[i] = (performance.now() - t) * 1000;
+    }
+    await cache.close();
+    const metrics = { nodes, loadMs, heapPerNode, ...summarize(lat) };
+    process.stdout.write(`${JSON.stringify({ ok: true, metrics })}\n`);
+  } finally {
+    await remote.close();
+    await client.close();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stdout.write(`${JSON.stringify({ ok: false, error: error instanceof Error ? (error.stack ?? error.message) : String(error) })}\n`);
+    process.exit(1);
+  },
+);
