@@ -113,6 +113,7 @@ class DockerEnsemble implements ContainerEnsemble {
   /** Cut member pairs, by index in `members`. */
   readonly #cuts = new Set<string>();
 
+/** @internal */
   constructor(client: RuntimeClient, endpoint: EngineEndpoint, image: string, options: ServerOptions, tag: string, network: EnsembleNetwork, tls: EnsembleTls | undefined) {
     this.#client = client;
     this.#endpoint = endpoint;

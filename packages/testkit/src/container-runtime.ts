@@ -28,8 +28,11 @@ export const LABEL_HOST = 'zkts.testkit.host';
 
 // A type-only import: erased at run time, so the package loads without testcontainers installed.
 type Testcontainers = typeof TestcontainersModule;
+/** @internal */
 export type RuntimeClient = Awaited<ReturnType<Testcontainers['getContainerRuntimeClient']>>;
+/** @internal */
 export type Dockerode = RuntimeClient['container']['dockerode'];
+/** @internal */
 export type DockerContainer = ReturnType<Dockerode['getContainer']>;
 
 /** testcontainers is optional: import it only when a container is asked for. */
@@ -49,7 +52,7 @@ async function loadTestcontainers(): Promise<Testcontainers> {
 
 let clientPromise: Promise<RuntimeClient> | undefined;
 
-/** The engine's client (cached per process; a failure is not cached). */
+/** The engine's client (cached per process; a failure is not cached). @internal */
 export function runtimeClient(): Promise<RuntimeClient> {
   clientPromise ??= loadTestcontainers().then((tc) => tc.getContainerRuntimeClient());
   clientPromise.catch(() => {
@@ -69,7 +72,7 @@ export function dockerUnavailableReason(): Promise<string | undefined> {
   return dockerProbe;
 }
 
-/** The engine, or one clear error saying there is none. */
+/** The engine, or one clear error saying there is none. @internal */
 export async function engine(): Promise<RuntimeClient> {
   const unavailable = await dockerUnavailableReason();
   if (unavailable !== undefined) {
@@ -104,6 +107,7 @@ let endpoint: Promise<EngineEndpoint> | undefined;
  * resolves it, is this machine — `localhost`, or one of its own addresses such as the docker0 gateway it
  * picks when a /.dockerenv makes it think it runs in a container; else that host, with ports bound on all
  * of the engine's interfaces.
+ * @internal
  */
 export function engineEndpoint(client: RuntimeClient): Promise<EngineEndpoint> {
   endpoint ??= (async () => {
@@ -135,6 +139,7 @@ const resolvedImages = new Map<string, Promise<string>>();
 /**
  * The image to run: the asked one (option or $ZKTS_ZOOKEEPER_IMAGE; pulled when absent), else the official
  * one when present, else the locally built one when present, else the official one pulled now.
+ * @internal
  */
 export function zookeeperImage(client: RuntimeClient, asked: string | undefined): Promise<string> {
   const key = asked ?? process.env[IMAGE_ENV] ?? '';

@@ -36,6 +36,7 @@ function isBindFailure(error: unknown): boolean {
   return /port is already allocated|address already in use|bind/i.test(String(error));
 }
 
+/** @internal */
 export interface ContainerServerInit {
   client: RuntimeClient;
   /** Where mapped ports are reached and bound (engineEndpoint). */
@@ -73,6 +74,7 @@ export class ContainerZooKeeperServer implements ZooKeeperServer {
   #everStarted = false;
   #disposed = false;
 
+/** @internal */
   constructor(init: ContainerServerInit, tls?: TlsMaterial) {
     this.#init = init;
     this.tag = init.tag;
