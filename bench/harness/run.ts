@@ -14,13 +14,16 @@ import { parseArgs } from 'node:util';
 import { startZooKeeper } from '@zkts/testkit';
 import type { ZooKeeperServer } from '@zkts/testkit';
 
+import { createFixture } from './fixture.js';
+import type { Fixture } from './fixture.js';
 import { prepareJava } from './java.js';
 import type { JavaRunner } from './java.js';
-import { checkTargets, ROWS, table, targetsText } from './report.js';
+import { checkTargets, failuresText, ROWS, table, targetsText } from './report.js';
 import type { ClientId, Outcome, ResultGrid } from './report.js';
+import { startReplayProxy } from './replay-proxy.js';
 import { chart } from './svg.js';
-import { DATA_WORKLOADS, LOCK_WORKLOADS } from './workloads.js';
-import type { Metrics, WorkloadName, WorkloadParams } from './workloads.js';
+import { DATA_WORKLOADS, FIXTURE_WORKLOADS, LOCK_WORKLOADS, SCALE_WORKLOADS } from './workloads.js';
+import type { Metrics, WorkloadContext, WorkloadName, WorkloadParams } from './workloads.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const benchDir = join(here, '..');
@@ -40,6 +43,17 @@ const FULL: WorkloadParams = {
   handoffs: 800,
   waiters: 1_000,
   waiterSessions: 10,
+  scale: {
+    sessions: 1_000,
+    connectWindow: 100,
+    idleMs: 10_000,
+    fixtureChildren: 100_000,
+    largeBytes: 1024 * 1024,
+    largeOps: 100,
+    largeWarmup: 10,
+    childrenCalls: 7,
+    childrenWarmup: 2,
+  },
 };
 // Smoke runs only (`--quick`): every code path, small counts. Its figures are not the benchmark.
 const QUICK: WorkloadParams = {
@@ -55,12 +69,31 @@ const QUICK: WorkloadParams = {
   lockWarmup: 20,
   handoffs: 200,
   waiters: 100,
+  scale: {
+    sessions: 100,
+    connectWindow: 50,
+    idleMs: 2_000,
+    fixtureChildren: 10_000,
+    largeBytes: 1024 * 1024,
+    largeOps: 10,
+    largeWarmup: 2,
+    childrenCalls: 3,
+    childrenWarmup: 1,
+  },
 };
 
 // The testkit's defaults suit tests (C1 only, for a fast start); a benchmark server gets the full JIT so the
 // server is not the bottleneck that flattens every ratio. forceSync=no is the testkit's default: writes then
 // measure the clients and ZooKeeper, not this (shared) machine's disk.
-const SERVER_OPTIONS = { heap: '1g', logLevel: 'ERROR', jvmArgs: ['-XX:TieredStopAtLevel=4', '-Dzookeeper.globalOutstandingLimit=100000'] } as const;
+// The rows at scale need frames above ZooKeeper's 1 MiB default (a 1 MiB node, a 100,000-child listing, a
+// client replaying 100,000 watches in one SetWatches) and a session that survives the watch-replay row's time
+// away (maxSessionTimeout 60 s, so the 30 s every client asks for is granted; the default is 20 ticks = 10 s).
+const SERVER_OPTIONS = {
+  heap: '1g',
+  logLevel: 'ERROR',
+  maxSessionTimeout: 60_000,
+  jvmArgs: ['-XX:TieredStopAtLevel=4', '-Dzookeeper.globalOutstandingLimit=100000', '-Djute.maxbuffer=4194304'],
+} as const;
 
 const LABELS: Record<ClientId, string> = {
   zkts: 'zkts',
@@ -74,12 +107,18 @@ const LABELS: Record<ClientId, string> = {
 // Node runners: which workloads each has (the native package gets no lock: the comparison is zkts's Mutex
 // against Curator and the seeds' lock on node-zookeeper-client).
 const NODE_CLIENTS: { id: ClientId; workloads: readonly WorkloadName[] }[] = [
-  { id: 'zkts', workloads: [...DATA_WORKLOADS, ...LOCK_WORKLOADS] },
-  { id: 'nzk', workloads: [...DATA_WORKLOADS, ...LOCK_WORKLOADS] },
-  { id: 'native', workloads: DATA_WORKLOADS },
+  { id: 'zkts', workloads: [...DATA_WORKLOADS, ...LOCK_WORKLOADS, ...SCALE_WORKLOADS] },
+  { id: 'nzk', workloads: [...DATA_WORKLOADS, ...LOCK_WORKLOADS, ...SCALE_WORKLOADS] },
+  { id: 'native', workloads: [...DATA_WORKLOADS, ...SCALE_WORKLOADS] },
   // Not a client: the most a single connection can get from this server (getData only).
   { id: 'raw', workloads: ['getPipelined', 'getSequential'] },
 ];
+
+/** The first host of a connect string (the proxy's upstream). */
+function parseHost(connectString: string): { host: string; port: number } {
+  const [host = '127.0.0.1', port = '2181'] = (connectString.split(',')[0] ?? '').split(':');
+  return { host, port: Number(port) };
+}
 
 function log(line: string): void {
   process.stderr.write(`${line}\n`);
@@ -98,10 +137,12 @@ function compileChild(): void {
   if (r.status !== 0) throw new Error(`cannot compile the benchmark's child (tsc -p bench/tsconfig.child.json):\n${r.stdout}${r.stderr}`);
 }
 
-function runChild(client: ClientId, workload: WorkloadName, connectString: string, base: string, params: WorkloadParams): Promise<Outcome> {
+type Extras = Pick<WorkloadContext, 'fixture' | 'proxy'>;
+
+function runChild(client: ClientId, workload: WorkloadName, connectString: string, base: string, params: WorkloadParams, extras: Extras = {}): Promise<Outcome> {
   return new Promise((resolve) => {
     const entry = fromSource ? ['--conditions=zkts-source', '--import', 'tsx', join(here, 'child.ts')] : [childScript];
-    const args = ['--expose-gc', ...entry, client, workload, connectString, base, JSON.stringify(params)];
+    const args = ['--expose-gc', ...entry, client, workload, connectString, base, JSON.stringify(params), JSON.stringify(extras)];
     const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
@@ -125,13 +166,19 @@ function runChild(client: ClientId, workload: WorkloadName, connectString: strin
 /** How many passes each workload gets (its best is kept); the waiters' figures are counts, not rates. */
 const PASSES: Partial<Record<WorkloadName, number>> = {
   getPipelined: 3,
-  getSequential: 3,
+  // One connection's round trip is bimodal on a shared 2-core machine (client and server on one core, or
+  // on two with a wake-up between): five short passes let each client show its better mode.
+  getSequential: 5,
   createDelete: 2,
   watches: 2,
   mutexUncontended: 3,
   handoffs8: 3,
   handoffs32: 3,
   waiters: 1,
+  sessions1k: 2,
+  watchReplay: 2,
+  getLarge: 3,
+  children100k: 3,
 };
 
 /** The run whose headline figure (the workload's first row in the table) is best; every run is kept in `runs`. */
@@ -175,7 +222,7 @@ async function main(): Promise<void> {
   const onlyClients = values.clients?.split(',');
   const onlyWorkloads = values.workloads?.split(',');
   const wanted = (c: ClientId): boolean => !onlyClients || onlyClients.includes(c) || (c === 'curator' && onlyClients.includes('java'));
-  const workloads = [...DATA_WORKLOADS, ...LOCK_WORKLOADS].filter((w) => !onlyWorkloads || onlyWorkloads.includes(w));
+  const workloads = [...DATA_WORKLOADS, ...LOCK_WORKLOADS, ...SCALE_WORKLOADS].filter((w) => !onlyWorkloads || onlyWorkloads.includes(w));
 
   const started = new Date();
   const loadBefore = os.loadavg();
@@ -194,6 +241,7 @@ async function main(): Promise<void> {
 
   const grid: ResultGrid = {};
   const run = `b${started.getTime().toString(36)}`;
+  let fixture: Fixture | undefined;
   let serverVersion = 'unknown';
   try {
     if (server) serverVersion = (await server.fourLetter('srvr')).split('\n')[0] ?? serverVersion;
@@ -201,6 +249,23 @@ async function main(): Promise<void> {
     log('bench: warming the server up (not measured)');
     const warm = { ...QUICK, getOps: 40_000, createDeletePairs: 5_000 };
     for (const w of ['getPipelined', 'createDelete', 'getSequential'] as const) await runChild('nzk', w, connectString, `/${run}-warm-${w}`, warm);
+    if (workloads.some((w) => FIXTURE_WORKLOADS.includes(w)) && params.scale) {
+      const n = params.scale.fixtureChildren;
+      log(`bench: creating the fixture (${n} children, not measured)`);
+      fixture = await createFixture(connectString, `/${run}-fixture`, n, params.window);
+    }
+    const upstream = parseHost(connectString);
+    const change = fixture ? fixture.changeAll : () => Promise.reject(new Error('no fixture'));
+    // Every run gets the fixture's path; watchReplay gets its own proxy (replay-proxy.ts) for the one run.
+    const withExtras = async (workload: WorkloadName, go: (extras: Extras) => Promise<Outcome>): Promise<Outcome> => {
+      if (workload !== 'watchReplay') return go({ fixture: fixture?.path });
+      const proxy = await startReplayProxy(upstream, change);
+      try {
+        return await go({ fixture: fixture?.path, proxy: { port: proxy.port, controlPort: proxy.controlPort } });
+      } finally {
+        await proxy.close();
+      }
+    };
 
     for (const workload of workloads) {
       const row: Partial<Record<ClientId, Outcome>> = {};
@@ -208,21 +273,23 @@ async function main(): Promise<void> {
       const steps: { id: ClientId; go: (pass: number) => Promise<Outcome> }[] = [];
       for (const c of NODE_CLIENTS) {
         if (!wanted(c.id) || !c.workloads.includes(workload)) continue;
-        steps.push({ id: c.id, go: (pass) => runChild(c.id, workload, connectString, `/${run}-${c.id}-${workload}-${pass}`, params) });
+        const base = (pass: number): string => `/${run}-${c.id}-${workload}-${pass}`;
+        steps.push({ id: c.id, go: (pass) => withExtras(workload, (extras) => runChild(c.id, workload, connectString, base(pass), params, extras)) });
       }
       if (typeof java !== 'string') {
         const jvm = java;
         const id: ClientId = LOCK_WORKLOADS.includes(workload) ? 'curator' : 'java';
         steps.push({
           id,
-          go: async (pass) => {
-            try {
-              const r = await jvm.run(workload, connectString, `/${run}-${id}-${pass}`, params);
-              return r.ok && r.metrics ? { metrics: r.metrics } : { error: r.error ?? 'failed' };
-            } catch (e) {
-              return { error: e instanceof Error ? e.message : String(e) };
-            }
-          },
+          go: (pass) =>
+            withExtras(workload, async (extras) => {
+              try {
+                const r = await jvm.run(workload, connectString, `/${run}-${id}-${pass}`, params, extras);
+                return r.ok && r.metrics ? { metrics: r.metrics } : { error: r.error ?? 'failed' };
+              } catch (e) {
+                return { error: e instanceof Error ? e.message : String(e) };
+              }
+            }),
         });
       }
       // Neighbours on a shared machine make single runs noisy: each client runs the workload `passes` times,
@@ -242,6 +309,7 @@ async function main(): Promise<void> {
     }
   } finally {
     if (typeof java !== 'string') java.dispose();
+    await fixture?.close().catch(() => undefined);
     await server?.stop();
   }
 
@@ -264,7 +332,8 @@ async function main(): Promise<void> {
   const load = `load ${machine.loadAverage.before[0] ?? '?'} → ${machine.loadAverage.after[0] ?? '?'}`;
   const subtitle = `${cpu}, ${machine.cores} cores, Node ${machine.node}, ${machine.java}; ZooKeeper ${zk}; ${load}; ${machine.commit}`;
 
-  process.stdout.write(`\n${title}\n${subtitle}\n\n${table(grid, LABELS)}\n\nTargets:\n${targetsText(checks)}\n`);
+  const failures = failuresText(grid, LABELS);
+  process.stdout.write(`\n${title}\n${subtitle}\n\n${table(grid, LABELS)}\n${failures ? `\nFailed runs:\n${failures}\n` : ''}\nTargets:\n${targetsText(checks)}\n`);
 
   const resultsDir = join(benchDir, 'results');
   mkdirSync(resultsDir, { recursive: true });
