@@ -1,15 +1,15 @@
 // The watch-replay row needs a reconnect it can time from outside the client: this proxy, run by the harness
-// (parent) process between one measured client and the server, cuts the connection on request, refuses
-// reconnects while the harness changes every watched node, then lets the client back in and notes the moment
-// it accepts the new connection (t0 of the row). It also counts the SetWatches frames the client sends after
+// (parent) process between one measured client and the server, cuts the connection on request, stops
+// listening (a reconnect is refused, as by a server that is down) while the harness changes every watched node,
+// then listens again on the same port and notes the moment it accepts the new connection (t0 of the row). It also counts the SetWatches frames the client sends after
 // the reconnect, so the row can say how each client replays (one frame or batches) without trusting its docs.
 //
 // The bytes are piped untouched (no framing on the server's side, only a scan of the client's frame headers),
 // and the proxy runs in the parent, on the other core, so it costs the measured process nothing.
 //
 // Control: a child (Node or the JVM) connects to `controlPort` and sends one command per line; each gets one
-// reply line: `cut` → `ok` (current connections closed, new ones refused); `change` → `ok` once the harness's
-// change hook (setData on every watched node) is done; `open` → `ok` (accepting again); `accepted` → `ok <ns>`
+// reply line: `cut` → `ok` (current connections closed, no longer listening); `change` → `ok` once the harness's
+// change hook (setData on every watched node) is done; `open` → `ok` (listening again); `accepted` → `ok <ns>`
 // once a connection was accepted after `open` (process.hrtime, i.e. CLOCK_MONOTONIC, the clock of Node's
 // hrtime and Java's System.nanoTime on Linux); `frames` → `ok <setWatchesFrames> <largestFrameBytes>
 // <totalBytes> <connections>` for what the clients sent since `open`, over how many accepted connections.
@@ -18,6 +18,8 @@ import type { Server, Socket } from 'node:net';
 
 const OP_SET_WATCHES = 101;
 const OP_SET_WATCHES2 = 105;
+/** No client here sends more in one frame (a four-letter word read as a length is ~1.9 GB). */
+const MAX_FRAME = 64 * 1024 * 1024;
 
 /** Totals of the SetWatches frames seen (client → server). */
 export interface FrameCounts {
@@ -61,7 +63,7 @@ export class FrameScanner {
       const v = new DataView(this.#head.buffer);
       const length = v.getInt32(0);
       // A frame shorter than a request header (a bare ping is exactly 8 bytes) ends inside the 12 bytes read.
-      if (length < 8) throw new Error(`frame length ${length}: not ZooKeeper framing`);
+      if (length < 8 || length > MAX_FRAME) throw new Error(`frame length ${length}: not ZooKeeper framing`);
       this.#headFill = 0;
       this.#skip = length - 8;
       if (this.#first) this.#first = false;
@@ -76,10 +78,11 @@ export interface ReplayProxy {
   close(): Promise<void>;
 }
 
-function listen(server: Server): Promise<number> {
+function listen(server: Server, port = 0): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
       const a = server.address();
       if (a === null || typeof a === 'string') reject(new Error('not listening'));
       else resolve(a.port);
@@ -90,16 +93,11 @@ function listen(server: Server): Promise<number> {
 /** A proxy to `upstream` plus its control port; `change` runs the harness's hook (see the header). */
 export async function startReplayProxy(upstream: { host: string; port: number }, change: () => Promise<void>): Promise<ReplayProxy> {
   const pairs = new Set<Socket>();
-  let refusing = false;
   let acceptedAt: bigint | undefined;
   let onAccepted: (() => void) | undefined;
   const counts: FrameCounts = { setWatchesFrames: 0, largestFrameBytes: 0, totalBytes: 0, connections: 0 };
 
   const proxy = createServer((client) => {
-    if (refusing) {
-      client.destroy();
-      return;
-    }
     acceptedAt ??= process.hrtime.bigint();
     counts.connections++;
     onAccepted?.();
@@ -138,7 +136,8 @@ export async function startReplayProxy(upstream: { host: string; port: number },
 
   const commands: Record<string, () => Promise<string>> = {
     cut: async () => {
-      refusing = true;
+      // close() stops listening at once; its callback would wait for the connections, which go now.
+      proxy.close();
       for (const s of [...pairs]) s.destroy();
       pairs.clear();
       return 'ok';
@@ -153,7 +152,7 @@ export async function startReplayProxy(upstream: { host: string; port: number },
       counts.largestFrameBytes = 0;
       counts.totalBytes = 0;
       counts.connections = 0;
-      refusing = false;
+      await listen(proxy, port);
       return 'ok';
     },
     accepted: async () => {
@@ -195,7 +194,8 @@ export async function startReplayProxy(upstream: { host: string; port: number },
     controlPort,
     close: async () => {
       for (const s of pairs) s.destroy();
-      await Promise.all([new Promise((r) => proxy.close(r)), new Promise((r) => control.close(r))]);
+      if (proxy.listening) proxy.close();
+      await new Promise((r) => control.close(r));
     },
   };
 }

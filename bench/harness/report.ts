@@ -75,6 +75,7 @@ export function value(grid: ResultGrid, workload: WorkloadName, client: ClientId
 
 export interface TargetCheck {
   name: string;
+  workload: WorkloadName;
   zkts: number | undefined;
   peer: number | undefined;
   /** zkts / peer, when there is a peer. */
@@ -91,7 +92,7 @@ export function checkTargets(grid: ResultGrid): TargetCheck[] {
     if (zkts !== undefined && bound !== undefined) {
       pass = t.op === '>=' ? zkts >= bound : t.op === '<=' ? zkts <= bound : Math.abs(zkts - bound) < 1e-9;
     }
-    return { name: t.name, zkts, peer, ratio: zkts !== undefined && peer ? zkts / peer : undefined, pass };
+    return { name: t.name, workload: t.workload, zkts, peer, ratio: zkts !== undefined && peer ? zkts / peer : undefined, pass };
   });
 }
 

@@ -126,7 +126,9 @@ export async function watchReplay(ctx: WorkloadContext): Promise<Metrics> {
     const early = delivered;
     const opened = process.hrtime.bigint();
     await control.send('open');
-    await until(() => delivered >= n, 180_000, `${n} replayed watches to fire`);
+    await until(() => delivered >= n, 180_000, `${n} replayed watches to fire`).catch((e: unknown) => {
+      throw new Error(`${String(e)} (${delivered} fired)`);
+    });
     const [acceptedAt = '0'] = await control.send('accepted');
     const [frames = 'NaN', largest = 'NaN', bytes = 'NaN', connections = 'NaN'] = await control.send('frames');
     const t0 = BigInt(acceptedAt);
