@@ -18,124 +18,17 @@ import { createFixture } from './fixture.js';
 import type { Fixture } from './fixture.js';
 import { prepareJava } from './java.js';
 import type { JavaRunner } from './java.js';
-import { checkTargets, failuresText, ROWS, table, targetsText } from './report.js';
-import type { ClientId, Outcome, ResultGrid } from './report.js';
+import { best, FULL, LABELS, NODE_CLIENTS, notRun, parseHost, PASSES, QUICK, SERVER_OPTIONS } from './plan.js';
+import { checkTargets, failuresText, table, targetsText } from './report.js';
+import type { ClientId, Outcome, ResultGrid, RowWorkload } from './report.js';
 import { startReplayProxy } from './replay-proxy.js';
 import { chart } from './svg.js';
-import { DATA_WORKLOADS, FIXTURE_WORKLOADS, LOCK_WORKLOADS, SCALE_WORKLOADS } from './workloads.js';
+import { DATA_WORKLOADS, FIXTURE_WORKLOADS, INTERLEAVED, LOCK_WORKLOADS, SCALE_WORKLOADS } from './workloads.js';
 import type { Metrics, WorkloadContext, WorkloadName, WorkloadParams } from './workloads.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const benchDir = join(here, '..');
 const repoRoot = join(benchDir, '..');
-
-const FULL: WorkloadParams = {
-  window: 1000,
-  getOps: 50_000,
-  getWarmup: 15_000,
-  seqOps: 5_000,
-  seqWarmup: 1_000,
-  createDeletePairs: 8_000,
-  createDeleteWarmup: 2_000,
-  watches: 10_000,
-  lockCycles: 800,
-  lockWarmup: 200,
-  handoffs: 800,
-  waiters: 1_000,
-  waiterSessions: 10,
-  scale: {
-    sessions: 1_000,
-    connectWindow: 100,
-    idleMs: 10_000,
-    fixtureChildren: 100_000,
-    largeBytes: 1024 * 1024,
-    largeOps: 100,
-    largeWarmup: 10,
-    childrenCalls: 7,
-    childrenWarmup: 2,
-  },
-};
-// Smoke runs only (`--quick`): every code path, small counts. Its figures are not the benchmark.
-const QUICK: WorkloadParams = {
-  ...FULL,
-  getOps: 5_000,
-  getWarmup: 1_000,
-  seqOps: 500,
-  seqWarmup: 100,
-  createDeletePairs: 1_000,
-  createDeleteWarmup: 200,
-  watches: 1_000,
-  lockCycles: 100,
-  lockWarmup: 20,
-  handoffs: 200,
-  waiters: 100,
-  scale: {
-    sessions: 100,
-    connectWindow: 50,
-    idleMs: 2_000,
-    fixtureChildren: 10_000,
-    largeBytes: 1024 * 1024,
-    largeOps: 10,
-    largeWarmup: 2,
-    childrenCalls: 3,
-    childrenWarmup: 1,
-  },
-};
-
-// The testkit's defaults suit tests (C1 only, for a fast start); a benchmark server gets the full JIT so the
-// server is not the bottleneck that flattens every ratio. forceSync=no is the testkit's default: writes then
-// measure the clients and ZooKeeper, not this (shared) machine's disk.
-// The rows at scale need frames above ZooKeeper's 1 MiB default (a 1 MiB node, a 100,000-child listing, a
-// client replaying 100,000 watches in one SetWatches) and a session that survives the watch-replay row's time
-// away (maxSessionTimeout 60 s, so the 30 s every client asks for is granted; the default is 20 ticks = 10 s).
-const SERVER_OPTIONS = {
-  heap: '1g',
-  logLevel: 'ERROR',
-  maxSessionTimeout: 60_000,
-  jvmArgs: ['-XX:TieredStopAtLevel=4', '-Dzookeeper.globalOutstandingLimit=100000', '-Djute.maxbuffer=4194304'],
-} as const;
-
-const LABELS: Record<ClientId, string> = {
-  zkts: 'zkts',
-  nzk: 'node-zookeeper-client',
-  native: 'zookeeper (native)',
-  java: 'ZooKeeper Java',
-  curator: 'Curator',
-  raw: 'raw socket (ceiling)',
-};
-
-// Node runners: which workloads each has (the native package gets no lock: the comparison is zkts's Mutex
-// against Curator and the seeds' lock on node-zookeeper-client).
-const NODE_CLIENTS: { id: ClientId; workloads: readonly WorkloadName[] }[] = [
-  { id: 'zkts', workloads: [...DATA_WORKLOADS, ...LOCK_WORKLOADS, ...SCALE_WORKLOADS] },
-  { id: 'nzk', workloads: [...DATA_WORKLOADS, ...LOCK_WORKLOADS, ...SCALE_WORKLOADS] },
-  { id: 'native', workloads: [...DATA_WORKLOADS, ...SCALE_WORKLOADS] },
-  // Not a client: the most a single connection can get from this server (getData only).
-  { id: 'raw', workloads: ['getPipelined', 'getSequential'] },
-];
-
-/** The first host of a connect string (the proxy's upstream). */
-function parseHost(connectString: string): { host: string; port: number } {
-  const [host = '127.0.0.1', port = '2181'] = (connectString.split(',')[0] ?? '').split(':');
-  return { host, port: Number(port) };
-}
-
-/**
- * A row a client is left out of although it has the operations, and why (printed under the table, kept in the
- * JSON): here, only where running it would cost the run minutes and say no more than the reason does.
- */
-function notRun(client: ClientId, workload: WorkloadName, params: WorkloadParams): string | undefined {
-  if (client === 'native' && workload === 'watchReplay' && (params.scale?.fixtureChildren ?? 0) > 20_000) {
-    return (
-      'its C client hands every session event (disconnected, connected again) to every watcher, collecting them ' +
-      'into a list it de-duplicates by linear search (zk_hashtable.c: collect_session_watchers → add_to_list → ' +
-      'search_watcher): O(n²) per session event with one watcher per aw_get. Replays measured by hand on this ' +
-      'machine (reconnect → all fired): 10k watches 0.5-0.7 s, 20k 3.1 s, 50k 14 s, 100k 36 s once and more than ' +
-      'the row\'s 3 minutes in two other runs (perf: 77% of its CPU in search_watcher).'
-    );
-  }
-  return undefined;
-}
 
 function log(line: string): void {
   process.stderr.write(`${line}\n`);
@@ -156,7 +49,15 @@ function compileChild(): void {
 
 type Extras = Pick<WorkloadContext, 'fixture' | 'proxy'>;
 
-function runChild(client: ClientId, workload: WorkloadName, connectString: string, base: string, params: WorkloadParams, extras: Extras = {}): Promise<Outcome> {
+interface ChildLine {
+  ok: boolean;
+  metrics?: Metrics;
+  perClient?: Record<string, Metrics>;
+  error?: string;
+}
+
+/** One child process; resolves with its last stdout line (parsed), or why there is none. */
+function spawnChild(client: string, workload: RowWorkload, connectString: string, base: string, params: WorkloadParams, extras: Extras): Promise<ChildLine> {
   return new Promise((resolve) => {
     const entry = fromSource ? ['--conditions=zkts-source', '--import', 'tsx', join(here, 'child.ts')] : [childScript];
     const args = ['--expose-gc', ...entry, client, workload, connectString, base, JSON.stringify(params), JSON.stringify(extras)];
@@ -170,45 +71,27 @@ function runChild(client: ClientId, workload: WorkloadName, connectString: strin
       clearTimeout(timer);
       const last = stdout.trim().split('\n').pop() ?? '';
       try {
-        const parsed = JSON.parse(last) as { ok: boolean; metrics?: Metrics; error?: string };
-        if (parsed.ok && parsed.metrics) resolve({ metrics: parsed.metrics });
-        else resolve({ error: (parsed.error ?? 'failed').split('\n').slice(0, 3).join(' | ') });
+        const parsed = JSON.parse(last) as ChildLine;
+        resolve(parsed.ok ? parsed : { ok: false, error: (parsed.error ?? 'failed').split('\n').slice(0, 3).join(' | ') });
       } catch {
-        resolve({ error: `exit ${String(code ?? signal)}: ${stderr.trim().split('\n').slice(-3).join(' | ')}` });
+        resolve({ ok: false, error: `exit ${String(code ?? signal)}: ${stderr.trim().split('\n').slice(-3).join(' | ')}` });
       }
     });
   });
 }
 
-/** How many passes each workload gets (its best is kept); the waiters' figures are counts, not rates. */
-const PASSES: Partial<Record<WorkloadName, number>> = {
-  getPipelined: 3,
-  // One connection's round trip is bimodal on a shared 2-core machine (client and server on one core, or
-  // on two with a wake-up between): five short passes let each client show its better mode.
-  getSequential: 5,
-  createDelete: 2,
-  watches: 2,
-  mutexUncontended: 3,
-  handoffs8: 3,
-  handoffs32: 3,
-  waiters: 1,
-  sessions1k: 2,
-  watchReplay: 2,
-  getLarge: 3,
-  children100k: 3,
-};
+async function runChild(client: ClientId, workload: WorkloadName, connectString: string, base: string, params: WorkloadParams, extras: Extras = {}): Promise<Outcome> {
+  const line = await spawnChild(client, workload, connectString, base, params, extras);
+  return line.ok && line.metrics ? { metrics: line.metrics } : { error: line.error ?? 'no metrics' };
+}
 
-/** The run whose headline figure (the workload's first row in the table) is best; every run is kept in `runs`. */
-function best(workload: WorkloadName, outcomes: Outcome[]): Outcome {
-  const row = ROWS.find((r) => r.workload === workload);
-  const ok = outcomes.filter((o): o is { metrics: Metrics } => 'metrics' in o);
-  if (!row || ok.length === 0) return outcomes[0] ?? { error: 'not run' };
-  const score = (o: { metrics: Metrics }): number => {
-    const v = o.metrics[row.metric] ?? Number.NaN;
-    return row.better === 'higher' ? v : -v;
-  };
-  const top = ok.reduce((a, b) => (score(b) > score(a) ? b : a));
-  return { metrics: top.metrics, runs: ok.map((o) => o.metrics) };
+/** Every client in `ids` in one child (interleaved.ts): one outcome per client. */
+async function runInterleaved(ids: ClientId[], connectString: string, base: string, params: WorkloadParams): Promise<Map<ClientId, Outcome>> {
+  const line = await spawnChild(ids.join(','), INTERLEAVED, connectString, base, params, {});
+  return new Map(ids.map((id): [ClientId, Outcome] => {
+    const m = line.perClient?.[id];
+    return [id, m ? { metrics: m } : { error: line.error ?? 'no metrics' }];
+  }));
 }
 
 /** HEAD's short hash, `+dirty` when the working tree has changes (others may be mid-edit). */
@@ -239,7 +122,9 @@ async function main(): Promise<void> {
   const onlyClients = values.clients?.split(',');
   const onlyWorkloads = values.workloads?.split(',');
   const wanted = (c: ClientId): boolean => !onlyClients || onlyClients.includes(c) || (c === 'curator' && onlyClients.includes('java'));
-  const workloads = [...DATA_WORKLOADS, ...LOCK_WORKLOADS, ...SCALE_WORKLOADS].filter((w) => !onlyWorkloads || onlyWorkloads.includes(w));
+  const all: RowWorkload[] = [...DATA_WORKLOADS, ...LOCK_WORKLOADS, ...SCALE_WORKLOADS];
+  all.splice(all.indexOf('getSequential') + 1, 0, INTERLEAVED);
+  const workloads = all.filter((w) => !onlyWorkloads || onlyWorkloads.includes(w));
 
   const started = new Date();
   const loadBefore = os.loadavg();
@@ -267,7 +152,7 @@ async function main(): Promise<void> {
     log('bench: warming the server up (not measured)');
     const warm = { ...QUICK, getOps: 40_000, createDeletePairs: 5_000 };
     for (const w of ['getPipelined', 'createDelete', 'getSequential'] as const) await runChild('nzk', w, connectString, `/${run}-warm-${w}`, warm);
-    if (workloads.some((w) => FIXTURE_WORKLOADS.includes(w)) && params.scale) {
+    if (workloads.some((w) => (FIXTURE_WORKLOADS as readonly string[]).includes(w)) && params.scale) {
       const n = params.scale.fixtureChildren;
       log(`bench: creating the fixture (${n} children, not measured)`);
       fixture = await createFixture(connectString, `/${run}-fixture`, n, params.window);
@@ -288,6 +173,22 @@ async function main(): Promise<void> {
     for (const workload of workloads) {
       const row: Partial<Record<ClientId, Outcome>> = {};
       grid[workload] = row;
+      if (workload === INTERLEAVED) {
+        // One child for every Node client that runs getSequential; the batch order flips every pass too.
+        const ids = NODE_CLIENTS.filter((c) => wanted(c.id) && c.workloads.includes('getSequential')).map((c) => c.id);
+        const runs = new Map<ClientId, Outcome[]>();
+        for (let pass = 0; pass < (PASSES[workload] ?? 1) && ids.length > 0; pass++) {
+          const t0 = Date.now();
+          const outcomes = await runInterleaved(pass % 2 === 0 ? ids : [...ids].reverse(), connectString, `/${run}-interleaved-${pass}`, params);
+          const took = ((Date.now() - t0) / 1000).toFixed(1);
+          for (const [id, outcome] of outcomes) {
+            runs.set(id, [...(runs.get(id) ?? []), outcome]);
+            log(`  ${workload.padEnd(17)} ${LABELS[id].padEnd(22)} ${took.padStart(5)}s ${'metrics' in outcome ? summary(outcome.metrics) : `ERROR ${outcome.error}`}`);
+          }
+        }
+        for (const [id, outcomes] of runs) row[id] = best(workload, outcomes);
+        continue;
+      }
       const steps: { id: ClientId; go: (pass: number) => Promise<Outcome> }[] = [];
       for (const c of NODE_CLIENTS) {
         if (!wanted(c.id) || !c.workloads.includes(workload)) continue;

@@ -70,6 +70,8 @@ export async function sessions1k(ctx: WorkloadContext): Promise<Metrics> {
       }, done),
     ),
   );
+  let metrics: Metrics | undefined;
+  let closeMs = Number.NaN;
   try {
     // Let the handshakes' garbage go and every session's timers settle into their idle rhythm.
     await sleep(1000);
@@ -79,7 +81,7 @@ export async function sessions1k(ctx: WorkloadContext): Promise<Metrics> {
     const idle = await measure(() => sleep(idleMs));
     const received1 = await serverPacketsReceived(ctx.connectString);
     const seconds = idle.ms / 1000;
-    return {
+    metrics = {
       sessions: n,
       connectMs: connected.ms,
       connectCpuMs: connected.cpuUs / 1000,
@@ -90,12 +92,16 @@ export async function sessions1k(ctx: WorkloadContext): Promise<Metrics> {
       serverPacketsPerSec: (received1 - received0) / seconds,
     };
   } finally {
-    await pipeline(open.length, connectWindow, (i, done) => {
-      const s = open[i];
-      if (s) s.close().then(() => done(null), done);
-      else done(null);
-    });
+    const closed = await measure(() =>
+      pipeline(open.length, connectWindow, (i, done) => {
+        const s = open[i];
+        if (s) s.close().then(() => done(null), done);
+        else done(null);
+      }),
+    );
+    closeMs = closed.ms;
   }
+  return { ...metrics, closeMs };
 }
 
 /**

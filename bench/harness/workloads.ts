@@ -320,6 +320,11 @@ export const WORKLOADS = {
 } as const satisfies Record<string, (ctx: WorkloadContext) => Promise<Metrics>>;
 
 export type WorkloadName = keyof typeof WORKLOADS;
+/**
+ * Not a per-client workload: every Node client in one child process, sequential getData in alternating batches
+ * (interleaved.ts), so the scheduler's and the neighbours' noise falls on all of them alike.
+ */
+export const INTERLEAVED = 'getSequentialInterleaved';
 export const DATA_WORKLOADS: readonly WorkloadName[] = ['getPipelined', 'getSequential', 'createDelete', 'watches'];
 export const LOCK_WORKLOADS: readonly WorkloadName[] = ['mutexUncontended', 'handoffs8', 'handoffs32', 'waiters'];
 /** The rows at scale (scale.ts). */

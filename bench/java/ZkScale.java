@@ -115,6 +115,8 @@ final class ZkScale {
         Semaphore slots = new Semaphore(window);
         CountDownLatch all = new CountDownLatch(n);
         long cpu0 = ZkBench.cpuNanos(), t0 = System.nanoTime();
+        Map<String, Double> m;
+        double closeMs;
         try {
             for (int i = 0; i < n; i++) {
                 slots.acquire();
@@ -135,20 +137,31 @@ final class ZkScale {
             Thread.sleep(idleMs);
             double seconds = (System.nanoTime() - t1) / 1e9, idleCpuUs = (threadsCpuNanos() - cpu1) / 1e3;
             double received1 = serverPacketsReceived();
-            return ZkBench.metrics("sessions", n, "connectMs", connectMs, "connectCpuMs", connectCpuMs,
+            m = ZkBench.metrics("sessions", n, "connectMs", connectMs, "connectCpuMs", connectCpuMs,
                 "heapPerSession", (heap1 - heap0) / (double) n, "rssPerSession", (rss1 - rss0) / (double) n,
                 "idleCpuMsPerSec", idleCpuUs / 1000 / seconds, "idleCpuUsPerSessionSec", idleCpuUs / seconds / n,
                 "serverPacketsPerSec", (received1 - received0) / seconds);
         } finally {
-            // close() waits for the server's answer: one at a time, 1,000 of them take minutes.
-            java.util.concurrent.ExecutorService closer = java.util.concurrent.Executors.newFixedThreadPool(window);
-            for (ZooKeeper zk : open) closer.submit(() -> {
-                zk.close();
-                return null;
-            });
-            closer.shutdown();
-            closer.awaitTermination(120, TimeUnit.SECONDS);
+            closeMs = closeAll(open, window);
         }
+        m.put("closeMs", closeMs);
+        return m;
+    }
+
+    /**
+     * close() waits for the server's answer, then joins the session's threads; with 1,000 sessions the send
+     * threads contend (their pings queue behind one another), so this takes about a minute here. Returns ms.
+     */
+    private static double closeAll(List<ZooKeeper> open, int parallel) throws Exception {
+        long c0 = System.nanoTime();
+        java.util.concurrent.ExecutorService closer = java.util.concurrent.Executors.newFixedThreadPool(parallel);
+        for (ZooKeeper zk : open) closer.submit(() -> {
+            zk.close();
+            return null;
+        });
+        closer.shutdown();
+        closer.awaitTermination(300, TimeUnit.SECONDS);
+        return (System.nanoTime() - c0) / 1e6;
     }
 
     /** One line per command to the harness's proxy (replay-proxy.ts); returns the fields after "ok". */
