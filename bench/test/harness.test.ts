@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 import { javaArgs } from '../harness/java.js';
 import { pipeline, quantile } from '../harness/measure.js';
+import { best, FULL, notRun, QUICK } from '../harness/plan.js';
 import { FrameScanner } from '../harness/replay-proxy.js';
 import { checkTargets, failuresText, table } from '../harness/report.js';
 import { childName } from '../harness/scale.js';
@@ -151,5 +152,19 @@ describe('rows at scale', () => {
     expect(text).toContain('(×2.00)');
     expect(text).not.toContain('getData pipelined');
     expect(failuresText(partial, LABELS)).toBe('  getLarge, native: boom');
+  });
+});
+
+describe('plan', () => {
+  it('keeps the pass with the better headline figure, and every pass', () => {
+    const kept = best('getSequentialInterleaved', [{ metrics: { p50Us: 70 } }, { error: 'x' }, { metrics: { p50Us: 60 } }]);
+    expect(kept).toEqual({ metrics: { p50Us: 60 }, runs: [{ p50Us: 70 }, { p50Us: 60 }] });
+    expect(best('getLarge', [{ metrics: { mbPerSec: 300 } }, { metrics: { mbPerSec: 500 } }])).toMatchObject({ metrics: { mbPerSec: 500 } });
+  });
+
+  it('leaves the native package out of the 100k replay only, and says why', () => {
+    expect(notRun('native', 'watchReplay', FULL)).toMatch(/O\(n²\)/);
+    expect(notRun('native', 'watchReplay', QUICK)).toBeUndefined();
+    expect(notRun('zkts', 'watchReplay', FULL)).toBeUndefined();
   });
 });
