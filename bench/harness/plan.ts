@@ -145,3 +145,33 @@ export function best(workload: RowWorkload, outcomes: Outcome[]): Outcome {
   const top = ok.reduce((a, b) => (score(b) > score(a) ? b : a));
   return { metrics: top.metrics, runs: ok.map((o) => o.metrics) };
 }
+
+/**
+ * The interleaved row keeps ONE pass for every client, so each ratio compares figures measured side by side:
+ * the quietest pass, the one with the lowest geometric mean of every client's p50 (no client's own luck
+ * decides). Taking each client's own best pass would pair figures from different passes, which is the noise
+ * this row exists to remove. Every pass stays in `runs`.
+ */
+export function interleavedPick(passes: readonly Map<ClientId, Outcome>[], ids: readonly ClientId[]): Partial<Record<ClientId, Outcome>> {
+  const noise = (m: Map<ClientId, Outcome>): number => {
+    let logSum = 0;
+    for (const id of ids) {
+      const o = m.get(id);
+      const v = o && 'metrics' in o ? o.metrics['p50Us'] : undefined;
+      if (v === undefined || !(v > 0)) return Number.POSITIVE_INFINITY;
+      logSum += Math.log(v);
+    }
+    return logSum;
+  };
+  const kept = passes.reduce<Map<ClientId, Outcome> | undefined>((a, b) => (a === undefined || noise(b) < noise(a) ? b : a), undefined);
+  const out: Partial<Record<ClientId, Outcome>> = {};
+  for (const id of ids) {
+    const runs = passes.flatMap((m) => {
+      const o = m.get(id);
+      return o && 'metrics' in o ? [o.metrics] : [];
+    });
+    const mine = kept?.get(id);
+    out[id] = mine && 'metrics' in mine ? { metrics: mine.metrics, runs } : (mine ?? { error: 'not run' });
+  }
+  return out;
+}

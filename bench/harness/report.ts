@@ -28,6 +28,7 @@ export const ROWS: readonly Row[] = [
   { workload: 'getSequential', metric: 'p50Us', label: 'getData sequential p50', unit: 'µs', better: 'lower' },
   { workload: 'getSequential', metric: 'p99Us', label: 'getData sequential p99', unit: 'µs', better: 'lower' },
   { workload: 'getSequentialInterleaved', metric: 'p50Us', label: 'getData sequential p50, all in 1 process', unit: 'µs', better: 'lower' },
+  { workload: 'getSequentialInterleaved', metric: 'p10Us', label: 'getData sequential p10, all in 1 process', unit: 'µs', better: 'lower' },
   { workload: 'createDelete', metric: 'pairsPerSec', label: 'create+delete pipelined', unit: 'pairs/s', better: 'higher' },
   { workload: 'createDelete', metric: 'cpuUsPerPair', label: 'create+delete: client CPU', unit: 'µs/pair', better: 'lower' },
   { workload: 'watches', metric: 'totalMs', label: '10k watches set+fired+delivered', unit: 'ms', better: 'lower' },

@@ -18,7 +18,7 @@ import { createFixture } from './fixture.js';
 import type { Fixture } from './fixture.js';
 import { prepareJava } from './java.js';
 import type { JavaRunner } from './java.js';
-import { best, FULL, LABELS, NODE_CLIENTS, notRun, parseHost, PASSES, QUICK, SERVER_OPTIONS } from './plan.js';
+import { best, FULL, interleavedPick, LABELS, NODE_CLIENTS, notRun, parseHost, PASSES, QUICK, SERVER_OPTIONS } from './plan.js';
 import { checkTargets, failuresText, table, targetsText } from './report.js';
 import type { ClientId, Outcome, ResultGrid, RowWorkload } from './report.js';
 import { startReplayProxy } from './replay-proxy.js';
@@ -176,17 +176,17 @@ async function main(): Promise<void> {
       if (workload === INTERLEAVED) {
         // One child for every Node client that runs getSequential; the batch order flips every pass too.
         const ids = NODE_CLIENTS.filter((c) => wanted(c.id) && c.workloads.includes('getSequential')).map((c) => c.id);
-        const runs = new Map<ClientId, Outcome[]>();
+        const passes: Map<ClientId, Outcome>[] = [];
         for (let pass = 0; pass < (PASSES[workload] ?? 1) && ids.length > 0; pass++) {
           const t0 = Date.now();
           const outcomes = await runInterleaved(pass % 2 === 0 ? ids : [...ids].reverse(), connectString, `/${run}-interleaved-${pass}`, params);
+          passes.push(outcomes);
           const took = ((Date.now() - t0) / 1000).toFixed(1);
           for (const [id, outcome] of outcomes) {
-            runs.set(id, [...(runs.get(id) ?? []), outcome]);
             log(`  ${workload.padEnd(17)} ${LABELS[id].padEnd(22)} ${took.padStart(5)}s ${'metrics' in outcome ? summary(outcome.metrics) : `ERROR ${outcome.error}`}`);
           }
         }
-        for (const [id, outcomes] of runs) row[id] = best(workload, outcomes);
+        Object.assign(row, interleavedPick(passes, ids));
         continue;
       }
       const steps: { id: ClientId; go: (pass: number) => Promise<Outcome> }[] = [];

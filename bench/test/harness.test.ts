@@ -4,11 +4,11 @@ import { describe, expect, it } from 'vitest';
 
 import { javaArgs } from '../harness/java.js';
 import { pipeline, quantile } from '../harness/measure.js';
-import { best, FULL, notRun, QUICK } from '../harness/plan.js';
+import { best, FULL, interleavedPick, notRun, QUICK } from '../harness/plan.js';
 import { FrameScanner } from '../harness/replay-proxy.js';
 import { checkTargets, failuresText, table } from '../harness/report.js';
 import { childName } from '../harness/scale.js';
-import type { ClientId, ResultGrid } from '../harness/report.js';
+import type { ClientId, Outcome, ResultGrid } from '../harness/report.js';
 import { chart } from '../harness/svg.js';
 
 const LABELS: Record<ClientId, string> = { zkts: 'zkts', nzk: 'nzk', native: 'native', java: 'java', curator: 'curator', raw: 'raw' };
@@ -166,5 +166,19 @@ describe('plan', () => {
     expect(notRun('native', 'watchReplay', FULL)).toMatch(/O\(n²\)/);
     expect(notRun('native', 'watchReplay', QUICK)).toBeUndefined();
     expect(notRun('zkts', 'watchReplay', FULL)).toBeUndefined();
+  });
+});
+
+describe('interleaved row', () => {
+  it('keeps one pass for every client: the quietest for all of them together', () => {
+    const pass = (zkts: number, raw: number): Map<ClientId, Outcome> =>
+      new Map<ClientId, Outcome>([
+        ['zkts', { metrics: { p50Us: zkts } }],
+        ['raw', { metrics: { p50Us: raw } }],
+      ]);
+    // Products 6560, 2464, 3000: the second pass, although zkts alone did better in the third.
+    const kept = interleavedPick([pass(80, 82), pass(56, 44), pass(50, 60)], ['zkts', 'raw']);
+    expect(kept.zkts).toEqual({ metrics: { p50Us: 56 }, runs: [{ p50Us: 80 }, { p50Us: 56 }, { p50Us: 50 }] });
+    expect(kept.raw).toMatchObject({ metrics: { p50Us: 44 } });
   });
 });
