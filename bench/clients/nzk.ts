@@ -8,9 +8,9 @@ import type { SeedsLockCounters } from './seeds-lock.js';
 
 const counters: SeedsLockCounters = { watchEvents: 0 };
 
-function connectClient(connectString: string): Promise<Client> {
+function connectClient(connectString: string, sessionTimeout: number): Promise<Client> {
   return new Promise((resolve, reject) => {
-    const client = nzk.createClient(connectString, { sessionTimeout: 30_000, retries: 0 });
+    const client = nzk.createClient(connectString, { sessionTimeout, retries: 0 });
     const timer = setTimeout(() => reject(new Error('node-zookeeper-client: connect timed out')), 20_000);
     client.once('connected', () => {
       clearTimeout(timer);
@@ -36,6 +36,8 @@ function session(client: Client): BenchSession {
     create: (path, data, done) =>
       client.create(path, Buffer.from(data.buffer, data.byteOffset, data.byteLength), nzk.CreateMode.PERSISTENT, (e) => done(e)),
     delete: (path, done) => client.remove(path, -1, done),
+    getDataBytes: (path, got) => client.getData(path, (e, data) => (e ? got(e) : got(null, data))),
+    getChildrenList: (path, got) => client.getChildren(path, (e, children) => (e ? got(e) : got(null, children))),
     countChildren: (path) =>
       new Promise((resolve, reject) => client.getChildren(path, (e, children) => (e ? reject(e) : resolve(children.length)))),
     close: async () => {
@@ -57,6 +59,7 @@ export const client: BenchClient = {
   id: 'nzk',
   label: 'node-zookeeper-client',
   lockLabel: 'seeds lock (node-zookeeper-client)',
-  connect: async (connectString) => session(await connectClient(connectString)),
+  // node-zookeeper-client has no frame limit to raise (it reads whatever length the server announces).
+  connect: async (connectString, options = {}) => session(await connectClient(connectString, options.sessionTimeout ?? 30_000)),
   watchEventsDelivered: () => counters.watchEvents,
 };

@@ -192,6 +192,14 @@ class RawSession implements BenchSession {
     throw new Error('the raw ceiling client only does getData');
   }
 
+  getDataBytes(): void {
+    throw new Error('the raw ceiling client only does getData');
+  }
+
+  getChildrenList(): void {
+    throw new Error('the raw ceiling client only does getData');
+  }
+
   countChildren(): Promise<number> {
     return Promise.reject(new Error('the raw ceiling client only does getData'));
   }

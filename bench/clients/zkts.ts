@@ -6,7 +6,7 @@ import type { ZkClient } from '@zkts/protocol';
 import { Mutex } from '@zkts/recipes';
 import type { Lease } from '@zkts/recipes';
 
-import type { BenchClient, BenchLock, BenchSession, Done } from '../harness/session.js';
+import type { BenchClient, BenchLock, BenchSession, ConnectOptions, Done } from '../harness/session.js';
 
 // Every watch event the client delivers is published on `zkts:event`: that is what events-per-handoff counts,
 // including the watches the Mutex sets internally.
@@ -54,6 +54,8 @@ function session(client: ZkClient): BenchSession {
     setData: (path, data, done) => void client.setData(path, data).then(ok(done), done),
     create: (path, data, done) => void client.create(path, data).then(ok(done), done),
     delete: (path, done) => void client.delete(path).then(ok(done), done),
+    getDataBytes: (path, got) => void client.getData(path).then((r) => got(null, r.data), got),
+    getChildrenList: (path, got) => void client.getChildren(path).then((r) => got(null, r.children), got),
     countChildren: async (path) => (await client.getChildren(path)).children.length,
     close: () => client.close(),
     lock: (dir) => new ZktsLock(client, dir),
@@ -64,6 +66,12 @@ export const client: BenchClient = {
   id: 'zkts',
   label: 'zkts',
   lockLabel: 'zkts Mutex',
-  connect: async (connectString) => session(await connect(connectString, { sessionTimeout: 30_000 })),
+  connect: async (connectString, options: ConnectOptions = {}) =>
+    session(
+      await connect(connectString, {
+        sessionTimeout: options.sessionTimeout ?? 30_000,
+        ...(options.maxPacket === undefined ? {} : { maxPacket: options.maxPacket }),
+      }),
+    ),
   watchEventsDelivered: () => watchEvents,
 };

@@ -1,11 +1,11 @@
-// Compiles bench/java/ZkBench.java against Debian's jars (/usr/share/java) and runs it, one workload per JVM.
-// Skipped, with the reason, when javac or a jar is missing.
+// Compiles bench/java/ZkBench.java (and ZkScale.java, the rows at scale) against Debian's jars
+// (/usr/share/java) and runs it, one workload per JVM. Skipped, with the reason, when javac or a jar is missing.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import type { Metrics, WorkloadParams } from './workloads.js';
+import type { Metrics, WorkloadContext, WorkloadParams } from './workloads.js';
 
 const JARS = '/usr/share/java';
 // zookeeper + jute + netty + metrics/snappy/commons-io are what the 3.8 client loads; Curator needs guava
@@ -42,7 +42,7 @@ export interface JavaResult {
 
 export interface JavaRunner {
   version: string;
-  run(workload: string, connectString: string, base: string, params: WorkloadParams): Promise<JavaResult>;
+  run(workload: string, connectString: string, base: string, params: WorkloadParams, extras?: Pick<WorkloadContext, 'fixture' | 'proxy'>): Promise<JavaResult>;
   dispose(): void;
 }
 
@@ -58,7 +58,8 @@ export function prepareJava(sourceDir: string): JavaRunner | string {
   if (spawnSync('javac', ['-version']).status !== 0) return 'javac not found';
   const classpath = REQUIRED.map((j) => join(JARS, j)).join(':');
   const out = mkdtempSync(join(tmpdir(), 'zkts-bench-java-'));
-  const compiled = spawnSync('javac', ['-nowarn', '-d', out, '-cp', classpath, join(sourceDir, 'ZkBench.java')], { encoding: 'utf8' });
+  const sources = ['ZkBench.java', 'ZkScale.java'].map((f) => join(sourceDir, f));
+  const compiled = spawnSync('javac', ['-nowarn', '-d', out, '-cp', classpath, ...sources], { encoding: 'utf8' });
   if (compiled.status !== 0) {
     rmSync(out, { recursive: true, force: true });
     return `javac failed: ${compiled.stderr.slice(0, 2000)}`;
@@ -67,16 +68,33 @@ export function prepareJava(sourceDir: string): JavaRunner | string {
     version: javaVersion(),
     // One JVM per workload, like the one Node process per client and workload: interleaving the clients
     // workload by workload keeps server-side drift (and the neighbours' load) from favouring anyone.
-    run: (workload, connectString, base, params) => runOne(`${classpath}:${out}`, workload, connectString, base, params),
+    run: (workload, connectString, base, params, extras = {}) => runOne(`${classpath}:${out}`, workload, connectString, base, params, extras),
     dispose: () => rmSync(out, { recursive: true, force: true }),
   };
 }
 
-function runOne(classpath: string, workload: string, connectString: string, base: string, params: WorkloadParams): Promise<JavaResult> {
-  const args = [...Object.entries(params).map(([k, v]) => `${k}=${String(v)}`), `only=${workload}`];
+/** ZkBench's arguments: every number as `key=value` (the scale parameters flattened), then the extras. */
+export function javaArgs(workload: string, params: WorkloadParams, extras: Pick<WorkloadContext, 'fixture' | 'proxy'>): string[] {
+  const { scale, ...plain } = params;
+  const numbers = { ...plain, ...scale, ...(extras.proxy ? { proxyPort: extras.proxy.port, controlPort: extras.proxy.controlPort } : {}) };
+  const args = [...Object.entries(numbers).map(([k, v]) => `${k}=${String(v)}`), `only=${workload}`];
+  if (extras.fixture) args.push(`fixture=${extras.fixture}`);
+  return args;
+}
+
+function runOne(
+  classpath: string,
+  workload: string,
+  connectString: string,
+  base: string,
+  params: WorkloadParams,
+  extras: Pick<WorkloadContext, 'fixture' | 'proxy'>,
+): Promise<JavaResult> {
+  const args = javaArgs(workload, params, extras);
   return new Promise((resolve, reject) => {
     // A fixed heap keeps GC behaviour comparable run to run.
-    const child = spawn('java', ['-Xms512m', '-Xmx1g', '-cp', classpath, 'ZkBench', connectString, base, ...args], {
+    // jute.maxbuffer: the Java client refuses frames above it (1 MiB by default); the rows at scale need 4 MiB.
+    const child = spawn('java', ['-Xms512m', '-Xmx1g', '-Djute.maxbuffer=4194304', '-cp', classpath, 'ZkBench', connectString, base, ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -16,72 +16,21 @@ import type { ZooKeeperServer } from '@zkts/testkit';
 
 import { CACHE_WORKLOAD, runCacheBench } from '../caches/run.js';
 import type { CacheBenchResult } from '../caches/run.js';
+import { createFixture } from './fixture.js';
+import type { Fixture } from './fixture.js';
 import { prepareJava } from './java.js';
 import type { JavaRunner } from './java.js';
-import { checkTargets, ROWS, table, targetsText } from './report.js';
-import type { ClientId, Outcome, ResultGrid } from './report.js';
+import { best, FULL, interleavedPick, LABELS, NODE_CLIENTS, notRun, parseHost, PASSES, QUICK, SERVER_OPTIONS } from './plan.js';
+import { checkTargets, failuresText, table, targetsText } from './report.js';
+import type { ClientId, Outcome, ResultGrid, RowWorkload } from './report.js';
+import { startReplayProxy } from './replay-proxy.js';
 import { chart } from './svg.js';
-import { DATA_WORKLOADS, LOCK_WORKLOADS } from './workloads.js';
-import type { Metrics, WorkloadName, WorkloadParams } from './workloads.js';
+import { DATA_WORKLOADS, FIXTURE_WORKLOADS, INTERLEAVED, LOCK_WORKLOADS, SCALE_WORKLOADS } from './workloads.js';
+import type { Metrics, WorkloadContext, WorkloadName, WorkloadParams } from './workloads.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const benchDir = join(here, '..');
 const repoRoot = join(benchDir, '..');
-
-const FULL: WorkloadParams = {
-  window: 1000,
-  getOps: 50_000,
-  getWarmup: 15_000,
-  seqOps: 5_000,
-  seqWarmup: 1_000,
-  createDeletePairs: 8_000,
-  createDeleteWarmup: 2_000,
-  watches: 10_000,
-  lockCycles: 800,
-  lockWarmup: 200,
-  handoffs: 800,
-  waiters: 1_000,
-  waiterSessions: 10,
-};
-// Smoke runs only (`--quick`): every code path, small counts. Its figures are not the benchmark.
-const QUICK: WorkloadParams = {
-  ...FULL,
-  getOps: 5_000,
-  getWarmup: 1_000,
-  seqOps: 500,
-  seqWarmup: 100,
-  createDeletePairs: 1_000,
-  createDeleteWarmup: 200,
-  watches: 1_000,
-  lockCycles: 100,
-  lockWarmup: 20,
-  handoffs: 200,
-  waiters: 100,
-};
-
-// The testkit's defaults suit tests (C1 only, for a fast start); a benchmark server gets the full JIT so the
-// server is not the bottleneck that flattens every ratio. forceSync=no is the testkit's default: writes then
-// measure the clients and ZooKeeper, not this (shared) machine's disk.
-const SERVER_OPTIONS = { heap: '1g', logLevel: 'ERROR', jvmArgs: ['-XX:TieredStopAtLevel=4', '-Dzookeeper.globalOutstandingLimit=100000'] } as const;
-
-const LABELS: Record<ClientId, string> = {
-  zkts: 'zkts',
-  nzk: 'node-zookeeper-client',
-  native: 'zookeeper (native)',
-  java: 'ZooKeeper Java',
-  curator: 'Curator',
-  raw: 'raw socket (ceiling)',
-};
-
-// Node runners: which workloads each has (the native package gets no lock: the comparison is zkts's Mutex
-// against Curator and the seeds' lock on node-zookeeper-client).
-const NODE_CLIENTS: { id: ClientId; workloads: readonly WorkloadName[] }[] = [
-  { id: 'zkts', workloads: [...DATA_WORKLOADS, ...LOCK_WORKLOADS] },
-  { id: 'nzk', workloads: [...DATA_WORKLOADS, ...LOCK_WORKLOADS] },
-  { id: 'native', workloads: DATA_WORKLOADS },
-  // Not a client: the most a single connection can get from this server (getData only).
-  { id: 'raw', workloads: ['getPipelined', 'getSequential'] },
-];
 
 function log(line: string): void {
   process.stderr.write(`${line}\n`);
@@ -100,10 +49,20 @@ function compileChild(): void {
   if (r.status !== 0) throw new Error(`cannot compile the benchmark's child (tsc -p bench/tsconfig.child.json):\n${r.stdout}${r.stderr}`);
 }
 
-function runChild(client: ClientId, workload: WorkloadName, connectString: string, base: string, params: WorkloadParams): Promise<Outcome> {
+type Extras = Pick<WorkloadContext, 'fixture' | 'proxy'>;
+
+interface ChildLine {
+  ok: boolean;
+  metrics?: Metrics;
+  perClient?: Record<string, Metrics>;
+  error?: string;
+}
+
+/** One child process; resolves with its last stdout line (parsed), or why there is none. */
+function spawnChild(client: string, workload: RowWorkload, connectString: string, base: string, params: WorkloadParams, extras: Extras): Promise<ChildLine> {
   return new Promise((resolve) => {
     const entry = fromSource ? ['--conditions=zkts-source', '--import', 'tsx', join(here, 'child.ts')] : [childScript];
-    const args = ['--expose-gc', ...entry, client, workload, connectString, base, JSON.stringify(params)];
+    const args = ['--expose-gc', ...entry, client, workload, connectString, base, JSON.stringify(params), JSON.stringify(extras)];
     const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
@@ -114,39 +73,27 @@ function runChild(client: ClientId, workload: WorkloadName, connectString: strin
       clearTimeout(timer);
       const last = stdout.trim().split('\n').pop() ?? '';
       try {
-        const parsed = JSON.parse(last) as { ok: boolean; metrics?: Metrics; error?: string };
-        if (parsed.ok && parsed.metrics) resolve({ metrics: parsed.metrics });
-        else resolve({ error: (parsed.error ?? 'failed').split('\n').slice(0, 3).join(' | ') });
+        const parsed = JSON.parse(last) as ChildLine;
+        resolve(parsed.ok ? parsed : { ok: false, error: (parsed.error ?? 'failed').split('\n').slice(0, 3).join(' | ') });
       } catch {
-        resolve({ error: `exit ${String(code ?? signal)}: ${stderr.trim().split('\n').slice(-3).join(' | ')}` });
+        resolve({ ok: false, error: `exit ${String(code ?? signal)}: ${stderr.trim().split('\n').slice(-3).join(' | ')}` });
       }
     });
   });
 }
 
-/** How many passes each workload gets (its best is kept); the waiters' figures are counts, not rates. */
-const PASSES: Partial<Record<WorkloadName, number>> = {
-  getPipelined: 3,
-  getSequential: 3,
-  createDelete: 2,
-  watches: 2,
-  mutexUncontended: 3,
-  handoffs8: 3,
-  handoffs32: 3,
-  waiters: 1,
-};
+async function runChild(client: ClientId, workload: WorkloadName, connectString: string, base: string, params: WorkloadParams, extras: Extras = {}): Promise<Outcome> {
+  const line = await spawnChild(client, workload, connectString, base, params, extras);
+  return line.ok && line.metrics ? { metrics: line.metrics } : { error: line.error ?? 'no metrics' };
+}
 
-/** The run whose headline figure (the workload's first row in the table) is best; every run is kept in `runs`. */
-function best(workload: WorkloadName, outcomes: Outcome[]): Outcome {
-  const row = ROWS.find((r) => r.workload === workload);
-  const ok = outcomes.filter((o): o is { metrics: Metrics } => 'metrics' in o);
-  if (!row || ok.length === 0) return outcomes[0] ?? { error: 'not run' };
-  const score = (o: { metrics: Metrics }): number => {
-    const v = o.metrics[row.metric] ?? Number.NaN;
-    return row.better === 'higher' ? v : -v;
-  };
-  const top = ok.reduce((a, b) => (score(b) > score(a) ? b : a));
-  return { metrics: top.metrics, runs: ok.map((o) => o.metrics) };
+/** Every client in `ids` in one child (interleaved.ts): one outcome per client. */
+async function runInterleaved(ids: ClientId[], connectString: string, base: string, params: WorkloadParams): Promise<Map<ClientId, Outcome>> {
+  const line = await spawnChild(ids.join(','), INTERLEAVED, connectString, base, params, {});
+  return new Map(ids.map((id): [ClientId, Outcome] => {
+    const m = line.perClient?.[id];
+    return [id, m ? { metrics: m } : { error: line.error ?? 'no metrics' }];
+  }));
 }
 
 /** HEAD's short hash, `+dirty` when the working tree has changes (others may be mid-edit). */
@@ -177,7 +124,9 @@ async function main(): Promise<void> {
   const onlyClients = values.clients?.split(',');
   const onlyWorkloads = values.workloads?.split(',');
   const wanted = (c: ClientId): boolean => !onlyClients || onlyClients.includes(c) || (c === 'curator' && onlyClients.includes('java'));
-  const workloads = [...DATA_WORKLOADS, ...LOCK_WORKLOADS].filter((w) => !onlyWorkloads || onlyWorkloads.includes(w));
+  const all: RowWorkload[] = [...DATA_WORKLOADS, ...LOCK_WORKLOADS, ...SCALE_WORKLOADS];
+  all.splice(all.indexOf('getSequential') + 1, 0, INTERLEAVED);
+  const workloads = all.filter((w) => !onlyWorkloads || onlyWorkloads.includes(w));
 
   const started = new Date();
   const loadBefore = os.loadavg();
@@ -197,6 +146,8 @@ async function main(): Promise<void> {
   const grid: ResultGrid = {};
   let caches: CacheBenchResult | undefined;
   const run = `b${started.getTime().toString(36)}`;
+  let fixture: Fixture | undefined;
+  const notes: string[] = [];
   let serverVersion = 'unknown';
   try {
     if (server) serverVersion = (await server.fourLetter('srvr')).split('\n')[0] ?? serverVersion;
@@ -204,28 +155,68 @@ async function main(): Promise<void> {
     log('bench: warming the server up (not measured)');
     const warm = { ...QUICK, getOps: 40_000, createDeletePairs: 5_000 };
     for (const w of ['getPipelined', 'createDelete', 'getSequential'] as const) await runChild('nzk', w, connectString, `/${run}-warm-${w}`, warm);
+    if (workloads.some((w) => (FIXTURE_WORKLOADS as readonly string[]).includes(w)) && params.scale) {
+      const n = params.scale.fixtureChildren;
+      log(`bench: creating the fixture (${n} children, not measured)`);
+      fixture = await createFixture(connectString, `/${run}-fixture`, n, params.window);
+    }
+    const upstream = parseHost(connectString);
+    const change = fixture ? fixture.changeAll : () => Promise.reject(new Error('no fixture'));
+    // Every run gets the fixture's path; watchReplay gets its own proxy (replay-proxy.ts) for the one run.
+    const withExtras = async (workload: WorkloadName, go: (extras: Extras) => Promise<Outcome>): Promise<Outcome> => {
+      if (workload !== 'watchReplay') return go({ fixture: fixture?.path });
+      const proxy = await startReplayProxy(upstream, change);
+      try {
+        return await go({ fixture: fixture?.path, proxy: { port: proxy.port, controlPort: proxy.controlPort } });
+      } finally {
+        await proxy.close();
+      }
+    };
 
     for (const workload of workloads) {
       const row: Partial<Record<ClientId, Outcome>> = {};
       grid[workload] = row;
+      if (workload === INTERLEAVED) {
+        // One child for every Node client that runs getSequential; the batch order flips every pass too.
+        const ids = NODE_CLIENTS.filter((c) => wanted(c.id) && c.workloads.includes('getSequential')).map((c) => c.id);
+        const passes: Map<ClientId, Outcome>[] = [];
+        for (let pass = 0; pass < (PASSES[workload] ?? 1) && ids.length > 0; pass++) {
+          const t0 = Date.now();
+          const outcomes = await runInterleaved(pass % 2 === 0 ? ids : [...ids].reverse(), connectString, `/${run}-interleaved-${pass}`, params);
+          passes.push(outcomes);
+          const took = ((Date.now() - t0) / 1000).toFixed(1);
+          for (const [id, outcome] of outcomes) {
+            log(`  ${workload.padEnd(17)} ${LABELS[id].padEnd(22)} ${took.padStart(5)}s ${'metrics' in outcome ? summary(outcome.metrics) : `ERROR ${outcome.error}`}`);
+          }
+        }
+        Object.assign(row, interleavedPick(passes, ids));
+        continue;
+      }
       const steps: { id: ClientId; go: (pass: number) => Promise<Outcome> }[] = [];
       for (const c of NODE_CLIENTS) {
         if (!wanted(c.id) || !c.workloads.includes(workload)) continue;
-        steps.push({ id: c.id, go: (pass) => runChild(c.id, workload, connectString, `/${run}-${c.id}-${workload}-${pass}`, params) });
+        const reason = notRun(c.id, workload, params);
+        if (reason) {
+          notes.push(`  ${workload}, ${LABELS[c.id]}: ${reason}`);
+          continue;
+        }
+        const base = (pass: number): string => `/${run}-${c.id}-${workload}-${pass}`;
+        steps.push({ id: c.id, go: (pass) => withExtras(workload, (extras) => runChild(c.id, workload, connectString, base(pass), params, extras)) });
       }
       if (typeof java !== 'string') {
         const jvm = java;
         const id: ClientId = LOCK_WORKLOADS.includes(workload) ? 'curator' : 'java';
         steps.push({
           id,
-          go: async (pass) => {
-            try {
-              const r = await jvm.run(workload, connectString, `/${run}-${id}-${pass}`, params);
-              return r.ok && r.metrics ? { metrics: r.metrics } : { error: r.error ?? 'failed' };
-            } catch (e) {
-              return { error: e instanceof Error ? e.message : String(e) };
-            }
-          },
+          go: (pass) =>
+            withExtras(workload, async (extras) => {
+              try {
+                const r = await jvm.run(workload, connectString, `/${run}-${id}-${pass}`, params, extras);
+                return r.ok && r.metrics ? { metrics: r.metrics } : { error: r.error ?? 'failed' };
+              } catch (e) {
+                return { error: e instanceof Error ? e.message : String(e) };
+              }
+            }),
         });
       }
       // Neighbours on a shared machine make single runs noisy: each client runs the workload `passes` times,
@@ -247,10 +238,12 @@ async function main(): Promise<void> {
     if (!onlyWorkloads || onlyWorkloads.includes(CACHE_WORKLOAD)) caches = await runCacheBench({ connectString, quick: values.quick, clients: onlyClients, base: `/${run}`, log });
   } finally {
     if (typeof java !== 'string') java.dispose();
+    await fixture?.close().catch(() => undefined);
     await server?.stop();
   }
 
-  const checks = checkTargets(grid);
+  // A partial run (--workloads) checks only what it ran.
+  const checks = checkTargets(grid).filter((c) => grid[c.workload] !== undefined);
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
   const machine = {
     cpu,
@@ -269,7 +262,10 @@ async function main(): Promise<void> {
   const load = `load ${machine.loadAverage.before[0] ?? '?'} → ${machine.loadAverage.after[0] ?? '?'}`;
   const subtitle = `${cpu}, ${machine.cores} cores, Node ${machine.node}, ${machine.java}; ZooKeeper ${zk}; ${load}; ${machine.commit}`;
 
-  process.stdout.write(`\n${title}\n${subtitle}\n\n${table(grid, LABELS)}\n\nTargets:\n${targetsText(checks)}\n`);
+  const failures = failuresText(grid, LABELS);
+  const skipped = notes.length > 0 ? `\nNot run:\n${notes.join('\n')}\n` : '';
+  const failed = failures ? `\nFailed runs:\n${failures}\n` : '';
+  process.stdout.write(`\n${title}\n${subtitle}\n\n${table(grid, LABELS)}\n${skipped}${failed}\nTargets:\n${targetsText(checks)}\n`);
   if (caches) process.stdout.write(`\n${caches.text}\n`);
 
   const resultsDir = join(benchDir, 'results');
@@ -283,6 +279,7 @@ async function main(): Promise<void> {
     params,
     clients: LABELS,
     results: grid,
+    notRun: notes.map((n) => n.trim()),
     targets: checks,
     caches: caches && { params: caches.params, results: caches.results, targets: caches.targets },
   };

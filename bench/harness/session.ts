@@ -4,6 +4,15 @@
 // while adapting zkts's promise to a callback costs one `.then`.
 
 export type Done = (error: Error | null) => void;
+/** A completion that also hands over the result (kept by the caller: the heap rows measure it). */
+export type Got<T> = (error: Error | null, result?: T) => void;
+
+export interface ConnectOptions {
+  /** Largest frame accepted, in bytes (the rows with 1 MiB replies raise it; each client's own knob). */
+  maxPacket?: number;
+  /** ms requested; default 30,000 (the watch-replay row asks for 60,000 to outlast its time away). */
+  sessionTimeout?: number;
+}
 
 export interface BenchLock {
   acquire(): Promise<void>;
@@ -12,11 +21,18 @@ export interface BenchLock {
 
 export interface BenchSession {
   getData(path: string, done: Done): void;
-  /** getData leaving a one-shot data watch; `onEvent` runs when the watch fires. */
+  /**
+   * getData leaving a one-shot data watch; `onEvent` runs when the watch fires (for a node event only: session
+   * events that some clients also hand every watcher are not the watch firing).
+   */
   getDataWatch(path: string, onEvent: () => void, done: Done): void;
   setData(path: string, data: Uint8Array, done: Done): void;
   create(path: string, data: Uint8Array, done: Done): void;
   delete(path: string, done: Done): void;
+  /** getData handing over the data bytes (the large-reply row checks their length and keeps nothing). */
+  getDataBytes(path: string, got: Got<Uint8Array>): void;
+  /** getChildren handing over the list as the client returns it (the 100k-children row keeps it). */
+  getChildrenList(path: string, got: Got<readonly string[]>): void;
   /** Number of children of `path` (set-up and polling only, never timed). */
   countChildren(path: string): Promise<number>;
   close(): Promise<void>;
@@ -31,7 +47,7 @@ export interface BenchClient {
   readonly label: string;
   /** Name of the lock implementation, when `lock` is provided. */
   readonly lockLabel?: string;
-  connect(connectString: string): Promise<BenchSession>;
+  connect(connectString: string, options?: ConnectOptions): Promise<BenchSession>;
   /** Watch events this process's sessions received so far (for events-per-handoff). */
   watchEventsDelivered(): number;
 }

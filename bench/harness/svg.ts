@@ -54,7 +54,7 @@ export function chart(grid: ResultGrid, labels: Record<ClientId, string>, title:
     out.push(`<text x="${x0 + 8}" y="${y0 + 18}" font-weight="bold">${escape(p.row.label)} <tspan font-weight="normal" fill="#6b7280">(${escape(p.row.unit)}, ${better})</tspan></text>`);
     const max = Math.max(...p.bars.map((b) => b.v), 1e-9);
     const zkts = p.bars.find((b) => b.client === 'zkts')?.v;
-    const isLock = LOCK_WORKLOADS.includes(p.row.workload);
+    const isLock = (LOCK_WORKLOADS as readonly string[]).includes(p.row.workload);
     const span = panelW - labelW - 120;
     p.bars.forEach((b, j) => {
       const y = y0 + 28 + j * (barH + gap);

@@ -1,6 +1,7 @@
 // The workloads, written once against BenchSession so every Node client runs exactly the same code.
 // Each one prepares its nodes under its own `base` path (untimed), warms up, then measures.
 import { measure, pipeline, quantile, settledHeap, until } from './measure.js';
+import { children100k, getLarge, sessions1k, watchReplay } from './scale.js';
 import type { BenchClient, BenchLock, BenchSession } from './session.js';
 import { call } from './session.js';
 
@@ -12,6 +13,10 @@ export interface WorkloadContext {
   /** A top-level path no other run uses; the workload creates it. */
   base: string;
   params: WorkloadParams;
+  /** A node with `params.fixtureChildren` children, made once per run by the harness (scale.ts). */
+  fixture?: string | undefined;
+  /** The harness's reconnect proxy for this run (watchReplay only): its port and its control port. */
+  proxy?: { port: number; controlPort: number } | undefined;
 }
 
 export interface WorkloadParams {
@@ -28,6 +33,24 @@ export interface WorkloadParams {
   handoffs: number;
   waiters: number;
   waiterSessions: number;
+  /** The rows at scale (scale.ts); absent where only the original workloads run. */
+  scale?: ScaleParams;
+}
+
+export interface ScaleParams {
+  /** sessions1k: sessions in the one process, handshakes in flight at once, ms of idle measured. */
+  sessions: number;
+  connectWindow: number;
+  idleMs: number;
+  /** Children of the run's fixture node: watches replayed, and the listing's size. */
+  fixtureChildren: number;
+  /** getLarge: the node's size, measured and warm-up gets. */
+  largeBytes: number;
+  largeOps: number;
+  largeWarmup: number;
+  /** children100k: measured and warm-up calls. */
+  childrenCalls: number;
+  childrenWarmup: number;
 }
 
 const PAYLOAD = new Uint8Array(100).fill(0x61);
@@ -290,8 +313,21 @@ export const WORKLOADS = {
   handoffs8: (ctx: WorkloadContext) => handoffs(ctx, 8),
   handoffs32: (ctx: WorkloadContext) => handoffs(ctx, 32),
   waiters,
+  sessions1k,
+  watchReplay,
+  getLarge,
+  children100k,
 } as const satisfies Record<string, (ctx: WorkloadContext) => Promise<Metrics>>;
 
 export type WorkloadName = keyof typeof WORKLOADS;
+/**
+ * Not a per-client workload: every Node client in one child process, sequential getData in alternating batches
+ * (interleaved.ts), so the scheduler's and the neighbours' noise falls on all of them alike.
+ */
+export const INTERLEAVED = 'getSequentialInterleaved';
 export const DATA_WORKLOADS: readonly WorkloadName[] = ['getPipelined', 'getSequential', 'createDelete', 'watches'];
 export const LOCK_WORKLOADS: readonly WorkloadName[] = ['mutexUncontended', 'handoffs8', 'handoffs32', 'waiters'];
+/** The rows at scale (scale.ts). */
+export const SCALE_WORKLOADS: readonly WorkloadName[] = ['sessions1k', 'watchReplay', 'getLarge', 'children100k'];
+/** Those that need the run's fixture node. */
+export const FIXTURE_WORKLOADS: readonly WorkloadName[] = ['watchReplay', 'children100k'];

@@ -47,22 +47,26 @@ public final class ZkBench {
 
     public static void main(String[] args) throws Exception {
         Map<String, Integer> params = new LinkedHashMap<>();
+        String fixture = null;
         List<String> only = new ArrayList<>();
         for (int i = 2; i < args.length; i++) {
             String[] kv = args[i].split("=", 2);
             if (kv[0].equals("only")) only.addAll(Arrays.asList(kv[1].split(",")));
+            else if (kv[0].equals("fixture")) fixture = kv[1];
             else params.put(kv[0], Integer.parseInt(kv[1]));
         }
         ZkBench bench = new ZkBench(args[0], args[1], params);
         String[][] plan = {
             {"java", "getPipelined"}, {"java", "getSequential"}, {"java", "createDelete"}, {"java", "watches"},
             {"curator", "mutexUncontended"}, {"curator", "handoffs8"}, {"curator", "handoffs32"}, {"curator", "waiters"},
+            {"java", "sessions1k"}, {"java", "watchReplay"}, {"java", "getLarge"}, {"java", "children100k"},
         };
+        ZkScale scale = new ZkScale(args[0], args[1], params, fixture);
         for (String[] step : plan) {
             if (!only.isEmpty() && !only.contains(step[1])) continue;
             String line;
             try {
-                Map<String, Double> m = bench.run(step[1]);
+                Map<String, Double> m = ZkScale.WORKLOADS.contains(step[1]) ? scale.run(step[1]) : bench.run(step[1]);
                 line = "{\"client\":\"" + step[0] + "\",\"workload\":\"" + step[1] + "\",\"ok\":true,\"metrics\":" + json(m) + "}";
             } catch (Throwable t) {
                 line = "{\"client\":\"" + step[0] + "\",\"workload\":\"" + step[1] + "\",\"ok\":false,\"error\":\"" + escape(String.valueOf(t)) + "\"}";
@@ -91,6 +95,10 @@ public final class ZkBench {
     // ---- ZooKeeper Java client -------------------------------------------------------------------------
 
     private ZooKeeper zk() throws Exception {
+        return zk(connectString);
+    }
+
+    static ZooKeeper zk(String connectString) throws Exception {
         CountDownLatch connected = new CountDownLatch(1);
         ZooKeeper zk = new ZooKeeper(connectString, 30_000, e -> {
             if (e.getState() == Watcher.Event.KeeperState.SyncConnected) connected.countDown();
@@ -99,17 +107,17 @@ public final class ZkBench {
         return zk;
     }
 
-    private static void create(ZooKeeper zk, String path, byte[] data) throws Exception {
+    static void create(ZooKeeper zk, String path, byte[] data) throws Exception {
         zk.create(path, data, ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
     }
 
     /** An operation that completes by calling done.run(rc) once. */
-    private interface Op {
+    interface Op {
         void issue(int i, java.util.function.IntConsumer done);
     }
 
     /** Runs `total` ops keeping `window` outstanding (a semaphore gates issuing, completions release it). */
-    private static void pipeline(int total, int window, Op op) throws Exception {
+    static void pipeline(int total, int window, Op op) throws Exception {
         Semaphore slots = new Semaphore(window);
         CountDownLatch all = new CountDownLatch(total);
         AtomicReference<String> failure = new AtomicReference<>();
@@ -126,11 +134,11 @@ public final class ZkBench {
         if (failure.get() != null) throw new IllegalStateException(failure.get());
     }
 
-    private static long cpuNanos() {
+    static long cpuNanos() {
         return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
     }
 
-    private static long settledHeap() {
+    static long settledHeap() {
         System.gc();
         System.gc();
         return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
@@ -376,12 +384,12 @@ public final class ZkBench {
         return b;
     }
 
-    private static double quantile(double[] sorted, double q) {
+    static double quantile(double[] sorted, double q) {
         int rank = (int) Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
         return sorted[rank];
     }
 
-    private static Map<String, Double> metrics(Object... kv) {
+    static Map<String, Double> metrics(Object... kv) {
         Map<String, Double> m = new LinkedHashMap<>();
         for (int i = 0; i < kv.length; i += 2) m.put((String) kv[i], ((Number) kv[i + 1]).doubleValue());
         return m;

@@ -5,6 +5,12 @@
  * Completions resolve promises, whose continuations run as microtasks; listeners run synchronously. So a
  * listener that follows a completion waits for a macrotask turn (setImmediate), by which time every
  * continuation of the earlier replies has run. A listener that precedes a completion simply runs first.
+ *
+ * Nothing is scheduled per completion: the "last item was a completion" mark is cleared lazily, by the next
+ * listener, which then takes its macrotask hop (even when the completion was several turns ago, and the hop
+ * was not needed). A setImmediate per reply, only to clear the mark, cost ~0.5 µs per request on the
+ * sequential path (about 40% of zkts's overhead over a bare socket); a listener after a completion now
+ * always waits one turn, never less, so the order is unchanged.
  */
 const COMPLETE = 0;
 const NOTIFY = 1;
@@ -27,10 +33,6 @@ export class Dispatcher {
   private lastWasCompletion = false;
   private readonly onError: (error: unknown) => void;
   private readonly drainFn = (): void => this.drain();
-  private readonly afterCompletionsFn = (): void => {
-    this.lastWasCompletion = false;
-    this.drain();
-  };
 
   constructor(onError: (error: unknown) => void) {
     this.onError = onError;
@@ -44,16 +46,13 @@ export class Dispatcher {
   settle(settle: (value: unknown) => void, value: unknown): void {
     if (this.head === this.queue.length && !this.draining) {
       // Nothing is waiting ahead of it, so it may run now: the common case of a reply with no notification in
-      // between costs no queue item. A notification that comes next still waits for the macrotask turn.
+      // between costs no queue item and schedules nothing. A notification that comes next waits for the
+      // macrotask turn (drainLoop sees the mark).
       this.lastWasCompletion = true;
       try {
         settle(value);
       } catch (err) {
         this.onError(err);
-      }
-      if (!this.scheduled) {
-        this.scheduled = true;
-        setImmediate(this.afterCompletionsFn);
       }
       return;
     }
@@ -102,10 +101,6 @@ export class Dispatcher {
     }
     queue.length = 0;
     this.head = 0;
-    // Once the microtasks of this turn run, the next notify may go synchronously again.
-    if (this.lastWasCompletion) {
-      this.scheduled = true;
-      setImmediate(this.afterCompletionsFn);
-    }
+    // lastWasCompletion stays set: the next notify takes its hop then (see the header).
   }
 }

@@ -162,13 +162,20 @@ export class Transport {
 const READ_BUFFER_SIZE = 64 * 1024;
 
 /**
- * Plain TCP reads land in one buffer per connection (net's `onread`), reused for every read: no 64 KiB
- * allocation per read and no stream machinery per chunk. Frames handed to `onFrame` are therefore views that
- * live only for that call; everything the client keeps (reply data, passwords, early frames) is copied. TLS
- * sockets have no `onread`, so they keep 'data' events.
+ * The one read buffer of every plain-TCP connection in the process. A read is handled to the end before the
+ * loop runs another socket's callback, and nothing of it outlives the call (see ReadSink), so connections can
+ * share it: 1,000 sessions then touch one 64 KiB buffer instead of a page or two of 1,000 of them.
+ */
+const sharedReadBuffer = Buffer.allocUnsafe(READ_BUFFER_SIZE);
+
+/**
+ * Plain TCP reads land in one buffer (net's `onread`), reused for every read: no 64 KiB allocation per read and
+ * no stream machinery per chunk. Frames handed to `onFrame` are therefore views that live only for that call;
+ * everything the client keeps (reply data, passwords, early frames, partial frames) is copied. TLS sockets have
+ * no `onread`, so they keep 'data' events.
  */
 class ReadSink {
-  readonly buffer = Buffer.allocUnsafe(READ_BUFFER_SIZE);
+  readonly buffer = sharedReadBuffer;
   transport: Transport | null = null;
   /** Reads before the Transport exists (copied: the buffer is reused). */
   early: Uint8Array[] = [];
