@@ -67,7 +67,8 @@ export function toJson(value: unknown): string {
   });
 }
 
-export function statRecord(stat: Stat): Record<string, string | number> {
+/** A Stat as JSON: zxids and the owner as decimal strings, times in ms. Takes the client's Stat and the codec's (bigint times). */
+export function statRecord(stat: Omit<Stat, 'ctime' | 'mtime'> & { ctime: number | bigint; mtime: number | bigint }): Record<string, string | number> {
   return {
     czxid: stat.czxid.toString(),
     mzxid: stat.mzxid.toString(),

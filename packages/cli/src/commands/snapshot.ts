@@ -14,7 +14,7 @@ import { intOption, listOption } from '../args.js';
 import type { Command, CommandContext } from '../command.js';
 import { atMost, positional } from '../command.js';
 import { CliError, ExitCode } from '../exit-codes.js';
-import { dataRecord } from '../output.js';
+import { dataRecord, statRecord } from '../output.js';
 import { resolveDataFiles } from '../persistence/files.js';
 import { aclText, ownerText, preview } from '../persistence/txn-view.js';
 
@@ -114,17 +114,7 @@ export const snapshot: Command = {
         kind: kind.kind,
         ...(kind.kind === 'ephemeral' ? { owner: hex(kind.session) } : {}),
         ...(kind.kind === 'ttl' ? { ttl: Number(kind.ttl) } : {}),
-        czxid: stat.czxid.toString(),
-        mzxid: stat.mzxid.toString(),
-        pzxid: stat.pzxid.toString(),
-        ctime: Number(stat.ctime),
-        mtime: Number(stat.mtime),
-        version: stat.version,
-        cversion: stat.cversion,
-        aversion: stat.aversion,
-        ephemeralOwner: stat.ephemeralOwner.toString(),
-        dataLength,
-        numChildren,
+        ...statRecord({ ...stat, dataLength, numChildren }),
         acl: acl?.map((a) => ({ scheme: a.id.scheme, id: a.id.id, perms: a.perms })) ?? null,
         aclKey: node.acl.toString(),
         ...dataRecord(node.data),
