@@ -7,13 +7,12 @@
  * (container-faults.ts). Clients use each member's mapped port on the engine's host, as with a standalone
  * container server.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 
 import { containerTls, ContainerZooKeeperServer } from './container.js';
 import { blockedPeers, pairKey, setBlocked } from './container-faults.js';
 import { CONTAINER_CLIENT_PORT, CONTAINER_ELECTION_PORT, CONTAINER_QUORUM_PORT } from './container-launch.js';
 import { engine, engineEndpoint, testkitLabels, trackNetwork, untrackNetwork, zookeeperImage } from './container-runtime.js';
-import { modeOf } from './four-letter.js';
+import { awaitLeader } from './four-letter.js';
 import { newTag } from './processes.js';
 
 import type { ContainerTls } from './container-launch.js';
@@ -179,19 +178,7 @@ class DockerEnsemble implements ContainerEnsemble {
   }
 
   async leader(timeout = 30_000): Promise<ZooKeeperServer> {
-    const deadline = Date.now() + timeout;
-    for (;;) {
-      const modes = await Promise.all(
-        this.members.map(async (m) => (m.running && !m.paused ? modeOf(await m.fourLetter('srvr', 2000).catch(() => '')) : undefined)),
-      );
-      const index = modes.indexOf('leader');
-      const leader = index >= 0 ? this.members[index] : undefined;
-      if (leader) return leader;
-      if (Date.now() > deadline) {
-        throw new Error(`no ensemble member is leader after ${timeout} ms (modes: ${modes.map(String).join(', ')})`);
-      }
-      await sleep(100);
-    }
+    return awaitLeader(this.members, (m) => (m.running && !m.paused ? m.fourLetter('srvr', 2000).catch(() => '') : Promise.resolve('')), timeout);
   }
 
   async stop(): Promise<void> {

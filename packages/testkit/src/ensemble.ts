@@ -1,9 +1,8 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 
 import { ServerStartError } from './errors.js';
-import { modeOf } from './four-letter.js';
+import { awaitLeader } from './four-letter.js';
 import { javaRuntime } from './java.js';
 import { LocalZooKeeperServer, makeRoot } from './local-server.js';
 import { freePorts } from './ports.js';
@@ -87,19 +86,7 @@ class LocalEnsemble implements Ensemble {
   }
 
   async leader(timeout = 30_000): Promise<ZooKeeperServer> {
-    const deadline = Date.now() + timeout;
-    for (;;) {
-      const modes = await Promise.all(
-        this.members.map(async (m) => (m.running ? modeOf(await m.fourLetter('srvr').catch(() => '')) : undefined)),
-      );
-      const index = modes.indexOf('leader');
-      const leader = index >= 0 ? this.members[index] : undefined;
-      if (leader) return leader;
-      if (Date.now() > deadline) {
-        throw new Error(`no ensemble member is leader after ${timeout} ms (modes: ${modes.map(String).join(', ')})`);
-      }
-      await sleep(100);
-    }
+    return awaitLeader(this.members, (m) => (m.running ? m.fourLetter('srvr').catch(() => '') : Promise.resolve('')), timeout);
   }
 
   async stop(): Promise<void> {

@@ -63,3 +63,18 @@ export function parseMntr(mntr: string): Map<string, string> {
   }
   return map;
 }
+
+/**
+ * Asks every member for `srvr` until one says `Mode: leader` (during an election none does), up to `timeout` ms.
+ * `ask` gives a member's `srvr` text, or '' when it cannot answer now (stopped, paused, unreachable).
+ */
+export async function awaitLeader<M>(members: readonly M[], ask: (member: M) => Promise<string>, timeout: number): Promise<M> {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const modes = await Promise.all(members.map(async (m) => modeOf(await ask(m))));
+    const leader = members[modes.indexOf('leader')];
+    if (leader !== undefined) return leader;
+    if (Date.now() > deadline) throw new Error(`no ensemble member is leader after ${timeout} ms (modes: ${modes.map(String).join(', ')})`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
