@@ -46,16 +46,22 @@ async function changeBehindItsBack(root: string): Promise<void> {
   await writer.removeRecursive(`${root}/a`);
 }
 
+/** A seeded subtree, a victim client behind its proxy, and a started TreeCache on it recording every event. */
+async function startedCache(watchMode: 'auto' | 'one-shot'): Promise<{ root: string; v: Awaited<ReturnType<typeof victim>>; cache: TreeCache; events: CacheEvent<Uint8Array>[] }> {
+  const root = uniqueRoot('cachef');
+  await seeded(root);
+  const v = await victim();
+  const cache = new TreeCache(v.client, root, { watchMode });
+  caches.push(cache);
+  const events: CacheEvent<Uint8Array>[] = [];
+  cache.on((e) => void events.push(e));
+  await cache.start();
+  return { root, v, cache, events };
+}
+
 describe.each(['auto', 'one-shot'] as const)('caches through faults (watchMode %s)', (watchMode) => {
   it('a reconnect: what changed while cut off arrives, then resynced; the stream replays to the view', async () => {
-    const root = uniqueRoot('cachef');
-    await seeded(root);
-    const v = await victim();
-    const cache = new TreeCache(v.client, root, { watchMode });
-    caches.push(cache);
-    const events: CacheEvent<Uint8Array>[] = [];
-    cache.on((e) => void events.push(e));
-    await cache.start();
+    const { root, v, cache, events } = await startedCache(watchMode);
     await cutAndReconnect(v, () => changeBehindItsBack(root));
     await until(() => events.some((e) => e.type === 'resynced'), 10_000, 'resynced');
     const expected = await fullRead(writer, root);
@@ -68,14 +74,7 @@ describe.each(['auto', 'one-shot'] as const)('caches through faults (watchMode %
   });
 
   it('an expiry and a new session: resynced with reason renewal, the view in line, changes after it followed', async () => {
-    const root = uniqueRoot('cachef');
-    await seeded(root);
-    const v = await victim();
-    const cache = new TreeCache(v.client, root, { watchMode });
-    caches.push(cache);
-    const events: CacheEvent<Uint8Array>[] = [];
-    cache.on((e) => void events.push(e));
-    await cache.start();
+    const { root, v, cache, events } = await startedCache(watchMode);
     await expireBehindProxy(v, () => changeBehindItsBack(root));
     await until(() => events.some((e) => e.type === 'resynced'), 10_000, 'resynced');
     expect(events.find((e) => e.type === 'resynced')).toMatchObject({ reason: 'renewal' });
