@@ -29,6 +29,8 @@ command -v python3 >/dev/null 2>&1 || need_apt+=(python3)
 command -v javac >/dev/null 2>&1 || need_apt+=(default-jdk-headless)
 if [ -z "${ZOOKEEPER_HOME:-}" ] && [ ! -f /usr/share/java/zookeeper.jar ]; then need_apt+=(zookeeper); fi
 [ -f /usr/share/java/curator-recipes.jar ] || need_apt+=(libcurator-recipes-java)
+# Curator service discovery (curator-x-discovery) for the discovery interop tests.
+[ -f /usr/share/java/curator-x-discovery.jar ] || need_apt+=(libcurator-discovery-java)
 # kazoo (Python) for the recipes' mixed-library lock tests; Debian's package serves Debian's python3.
 [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import kazoo' >/dev/null 2>&1 || need_apt+=(python3-kazoo)
 command -v tcpdump >/dev/null 2>&1 || need_apt+=(tcpdump)
