@@ -51,3 +51,6 @@ export { watchData, watchChildren, type Watching, type DataWatcher, type Childre
 // Group membership (#15): kazoo's Party / ShallowParty and Curator's GroupMember.
 export { Party, ShallowParty, type PartyOptions } from './party.js';
 export { GroupMember, type GroupMemberOptions } from './group-member.js';
+export {
+  SetPartitioner, type SetPartitionerOptions, type PartitionState, type PartitionSet, type PartitionFunction,
+} from './set-partitioner.js';

@@ -16,6 +16,7 @@ import { joinPath, systemClock, type Clock } from '@zkts/protocol';
 import type { CacheClient } from './cache/client.js';
 import { RecipeClosedError } from './errors.js';
 import { MemberView, type MemberRule } from './member-view.js';
+import { kazooPrefix } from './names.js';
 import { childrenOrEmpty, readNodes, utf8 } from './nodes.js';
 import { PersistentNode } from './persistent-node.js';
 import { checkNodeName, checkPath } from './validate.js';
@@ -35,7 +36,7 @@ export interface PartyOptions {
 
 const PARTY_MARKER = '__party__';
 
-const hex = (): string => globalThis.crypto.randomUUID().replaceAll('-', '');
+const hex = (): string => kazooPrefix(globalThis.crypto.randomUUID());
 
 /** What Party and ShallowParty share: joining, leaving, reading and following the members. */
 abstract class BaseParty implements AsyncDisposable {

@@ -102,3 +102,9 @@ export function kazooParty(hosts: string, path: string, kind: 'party' | 'shallow
   const script = fileURLToPath(new URL('./python/kazoo_party.py', import.meta.url));
   return start('kazoo process', PYTHON, [script, hosts, path, kind, identifier, expect]);
 }
+
+/** kazoo's SetPartitioner in its documented loop (python/kazoo_partitioner.py); "finish" on stdin ends it. */
+export function kazooPartitioner(hosts: string, path: string, identifier: string, timeBoundarySeconds: number, items: readonly string[]): ForeignProcess {
+  const script = fileURLToPath(new URL('./python/kazoo_partitioner.py', import.meta.url));
+  return start('kazoo process', PYTHON, [script, hosts, path, identifier, String(timeBoundarySeconds), items.join(',')]);
+}
