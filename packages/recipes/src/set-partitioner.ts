@@ -238,9 +238,10 @@ export class SetPartitioner implements AsyncDisposable {
         if (this.holding === won && this.releasing === undefined) this.setState('release');
         for (;;) {
           const changed = this.feed.changed.next();
+          const kicked = this.kick.next(); // finish() fires it
           if (this.closing.signal.aborted) return;
           if (this.holding !== won && this.releasing === undefined) break;
-          await Promise.race([changed, fired(this.closing.signal)]);
+          await Promise.race([changed, kicked]);
         }
       }
     } catch (e) {
@@ -301,8 +302,15 @@ export class SetPartitioner implements AsyncDisposable {
     const members = await this.stableMembers();
     const generation = this.generation;
     const share = [...this.partition(this.identifier, members, this.items)];
-    const abort = new AbortController();
-    const stop = (): void => abort.abort(new LockLostError(`set partition ${this.path}: membership or connection changed`));
+    // One controller per lock rather than one signal shared by all: a share of many items would otherwise hang
+    // as many listeners on one signal.
+    const controllers = share.map(() => new AbortController());
+    let stopped = false;
+    const stop = (): void => {
+      stopped = true;
+      const reason = new LockLostError(`set partition ${this.path}: membership or connection changed`);
+      for (const c of controllers) c.abort(reason);
+    };
     const offs = [
       this.party.onChange(stop),
       client.onStateChange((c) => void (isConnectedState(c.state) || stop())),
@@ -312,15 +320,15 @@ export class SetPartitioner implements AsyncDisposable {
     let unexpected: unknown;
     try {
       await Promise.all(
-        share.map(async (item) => {
+        share.map(async (item, i) => {
           const lock = new KazooLock(client, joinPath(this.path, 'locks', item), {
             data: this.identifier, lostOn: 'suspended', onExpiry: 'reject', clock: this.clock,
           });
           try {
-            leases.push(await lock.acquire({ signal: abort.signal }));
+            leases.push(await lock.acquire({ signal: (controllers[i] as AbortController).signal }));
           } catch (e) {
             // A reason to start over (our own stop, a connection or session change) or one that retrying cannot fix.
-            if (!abort.signal.aborted && !isConnectionLoss(e) && !isSessionGone(e) && !(e instanceof LockLostError)) unexpected ??= e;
+            if (!stopped && !isConnectionLoss(e) && !isSessionGone(e) && !(e instanceof LockLostError)) unexpected ??= e;
             stop();
           }
         }),
@@ -330,7 +338,7 @@ export class SetPartitioner implements AsyncDisposable {
       this.closing.signal.removeEventListener('abort', stop);
     }
     const lost = leases.some((l) => l.lost.aborted);
-    if (abort.signal.aborted || lost || generation !== this.generation || !isConnectedState(client.state)) {
+    if (stopped || lost || generation !== this.generation || !isConnectedState(client.state)) {
       await Promise.all(leases.map((l) => l.release()));
       if (unexpected !== undefined) throw unexpected;
       return undefined;
