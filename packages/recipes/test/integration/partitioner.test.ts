@@ -5,10 +5,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import type { ZkClient } from '@zkts/protocol';
 import { RecipeArgumentError, RecipeClosedError, SetPartitioner, type PartitionSet, type PartitionState } from '@zkts/recipes';
+import { ManualClock } from '@zkts/testkit';
 
-import { Proxies, victimClient } from './expiry.js';
+import { expireSession, Proxies, victimClient } from './expiry.js';
 import { checkKazoo, kazooPartitioner, killAll } from './foreign.js';
-import { Clients, childrenOf, sharedServer, text, until, uniqueRoot } from './helpers.js';
+import { Clients, childrenOf, sharedServer, sleep, text, until, uniqueRoot } from './helpers.js';
 
 const clients = new Clients();
 const proxies = new Proxies();
@@ -98,6 +99,30 @@ describe('SetPartitioner', () => {
     await expect(a.acquired()).rejects.toBeInstanceOf(RecipeClosedError);
   }, 30_000);
 
+  it('time boundary (ManualClock): allocates only once the membership stayed unchanged that long; a join starts the wait over', async () => {
+    const clock = new ManualClock();
+    const path = uniqueRoot('partition');
+    const [c1, c2] = await clients.many(2);
+    await using a = new SetPartitioner(c1!, path, ['x', 'y'], { identifier: 'a', timeBoundary: 10_000, clock });
+    a.start();
+    // The wait is armed: one timer, due 10 s from now on the manual clock.
+    await until(() => clock.nextDue() === clock.now() + 10_000, 5000, 'the time boundary armed');
+    clock.advance(9_999);
+    await sleep(100);
+    expect(a.state).toBe('allocating');
+    // b joins with 1 ms left: a's wait starts over.
+    await using b = new SetPartitioner(c2!, path, ['x', 'y'], { identifier: 'b', timeBoundary: 50 });
+    b.start();
+    await until(() => a.members.length === 2 && clock.nextDue() === clock.now() + 10_000, 5000, 'a waits again');
+    expect(clock.pending).toBe(1);
+    clock.advance(1);
+    await sleep(100);
+    expect(a.state).toBe('allocating');
+    clock.advance(9_999);
+    const [mine, theirs] = await Promise.all([a.acquired({ timeout: 10_000 }), b.acquired({ timeout: 10_000 })]);
+    expect([mine.items, theirs.items]).toEqual([['x'], ['y']]);
+  }, 30_000);
+
   it('a timeout while allocating rejects; a cut connection fires the signal at suspension; the share comes back after the reconnect', async () => {
     const path = uniqueRoot('partition');
     const victim = await victimClient(clients, proxies);
@@ -115,6 +140,26 @@ describe('SetPartitioner', () => {
     expect(victim.client.sessionId).toBe(session);
     expect(again.items).toEqual(['only']);
     expect(await childrenOf(victim.client, `${path}/locks/only`)).toHaveLength(1);
+  }, 30_000);
+
+  it('after an expiry and renewal it allocates again in the new session (kazoo would fail)', async () => {
+    const path = uniqueRoot('partition');
+    const victim = await victimClient(clients, proxies);
+    const other = await clients.connect();
+    await using a = new SetPartitioner(victim.client, path, ['x', 'y'], { identifier: 'a', timeBoundary: 100 });
+    await using b = new SetPartitioner(other, path, ['x', 'y'], { identifier: 'b', timeBoundary: 100 });
+    const [first] = await Promise.all([a.acquired({ timeout: 10_000 }), b.acquired({ timeout: 10_000 })]);
+    expect(first.items).toEqual(['x']);
+    const old = victim.client.sessionId;
+    await expireSession(victim, { renewed: true });
+    expect(first.signal.aborted).toBe(true);
+    const again = await a.acquired({ timeout: 15_000 });
+    expect(again.items).toEqual(['x']);
+    const nodes = await childrenOf(other, `${path}/locks/x`);
+    expect(nodes).toHaveLength(1);
+    const owner = (await other.exists(`${path}/locks/x/${nodes[0]}`))!.ephemeralOwner;
+    expect(owner).toBe(victim.client.sessionId);
+    expect(owner).not.toBe(old);
   }, 30_000);
 
   it('bad input: typed errors', async () => {
