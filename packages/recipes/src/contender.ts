@@ -48,6 +48,8 @@ export interface QueueSpec {
   readonly markers: MarkerTable;
   readonly decide: (sorted: readonly Contender[], ourIndex: number) => Decision;
   readonly data: Data;
+  /** How a uuid becomes our nodes' prefix. Default Curator's protection (`_c_<uuid>-`); kazoo's locks: the bare hex. */
+  readonly prefix?: ((uuid: string) => string) | undefined;
   readonly hooks?: TestHooks | undefined;
   readonly stats?: QueueStats | undefined;
   readonly what: string;
@@ -72,7 +74,7 @@ export async function enqueue(spec: QueueSpec, scope: Scope): Promise<{ entry: E
   const { client, dir } = spec;
   // One uuid for every attempt of this enqueue (as Curator keeps its protected id across retries): a create
   // that lands late, after we gave it up for lost, still carries it, so awaitTurn can recognise and remove it.
-  const prefix = protectedPrefix(globalThis.crypto.randomUUID());
+  const prefix = (spec.prefix ?? protectedPrefix)(globalThis.crypto.randomUUID());
   let uncertain = false;
   for (;;) {
     checkpoint(scope);

@@ -48,3 +48,9 @@ export type {
   CachedNode, CacheEvent, CacheListener, CacheOptions, DataOption, Decoder, NodeEvent, ResyncReason, TreeCacheOptions,
 } from './cache/types.js';
 export { watchData, watchChildren, type Watching, type DataWatcher, type ChildrenWatcher } from './cache/watch-helpers.js';
+// Group membership (#15): kazoo's Party / ShallowParty and Curator's GroupMember.
+export { Party, ShallowParty, type PartyOptions } from './party.js';
+export { GroupMember, type GroupMemberOptions } from './group-member.js';
+export {
+  SetPartitioner, type SetPartitionerOptions, type PartitionState, type PartitionSet, type PartitionFunction,
+} from './set-partitioner.js';

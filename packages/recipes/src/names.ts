@@ -113,6 +113,11 @@ export function protectedPrefix(uuid: string): string {
   return `_c_${uuid}-`;
 }
 
+/** kazoo's node prefix: the uuid as 32 hex digits (kazoo's `uuid4().hex`), before `__lock__`, `__party__` or `-`. */
+export function kazooPrefix(uuid: string): string {
+  return uuid.replaceAll('-', '');
+}
+
 /** The index of our node in a sorted queue, or -1. */
 export function indexOfName(sorted: readonly Contender[], name: string): number {
   return sorted.findIndex((c) => c.name === name);

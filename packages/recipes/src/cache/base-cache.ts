@@ -4,9 +4,10 @@
  * cycle: start() resolves once the initial read is done, close() (or `await using`) ends every consumer. Only the
  * shape of the subtree (how deep, which nodes are reported) and the read API differ between the three.
  */
-import { ClientClosedError, validatePath } from '@zkts/protocol';
+import { ClientClosedError } from '@zkts/protocol';
 
 import { RecipeArgumentError, RecipeClosedError, RecipeError } from '../errors.js';
+import { checkPath } from '../validate.js';
 import { openScope, within, type WaitOptions } from '../wait.js';
 import type { CacheClient } from './client.js';
 import { Engine, type WalkReason } from './engine.js';
@@ -65,11 +66,7 @@ export abstract class BaseCache<T> implements AsyncIterable<CacheEvent<T>>, Asyn
   private readonly initial: { promise: Promise<void>; resolve: () => void; reject: (e: Error) => void };
 
   protected constructor(client: CacheClient, path: string, options: CacheOptions<T>, shape: CacheShape) {
-    try {
-      validatePath(path);
-    } catch (e) {
-      throw new RecipeArgumentError(e instanceof Error ? e.message : String(e), { cause: e });
-    }
+    checkPath(path);
     checkCount('maxDepth', shape.maxDepth, 0);
     checkCount('maxPending', options.maxPending, 1);
     checkCount('window', options.window, 1);

@@ -56,19 +56,27 @@ function start(what: string, command: string, args: string[]): ForeignProcess {
   return { proc, output: () => out, line, exited };
 }
 
-/** Compiles CuratorLocks.java; returns the classpath to run it and a cleanup for the class directory. */
-export function compileCurator(): { classpath: string; dispose: () => void } {
+/**
+ * Compiles java/<source>.java (CuratorLocks by default, CuratorGroups for the group tests); returns the classpath
+ * to run it and a cleanup for the class directory.
+ */
+export function compileCurator(source = 'CuratorLocks'): { classpath: string; dispose: () => void } {
   const missing = JARS.filter((j) => !existsSync(j));
   if (missing.length > 0) throw new Error(`Curator interop needs Debian's jars (scripts/setup.sh); missing: ${missing.join(', ')}`);
   const classDir = mkdtempSync(join(tmpdir(), 'zkts-curator-'));
-  const source = fileURLToPath(new URL('./java/CuratorLocks.java', import.meta.url));
-  const r = spawnSync('javac', ['-d', classDir, '-cp', JARS.join(':'), source], { encoding: 'utf8' });
+  const file = fileURLToPath(new URL(`./java/${source}.java`, import.meta.url));
+  const r = spawnSync('javac', ['-d', classDir, '-cp', JARS.join(':'), file], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`javac failed: ${r.stderr}`);
   return { classpath: [classDir, ...JARS].join(':'), dispose: () => rmSync(classDir, { recursive: true, force: true }) };
 }
 
 export function curator(classpath: string, ...args: string[]): ForeignProcess {
-  return start('Curator process', 'java', ['-Xss512k', '-XX:TieredStopAtLevel=1', '-cp', classpath, 'CuratorLocks', ...args]);
+  return curatorClass(classpath, 'CuratorLocks', ...args);
+}
+
+/** Runs the main class `main` of a compileCurator() classpath. */
+export function curatorClass(classpath: string, main: string, ...args: string[]): ForeignProcess {
+  return start('Curator process', 'java', ['-Xss512k', '-XX:TieredStopAtLevel=1', '-cp', classpath, main, ...args]);
 }
 
 /** Fails with the package to install unless Debian's python3 can import kazoo. */
@@ -87,4 +95,16 @@ export function kazooWriter(hosts: string, path: string, who: string, grants: nu
 export function kazooCounter(hosts: string, path: string, n: number, curator = false): ForeignProcess {
   const script = fileURLToPath(new URL('./python/kazoo_counter.py', import.meta.url));
   return start('kazoo process', PYTHON, [script, hosts, path, String(n), ...(curator ? ['curator'] : [])]);
+}
+
+/** kazoo's Party or ShallowParty that joins and waits to see `expect` (python/kazoo_party.py). */
+export function kazooParty(hosts: string, path: string, kind: 'party' | 'shallow', identifier: string, expect: string): ForeignProcess {
+  const script = fileURLToPath(new URL('./python/kazoo_party.py', import.meta.url));
+  return start('kazoo process', PYTHON, [script, hosts, path, kind, identifier, expect]);
+}
+
+/** kazoo's SetPartitioner in its documented loop (python/kazoo_partitioner.py); "finish" on stdin ends it. */
+export function kazooPartitioner(hosts: string, path: string, identifier: string, timeBoundarySeconds: number, items: readonly string[]): ForeignProcess {
+  const script = fileURLToPath(new URL('./python/kazoo_partitioner.py', import.meta.url));
+  return start('kazoo process', PYTHON, [script, hosts, path, identifier, String(timeBoundarySeconds), items.join(',')]);
 }
