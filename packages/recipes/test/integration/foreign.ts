@@ -88,3 +88,9 @@ export function kazooCounter(hosts: string, path: string, n: number, curator = f
   const script = fileURLToPath(new URL('./python/kazoo_counter.py', import.meta.url));
   return start('kazoo process', PYTHON, [script, hosts, path, String(n), ...(curator ? ['curator'] : [])]);
 }
+
+/** A kazoo recipe script from python/ (e.g. kazoo_queue.py) run with `args`; it prints what it did. */
+export function kazooScript(script: string, ...args: string[]): ForeignProcess {
+  const file = fileURLToPath(new URL(`./python/${script}`, import.meta.url));
+  return start('kazoo process', PYTHON, [file, ...args]);
+}
