@@ -27,6 +27,9 @@ export { PersistentWatcher, type PersistentWatcherOptions } from './persistent-w
 export { Barrier } from './barrier.js';
 export { DoubleBarrier } from './double-barrier.js';
 export { Queue } from './queue.js';
+export {
+  NonBlockingLease, MultiNonBlockingLease, type NonBlockingLeaseOptions, type LeaseTerm,
+} from './kazoo-lease.js';
 export { LockingQueue, type LockingQueueOptions, type LockedEntry, type PutOptions } from './locking-queue.js';
 export {
   LeaderSelector, type LeaderSelectorOptions, type LeadershipCallback, type SelectorTerm, type SelectorStats,

@@ -26,7 +26,7 @@ import { LockBusyError, OutcomeUnknownError, RecipeArgumentError } from './error
 import { availableEntries, DEFAULT_PRIORITY, entryPrefix } from './kazoo-entries.js';
 import { ensureDir, utf8 } from './nodes.js';
 import { checkpoint, openScope, within, type Scope, type WaitOptions } from './wait.js';
-import { isConnectionLoss, isExpiry, isLive, isNodeExists, isNoNode, retrying, type Data, type RecipeClient } from './zk.js';
+import { connectedAgain, isConnectionLoss, isExpiry, isLive, isNodeExists, isNoNode, retrying, type Data, type RecipeClient } from './zk.js';
 
 /** Options of a LockingQueue. */
 export interface LockingQueueOptions {
@@ -381,13 +381,7 @@ export class LockingQueue implements AsyncDisposable {
 
   /** Waits for a connection; true if it is still in `sessionId`. A client that is over rejects. */
   private async reconnected(sessionId: bigint): Promise<boolean> {
-    for (;;) {
-      try {
-        await this.client.connected();
-        return this.client.sessionId === sessionId;
-      } catch (e) {
-        if (!isExpiry(e) || !isLive(this.client.state)) throw e;
-      }
-    }
+    await connectedAgain(this.client);
+    return this.client.sessionId === sessionId;
   }
 }
