@@ -209,6 +209,62 @@ describe('LockingQueue (kazoo layout)', () => {
     expect(await second.size()).toBe(0);
   });
 
+  it('a connection cut while get waits: the get goes on after the reconnect and takes the next entry', async () => {
+    const path = uniqueRoot('lq');
+    const p = await proxies.start();
+    const c = await clients.connect(p.connectString);
+    const other = await clients.connect();
+    const q = new LockingQueue(c, path);
+    const session = c.sessionId;
+    const pending = q.get({ timeout: 20_000 });
+    await until(async () => (await other.exists(`${path}/taken`)) !== null, 5000, 'structure');
+    const reconnected = new Promise<void>((resolve) => {
+      const off = c.onStateChange((change) => {
+        if (change.state !== 'connected') return;
+        off();
+        resolve();
+      });
+    });
+    p.cut();
+    await reconnected;
+    await new LockingQueue(other, path).put('after-cut');
+    expect(text((await pending).data)).toBe('after-cut');
+    expect(c.sessionId).toBe(session);
+    expect(await q.consume()).toBe(true);
+  });
+
+  it('a consume whose reply is lost in a session that then ends rejects with OutcomeUnknownError; a holder whose session ended is refused', async () => {
+    const path = uniqueRoot('lq');
+    const victim = await victimClient(clients, proxies);
+    const other = await clients.connect();
+    const q = new LockingQueue(victim.client, path);
+    await q.putAll(['one', 'two']);
+    await q.get();
+    // Keep the client off after the dropped reply (no reconnect in the old session), then end its session.
+    const keepOff = (): void => {
+      const off = victim.client.onStateChange((change) => {
+        if (change.state === 'connected') return;
+        off();
+        victim.proxy.blackhole();
+      });
+    };
+    const loser = replyLoser(victim.client, victim.proxy);
+    const q2 = new LockingQueue(loser.client, path);
+    expect(text((await q2.get()).data)).toBe('two');
+    keepOff();
+    loser.arm();
+    const consumed = q2.consume().then(() => 'resolved', (e: unknown) => e);
+    await until(() => victim.client.state !== 'connected', 5000, 'reply dropped');
+    await expireSession(victim, { renewed: true });
+    expect(await consumed).toBeInstanceOf(OutcomeUnknownError); // it did commit: 'two' is gone, but we cannot tell it was us
+    expect((await childrenOf(other, `${path}/entries`)).length).toBe(1);
+    // The first instance's consume is refused outright: its lock went with the session, and 'one' is back.
+    expect(await q.consume()).toBe(false);
+    const again = new LockingQueue(other, path);
+    expect(text((await again.get({ timeout: 5000 })).data)).toBe('one');
+    expect(await again.consume()).toBe(true);
+  });
+
   it('a put whose reply is lost in a session that then ends rejects with OutcomeUnknownError', async () => {
     const path = uniqueRoot('lq');
     const victim = await victimClient(clients, proxies);
