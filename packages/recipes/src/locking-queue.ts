@@ -10,10 +10,10 @@
  *
  * Where we are stricter than kazoo (its processes see no difference):
  * - Taking an entry is a multi [check entry, create lock], so no lock is ever made for an entry already gone.
- * - A put goes in one multi with an EPHEMERAL receipt `<path>/_zkts-put-<uuid>`: kazoo's entry names have no
- *   room for a uuid (any extra text would break kazoo's string order), so after a lost reply the receipt
- *   says whether the put committed, and it is never made twice. If the session ended before we could look, the
- *   receipt is gone and the put rejects with OutcomeUnknownError. kazoo never lists `<path>` itself.
+ * - A put goes in one multi with an EPHEMERAL receipt `<path>/_zkts-put-<uuid>` (receipt.ts): kazoo's entry
+ *   names have no room for a uuid (any extra text would break kazoo's string order), so after a lost reply the
+ *   receipt says whether the put committed, and it is never made twice. If the session ended before we could
+ *   look, the receipt is gone and the put rejects with OutcomeUnknownError. kazoo never lists `<path>` itself.
  * - consume() and release() act only while the session that made the lock is ours, and a consume whose reply
  *   was lost is settled: in the same session our lock node is gone iff the multi committed (no one else
  *   deletes a lock they do not hold). So an entry is removed at most once, and consume() is true exactly
@@ -25,6 +25,7 @@ import { removeNode } from './cleanup.js';
 import { LockBusyError, OutcomeUnknownError, RecipeArgumentError } from './errors.js';
 import { availableEntries, DEFAULT_PRIORITY, entryPrefix } from './kazoo-entries.js';
 import { ensureDir, utf8 } from './nodes.js';
+import { commitOnce } from './receipt.js';
 import { checkpoint, openScope, within, type Scope, type WaitOptions } from './wait.js';
 import { connectedAgain, isConnectionLoss, isExpiry, isLive, isNodeExists, isNoNode, retrying, type Data, type RecipeClient } from './zk.js';
 
@@ -90,37 +91,16 @@ export class LockingQueue implements AsyncDisposable {
     if (!Array.isArray(values)) throw new RecipeArgumentError('putAll takes an array of values');
     const prefix = joinPath(this.entriesDir, entryPrefix(options.priority ?? DEFAULT_PRIORITY));
     if (values.length === 0) return;
-    const { client } = this;
-    const receipt = joinPath(this.path, `_zkts-put-${globalThis.crypto.randomUUID()}`);
-    const ops = [
-      ...values.map((data) => ({ op: 'create' as const, path: prefix, data, mode: 'persistent-sequential' as const })),
-      { op: 'create' as const, path: receipt, mode: 'ephemeral' as const },
-    ];
-    for (;;) {
-      const session = client.sessionId;
-      try {
-        await client.multi(ops);
-        void client.delete(receipt).catch(() => undefined); // the session's end removes it anyway
-        return;
-      } catch (e) {
-        if (e instanceof MultiError && isNoNode(e)) {
-          await this.ensureStructure();
-          continue;
-        }
-        // The client fails a request with the session's expiry only if it was never sent (one in flight fails
-        // with a connection loss), and the server refuses one for an expired session: not applied, send again.
-        if (isExpiry(e) && isLive(client.state)) continue;
-        if (!isConnectionLoss(e)) throw e;
-        if (await this.receiptFound(receipt, session)) return;
-      }
-    }
+    const ops = values.map((data) => ({ op: 'create' as const, path: prefix, data, mode: 'persistent-sequential' as const }));
+    await commitOnce(this.client, this.path, ops, () => this.ensureStructure());
   }
 
   /**
    * Locks the first free entry and resolves with it; if this instance still holds an entry (not consumed or
    * released, lock not lost), resolves with that one again, as kazoo does. Waits for one to appear or be
    * released; rejects with TimeoutError / AbortError from `{ timeout, signal }`. An expiry while waiting
-   * goes on in the renewed session.
+   * goes on in the renewed session. A second get() or poll() of this instance while one waits rejects with
+   * LockBusyError (an instance holds one entry at a time).
    */
   async get(options: WaitOptions = {}): Promise<LockedEntry> {
     const held = this.stillHeld();
@@ -255,18 +235,26 @@ export class LockingQueue implements AsyncDisposable {
     }
   }
 
-  /** Tries to lock one entry: [check entry, create lock] in one multi. The entry with its data, or undefined. */
+  /**
+   * Tries to lock one entry: [check entry, create lock] in one multi, with the reads of the entry's data and of
+   * our lock node's owner pipelined behind it (one round trip). The entry with its data, or undefined.
+   */
   private async lock(name: string, priority: number): Promise<Held | undefined> {
     const { client } = this;
     const path = joinPath(this.entriesDir, name);
     const lockPath = joinPath(this.takenDir, name);
     for (;;) {
-      const sessionId = client.sessionId;
-      // Sent behind the multi on the same session, so it reads the entry as the multi left it.
-      const read = client.getData(path);
-      read.catch(() => undefined);
+      const locked = client.multi([{ op: 'check', path }, { op: 'create', path: lockPath, data: this.id, mode: 'ephemeral' }]);
+      // The server answers one session's requests in order: these read what the multi left.
+      const entryRead = client.getData(path);
+      const lockRead = client.exists(lockPath);
+      entryRead.catch(() => undefined);
+      lockRead.catch(() => undefined);
+      let owner: bigint | false | undefined;
       try {
-        await client.multi([{ op: 'check', path }, { op: 'create', path: lockPath, data: this.id, mode: 'ephemeral' }]);
+        await locked;
+        // The session the lock was made in (the one the request went out in, even if a renewal was under way).
+        owner = await lockRead.then((stat) => stat?.ephemeralOwner ?? false, () => this.lockOwner(lockPath));
       } catch (e) {
         if (e instanceof MultiError) {
           if (e.failedIndex === 1 && isNoNode(e)) {
@@ -276,20 +264,15 @@ export class LockingQueue implements AsyncDisposable {
           if (isNoNode(e) || isNodeExists(e)) return undefined; // consumed, or locked by someone else
           throw e;
         }
-        if (isExpiry(e)) return undefined; // not sent in a live session: look again in the renewed one
+        if (isExpiry(e)) return undefined; // never sent in a live session: look again in the renewed one
         if (!isConnectionLoss(e)) throw e;
-        const ours = await this.lockFound(lockPath, sessionId);
-        if (ours === undefined) continue; // not created: try again
-        if (!ours) return undefined;
-        return this.withData({ name, path, priority, lockPath, sessionId, data: new Uint8Array(0) });
+        owner = await this.lockOwner(lockPath);
+        if (owner === undefined) continue; // the lock was not made: try again
       }
-      let data: Uint8Array;
-      try {
-        data = (await read).data;
-      } catch {
-        return this.withData({ name, path, priority, lockPath, sessionId, data: new Uint8Array(0) });
-      }
-      return { name, path, priority, lockPath, sessionId, data };
+      if (owner === false || owner === undefined) return undefined; // someone else's lock, or ours already went with its session
+      const held: Held = { name, path, priority, lockPath, sessionId: owner, data: new Uint8Array(0) };
+      const data = await entryRead.then((r) => r.data, () => undefined);
+      return data === undefined ? this.withData(held) : { ...held, data };
     }
   }
 
@@ -305,15 +288,19 @@ export class LockingQueue implements AsyncDisposable {
     }
   }
 
-  /** After a lost lock create: true = ours, false = someone else's (or our session ended), undefined = absent. */
-  private async lockFound(lockPath: string, sessionId: bigint): Promise<boolean | undefined> {
+  /**
+   * Whose is a lock node, after a reconnect: our current session's (its id) if it holds our id and that
+   * session owns it; false if it is someone else's or an older session's (dying with it); undefined if absent.
+   * Our id is this instance's alone, and an instance locks one entry at a time.
+   */
+  private async lockOwner(lockPath: string): Promise<bigint | false | undefined> {
     const { client } = this;
     for (;;) {
-      if (!(await this.reconnected(sessionId))) return false;
+      await connectedAgain(client);
       try {
         await client.sync(lockPath);
         const { data, stat } = await client.getData(lockPath);
-        return stat.ephemeralOwner === sessionId && utf8(data) === this.id;
+        return stat.ephemeralOwner === client.sessionId && utf8(data) === this.id ? stat.ephemeralOwner : false;
       } catch (e) {
         if (isNoNode(e)) return undefined;
         if (!isConnectionLoss(e) && !isExpiry(e)) throw e;
@@ -359,24 +346,6 @@ export class LockingQueue implements AsyncDisposable {
     await retrying(client, () => client.sync(entry.path));
     if ((await retrying(client, () => client.exists(entry.path))) !== null) return false;
     throw new OutcomeUnknownError(`${entry.path}: the session ended while a consume was under way, and the entry is gone`);
-  }
-
-  /** After a lost put reply: true if its receipt shows it committed; false = it did not, send it again. */
-  private async receiptFound(receipt: string, sessionId: bigint): Promise<boolean> {
-    const { client } = this;
-    for (;;) {
-      if (!(await this.reconnected(sessionId))) {
-        throw new OutcomeUnknownError(`${this.path}: the session ended before the outcome of a put was known`);
-      }
-      try {
-        await client.sync(this.path);
-        if ((await client.exists(receipt)) === null) return false;
-        void client.delete(receipt).catch(() => undefined);
-        return true;
-      } catch (e) {
-        if (!isConnectionLoss(e) && !isExpiry(e)) throw e;
-      }
-    }
   }
 
   /** Waits for a connection; true if it is still in `sessionId`. A client that is over rejects. */
