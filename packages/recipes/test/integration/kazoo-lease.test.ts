@@ -122,6 +122,21 @@ describe('kazoo lease interop (python3 + kazoo, same server and path)', () => {
     expect((await ours.current())!.expiresAt.getTime()).toBeGreaterThan(Date.now() + 100_000);
   });
 
+  it('kazoo and zkts contenders at once: at most count leases between them', async () => {
+    checkKazoo();
+    const path = uniqueRoot('mlease');
+    const kazoo = [1, 2, 3].map((i) => kazooScript('kazoo_lease.py', sharedServer(), path, `kazoo-${i}`, '60', '2'));
+    const cs = await clients.many(3);
+    const ours = await Promise.all(cs.map((c, i) => new MultiNonBlockingLease(c, path, 2, { duration: 60_000, identifier: `zkts-${i}` }).tryAcquire({ timeout: 20_000 })));
+    await Promise.all(kazoo.map((k) => k.line(/DONE/)));
+    const kazooWins = kazoo.filter((k) => /OBTAINED True/.test(k.output())).length;
+    const ourWins = ours.filter((t) => t !== null).length;
+    expect(kazooWins + ourWins).toBe(2);
+    const holders = await new MultiNonBlockingLease(cs[0]!, path, 2, { duration: 60_000, identifier: 'reader' }).holders();
+    expect(holders).toHaveLength(2);
+    expect(new Set(holders.map((h) => h.holder)).size).toBe(2);
+  });
+
   it('MultiNonBlockingLease: kazoo and zkts share the slots; the count holds across both', async () => {
     checkKazoo();
     const path = uniqueRoot('mlease');

@@ -320,6 +320,38 @@ describe('LockingQueue interop with kazoo (python3 + kazoo, same server and path
     expect(await childrenOf(c, `${path}/taken`)).toEqual([]);
   });
 
+  it('kazoo and zkts consumers drain one queue together: each entry is consumed once, by one of them', async () => {
+    checkKazoo();
+    const path = uniqueRoot('lq');
+    const c = await clients.connect();
+    const items = Array.from({ length: 150 }, (_, i) => `m-${i}`);
+    await new LockingQueue(c, path).putAll(items);
+    const kazoo = [kazooScript('kazoo_queue.py', sharedServer(), path, 'drain', '2'), kazooScript('kazoo_queue.py', sharedServer(), path, 'drain', '2')];
+    await kazoo[0]!.line(/GOT/); // kazoo is consuming: now ours join in
+    const ours: string[] = [];
+    const idle = 2000;
+    await Promise.all(
+      (await clients.many(2)).map(async (client) => {
+        const q = new LockingQueue(client, path);
+        for (;;) {
+          const entry = await q.get({ timeout: idle }).catch((e: unknown) => {
+            if ((e as { code?: string }).code === 'TIMEOUT') return undefined;
+            throw e;
+          });
+          if (entry === undefined) return;
+          expect(await q.consume()).toBe(true);
+          ours.push(text(entry.data));
+        }
+      }),
+    );
+    await Promise.all(kazoo.map((k) => k.line(/DONE/)));
+    const theirs = kazoo.flatMap((k) => [...k.output().matchAll(/GOT (\S+)/g)].map((m) => m[1]!));
+    expect(theirs.length).toBeGreaterThan(0);
+    expect(ours.length).toBeGreaterThan(0);
+    expect([...ours, ...theirs].sort()).toEqual([...items].sort());
+    expect(await new LockingQueue(c, path).size()).toBe(0);
+  });
+
   it('an entry a kazoo consumer holds is not ours until kazoo releases it', async () => {
     checkKazoo();
     const path = uniqueRoot('lq');

@@ -1,6 +1,8 @@
 # kazoo side of the LockingQueue interop test: kazoo's own LockingQueue on a path.
 #   kazoo_queue.py <hosts> <path> put <priority> <value>...      puts each value, prints DONE
 #   kazoo_queue.py <hosts> <path> consume <n>                     n times get + consume: prints "GOT <value>", DONE
+#   kazoo_queue.py <hosts> <path> drain <idle_s>                 get + consume until nothing comes for idle_s:
+#                                                                 prints "GOT <value>" for each, DONE
 #   kazoo_queue.py <hosts> <path> hold                            gets one: prints "HELD <value>", then reads a
 #                                                                 line on stdin ("consume" or "release"), does it,
 #                                                                 prints "RESULT <True|False>", DONE
@@ -26,6 +28,15 @@ try:
             sys.stdout.flush()
             if not queue.consume():
                 raise SystemExit("consume failed")
+    elif command == "drain":
+        while True:
+            value = queue.get(timeout=float(args[0]))
+            if value is None:
+                break
+            if not queue.consume():
+                raise SystemExit("consume failed")
+            print("GOT %s" % value.decode())
+            sys.stdout.flush()
     elif command == "hold":
         value = queue.get(timeout=20)
         if value is None:
