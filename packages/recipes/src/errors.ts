@@ -14,6 +14,7 @@ export type RecipeErrorCode =
   | 'CLOSED'
   | 'INVALID_USE'
   | 'OUTCOME_UNKNOWN'
+  | 'DATA_FORMAT'
   | 'CACHE_DECODE'
   | 'CACHE_READ';
 
@@ -87,11 +88,24 @@ export class RecipeClosedError extends RecipeError {
 }
 
 /**
- * A counter write whose reply was lost in a session that then ended: whether it was applied cannot be known
- * (its receipt went with the session). Read the counter and decide; the counters never guess.
+ * A write whose reply was lost in a session that then ended: whether it was applied cannot be known (its
+ * receipt, an ephemeral node, went with the session). Read the state and decide; the recipes never guess.
  */
-export class CounterOutcomeUnknownError extends RecipeError {
+export class OutcomeUnknownError extends RecipeError {
   constructor(message: string, options?: ErrorOptions) {
     super('OUTCOME_UNKNOWN', message, options);
+  }
+}
+
+/** A counter write whose outcome is unknown (see OutcomeUnknownError). Read the counter and decide. */
+export class CounterOutcomeUnknownError extends OutcomeUnknownError {}
+
+/**
+ * A node holds data this recipe cannot read in the format it shares with another library (e.g. a kazoo lease
+ * node that is not kazoo's JSON). Nothing was changed; `cause` has the parse failure, if there was one.
+ */
+export class DataFormatError extends RecipeError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('DATA_FORMAT', message, options);
   }
 }

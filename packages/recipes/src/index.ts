@@ -14,7 +14,7 @@ export type { QueueStats } from './contender.js';
 export type { ExpiryPolicy, Lease, LostOn } from './lease.js';
 export {
   RecipeError, LockNotHeldError, LockBusyError, LockUpgradeError, LockLostError, RecipeArgumentError, RecipeClosedError,
-  CounterOutcomeUnknownError,
+  CounterOutcomeUnknownError, OutcomeUnknownError, DataFormatError,
   type RecipeErrorCode,
 } from './errors.js';
 export type { RecipeClient } from './zk.js';
@@ -27,6 +27,10 @@ export { PersistentWatcher, type PersistentWatcherOptions } from './persistent-w
 export { Barrier } from './barrier.js';
 export { DoubleBarrier } from './double-barrier.js';
 export { Queue } from './queue.js';
+export {
+  NonBlockingLease, MultiNonBlockingLease, type NonBlockingLeaseOptions, type LeaseTerm,
+} from './kazoo-lease.js';
+export { LockingQueue, type LockingQueueOptions, type LockedEntry, type PutOptions } from './locking-queue.js';
 export {
   LeaderSelector, type LeaderSelectorOptions, type LeadershipCallback, type SelectorTerm, type SelectorStats,
 } from './leader-selector.js';

@@ -11,10 +11,14 @@ import { isNoNode, isNodeExists, isServerCode, retrying, type RecipeClient, type
 /**
  * Creates `dir` and its missing ancestors as container nodes (what Curator's creatingParentContainersIfNeeded
  * does: ZooKeeper deletes an empty container later, so lock directories do not pile up). Falls back to
- * persistent nodes on a server without containers, and remembers that for this client only.
+ * persistent nodes on a server without containers, and remembers that for this client only. With `persistent`,
+ * plain persistent nodes (kazoo's ensure_path).
  */
-export async function ensureDir(client: RecipeClient, dir: string): Promise<void> {
+export async function ensureDir(client: RecipeClient, dir: string, options: { persistent?: boolean } = {}): Promise<void> {
   const state = clientState(client);
+  // `persistent`: structure another library made with plain persistent nodes and expects to stay (kazoo's
+  // ensure_path runs once per object; a container it relies on, deleted once empty, would fail its next create).
+  const persistent = options.persistent === true;
   let path = '/';
   for (const part of dir.split('/')) {
     if (part === '') continue;
@@ -22,10 +26,10 @@ export async function ensureDir(client: RecipeClient, dir: string): Promise<void
     const target = path;
     await retrying(client, async () => {
       try {
-        await client.create(target, null, { mode: state.containersUnsupported ? 'persistent' : 'container' });
+        await client.create(target, null, { mode: persistent || state.containersUnsupported ? 'persistent' : 'container' });
       } catch (e) {
         if (isNodeExists(e)) return;
-        if (state.containersUnsupported || !isServerCode(e, 'UNIMPLEMENTED')) throw e;
+        if (persistent || state.containersUnsupported || !isServerCode(e, 'UNIMPLEMENTED')) throw e;
         state.containersUnsupported = true;
         await client.create(target, null, { mode: 'persistent' }).catch((e2: unknown) => {
           if (!isNodeExists(e2)) throw e2;

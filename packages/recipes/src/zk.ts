@@ -115,3 +115,19 @@ export async function retrying<T>(client: RecipeClient, call: () => Promise<T>):
     }
   }
 }
+
+/**
+ * Waits until the client is connected again, in whatever session it has by then (a renewed one after an
+ * expiry: the caller compares `sessionId`). Rejects only when the client is over (closed, auth failed, or
+ * expired without renewal).
+ */
+export async function connectedAgain(client: RecipeClient): Promise<void> {
+  for (;;) {
+    try {
+      await client.connected();
+      return;
+    } catch (e) {
+      if (!isExpiry(e) || !isLive(client.state)) throw e;
+    }
+  }
+}

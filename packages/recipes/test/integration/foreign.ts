@@ -108,3 +108,9 @@ export function kazooPartitioner(hosts: string, path: string, identifier: string
   const script = fileURLToPath(new URL('./python/kazoo_partitioner.py', import.meta.url));
   return start('kazoo process', PYTHON, [script, hosts, path, identifier, String(timeBoundarySeconds), items.join(',')]);
 }
+
+/** A kazoo recipe script from python/ (e.g. kazoo_queue.py) run with `args`; it prints what it did. */
+export function kazooScript(script: string, ...args: string[]): ForeignProcess {
+  const file = fileURLToPath(new URL(`./python/${script}`, import.meta.url));
+  return start('kazoo process', PYTHON, [file, ...args]);
+}

@@ -5,7 +5,7 @@
  * does by default: `expired` (old id) → `connecting` → `connected` with a new id). Integration tests cover the
  * real thing.
  */
-import { ConnectionLossError, ServerError, SessionExpiredError, KeeperCode } from '@zkts/protocol';
+import { ConnectionLossError, MultiError, ServerError, SessionExpiredError, KeeperCode } from '@zkts/protocol';
 
 import type { EventTypeName } from '@zkts/protocol';
 
@@ -257,13 +257,34 @@ export class FakeClient implements RecipeClient {
   }
   multi(ops: Op[]): Promise<OpResult[]> {
     return this.call('multi', () => {
-      // Validate everything first so a failing multi changes nothing (enough atomicity for these ops).
-      for (const op of ops) {
-        if ((op.op === 'check' || op.op === 'delete' || op.op === 'setData') && !this.zk.nodes.has(op.path)) {
-          throw new ServerError(KeeperCode.NO_NODE, op.path);
+      // Validate everything first, in order (a create may follow a delete of the same path), so a failing multi
+      // changes nothing; a failure is a MultiError naming the op, as the real client reports it.
+      const deleted = new Set<string>();
+      const created = new Set<string>();
+      const present = (p: string): boolean => !deleted.has(p) && (created.has(p) || this.zk.nodes.has(p));
+      const fail = (index: number, code: number, path: string): never => {
+        throw new MultiError(index, code, ops.map((_, i) => (i < index ? 0 : i === index ? code : KeeperCode.RUNTIME_INCONSISTENCY)), path);
+      };
+      ops.forEach((op, i) => {
+        if (op.op === 'check' || op.op === 'delete' || op.op === 'setData') {
+          if (!present(op.path)) fail(i, KeeperCode.NO_NODE, op.path);
+          const version = op.version ?? -1;
+          const current = this.zk.nodes.get(op.path);
+          if (version !== -1 && !created.has(op.path) && current !== undefined && current.stat.version !== version) fail(i, KeeperCode.BAD_VERSION, op.path);
+          if (op.op === 'delete') {
+            deleted.add(op.path);
+            created.delete(op.path);
+          }
+        } else if (op.op === 'create') {
+          if (!present(parent(op.path))) fail(i, KeeperCode.NO_NODE, op.path);
+          const sequential = (op.mode ?? 'persistent').endsWith('sequential');
+          if (!sequential && present(op.path)) fail(i, KeeperCode.NODE_EXISTS, op.path);
+          if (!sequential) {
+            created.add(op.path);
+            deleted.delete(op.path);
+          }
         }
-        if (op.op === 'create' && this.zk.nodes.has(op.path)) throw new ServerError(KeeperCode.NODE_EXISTS, op.path);
-      }
+      });
       return ops.map((op): OpResult => {
         switch (op.op) {
           case 'setData': {
