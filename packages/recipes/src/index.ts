@@ -14,7 +14,7 @@ export type { QueueStats } from './contender.js';
 export type { ExpiryPolicy, Lease, LostOn } from './lease.js';
 export {
   RecipeError, LockNotHeldError, LockBusyError, LockUpgradeError, LockLostError, RecipeArgumentError, RecipeClosedError,
-  CounterOutcomeUnknownError,
+  CounterOutcomeUnknownError, InstanceFormatError, ServiceNotRegisteredError,
   type RecipeErrorCode,
 } from './errors.js';
 export type { RecipeClient } from './zk.js';
@@ -48,3 +48,19 @@ export type {
   CachedNode, CacheEvent, CacheListener, CacheOptions, DataOption, Decoder, NodeEvent, ResyncReason, TreeCacheOptions,
 } from './cache/types.js';
 export { watchData, watchChildren, type Watching, type DataWatcher, type ChildrenWatcher } from './cache/watch-helpers.js';
+// Service discovery (#15): Curator's curator-x-discovery layout and JSON, with its cache, provider and strategies.
+export { ServiceDiscovery, type DiscoveryClient, type ServiceDiscoveryOptions } from './discovery/service-discovery.js';
+export {
+  serviceInstance, instanceUri, type ServiceInstance, type ServiceInstanceInit, type ServiceType,
+} from './discovery/instance.js';
+export { parseUriSpec, buildUri, type UriSpec, type UriSpecPart, type UriFields } from './discovery/uri-spec.js';
+export {
+  JsonInstanceSerializer, jsonPayload, javaPayload,
+  type InstanceSerializer, type InstanceSerialization, type JsonInstanceSerializerOptions, type PayloadCodec,
+} from './discovery/serializer.js';
+export { ServiceCache, type ServiceCacheOptions } from './discovery/service-cache.js';
+export { ServiceProvider, type ServiceProviderOptions, type InstanceFilter } from './discovery/service-provider.js';
+export type { DownInstancePolicy } from './discovery/down-instances.js';
+export {
+  RandomStrategy, RoundRobinStrategy, StickyStrategy, type ProviderStrategy, type RandomStrategyOptions,
+} from './discovery/strategies.js';
