@@ -32,8 +32,10 @@ export class ServiceCache<T = unknown> implements AsyncDisposable {
   constructor(discovery: ServiceDiscovery<T>, name: string, options: ServiceCacheOptions = {}) {
     this.name = name;
     const { serializer, onError } = discovery;
-    this.cache = new ChildrenCache<ServiceInstance<T> | undefined>(discovery.client, discovery.pathForName(name), {
+    const dir = discovery.pathForName(name);
+    this.cache = new ChildrenCache<ServiceInstance<T> | undefined>(discovery.client, dir, {
       data: (bytes, path) => {
+        if (path === dir) return undefined; // the service's directory is cached too, and is no instance
         try {
           return serializer.deserialize(bytes, path);
         } catch (e) {
