@@ -65,6 +65,7 @@ export function javaPayload<T extends object>(className: string): PayloadCodec<T
 
 /** Turns instances into node data and back (Curator's InstanceSerializer). */
 export interface InstanceSerializer<T> {
+  /** The node data of an instance; throws RecipeArgumentError for what cannot be written. */
   serialize(instance: ServiceInstance<T>): Uint8Array;
   /** `path` only names the node in an error. */
   deserialize(bytes: Uint8Array, path?: string): ServiceInstance<T>;
@@ -102,6 +103,7 @@ export class JsonInstanceSerializer<T = unknown> implements InstanceSerializer<T
     if (!(Number.isInteger(this.maxBytes) && this.maxBytes > 0)) throw new RecipeArgumentError(`maxBytes must be a positive integer, got ${this.maxBytes}`);
   }
 
+  /** Curator's JSON of `instance`, in its field order. */
   serialize(instance: ServiceInstance<T>): Uint8Array {
     checkInstance(instance);
     if (!this.full && !instance.enabled) {
@@ -126,6 +128,7 @@ export class JsonInstanceSerializer<T = unknown> implements InstanceSerializer<T
     return bytes;
   }
 
+  /** The instance in `bytes`; InstanceFormatError (naming `path`) for anything else. */
   deserialize(bytes: Uint8Array, path?: string): ServiceInstance<T> {
     const fail = (message: string, cause?: unknown): never => {
       throw new InstanceFormatError(message, { path, ...(cause === undefined ? {} : { cause }) });

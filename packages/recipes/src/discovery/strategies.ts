@@ -7,6 +7,7 @@ import type { ServiceInstance } from './instance.js';
 
 /** Picks one instance from the current ones, or null when there are none (Curator's ProviderStrategy). */
 export interface ProviderStrategy<T> {
+  /** One of `instances` (the provider's current, filtered list), or null. */
   getInstance(instances: readonly ServiceInstance<T>[]): ServiceInstance<T> | null;
 }
 
@@ -24,6 +25,7 @@ export class RandomStrategy<T = unknown> implements ProviderStrategy<T> {
     this.random = options.random ?? Math.random;
   }
 
+  /** A uniformly random one of `instances`, or null when there are none. */
   getInstance(instances: readonly ServiceInstance<T>[]): ServiceInstance<T> | null {
     if (instances.length === 0) return null;
     // Clamped, so a random source that returns 1 cannot index past the end.
@@ -35,6 +37,7 @@ export class RandomStrategy<T = unknown> implements ProviderStrategy<T> {
 export class RoundRobinStrategy<T = unknown> implements ProviderStrategy<T> {
   private next = 0;
 
+  /** The next of `instances` by the counter, or null when there are none. */
   getInstance(instances: readonly ServiceInstance<T>[]): ServiceInstance<T> | null {
     if (instances.length === 0) return null;
     const index = this.next;
@@ -62,6 +65,7 @@ export class StickyStrategy<T = unknown> implements ProviderStrategy<T> {
     return this.picks;
   }
 
+  /** Our instance (its current version) while it is among `instances`, else the master's pick. */
   getInstance(instances: readonly ServiceInstance<T>[]): ServiceInstance<T> | null {
     const ours = this.ours;
     const current = ours === undefined ? undefined : instances.find((i) => i.id === ours.id && i.name === ours.name);
