@@ -30,7 +30,8 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 /**
  * The default payload codec: plain JSON values. Reading drops Jackson's type information (an object's `@class`,
- * an array's class wrapper), so a Curator payload reads as its fields; writing wraps an array as a
+ * an array's class wrapper: any two-element array whose first element is a string is taken for one), so a
+ * Curator payload reads as its fields; writing wraps an array as a
  * `java.util.ArrayList` (Curator cannot read a bare array) and leaves objects without a class (Curator reads them
  * as a Map: use `javaPayload` for a typed Java payload).
  */

@@ -43,12 +43,16 @@ describe('service discovery with Curator', () => {
       uriSpec: '{scheme}://{address}:{port}/{name}/{id}',
     });
     const disabled = serviceInstance<Details>({ name: 'api', id: 'ts-off', port: 1, enabled: false, serviceType: 'STATIC', registrationTimeUTC: 5 });
+    const sequential = serviceInstance<Details>({ name: 'api', id: 'ts-seq', serviceType: 'DYNAMIC_SEQUENTIAL', registrationTimeUTC: 7 });
     await discovery.registerService(ours);
     await discovery.registerService(disabled);
+    await discovery.registerService(sequential); // a protected sequential name: Curator reads it by listing
 
     const jvm = curatorDiscovery('query', sharedServer(), base, 'api');
     await jvm.line(/^DONE$/m);
-    const seen = [...jvm.output().matchAll(/^INSTANCE (.*)$/gm)].map((m) => JSON.parse(m[1]!) as Record<string, unknown>);
+    const seen = [...jvm.output().matchAll(/^INSTANCE (.*)$/gm)]
+      .map((m) => JSON.parse(m[1]!) as Record<string, unknown>)
+      .sort((x, y) => String(x['id']).localeCompare(String(y['id']))); // Curator lists in the server's child order
     expect(seen).toEqual([
       {
         name: 'api', id: 'ts-1', address: '192.168.7.1', port: 8080, sslPort: 8443, payloadClass: DETAILS_CLASS,
@@ -59,9 +63,13 @@ describe('service discovery with Curator', () => {
         name: 'api', id: 'ts-off', address: null, port: 1, sslPort: null, payloadClass: null, description: null,
         weight: null, registrationTimeUTC: 5, serviceType: 'STATIC', uri: '', enabled: false,
       },
+      {
+        name: 'api', id: 'ts-seq', address: null, port: null, sslPort: null, payloadClass: null, description: null,
+        weight: null, registrationTimeUTC: 7, serviceType: 'DYNAMIC_SEQUENTIAL', uri: '', enabled: true,
+      },
     ]);
-    expect(jvm.output()).toMatch(/^PROVIDER ts-1$/m); // Curator's provider skips the disabled instance
-    expect(jvm.output()).toMatch(/^CACHE ts-1,ts-off$/m);
+    expect(jvm.output()).toMatch(/^PROVIDER ts-1,ts-seq$/m); // Curator's provider skips the disabled instance
+    expect(jvm.output()).toMatch(/^CACHE ts-1,ts-off,ts-seq$/m);
     expect(await jvm.exited).toBe(0);
   });
 

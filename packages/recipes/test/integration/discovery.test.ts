@@ -85,9 +85,11 @@ describe('ServiceDiscovery', () => {
   it("replaces another session's node at the instance's path, as Curator deletes before it creates", async () => {
     const base = uniqueRoot();
     const zk = await clients.connect();
+    // What a crashed earlier run leaves behind until its session times out: its ephemeral instance node.
     const stale = await clients.connect();
-    const stranger = new ServiceDiscovery(stale, base);
-    await stranger.registerService(serviceInstance({ name: 'api', id: 'x', port: 1 }));
+    const staleData = new JsonInstanceSerializer().serialize(serviceInstance({ name: 'api', id: 'x', port: 1 }));
+    await stale.mkdirp(`${base}/api`);
+    await stale.create(`${base}/api/x`, staleData, { mode: 'ephemeral' });
     const oldOwner = (await zk.exists(`${base}/api/x`))!.ephemeralOwner;
     expect(oldOwner).toBe(stale.sessionId);
 
@@ -170,12 +172,19 @@ describe('ServiceCache and ServiceProvider', () => {
     provider.noteError(c);
     expect(ids()).toEqual(['a', 'a', 'a', 'a']);
 
+    // A node that is no instance: reported once, left out, the rest unchanged.
+    await zk.create(`${base}/api/junk`, '{"name":"api","id":"junk","port":"eighty"}');
+    await until(() => errors.length === 2, 5000, 'the bad node reported by both caches');
+    expect(errors.every((e) => e instanceof InstanceFormatError && e.path === `${base}/api/junk`)).toBe(true);
+    expect(provider.getAllInstances().map((i) => i.id)).toEqual(['a']);
+    await zk.delete(`${base}/api/junk`);
+
     await registrar.unregisterService(a);
     await until(() => provider.getInstance() === null, 5000, 'no instance left');
     await discovery.close(); // closes the cache and the provider made through it
     const list: ServiceInstance[] = [];
     for await (const l of cache.changes()) list.push(...l);
     expect(list).toEqual([]);
-    expect(errors).toEqual([]);
+    expect(errors).toHaveLength(2);
   });
 });
