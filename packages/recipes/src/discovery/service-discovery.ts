@@ -98,7 +98,9 @@ export class ServiceDiscovery<T = unknown> implements AsyncDisposable {
   /**
    * Registers an instance and keeps it registered until unregisterService() or close(); resolves with its node's
    * path once the node exists. Registering an id again replaces the earlier registration (the same name and
-   * type: its data is updated in place). `timeout`/`signal` give up the wait and the registration.
+   * type: its data is updated in place). A node already at the path that is not our session's is deleted
+   * first, once; if another live registrant makes it again, this waits for that node to go rather than fight
+   * over it (pass a `timeout`). `timeout`/`signal` give up the wait and the registration.
    */
   async registerService(instance: ServiceInstance<T>, options: WaitOptions = {}): Promise<string> {
     this.checkOpen();
