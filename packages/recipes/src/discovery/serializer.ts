@@ -122,7 +122,14 @@ export class JsonInstanceSerializer<T = unknown> implements InstanceSerializer<T
       uriSpec: instance.uriSpec === null ? null : { parts: instance.uriSpec.parts.map((p) => ({ value: p.value, variable: p.variable })) },
     };
     if (this.full) json['enabled'] = instance.enabled;
-    const bytes = new TextEncoder().encode(JSON.stringify(json));
+    let text: string;
+    try {
+      text = JSON.stringify(json);
+    } catch (e) {
+      // A payload JSON cannot carry (a bigint, a cycle): the caller's mistake, said as such.
+      throw new RecipeArgumentError(`service instance ${instance.id}: its payload is not JSON-serializable`, { cause: e });
+    }
+    const bytes = new TextEncoder().encode(text);
     if (bytes.length > this.maxBytes) {
       throw new RecipeArgumentError(`service instance ${instance.id} is ${bytes.length} bytes as JSON, more than maxBytes (${this.maxBytes})`);
     }

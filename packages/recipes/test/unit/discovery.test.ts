@@ -104,6 +104,7 @@ describe('JsonInstanceSerializer', () => {
     const full = new JsonInstanceSerializer({ serialization: 'full' });
     expect(full.deserialize(full.serialize(disabled)).enabled).toBe(false);
     expect(() => new JsonInstanceSerializer({ maxBytes: 10 }).serialize(serviceInstance({ name: 'svc' }))).toThrow(/maxBytes/);
+    expect(() => s.serialize(serviceInstance({ name: 'svc', payload: { big: 1n } }))).toThrow(/not JSON-serializable/);
   });
 });
 
