@@ -16,7 +16,9 @@ export type RecipeErrorCode =
   | 'OUTCOME_UNKNOWN'
   | 'DATA_FORMAT'
   | 'CACHE_DECODE'
-  | 'CACHE_READ';
+  | 'CACHE_READ'
+  | 'INSTANCE_FORMAT'
+  | 'NOT_REGISTERED';
 
 const BRAND = Symbol.for('zkts.recipes.error');
 
@@ -107,5 +109,25 @@ export class CounterOutcomeUnknownError extends OutcomeUnknownError {}
 export class DataFormatError extends RecipeError {
   constructor(message: string, options?: ErrorOptions) {
     super('DATA_FORMAT', message, options);
+  }
+}
+
+/**
+ * A service instance's node data is not an instance in Curator's JSON (not UTF-8 or JSON, too large, a field of
+ * the wrong type, or a payload its codec refused). `path` names the node when the data was read from one.
+ */
+export class InstanceFormatError extends RecipeError {
+  readonly path: string | undefined;
+
+  constructor(message: string, options?: ErrorOptions & { path?: string | undefined }) {
+    super('INSTANCE_FORMAT', options?.path === undefined ? message : `${options.path}: ${message}`, options);
+    this.path = options?.path;
+  }
+}
+
+/** updateService() for an instance id this ServiceDiscovery has not registered (register it first). */
+export class ServiceNotRegisteredError extends RecipeError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('NOT_REGISTERED', message, options);
   }
 }

@@ -14,7 +14,7 @@ export type { QueueStats } from './contender.js';
 export type { ExpiryPolicy, Lease, LostOn } from './lease.js';
 export {
   RecipeError, LockNotHeldError, LockBusyError, LockUpgradeError, LockLostError, RecipeArgumentError, RecipeClosedError,
-  CounterOutcomeUnknownError, OutcomeUnknownError, DataFormatError,
+  CounterOutcomeUnknownError, OutcomeUnknownError, DataFormatError, InstanceFormatError, ServiceNotRegisteredError,
   type RecipeErrorCode,
 } from './errors.js';
 export type { RecipeClient } from './zk.js';
@@ -58,3 +58,19 @@ export { GroupMember, type GroupMemberOptions } from './group-member.js';
 export {
   SetPartitioner, type SetPartitionerOptions, type PartitionState, type PartitionSet, type PartitionFunction,
 } from './set-partitioner.js';
+// Service discovery (#15): Curator's curator-x-discovery layout and JSON, with its cache, provider and strategies.
+export { ServiceDiscovery, type DiscoveryClient, type ServiceDiscoveryOptions } from './discovery/service-discovery.js';
+export {
+  serviceInstance, instanceUri, type ServiceInstance, type ServiceInstanceInit, type ServiceType,
+} from './discovery/instance.js';
+export { parseUriSpec, buildUri, type UriSpec, type UriSpecPart, type UriFields } from './discovery/uri-spec.js';
+export {
+  JsonInstanceSerializer, jsonPayload, javaPayload,
+  type InstanceSerializer, type InstanceSerialization, type JsonInstanceSerializerOptions, type PayloadCodec,
+} from './discovery/serializer.js';
+export { ServiceCache, type ServiceCacheOptions } from './discovery/service-cache.js';
+export { ServiceProvider, type ServiceProviderOptions, type InstanceFilter } from './discovery/service-provider.js';
+export type { DownInstancePolicy } from './discovery/down-instances.js';
+export {
+  RandomStrategy, RoundRobinStrategy, StickyStrategy, type ProviderStrategy, type RandomStrategyOptions,
+} from './discovery/strategies.js';

@@ -78,6 +78,8 @@ export class PersistentNode implements AsyncDisposable {
   private readonly closing = new AbortController();
   private readonly kick = new Pulse();
   private loop: Promise<void> | undefined;
+  /** The removal of what a create cut short by close() produces: close() resolves only after it. */
+  private abandoned: Promise<unknown> | undefined;
   private unsubscribe: (() => void) | undefined;
 
   constructor(client: RecipeClient, path: string, options: PersistentNodeOptions = {}) {
@@ -156,6 +158,7 @@ export class PersistentNode implements AsyncDisposable {
     this.kick.fire();
     this.unsubscribe?.();
     await this.loop?.catch(() => undefined);
+    await this.abandoned;
     const current = this.current;
     this.setCurrent(undefined);
     this.feed.end();
@@ -260,8 +263,9 @@ export class PersistentNode implements AsyncDisposable {
           continue;
         }
         // Closed (or another failure) with the create possibly still in flight: remove whatever it produces.
-        if (this.protect) void removeSoon(client, { dir, prefix, create: createP });
-        else void createP.then((r) => removeNode(client, { path: r.path }, this.ephemeral ? r.stat.ephemeralOwner : undefined), () => undefined);
+        this.abandoned = this.protect
+          ? removeSoon(client, { dir, prefix, create: createP })
+          : createP.then((r) => removeNode(client, { path: r.path }, this.ephemeral ? r.stat.ephemeralOwner : undefined), () => undefined);
         throw e;
       }
     }

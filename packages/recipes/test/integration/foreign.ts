@@ -56,26 +56,31 @@ function start(what: string, command: string, args: string[]): ForeignProcess {
   return { proc, output: () => out, line, exited };
 }
 
+/** What service discovery adds to the classpath: curator-x-discovery and the Jackson it serializes with. */
+export const DISCOVERY_JARS = ['curator-x-discovery', 'jackson-core', 'jackson-databind', 'jackson-annotations'].map((j) => `/usr/share/java/${j}.jar`);
+
 /**
- * Compiles java/<source>.java (CuratorLocks by default, CuratorGroups for the group tests); returns the classpath
- * to run it and a cleanup for the class directory.
+ * Compiles a Java file of java/ (default CuratorLocks.java) against Debian's Curator jars plus `extraJars`;
+ * returns the classpath to run it and a cleanup for the class directory.
  */
-export function compileCurator(source = 'CuratorLocks'): { classpath: string; dispose: () => void } {
-  const missing = JARS.filter((j) => !existsSync(j));
+export function compileCurator(source = 'CuratorLocks.java', extraJars: readonly string[] = []): { classpath: string; dispose: () => void } {
+  const jars = [...JARS, ...extraJars];
+  const missing = jars.filter((j) => !existsSync(j));
   if (missing.length > 0) throw new Error(`Curator interop needs Debian's jars (scripts/setup.sh); missing: ${missing.join(', ')}`);
   const classDir = mkdtempSync(join(tmpdir(), 'zkts-curator-'));
-  const file = fileURLToPath(new URL(`./java/${source}.java`, import.meta.url));
-  const r = spawnSync('javac', ['-d', classDir, '-cp', JARS.join(':'), file], { encoding: 'utf8' });
+  const file = fileURLToPath(new URL(`./java/${source}`, import.meta.url));
+  const r = spawnSync('javac', ['-d', classDir, '-cp', jars.join(':'), file], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`javac failed: ${r.stderr}`);
-  return { classpath: [classDir, ...JARS].join(':'), dispose: () => rmSync(classDir, { recursive: true, force: true }) };
+  return { classpath: [classDir, ...jars].join(':'), dispose: () => rmSync(classDir, { recursive: true, force: true }) };
 }
 
+/** Runs CuratorLocks (java/CuratorLocks.java) with these arguments. */
 export function curator(classpath: string, ...args: string[]): ForeignProcess {
-  return curatorClass(classpath, 'CuratorLocks', ...args);
+  return javaMain(classpath, 'CuratorLocks', ...args);
 }
 
-/** Runs the main class `main` of a compileCurator() classpath. */
-export function curatorClass(classpath: string, main: string, ...args: string[]): ForeignProcess {
+/** Runs the main class `main` of a file compiled by compileCurator. */
+export function javaMain(classpath: string, main: string, ...args: string[]): ForeignProcess {
   return start('Curator process', 'java', ['-Xss512k', '-XX:TieredStopAtLevel=1', '-cp', classpath, main, ...args]);
 }
 

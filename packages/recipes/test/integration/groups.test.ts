@@ -8,7 +8,7 @@ import { basename } from '@zkts/protocol';
 import { GroupMember, Party, RecipeArgumentError, RecipeClosedError, ShallowParty } from '@zkts/recipes';
 
 import { expireSession, Proxies, victimClient } from './expiry.js';
-import { checkKazoo, compileCurator, curatorClass, kazooParty, killAll } from './foreign.js';
+import { checkKazoo, compileCurator, javaMain, kazooParty, killAll } from './foreign.js';
 import { Clients, childrenOf, sharedServer, text, until, uniqueRoot } from './helpers.js';
 
 const clients = new Clients();
@@ -189,13 +189,13 @@ describe('interop', () => {
   }
 
   it("Curator's GroupMember in a JVM and ours see each other with payloads", async () => {
-    const compiled = compileCurator('CuratorGroups');
+    const compiled = compileCurator('CuratorGroups.java');
     try {
       const path = `${uniqueRoot()}/group`;
       const c = await clients.connect();
       await using ours = new GroupMember(c, path, 'zkts', { payload: 'from-zkts' });
       await ours.start({ timeout: 5000 });
-      const jvm = curatorClass(compiled.classpath, 'CuratorGroups', 'group', sharedServer(), path, 'curator', 'from-curator', 'zkts');
+      const jvm = javaMain(compiled.classpath, 'CuratorGroups', 'group', sharedServer(), path, 'curator', 'from-curator', 'zkts');
       await jvm.line(/SAW zkts from-zkts/, 60_000);
       expect((await jvm.line(/MEMBERS (\S+)/))[1]).toBe('curator,zkts');
       await until(() => ours.getCurrentMembers().has('curator'), 10_000, 'we see Curator');

@@ -195,6 +195,29 @@ describe('PersistentNode (in-memory ZooKeeper)', () => {
     expect(zk.children('/svc')).toEqual([]);
   });
 
+  it('close() during a create resolves only once the node that create makes is removed', async () => {
+    const zk = new FakeZk();
+    await zk.client().create('/svc', null);
+    const c = zk.client();
+    let land!: () => void;
+    const landed = new Promise<void>((resolve) => (land = resolve));
+    const create = c.create.bind(c);
+    c.create = async (...args: Parameters<typeof c.create>) => {
+      await landed; // the reply is slow: close() comes first
+      return create(...args);
+    };
+    const node = new PersistentNode(c, '/svc/name', { data: 'x' });
+    node.start();
+    await tick();
+    let closed = false;
+    const closing = node.close().then(() => (closed = true));
+    await tick();
+    expect(closed).toBe(false);
+    land();
+    await closing;
+    expect(zk.nodes.has('/svc/name')).toBe(false);
+  });
+
   it('a persistent node outlives the renewal and is kept; close deletes it', async () => {
     const zk = new FakeZk();
     const c = zk.client();
