@@ -1,22 +1,17 @@
 // Counters against the real server: Curator's DistributedAtomicLong format and operations, kazoo's Counter
 // formats, exactness of 8 concurrent incrementers through connection cuts (lost replies settled by the
 // receipt), carrying on after an expired session, and interop with Curator (a JVM) and kazoo (python3).
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { noRetry, type ZkClient } from '@zkts/protocol';
 import { Counter, DistributedAtomicLong } from '@zkts/recipes';
 
-import { expireSession, Proxies, victimClient } from './expiry.js';
-import { checkKazoo, compileCurator, curator, kazooCounter, killAll } from './foreign.js';
-import { Clients, childrenOf, rng, sharedServer, sleep, text, uniqueRoot } from './helpers.js';
+import { expireSession, victimClient } from './expiry.js';
+import { checkKazoo, compileCurator, curator, kazooCounter } from './foreign.js';
+import { childrenOf, rng, sharedServer, sleep, text, uniqueRoot } from './helpers.js';
+import { perTestResources } from './testbed.js';
 
-const clients = new Clients();
-const proxies = new Proxies();
-afterEach(async () => {
-  killAll();
-  await clients.closeAll();
-  await proxies.closeAll();
-});
+const { clients, proxies } = perTestResources();
 
 const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
 

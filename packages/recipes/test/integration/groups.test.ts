@@ -2,22 +2,17 @@
 // layouts, the followed member list, re-joining after a connection cut that finds our node deleted and after
 // an expiry and the client's renewal, bad input, and interop with kazoo (python3) and Curator (a JVM) in their
 // own processes on the same path.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { basename } from '@zkts/protocol';
 import { GroupMember, Party, RecipeArgumentError, RecipeClosedError, ShallowParty } from '@zkts/recipes';
 
-import { expireSession, Proxies, victimClient } from './expiry.js';
-import { checkKazoo, compileCurator, javaMain, kazooParty, killAll } from './foreign.js';
-import { Clients, childrenOf, sharedServer, text, until, uniqueRoot } from './helpers.js';
+import { expireSession, victimClient } from './expiry.js';
+import { checkKazoo, compileCurator, javaMain, kazooParty } from './foreign.js';
+import { childrenOf, sharedServer, text, until, uniqueRoot } from './helpers.js';
+import { perTestResources } from './testbed.js';
 
-const clients = new Clients();
-const proxies = new Proxies();
-afterEach(async () => {
-  killAll();
-  await clients.closeAll();
-  await proxies.closeAll();
-});
+const { clients, proxies } = perTestResources();
 
 const sorted = (xs: readonly string[]): string[] => [...xs].sort();
 

@@ -1,22 +1,17 @@
 // LeaderSelector against the real server: turns, requeue by hand, close(), a lost connection, an expired
 // session (renewed by the client), a short seeded chaos run (never two live members with un-fired signals) and
 // Curator's LeaderSelector taking turns with ours on one path.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { connect, type ZkClient } from '@zkts/protocol';
 import { LeaderSelector, type LeadershipCallback } from '@zkts/recipes';
 
-import { expireSession, Proxies, victimClient } from './expiry.js';
-import { compileCurator, curator, killAll } from './foreign.js';
-import { Clients, childrenOf, rng, sharedServer, sleep, until, uniqueRoot } from './helpers.js';
+import { expireSession, victimClient } from './expiry.js';
+import { compileCurator, curator } from './foreign.js';
+import { childrenOf, rng, sharedServer, sleep, until, uniqueRoot } from './helpers.js';
+import { perTestResources } from './testbed.js';
 
-const clients = new Clients();
-const proxies = new Proxies();
-afterEach(async () => {
-  killAll();
-  await clients.closeAll();
-  await proxies.closeAll();
-});
+const { clients, proxies } = perTestResources();
 
 /** Resolves when the signal fires. */
 const fired = (signal: AbortSignal): Promise<void> =>

@@ -1,23 +1,18 @@
 // SetPartitioner against the real server: kazoo's layout (ShallowParty at <path>/party, kazoo Locks at
 // <path>/locks/<item>), the split (disjoint, complete, kazoo's function), re-splitting when members come and go,
 // the state machine, bad input, and interop with kazoo's own SetPartitioner in python3 on the same path.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import type { ZkClient } from '@zkts/protocol';
 import { RecipeArgumentError, RecipeClosedError, SetPartitioner, type PartitionSet, type PartitionState } from '@zkts/recipes';
 import { ManualClock } from '@zkts/testkit';
 
-import { expireSession, Proxies, victimClient } from './expiry.js';
-import { checkKazoo, kazooPartitioner, killAll } from './foreign.js';
-import { Clients, childrenOf, sharedServer, sleep, text, until, uniqueRoot } from './helpers.js';
+import { expireSession, victimClient } from './expiry.js';
+import { checkKazoo, kazooPartitioner } from './foreign.js';
+import { childrenOf, sharedServer, sleep, text, until, uniqueRoot } from './helpers.js';
+import { perTestResources } from './testbed.js';
 
-const clients = new Clients();
-const proxies = new Proxies();
-afterEach(async () => {
-  killAll();
-  await clients.closeAll();
-  await proxies.closeAll();
-});
+const { clients, proxies } = perTestResources();
 
 const ITEMS = ['q-a', 'q-b', 'q-c', 'q-d', 'q-e', 'q-f', 'q-g'];
 

@@ -1,21 +1,16 @@
 // Lock revocation against the real server: Curator's "__REVOKE__" marker written into the holder's node; a
 // request made before watching, one made while the holder was disconnected, and Curator (a JVM) revoking a zkts
 // holder and being revoked by zkts.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { attemptRevoke, Mutex, onRevocationRequest, REVOKE_MESSAGE } from '@zkts/recipes';
 
-import { expireSession, Proxies, victimClient } from './expiry.js';
-import { compileCurator, curator, killAll } from './foreign.js';
-import { Clients, sharedServer, sleep, text, until, uniqueRoot } from './helpers.js';
+import { expireSession, victimClient } from './expiry.js';
+import { compileCurator, curator } from './foreign.js';
+import { sharedServer, sleep, text, until, uniqueRoot } from './helpers.js';
+import { perTestResources } from './testbed.js';
 
-const clients = new Clients();
-const proxies = new Proxies();
-afterEach(async () => {
-  killAll();
-  await clients.closeAll();
-  await proxies.closeAll();
-});
+const { clients, proxies } = perTestResources();
 
 describe('lock revocation', () => {
   it('a holder asked to release does; the marker is Curator\'s; a gone node reports false', async () => {

@@ -1,21 +1,16 @@
 // SharedCount against the real server: Curator's format (4-byte big-endian int, seeded), versioned writes,
 // listeners following foreign writes through a lost connection and an expired session, concurrent
 // trySetCount incrementers through cuts (exact), and Curator's SharedCount sharing the node both ways.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { SharedCount } from '@zkts/recipes';
 
-import { expireSession, Proxies, victimClient } from './expiry.js';
-import { compileCurator, curator, killAll } from './foreign.js';
-import { Clients, rng, sharedServer, sleep, until, uniqueRoot } from './helpers.js';
+import { expireSession, victimClient } from './expiry.js';
+import { compileCurator, curator } from './foreign.js';
+import { rng, sharedServer, sleep, until, uniqueRoot } from './helpers.js';
+import { perTestResources } from './testbed.js';
 
-const clients = new Clients();
-const proxies = new Proxies();
-afterEach(async () => {
-  killAll();
-  await clients.closeAll();
-  await proxies.closeAll();
-});
+const { clients, proxies } = perTestResources();
 
 const int = (n: number): Uint8Array => {
   const b = new Uint8Array(4);
