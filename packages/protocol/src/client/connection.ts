@@ -39,6 +39,11 @@ export interface ConnectionEvents {
 const HOLD_ABOVE = 256;
 const RESUME_BELOW = 128;
 const HOLD_MAX_BYTES = 256 * 1024;
+/**
+ * The out buffer starts just above a handshake (49 bytes) and a ping (12): an idle session in a pool of
+ * thousands keeps no more than that, and a busy one grows it (doubling) to what its batches need, once.
+ */
+const CONNECTION_WRITER_SIZE = 64;
 
 export type ConnectionPhase = 'handshake' | 'open' | 'closed';
 
@@ -57,7 +62,7 @@ export class Connection {
    * false) frames keep accumulating here and the flush waits for 'drain' (each is a request its caller still
    * awaits, so callers bound it).
    */
-  private readonly writer = new JuteWriter(1024);
+  private readonly writer = new JuteWriter(CONNECTION_WRITER_SIZE);
   /** Every reply's header is read into this one object: decoders use it synchronously, nobody keeps it. */
   private readonly header = replyHeaderSlot();
   private flushQueued = false;

@@ -33,9 +33,9 @@ function add(table: WatchTable, path: string, watcher: Watcher): void {
   set.add(watcher);
 }
 
-function take(table: WatchTable, path: string, into: Set<Watcher>): void {
-  const set = table.get(path);
-  if (set === undefined) return;
+function take(table: WatchTable | undefined, path: string, into: Set<Watcher>): void {
+  const set = table?.get(path);
+  if (table === undefined || set === undefined) return;
   table.delete(path);
   for (const w of set) into.add(w);
 }
@@ -48,37 +48,33 @@ export interface WatchSnapshot {
   persistentRecursive: string[];
 }
 
-export class WatchManager {
-  private readonly data: WatchTable = new Map();
-  private readonly exist: WatchTable = new Map();
-  private readonly child: WatchTable = new Map();
-  private readonly persistent: WatchTable = new Map();
-  private readonly recursive: WatchTable = new Map();
+/** Read side of an absent table: nothing is ever written to it (see `WatchManager.tables`). */
+const NO_WATCHES: ReadonlyMap<string, Set<Watcher>> = new Map();
 
-  private table(kind: OneShotKind | PersistentKind): WatchTable {
-    switch (kind) {
-      case 'data':
-        return this.data;
-      case 'exist':
-        return this.exist;
-      case 'child':
-        return this.child;
-      case 'persistent':
-        return this.persistent;
-      case 'persistent-recursive':
-        return this.recursive;
-    }
+export class WatchManager {
+  /**
+   * One table per kind, made on the first registration: most sessions use one or two kinds, and an idle
+   * session in a pool of thousands should not carry five empty Maps (about 180 bytes each).
+   */
+  private readonly tables: { [K in OneShotKind | PersistentKind]?: WatchTable } = {};
+
+  private table(kind: OneShotKind | PersistentKind): ReadonlyMap<string, Set<Watcher>> {
+    return this.tables[kind] ?? NO_WATCHES;
+  }
+
+  private writable(kind: OneShotKind | PersistentKind): WatchTable {
+    return (this.tables[kind] ??= new Map());
   }
 
   register(kind: OneShotKind | PersistentKind, serverPath: string, watcher: Watcher): void {
-    add(this.table(kind), serverPath, watcher);
+    add(this.writable(kind), serverPath, watcher);
   }
 
   /** Removes one watcher; returns true when it was the last of its kind on that path (the server watch can go). */
   unregister(kind: OneShotKind | PersistentKind, serverPath: string, watcher: Watcher): boolean {
-    const table = this.table(kind);
-    const set = table.get(serverPath);
-    if (set === undefined || !set.delete(watcher)) return false;
+    const table = this.tables[kind];
+    const set = table?.get(serverPath);
+    if (table === undefined || set === undefined || !set.delete(watcher)) return false;
     if (set.size > 0) return false;
     table.delete(serverPath);
     return true;
@@ -91,7 +87,7 @@ export class WatchManager {
   /** Removes every watcher of the kinds given on a path; returns them. */
   removeAll(kinds: readonly (OneShotKind | PersistentKind)[], serverPath: string): Set<Watcher> {
     const out = new Set<Watcher>();
-    for (const kind of kinds) take(this.table(kind), serverPath, out);
+    for (const kind of kinds) take(this.tables[kind], serverPath, out);
     return out;
   }
 
@@ -101,24 +97,25 @@ export class WatchManager {
     switch (type) {
       case 'created':
       case 'dataChanged':
-        take(this.data, serverPath, out);
-        take(this.exist, serverPath, out);
+        take(this.tables.data, serverPath, out);
+        take(this.tables.exist, serverPath, out);
         break;
       case 'deleted':
-        take(this.data, serverPath, out);
-        take(this.exist, serverPath, out);
-        take(this.child, serverPath, out);
+        take(this.tables.data, serverPath, out);
+        take(this.tables.exist, serverPath, out);
+        take(this.tables.child, serverPath, out);
         break;
       case 'childrenChanged':
-        take(this.child, serverPath, out);
+        take(this.tables.child, serverPath, out);
         break;
       default:
         return out;
     }
-    for (const w of this.persistent.get(serverPath) ?? []) out.add(w);
-    if (type !== 'childrenChanged') {
-      for (const w of this.recursive.get(serverPath) ?? []) out.add(w);
-      for (const a of ancestors(serverPath)) for (const w of this.recursive.get(a) ?? []) out.add(w);
+    for (const w of this.table('persistent').get(serverPath) ?? []) out.add(w);
+    const recursive = this.tables['persistent-recursive'];
+    if (type !== 'childrenChanged' && recursive !== undefined) {
+      for (const w of recursive.get(serverPath) ?? []) out.add(w);
+      for (const a of ancestors(serverPath)) for (const w of recursive.get(a) ?? []) out.add(w);
     }
     return out;
   }
@@ -126,17 +123,17 @@ export class WatchManager {
   /** Paths to re-set after a reconnect. */
   snapshot(): WatchSnapshot {
     return {
-      data: [...this.data.keys()],
-      exist: [...this.exist.keys()],
-      child: [...this.child.keys()],
-      persistent: [...this.persistent.keys()],
-      persistentRecursive: [...this.recursive.keys()],
+      data: [...this.table('data').keys()],
+      exist: [...this.table('exist').keys()],
+      child: [...this.table('child').keys()],
+      persistent: [...this.table('persistent').keys()],
+      persistentRecursive: [...this.table('persistent-recursive').keys()],
     };
   }
 
   get size(): number {
     let n = 0;
-    for (const t of [this.data, this.exist, this.child, this.persistent, this.recursive]) n += t.size;
+    for (const t of Object.values(this.tables)) n += t.size;
     return n;
   }
 
@@ -146,10 +143,11 @@ export class WatchManager {
    */
   takeAll(options: { keepPersistent?: boolean } = {}): Set<Watcher> {
     const out = new Set<Watcher>();
-    const tables = options.keepPersistent === true ? [this.data, this.exist, this.child] : [this.data, this.exist, this.child, this.persistent, this.recursive];
-    for (const t of tables) {
-      for (const set of t.values()) for (const w of set) out.add(w);
-      t.clear();
+    const kinds: readonly (OneShotKind | PersistentKind)[] =
+      options.keepPersistent === true ? ['data', 'exist', 'child'] : ['data', 'exist', 'child', 'persistent', 'persistent-recursive'];
+    for (const kind of kinds) {
+      for (const set of this.table(kind).values()) for (const w of set) out.add(w);
+      this.tables[kind]?.clear();
     }
     return out;
   }
@@ -157,7 +155,9 @@ export class WatchManager {
   /** Every persistent and persistent-recursive watcher with its server path. */
   persistentWatchers(): { serverPath: string; watcher: Watcher }[] {
     const out: { serverPath: string; watcher: Watcher }[] = [];
-    for (const t of [this.persistent, this.recursive]) for (const [serverPath, set] of t) for (const watcher of set) out.push({ serverPath, watcher });
+    for (const kind of ['persistent', 'persistent-recursive'] as const) {
+      for (const [serverPath, set] of this.table(kind)) for (const watcher of set) out.push({ serverPath, watcher });
+    }
     return out;
   }
 }
