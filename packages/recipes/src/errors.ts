@@ -14,6 +14,7 @@ export type RecipeErrorCode =
   | 'CLOSED'
   | 'INVALID_USE'
   | 'OUTCOME_UNKNOWN'
+  | 'QUEUE_ITEM_CORRUPT'
   | 'CACHE_DECODE'
   | 'CACHE_READ';
 
@@ -93,5 +94,15 @@ export class RecipeClosedError extends RecipeError {
 export class CounterOutcomeUnknownError extends RecipeError {
   constructor(message: string, options?: ErrorOptions) {
     super('OUTCOME_UNKNOWN', message, options);
+  }
+}
+
+/**
+ * A Curator queue item whose data is not Curator's item format, or that the queue's deserializer rejected.
+ * Reported to the queue's `onError`; the node is removed, as Curator does, so it cannot block the queue.
+ */
+export class QueueItemCorruptError extends RecipeError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('QUEUE_ITEM_CORRUPT', message, options);
   }
 }

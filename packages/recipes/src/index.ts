@@ -14,7 +14,7 @@ export type { QueueStats } from './contender.js';
 export type { ExpiryPolicy, Lease, LostOn } from './lease.js';
 export {
   RecipeError, LockNotHeldError, LockBusyError, LockUpgradeError, LockLostError, RecipeArgumentError, RecipeClosedError,
-  CounterOutcomeUnknownError,
+  CounterOutcomeUnknownError, QueueItemCorruptError,
   type RecipeErrorCode,
 } from './errors.js';
 export type { RecipeClient } from './zk.js';
@@ -27,6 +27,11 @@ export { PersistentWatcher, type PersistentWatcherOptions } from './persistent-w
 export { Barrier } from './barrier.js';
 export { DoubleBarrier } from './double-barrier.js';
 export { Queue } from './queue.js';
+// Curator's queue family (#15), node for node: Curator and zkts producers and consumers share one queue.
+export { DistributedQueue, DistributedPriorityQueue, DistributedDelayQueue, DistributedIdQueue } from './curator-queue/queues.js';
+export { CuratorQueueBase, type CuratorQueueOptions } from './curator-queue/queue-base.js';
+export { bytesSerializer, type QueueSerializer } from './curator-queue/format.js';
+export type { ConsumerStats as QueueConsumerStats } from './curator-queue/consume.js';
 export {
   LeaderSelector, type LeaderSelectorOptions, type LeadershipCallback, type SelectorTerm, type SelectorStats,
 } from './leader-selector.js';
