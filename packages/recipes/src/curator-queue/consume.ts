@@ -90,6 +90,7 @@ export class ConsumerLoop<T> {
           continue;
         }
         let soonest = Number.POSITIVE_INFINITY;
+        const busy: string[] = [];
         for (const item of sortItems(listing.children, layout)) {
           const wait = layout.delay(item, clock.now());
           if (wait > 0) {
@@ -97,9 +98,10 @@ export class ConsumerLoop<T> {
             continue;
           }
           if (!this.running || !(await this.setup.wanted())) return;
-          await this.take(item);
+          const lockedBy = await this.take(item);
+          if (lockedBy !== undefined) busy.push(lockedBy);
         }
-        await this.pause(listing.watch, soonest);
+        await this.pause(listing.watch, soonest, busy);
       } catch (e) {
         if (!this.running) return;
         if (isExpiry(e) || isConnectionLoss(e)) {
@@ -107,17 +109,26 @@ export class ConsumerLoop<T> {
           continue;
         }
         this.setup.report(e instanceof Error ? e : new Error(String(e)));
-        await this.pause(undefined, 1000); // not a tight loop on a persistent failure
+        await this.pause(undefined, 1000, []); // not a tight loop on a persistent failure
       }
     }
   }
 
-  /** Waits for a change of the children, the next due time, or close(). */
-  private async pause(watch: Promise<unknown> | undefined, ms: number): Promise<void> {
-    const { clock } = this.setup;
+  /**
+   * Waits for a change of the children, the next due time, close(), or the release of an item another
+   * consumer holds locked: a consumer that dies leaves its item without touching the queue's children, so
+   * their watch alone would not wake us for it (Curator's consumer waits for the next change of the queue).
+   */
+  private async pause(watch: Promise<unknown> | undefined, ms: number, busy: readonly string[]): Promise<void> {
+    const { client, clock } = this.setup;
     let timer: ReturnType<Clock['setTimeout']> | undefined;
     const waits: Promise<unknown>[] = [this.stopped];
     if (watch !== undefined) waits.push(watch.catch(() => undefined));
+    for (const lock of busy) {
+      const r = await client.exists(lock, { watch: true });
+      if (r.stat === null) return; // released meanwhile: look again now
+      waits.push(r.watch.catch(() => undefined));
+    }
     if (Number.isFinite(ms)) waits.push(new Promise<void>((resolve) => (timer = clock.setTimeout(resolve, ms, { unref: true }))));
     try {
       await Promise.race(waits);
@@ -126,7 +137,8 @@ export class ConsumerLoop<T> {
     }
   }
 
-  private async take(item: ItemName): Promise<void> {
+  /** Takes one item; resolves with the lock node when another consumer holds the item locked. */
+  private async take(item: ItemName): Promise<string | undefined> {
     const { client, dir, lockPath } = this.setup;
     const path = joinPath(dir, item.name);
     if (lockPath === undefined) {
@@ -135,22 +147,23 @@ export class ConsumerLoop<T> {
       try {
         ({ data, stat: { version } } = await retrying(client, () => client.getData(path)));
       } catch (e) {
-        if (isNoNode(e)) return; // another consumer took it
+        if (isNoNode(e)) return undefined; // another consumer took it
         throw e;
       }
       const receipt = joinPath(dir, `_zkts-claim-${globalThis.crypto.randomUUID()}`);
-      if (!(await claimByDelete(client, { item: path, receipt, version, receiptMode: 'persistent' }))) return;
+      if (!(await claimByDelete(client, { item: path, receipt, version, receiptMode: 'persistent' }))) return undefined;
       this.stats.removed++;
       await this.deliverAll(item, data, 'delete');
-      return;
+      return undefined;
     }
     const lock = await lockItem(client, lockPath, item.name);
-    if (lock === null) return;
+    if (lock === null) return joinPath(lockPath, item.name);
     try {
       await this.takeLocked(item, path, lock);
     } finally {
       await unlockItem(client, lock);
     }
+    return undefined;
   }
 
   private async takeLocked(item: ItemName, path: string, lock: ItemLock): Promise<void> {

@@ -1,10 +1,14 @@
 /**
  * Adding an item to a Curator queue without ever adding it twice. Curator's names cannot carry a protection
  * uuid (its consumers order plain, priority and id items by the name, so a uuid in it would reorder the queue),
- * so the uuid goes into the data instead, after Curator's end opcode where Curator does not read (format.ts).
- * After a lost reply (a connection loss, or an expiry with the create in flight: the item is persistent and
- * outlives the session) we sync, list the items with our name's middle, newest first, and read them until one
- * carries our uuid: found, that is our item; not found, our create did not happen and we send it again.
+ * and looking for the item after a lost reply is not enough either: a consumer may have taken it meanwhile.
+ * So the item's create runs in one multi with the create of an EPHEMERAL_SEQUENTIAL receipt
+ * `_zkts-put-<uuid>-<seq>` beside it (deleted right after; Curator skips such foreign names). After a lost reply
+ * the receipt says whether our multi committed, and its sequence, one past the item's (both creates bump the
+ * directory's cversion in turn), names the item even if it was consumed already.
+ * Only when the session ended with the reply outstanding is the receipt gone with it: then we look for the item
+ * by the uuid we also put in its data, after Curator's end opcode (format.ts). That finds it unless a consumer
+ * took it in that window, in which case it would be put a second time: the one case we cannot settle.
  */
 import { joinPath } from '@zkts/protocol';
 
@@ -13,10 +17,11 @@ import { within, type Scope } from '../wait.js';
 import { isConnectionLoss, isExpiry, isNoNode, retrying, type RecipeClient } from '../zk.js';
 import { decodeItem, encodeItem } from './format.js';
 import { ITEM_PREFIX, parseItemName } from './names.js';
-import { compareSequence } from '../names.js';
+import { compareSequence, formatSequence, parseSequence } from '../names.js';
 
 /** How many items are read at once while looking for our own after a lost reply. */
 const SEARCH_BATCH = 32;
+const RECEIPT_PREFIX = '_zkts-put-';
 
 export interface PutRequest {
   readonly dir: string;
@@ -31,28 +36,55 @@ export interface PutRequest {
 export async function putItem(client: RecipeClient, request: PutRequest, scope: Scope): Promise<string> {
   const { dir, middle, maxItems } = request;
   if (maxItems !== undefined) await waitForRoom(client, dir, maxItems, scope);
-  const marker = globalThis.crypto.randomUUID();
-  const data = encodeItem(request.messages, marker);
-  const prefix = joinPath(dir, ITEM_PREFIX + middle);
+  const uuid = globalThis.crypto.randomUUID();
+  const data = encodeItem(request.messages, uuid);
+  const item = joinPath(dir, ITEM_PREFIX + middle);
+  const receipt = joinPath(dir, `${RECEIPT_PREFIX}${uuid}-`);
   for (;;) {
+    let expired = false;
     try {
-      return (await client.create(prefix, data, { mode: 'persistent-sequential' })).path;
+      const [created, made] = await client.multi([
+        { op: 'create', path: item, data, mode: 'persistent-sequential' },
+        { op: 'create', path: receipt, data: null, mode: 'ephemeral-sequential' },
+      ]);
+      dropReceipt(client, made?.op === 'create' ? made.path : undefined);
+      if (created?.op !== 'create') throw new Error('multi answered without the create result');
+      return created.path;
     } catch (e) {
       if (isNoNode(e)) {
         await ensureDir(client, dir);
         continue;
       }
       if (!isConnectionLoss(e) && !isExpiry(e)) throw e;
+      expired = isExpiry(e);
     }
     await client.connected();
     await retrying(client, () => client.sync(dir));
-    const found = await findMarked(client, dir, middle, marker);
+    const found = expired ? undefined : await fromReceipt(client, dir, middle, uuid);
     if (found !== undefined) return found;
+    const marked = await findMarked(client, dir, middle, uuid);
+    if (marked !== undefined) return marked;
   }
 }
 
+/** Our receipt's item path (one sequence before the receipt's), or undefined when our multi did not commit. */
+async function fromReceipt(client: RecipeClient, dir: string, middle: string, uuid: string): Promise<string | undefined> {
+  const prefix = `${RECEIPT_PREFIX}${uuid}-`;
+  const name = (await childrenOrEmpty(client, dir)).find((c) => c.startsWith(prefix));
+  if (name === undefined) return undefined;
+  dropReceipt(client, joinPath(dir, name));
+  const sequence = parseSequence(name.slice(prefix.length));
+  if (sequence === undefined) throw new Error(`unreadable put receipt ${name}`);
+  return joinPath(dir, ITEM_PREFIX + middle + formatSequence((sequence - 1) | 0));
+}
+
+function dropReceipt(client: RecipeClient, path: string | undefined): void {
+  // In the background, again after a connection loss; its session's end removes it anyway.
+  if (path !== undefined) void retrying(client, () => client.delete(path)).catch(() => undefined);
+}
+
 /** The item with our marker, searching the newest first (ours, if created, is among the last). */
-async function findMarked(client: RecipeClient, dir: string, middle: string, marker: string): Promise<string | undefined> {
+async function findMarked(client: RecipeClient, dir: string, middle: string, uuid: string): Promise<string | undefined> {
   const candidates = (await childrenOrEmpty(client, dir))
     .map(parseItemName)
     .filter((item) => item !== undefined && item.middle === middle)
@@ -61,7 +93,7 @@ async function findMarked(client: RecipeClient, dir: string, middle: string, mar
     const paths = candidates.slice(i, i + SEARCH_BATCH).map((item) => joinPath(dir, item!.name));
     for (const node of await readNodes(client, paths)) {
       try {
-        if (decodeItem(node.data).marker === marker) return node.path;
+        if (decodeItem(node.data).marker === uuid) return node.path;
       } catch {
         // not Curator's format: not ours either
       }

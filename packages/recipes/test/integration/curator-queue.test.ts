@@ -4,17 +4,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { TimeoutError } from '@zkts/protocol';
 
-import { DistributedDelayQueue, DistributedIdQueue, DistributedPriorityQueue, DistributedQueue, type QueueSerializer } from '@zkts/recipes';
+import { DistributedDelayQueue, DistributedIdQueue, DistributedPriorityQueue, DistributedQueue } from '@zkts/recipes';
 
 import { Clients, childrenOf, sleep, uniqueRoot, until } from './helpers.js';
+import { utf8 } from './queue-support.js';
 
 const clients = new Clients();
 afterEach(() => clients.closeAll());
-
-export const utf8: QueueSerializer<string> = {
-  serialize: (s) => new TextEncoder().encode(s),
-  deserialize: (b) => new TextDecoder().decode(b),
-};
 
 describe('Curator-compatible queues', () => {
   it('DistributedQueue: FIFO across producers, putMulti delivered together, items removed', async () => {

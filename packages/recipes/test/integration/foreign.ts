@@ -56,19 +56,30 @@ function start(what: string, command: string, args: string[]): ForeignProcess {
   return { proc, output: () => out, line, exited };
 }
 
-/** Compiles CuratorLocks.java; returns the classpath to run it and a cleanup for the class directory. */
-export function compileCurator(): { classpath: string; dispose: () => void } {
+/** Compiles java/<source> (CuratorLocks.java by default); returns the classpath to run it and a cleanup for the class directory. */
+export function compileCurator(source = 'CuratorLocks.java'): { classpath: string; dispose: () => void } {
   const missing = JARS.filter((j) => !existsSync(j));
   if (missing.length > 0) throw new Error(`Curator interop needs Debian's jars (scripts/setup.sh); missing: ${missing.join(', ')}`);
   const classDir = mkdtempSync(join(tmpdir(), 'zkts-curator-'));
-  const source = fileURLToPath(new URL('./java/CuratorLocks.java', import.meta.url));
-  const r = spawnSync('javac', ['-d', classDir, '-cp', JARS.join(':'), source], { encoding: 'utf8' });
+  const file = fileURLToPath(new URL(`./java/${source}`, import.meta.url));
+  const r = spawnSync('javac', ['-d', classDir, '-cp', JARS.join(':'), file], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`javac failed: ${r.stderr}`);
   return { classpath: [classDir, ...JARS].join(':'), dispose: () => rmSync(classDir, { recursive: true, force: true }) };
 }
 
 export function curator(classpath: string, ...args: string[]): ForeignProcess {
-  return start('Curator process', 'java', ['-Xss512k', '-XX:TieredStopAtLevel=1', '-cp', classpath, 'CuratorLocks', ...args]);
+  return curatorMain(classpath, 'CuratorLocks', ...args);
+}
+
+/** Runs the class `main` of a compileCurator() classpath in a JVM. */
+export function curatorMain(classpath: string, main: string, ...args: string[]): ForeignProcess {
+  return start('Curator process', 'java', ['-Xss512k', '-XX:TieredStopAtLevel=1', '-cp', classpath, main, ...args]);
+}
+
+/** A zkts script of node/ in its own Node process, on the sources (as the CLI tests run it): killable for real. */
+export function zktsProcess(script: string, ...args: string[]): ForeignProcess {
+  const file = fileURLToPath(new URL(`./node/${script}`, import.meta.url));
+  return start('zkts process', process.execPath, ['--conditions=zkts-source', '--import', 'tsx', file, ...args]);
 }
 
 /** Fails with the package to install unless Debian's python3 can import kazoo. */

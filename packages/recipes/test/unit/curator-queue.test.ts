@@ -101,15 +101,29 @@ describe('Curator queues on the fake', () => {
     await q.close();
   });
 
-  it('a put whose reply was lost is found by its marker, not created twice', async () => {
+  it('a put whose reply was lost is settled by its receipt, not created twice, even when already consumed', async () => {
     const zk = new FakeZk();
     const c = zk.client();
     const q = new DistributedPriorityQueue(c, '/q', { serializer: utf8Serializer });
     await q.put('first', 1);
-    c.loseReplyOf = 'create';
+    c.loseReplyOf = 'multi';
     const path = await q.put('second', 1);
-    expect(zk.children('/q')).toHaveLength(2);
+    await settle();
+    expect(zk.children('/q')).toHaveLength(2); // the receipt is gone too
     expect(zk.children('/q')).toContain(path.slice('/q/'.length));
+    // A consumer takes the item before the producer looks: the receipt still names it.
+    const other = zk.client();
+    c.loseReplyOf = 'multi';
+    const consumer = c.getChildren; // the producer's next listing is the settle step: take the item first
+    c.getChildren = async (p, o) => {
+      c.getChildren = consumer;
+      for (const n of zk.children('/q').filter((x) => x.startsWith('queue-1000000070'))) await other.delete(`/q/${n}`);
+      return consumer.call(c, p, o);
+    };
+    const third = await q.put('third', 7);
+    expect(third).toMatch(/\/q\/queue-1000000070\d{9}$/);
+    await settle();
+    expect(zk.children('/q')).toHaveLength(2); // not put again
   });
 
   it('a claim whose reply was lost is settled by its receipt: delivered once, no receipt left', async () => {
