@@ -6,7 +6,7 @@
  * dropped or delivered twice. Used by zkts's Queue and by the Curator-compatible queues.
  */
 import { utf8 } from './nodes.js';
-import { isConnectionLoss, isExpiry, isNoNode, isNodeExists, isServerCode, retrying, type RecipeClient } from './zk.js';
+import { isConnectionLoss, isExpiry, isNoNode, isNodeExists, isServerCode, reconnected, retrying, retryingAcrossSessions, type RecipeClient } from './zk.js';
 
 export interface ClaimTarget {
   /** The item's full path. */
@@ -38,9 +38,12 @@ export async function claimByDelete(client: RecipeClient, target: ClaimTarget): 
       if (isNoNode(e) || isNodeExists(e) || isServerCode(e, 'BAD_VERSION')) return false; // another consumer took it
       if (!isConnectionLoss(e) && !(mode === 'persistent' && isExpiry(e))) throw e;
     }
-    await client.connected();
+    // A persistent receipt outlives the session, so its answer is good in the next one too.
+    const read = mode === 'persistent' ? retryingAcrossSessions : retrying;
+    if (mode === 'persistent') await reconnected(client);
+    else await client.connected();
     try {
-      const { data } = await retrying(client, () => client.getData(receipt));
+      const { data } = await read(client, () => client.getData(receipt));
       if (utf8(data) === token) {
         await dropReceipt(client, receipt, mode);
         return true;
@@ -50,7 +53,7 @@ export async function claimByDelete(client: RecipeClient, target: ClaimTarget): 
       if (!isNoNode(e)) throw e;
     }
     // No receipt of ours: our multi did not commit (or its session ended). Try again if the item is still there.
-    if ((await retrying(client, () => client.exists(item))) === null) return false;
+    if ((await read(client, () => client.exists(item))) === null) return false;
   }
 }
 
@@ -61,14 +64,9 @@ async function dropReceipt(client: RecipeClient, receipt: string, mode: 'ephemer
   }
   // A persistent receipt stays unless we delete it: retried across connection losses and expiries (deleting it
   // twice is harmless, it is ours alone).
-  for (;;) {
-    try {
-      await retrying(client, () => client.delete(receipt));
-      return;
-    } catch (e) {
-      if (isNoNode(e)) return;
-      if (!isExpiry(e)) throw e;
-      await client.connected();
-    }
+  try {
+    await retryingAcrossSessions(client, () => client.delete(receipt));
+  } catch (e) {
+    if (!isNoNode(e)) throw e;
   }
 }

@@ -14,7 +14,7 @@ import { joinPath, type Clock } from '@zkts/protocol';
 import { claimByDelete } from '../claim.js';
 import { QueueItemCorruptError } from '../errors.js';
 import { ensureDir } from '../nodes.js';
-import { isConnectionLoss, isExpiry, isLive, isNoNode, retrying, type Op, type RecipeClient } from '../zk.js';
+import { isConnectionLoss, isExpiry, isLive, isNoNode, reconnected, retrying, type Op, type RecipeClient } from '../zk.js';
 import { decodeItem } from './format.js';
 import { commitUnderLock, lockItem, unlockItem, type ItemLock } from './item-lock.js';
 import { ITEM_PREFIX, sortItems, type ItemLayout, type ItemName } from './names.js';
@@ -105,7 +105,7 @@ export class ConsumerLoop<T> {
       } catch (e) {
         if (!this.running) return;
         if (isExpiry(e) || isConnectionLoss(e)) {
-          await client.connected().catch(() => undefined);
+          await reconnected(client).catch(() => undefined); // over for good: `running` ends the loop
           continue;
         }
         this.setup.report(e instanceof Error ? e : new Error(String(e)));

@@ -11,7 +11,7 @@ import { joinPath } from '@zkts/protocol';
 
 import { ensureDir } from '../nodes.js';
 import { utf8 } from '../nodes.js';
-import { isConnectionLoss, isExpiry, isNoNode, isNodeExists, retrying, type Op, type RecipeClient } from '../zk.js';
+import { isConnectionLoss, isExpiry, isNoNode, isNodeExists, reconnected, retrying, type Op, type RecipeClient } from '../zk.js';
 
 /** A lock we hold on one item. */
 export interface ItemLock {
@@ -35,13 +35,13 @@ export async function lockItem(client: RecipeClient, lockDir: string, name: stri
       }
       if (!isNodeExists(e) && !isConnectionLoss(e) && !isExpiry(e)) throw e;
     }
-    // Exists, or the reply was lost: whose is it?
-    await client.connected();
+    // Exists, or the reply was lost: whose is it? (After an expiry ours is gone with its session: lock again.)
+    await reconnected(client);
     try {
       const { data, stat } = await retrying(client, () => client.getData(node));
       return utf8(data) === token ? { node, session: stat.ephemeralOwner } : null;
     } catch (e) {
-      if (!isNoNode(e)) throw e; // absent: our create did not happen (or its session ended): again
+      if (!isNoNode(e) && !isExpiry(e)) throw e; // absent: our create did not happen (or its session ended): again
     }
   }
 }
@@ -70,7 +70,7 @@ export async function commitUnderLock(client: RecipeClient, lock: ItemLock, item
       if (isNoNode(e)) return true; // gone: our earlier attempt committed (only a lock holder removes)
       if (!isConnectionLoss(e) && !isExpiry(e)) throw e;
     }
-    await client.connected();
+    await reconnected(client); // after an expiry the next check finds the lock gone
   }
 }
 
@@ -85,6 +85,6 @@ export async function unlockItem(client: RecipeClient, lock: ItemLock): Promise<
       if (isNoNode(e)) return;
       if (!isConnectionLoss(e) && !isExpiry(e)) throw e;
     }
-    await client.connected();
+    await reconnected(client); // after an expiry the next check finds the lock gone
   }
 }

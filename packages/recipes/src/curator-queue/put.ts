@@ -14,7 +14,7 @@ import { joinPath } from '@zkts/protocol';
 
 import { childrenOrEmpty, ensureDir, readNodes } from '../nodes.js';
 import { within, type Scope } from '../wait.js';
-import { isConnectionLoss, isExpiry, isNoNode, retrying, type RecipeClient } from '../zk.js';
+import { isConnectionLoss, isExpiry, isNoNode, reconnected, retrying, retryingAcrossSessions, type RecipeClient } from '../zk.js';
 import { decodeItem, encodeItem } from './format.js';
 import { ITEM_PREFIX, parseItemName } from './names.js';
 import { compareSequence, formatSequence, parseSequence } from '../names.js';
@@ -41,7 +41,7 @@ export async function putItem(client: RecipeClient, request: PutRequest, scope: 
   const item = joinPath(dir, ITEM_PREFIX + middle);
   const receipt = joinPath(dir, `${RECEIPT_PREFIX}${uuid}-`);
   for (;;) {
-    let expired = false;
+    let expired: boolean;
     try {
       const [created, made] = await client.multi([
         { op: 'create', path: item, data, mode: 'persistent-sequential' },
@@ -58,12 +58,24 @@ export async function putItem(client: RecipeClient, request: PutRequest, scope: 
       if (!isConnectionLoss(e) && !isExpiry(e)) throw e;
       expired = isExpiry(e);
     }
-    await client.connected();
-    await retrying(client, () => client.sync(dir));
-    const found = expired ? undefined : await fromReceipt(client, dir, middle, uuid);
-    if (found !== undefined) return found;
-    const marked = await findMarked(client, dir, middle, uuid);
-    if (marked !== undefined) return marked;
+    const settled = await settle(client, dir, middle, uuid, expired);
+    if (settled !== undefined) return settled;
+  }
+}
+
+/** After a lost reply: the item's path if our multi committed, undefined if it did not (then create again). */
+async function settle(client: RecipeClient, dir: string, middle: string, uuid: string, expired: boolean): Promise<string | undefined> {
+  for (;;) {
+    try {
+      await reconnected(client);
+      await retrying(client, () => client.sync(dir));
+      // The receipt commits with the item or not at all, so in the same session it is the whole answer. Our
+      // ephemeral receipt is gone with an ended session: then only the uuid in the data can tell.
+      return expired ? await findMarked(client, dir, middle, uuid) : await fromReceipt(client, dir, middle, uuid);
+    } catch (e) {
+      if (!isConnectionLoss(e) && !isExpiry(e)) throw e;
+      if (isExpiry(e)) expired = true;
+    }
   }
 }
 
@@ -107,7 +119,7 @@ async function waitForRoom(client: RecipeClient, dir: string, maxItems: number, 
   for (;;) {
     let listing: { children: string[]; watch?: Promise<unknown> };
     try {
-      listing = await within(scope, retrying(client, () => client.getChildren(dir, { watch: true })));
+      listing = await within(scope, retryingAcrossSessions(client, () => client.getChildren(dir, { watch: true })));
     } catch (e) {
       if (isNoNode(e)) return; // no directory, no items
       throw e;

@@ -4,6 +4,7 @@
 // test/integration/curator-queue*.test.ts.
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '@zkts/testkit';
+import { SessionExpiredError } from '@zkts/protocol';
 
 import { DistributedDelayQueue, DistributedIdQueue, DistributedPriorityQueue, DistributedQueue, QueueItemCorruptError, RecipeArgumentError } from '../../src/index.js';
 import { decodeItem, encodeItem } from '../../src/curator-queue/format.js';
@@ -136,6 +137,30 @@ describe('Curator queues on the fake', () => {
     await q.start();
     await settle();
     expect(got).toEqual(['only']);
+    expect(zk.children('/q')).toEqual([]);
+    await q.close();
+  });
+
+  it('a put and a claim whose session expired with the reply outstanding are settled in the next session', async () => {
+    const zk = new FakeZk();
+    const c = zk.client();
+    const multi = c.multi.bind(c);
+    let expireNext = true;
+    c.multi = async (ops) => {
+      const results = await multi(ops);
+      if (!expireNext) return results;
+      expireNext = false; // applied, then the session ends before the reply: receipt of an ephemeral kind gone too
+      zk.expire(c.sessionId, { renew: true });
+      throw new SessionExpiredError();
+    };
+    const got: string[] = [];
+    const q = new DistributedQueue(c, '/q', { serializer: utf8Serializer, consumer: (m) => void got.push(m) });
+    const path = await q.put('once');
+    expect(zk.children('/q')).toEqual([path.slice(3)]); // found by the uuid in its data, not put again
+    expireNext = true;
+    await q.start();
+    await settle();
+    expect(got).toEqual(['once']); // the claim's persistent receipt said it was ours
     expect(zk.children('/q')).toEqual([]);
     await q.close();
   });
