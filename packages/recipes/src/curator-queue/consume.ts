@@ -13,9 +13,10 @@ import { joinPath, type Clock } from '@zkts/protocol';
 
 import { claimByDelete } from '../claim.js';
 import { QueueItemCorruptError } from '../errors.js';
-import { ensureDir } from '../nodes.js';
+import { ensurePersistentDir } from '../nodes.js';
 import { isConnectionLoss, isExpiry, isLive, isNoNode, reconnected, retrying, type Op, type RecipeClient } from '../zk.js';
 import { decodeItem } from './format.js';
+import { putItem } from './put.js';
 import { commitUnderLock, lockItem, unlockItem, type ItemLock } from './item-lock.js';
 import { ITEM_PREFIX, sortItems, type ItemLayout, type ItemName } from './names.js';
 
@@ -27,6 +28,12 @@ export interface ConsumerSetup<T> {
   readonly lockPath: string | undefined;
   readonly errorMode: 'requeue' | 'delete';
   readonly clock: Clock;
+  /**
+   * Curator's minItemsBeforeRefresh with refreshOnWatch (its priority and delay queues): after this many items of
+   * one listing, a change of the children ends the pass, so a more urgent item put meanwhile goes first.
+   * Undefined: a listing is worked through to its end (FIFO queues: new items go to the back anyway).
+   */
+  readonly refreshAfter: number | undefined;
   /** The name's middle of a requeued item (Curator: the id for an id queue, else none). */
   readonly requeueMiddle: (item: ItemName) => string;
   /** The user's deserializer; a throw makes the item corrupt. */
@@ -36,6 +43,8 @@ export interface ConsumerSetup<T> {
   /** Resolves when the consumer wants another item (the iterator's next()); false: stop. */
   readonly wanted: () => Promise<boolean>;
   readonly report: (error: Error) => void;
+  /** Where the loop counts (the queue's, so the counts outlive one loop). */
+  readonly stats: ConsumerStats;
 }
 
 /** Counters of one consumer, for diagnostics and tests. */
@@ -55,7 +64,7 @@ export class GivenBack extends Error {}
 
 /** One running consumer loop. */
 export class ConsumerLoop<T> {
-  readonly stats: ConsumerStats = { delivered: 0, removed: 0, requeued: 0, lost: 0 };
+  readonly stats: ConsumerStats;
   private readonly setup: ConsumerSetup<T>;
   private readonly stop = new AbortController();
   private readonly stopped: Promise<void>;
@@ -63,6 +72,7 @@ export class ConsumerLoop<T> {
 
   constructor(setup: ConsumerSetup<T>) {
     this.setup = setup;
+    this.stats = setup.stats;
     this.stopped = new Promise((resolve) => this.stop.signal.addEventListener('abort', () => resolve(), { once: true }));
     this.done = this.run();
   }
@@ -86,12 +96,20 @@ export class ConsumerLoop<T> {
           listing = await retrying(client, () => client.getChildren(dir, { watch: true }));
         } catch (e) {
           if (!isNoNode(e)) throw e;
-          await ensureDir(client, dir);
+          await ensurePersistentDir(client, dir);
           continue;
         }
         let soonest = Number.POSITIVE_INFINITY;
         const busy: string[] = [];
+        let changed = false;
+        listing.watch?.then(() => (changed = true), () => (changed = true));
+        let taken = 0;
+        const { refreshAfter } = this.setup;
         for (const item of sortItems(listing.children, layout)) {
+          if (refreshAfter !== undefined && taken >= refreshAfter && changed) {
+            soonest = 0; // list again at once
+            break;
+          }
           const wait = layout.delay(item, clock.now());
           if (wait > 0) {
             soonest = Math.min(soonest, wait);
@@ -100,6 +118,7 @@ export class ConsumerLoop<T> {
           if (!this.running || !(await this.setup.wanted())) return;
           const lockedBy = await this.take(item);
           if (lockedBy !== undefined) busy.push(lockedBy);
+          taken++;
         }
         await this.pause(listing.watch, soonest, busy);
       } catch (e) {
@@ -129,6 +148,7 @@ export class ConsumerLoop<T> {
       if (r.stat === null) return; // released meanwhile: look again now
       waits.push(r.watch.catch(() => undefined));
     }
+    if (ms <= 0) return;
     if (Number.isFinite(ms)) waits.push(new Promise<void>((resolve) => (timer = clock.setTimeout(resolve, ms, { unref: true }))));
     try {
       await Promise.race(waits);
@@ -153,7 +173,9 @@ export class ConsumerLoop<T> {
       const receipt = joinPath(dir, `_zkts-claim-${globalThis.crypto.randomUUID()}`);
       if (!(await claimByDelete(client, { item: path, receipt, version, receiptMode: 'persistent' }))) return undefined;
       this.stats.removed++;
-      await this.deliverAll(item, data, 'delete');
+      const { rest } = await this.deliverAll(item, data, 'delete');
+      // The iterator ended before these messages were handed out: they go back to the queue, as a new item.
+      if (rest.length > 0) await putItem(client, { dir, middle: item.middle, messages: rest }, null);
       return undefined;
     }
     const lock = await lockItem(client, lockPath, item.name);
@@ -175,7 +197,7 @@ export class ConsumerLoop<T> {
       if (isNoNode(e)) return; // finished by someone before our lock
       throw e;
     }
-    const outcome = await this.deliverAll(item, data, errorMode);
+    const { outcome } = await this.deliverAll(item, data, errorMode);
     if (outcome === 'keep') return;
     const ops: Op[] = [{ op: 'delete', path }];
     if (outcome === 'requeue') {
@@ -190,26 +212,32 @@ export class ConsumerLoop<T> {
     }
   }
 
-  /** Delivers the item's messages; what to do with the item afterwards. */
-  private async deliverAll(item: ItemName, data: Uint8Array, errorMode: 'requeue' | 'delete'): Promise<'remove' | 'requeue' | 'keep'> {
+  /**
+   * Delivers the item's messages; what to do with the item afterwards, and the bytes of the messages not handed
+   * out because the iterator ended (the one it held included).
+   */
+  private async deliverAll(item: ItemName, data: Uint8Array, errorMode: 'requeue' | 'delete'): Promise<{ outcome: 'remove' | 'requeue' | 'keep'; rest: Uint8Array[] }> {
+    let raw: Uint8Array[];
     let messages: T[];
     try {
-      messages = decodeItem(data).messages.map((bytes) => this.setup.deserialize(bytes));
+      raw = decodeItem(data).messages;
+      messages = raw.map((bytes) => this.setup.deserialize(bytes));
     } catch (e) {
       const corrupt = e instanceof QueueItemCorruptError ? e : new QueueItemCorruptError(`queue item ${item.name}: the deserializer failed`, { cause: e });
       this.setup.report(corrupt);
-      return 'remove'; // Curator drops a corrupt item too: it could never be consumed
+      return { outcome: 'remove', rest: [] }; // Curator drops a corrupt item too: it could never be consumed
     }
-    for (const message of messages) {
-      this.stats.delivered++;
+    for (const [i, message] of messages.entries()) {
       try {
         await this.setup.deliver(message);
+        this.stats.delivered++;
       } catch (e) {
-        if (e instanceof GivenBack) return 'keep';
+        if (e instanceof GivenBack) return { outcome: 'keep', rest: raw.slice(i) };
+        this.stats.delivered++;
         this.setup.report(new Error(`queue consumer failed on ${item.name}`, { cause: e }));
-        if (errorMode === 'requeue') return 'requeue';
+        if (errorMode === 'requeue') return { outcome: 'requeue', rest: [] };
       }
     }
-    return 'remove';
+    return { outcome: 'remove', rest: [] };
   }
 }

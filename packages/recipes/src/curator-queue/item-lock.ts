@@ -9,7 +9,7 @@
  */
 import { joinPath } from '@zkts/protocol';
 
-import { ensureDir } from '../nodes.js';
+import { ensurePersistentDir } from '../nodes.js';
 import { utf8 } from '../nodes.js';
 import { isConnectionLoss, isExpiry, isNoNode, isNodeExists, reconnected, retrying, type Op, type RecipeClient } from '../zk.js';
 
@@ -30,7 +30,7 @@ export async function lockItem(client: RecipeClient, lockDir: string, name: stri
       return { node, session: stat.ephemeralOwner };
     } catch (e) {
       if (isNoNode(e)) {
-        await ensureDir(client, lockDir);
+        await ensurePersistentDir(client, lockDir);
         continue;
       }
       if (!isNodeExists(e) && !isConnectionLoss(e) && !isExpiry(e)) throw e;

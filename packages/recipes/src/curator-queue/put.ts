@@ -12,7 +12,7 @@
  */
 import { joinPath } from '@zkts/protocol';
 
-import { childrenOrEmpty, ensureDir, readNodes } from '../nodes.js';
+import { childrenOrEmpty, ensurePersistentDir, readNodes } from '../nodes.js';
 import { within, type Scope } from '../wait.js';
 import { isConnectionLoss, isExpiry, isNoNode, reconnected, retrying, retryingAcrossSessions, type RecipeClient } from '../zk.js';
 import { decodeItem, encodeItem } from './format.js';
@@ -52,7 +52,7 @@ export async function putItem(client: RecipeClient, request: PutRequest, scope: 
       return created.path;
     } catch (e) {
       if (isNoNode(e)) {
-        await ensureDir(client, dir);
+        await ensurePersistentDir(client, dir);
         continue;
       }
       if (!isConnectionLoss(e) && !isExpiry(e)) throw e;

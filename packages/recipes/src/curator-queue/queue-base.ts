@@ -6,7 +6,7 @@
 import { systemClock, type Clock } from '@zkts/protocol';
 
 import { RecipeArgumentError, RecipeClosedError } from '../errors.js';
-import { childrenOrEmpty, ensureDir } from '../nodes.js';
+import { childrenOrEmpty, ensurePersistentDir } from '../nodes.js';
 import { openScope, type WaitOptions } from '../wait.js';
 import type { RecipeClient } from '../zk.js';
 import { ConsumerLoop, type ConsumerStats } from './consume.js';
@@ -28,6 +28,11 @@ export interface CuratorQueueOptions<T> {
   lockPath?: string;
   /** Lock-safe only: a consumer that throws has its item requeued at the back (default, as Curator) or removed. */
   errorMode?: 'requeue' | 'delete';
+  /**
+   * Priority and delay queues (Curator's minItemsBeforeRefresh, default 0): after this many items of one listing,
+   * a change in the queue makes the consumer list again, so a more urgent item put meanwhile goes first.
+   */
+  minItemsBeforeRefresh?: number;
   /** put() waits while the queue holds this many items or more (Curator's maxItems). */
   maxItems?: number;
   /** Time source for the delay queue's due times and timers. */
@@ -42,14 +47,22 @@ export abstract class CuratorQueueBase<T> implements AsyncDisposable {
   readonly path: string;
   protected readonly options: CuratorQueueOptions<T>;
   protected readonly serializer: QueueSerializer<T>;
+  private readonly counts: ConsumerStats = { delivered: 0, removed: 0, requeued: 0, lost: 0 };
   private loop: ConsumerLoop<T> | null = null;
+  private handoff: Handoff<T> | null = null;
   private closed = false;
 
   protected abstract readonly layout: ItemLayout;
+  /** Curator's minItemsBeforeRefresh for queues that re-list on a change (priority, delay); none for FIFO queues. */
+  protected readonly refreshAfter: number | undefined = undefined;
 
   constructor(client: RecipeClient, path: string, options: CuratorQueueOptions<T> = {}) {
     if (options.maxItems !== undefined && !(Number.isInteger(options.maxItems) && options.maxItems > 0)) {
       throw new RecipeArgumentError(`maxItems must be a positive integer, got ${options.maxItems}`);
+    }
+    const refresh = options.minItemsBeforeRefresh;
+    if (refresh !== undefined && !(Number.isInteger(refresh) && refresh >= 0)) {
+      throw new RecipeArgumentError(`minItemsBeforeRefresh must be an integer ≥ 0, got ${refresh}`);
     }
     if (options.errorMode !== undefined && options.lockPath === undefined) {
       throw new RecipeArgumentError('errorMode needs a lockPath (as Curator: only lock-safe consumers can requeue)');
@@ -62,14 +75,14 @@ export abstract class CuratorQueueBase<T> implements AsyncDisposable {
 
   /** Counters of this queue's consumer: messages delivered, items removed, requeued, and lost with a session. */
   get stats(): Readonly<ConsumerStats> {
-    return this.loop?.stats ?? { delivered: 0, removed: 0, requeued: 0, lost: 0 };
+    return this.counts;
   }
 
   /** Creates the queue (and lock) directories, then starts the `consumer`, if one was given. */
   async start(): Promise<void> {
     this.checkOpen(this.options.consumer !== undefined);
-    await ensureDir(this.client, this.path);
-    if (this.options.lockPath !== undefined) await ensureDir(this.client, this.options.lockPath);
+    await ensurePersistentDir(this.client, this.path);
+    if (this.options.lockPath !== undefined) await ensurePersistentDir(this.client, this.options.lockPath);
     const { consumer } = this.options;
     if (consumer === undefined) return;
     this.startLoop(() => Promise.resolve(true), async (message) => {
@@ -84,18 +97,19 @@ export abstract class CuratorQueueBase<T> implements AsyncDisposable {
   messages(): AsyncIterableIterator<T> {
     this.checkOpen(true);
     const handoff = new Handoff<T>();
-    let started = false;
+    this.handoff = handoff;
+    let loop: ConsumerLoop<T> | null = null;
     const iterator: AsyncIterableIterator<T> = {
       next: () => {
-        if (!started) {
-          started = true;
-          this.startLoop(() => handoff.wanted(), (message) => handoff.deliver(message));
-        }
+        loop ??= this.startLoop(() => handoff.wanted(), (message) => handoff.deliver(message));
         return handoff.next();
       },
       return: async () => {
         handoff.end();
-        await this.loop?.close();
+        await loop?.close();
+        // This instance may consume again (another messages() or start()).
+        if (this.loop === loop) this.loop = null;
+        if (this.handoff === handoff) this.handoff = null;
         return { value: undefined, done: true };
       },
       [Symbol.asyncIterator]: () => iterator,
@@ -111,6 +125,7 @@ export abstract class CuratorQueueBase<T> implements AsyncDisposable {
   /** Stops the consumer; resolves once the message in hand is finished (lock-safe: removed). Puts are not affected. */
   async close(): Promise<void> {
     this.closed = true;
+    this.handoff?.end(); // an iterator waiting for a message ends
     await this.loop?.close();
   }
 
@@ -137,10 +152,10 @@ export abstract class CuratorQueueBase<T> implements AsyncDisposable {
 
   private checkOpen(consuming: boolean): void {
     if (this.closed) throw new RecipeClosedError(`queue ${this.path} is closed`);
-    if (consuming && this.loop !== null) throw new RecipeArgumentError(`queue ${this.path} already has a consumer (one per instance)`);
+    if (consuming && (this.loop !== null || this.handoff !== null)) throw new RecipeArgumentError(`queue ${this.path} already has a consumer (one per instance)`);
   }
 
-  private startLoop(wanted: () => Promise<boolean>, deliver: (message: T) => Promise<void>): void {
+  private startLoop(wanted: () => Promise<boolean>, deliver: (message: T) => Promise<void>): ConsumerLoop<T> {
     const { onError } = this.options;
     this.loop = new ConsumerLoop<T>({
       client: this.client,
@@ -149,6 +164,8 @@ export abstract class CuratorQueueBase<T> implements AsyncDisposable {
       lockPath: this.options.lockPath,
       errorMode: this.options.errorMode ?? 'requeue',
       clock: this.options.clock ?? systemClock,
+      refreshAfter: this.refreshAfter,
+      stats: this.counts,
       requeueMiddle: (item) => this.requeueMiddle(item),
       deserialize: (bytes) => this.serializer.deserialize(bytes),
       deliver,
@@ -162,5 +179,6 @@ export abstract class CuratorQueueBase<T> implements AsyncDisposable {
         }
       },
     });
+    return this.loop;
   }
 }

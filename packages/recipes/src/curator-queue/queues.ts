@@ -36,6 +36,7 @@ export class DistributedQueue<T = Uint8Array> extends CuratorQueueBase<T> {
 /** Curator's DistributedPriorityQueue: items `queue-<priority><seq>`, the lowest priority first, FIFO within one. */
 export class DistributedPriorityQueue<T = Uint8Array> extends CuratorQueueBase<T> {
   protected readonly layout = plainLayout;
+  protected override readonly refreshAfter = this.options.minItemsBeforeRefresh ?? 0;
 
   /** Adds one message with a 32-bit integer priority (lower is delivered first). */
   put(message: T, priority: number, options: WaitOptions = {}): Promise<string> {
@@ -54,6 +55,7 @@ export class DistributedPriorityQueue<T = Uint8Array> extends CuratorQueueBase<T
  */
 export class DistributedDelayQueue<T = Uint8Array> extends CuratorQueueBase<T> {
   protected readonly layout = delayLayout;
+  protected override readonly refreshAfter = this.options.minItemsBeforeRefresh ?? 0;
 
   /** Adds one message, due at `dueEpochMs` (ms since 1970, like Date.now()). */
   put(message: T, dueEpochMs: number, options: WaitOptions = {}): Promise<string> {

@@ -60,15 +60,17 @@ describe('Curator queues under faults', () => {
     await until(() => counts.created === 5);
   });
 
-  it('cut connections while items flow: every message delivered exactly once, nothing left over', async () => {
-    const dir = `${uniqueRoot()}/q`;
+  it.each(['normal', 'lock-safe'] as const)('%s consumers, cut connections while items flow: every message delivered exactly once, nothing left over', async (mode) => {
+    const root = uniqueRoot();
+    const dir = `${root}/q`;
+    const lockPath = mode === 'lock-safe' ? `${root}/locks` : undefined;
     const observer = await clients.connect();
     const counts = await itemCounter(observer, dir);
     const producer = await victimClient(clients, proxies);
     const consumerA = await victimClient(clients, proxies);
     const consumerB = await victimClient(clients, proxies);
     const got: string[] = [];
-    const queues = [consumerA, consumerB].map((v) => new DistributedQueue(v.client, dir, { serializer: utf8, consumer: (m) => void got.push(m) }));
+    const queues = [consumerA, consumerB].map((v) => new DistributedQueue(v.client, dir, { serializer: utf8, ...(lockPath === undefined ? {} : { lockPath }), consumer: (m) => void got.push(m) }));
     await Promise.all(queues.map((q) => q.start()));
     const n = 200;
     const random = rng(0x5eed);
@@ -97,6 +99,8 @@ describe('Curator queues under faults', () => {
     expect(counts.created).toBe(n);
     // No item, no claim receipt, no put receipt left (a receipt's delete cut off is sent again after the reconnect).
     await until(async () => (await childrenOf(observer, dir)).length === 0, 10_000, 'an empty queue directory');
+    expect(queues.reduce((sum, q) => sum + q.stats.removed, 0)).toBe(n);
+    if (lockPath !== undefined) await until(async () => (await childrenOf(observer, lockPath)).length === 0, 10_000, 'no item lock left');
   });
 
   it('consumers whose sessions expire mid-stream (3 times) lose nothing and deliver nothing twice', async () => {

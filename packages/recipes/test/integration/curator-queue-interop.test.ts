@@ -3,6 +3,7 @@
 // puts and Curator consumes the same way; a Curator and a zkts lock-safe consumer share a queue; zkts removes
 // Curator's items by id and the other way round.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { ZkClient } from '@zkts/protocol';
 
 import { DistributedDelayQueue, DistributedIdQueue, DistributedPriorityQueue, DistributedQueue } from '@zkts/recipes';
 
@@ -39,14 +40,15 @@ function gotLines(p: ForeignProcess): { m: string; at: number }[] {
   return [...p.output().matchAll(/^GOT (\S+) (\d+)$/gm)].map((m) => ({ m: m[1]!, at: Number(m[2]) }));
 }
 
-async function take(iterator: AsyncIterableIterator<string>, n: number): Promise<{ m: string; at: number }[]> {
+type Kind = typeof DistributedQueue | typeof DistributedPriorityQueue | typeof DistributedDelayQueue | typeof DistributedIdQueue;
+
+/** n messages taken by a zkts consumer of that kind (a callback; close() finishes the last one). */
+async function take(kind: Kind, client: ZkClient, path: string, n: number): Promise<{ m: string; at: number }[]> {
   const out: { m: string; at: number }[] = [];
-  while (out.length < n) {
-    const r = await iterator.next();
-    if (r.done === true) break;
-    out.push({ m: r.value, at: Date.now() });
-  }
-  await iterator.return!();
+  const queue = new kind<string>(client, path, { serializer: utf8, consumer: (m) => void out.push({ m, at: Date.now() }) });
+  await queue.start();
+  await until(() => out.length >= n, 30_000);
+  await queue.close();
   return out;
 }
 
@@ -55,20 +57,20 @@ describe('Curator queues interop (Curator in a JVM)', () => {
     const root = uniqueRoot();
     const c = await clients.connect();
     await curatorPut('plain', `${root}/plain`, 'a', 'b', 'x+y+z', 'c');
-    expect((await take(new DistributedQueue(c, `${root}/plain`, { serializer: utf8 }).messages(), 6)).map((g) => g.m)).toEqual(['a', 'b', 'x', 'y', 'z', 'c']);
+    expect((await take(DistributedQueue, c, `${root}/plain`, 6)).map((g) => g.m)).toEqual(['a', 'b', 'x', 'y', 'z', 'c']);
 
     await curatorPut('priority', `${root}/prio`, 'p5:5', 'pm3:-3', 'p0:0', 'p5b:5', 'pmin:-2147483648');
-    expect((await take(new DistributedPriorityQueue(c, `${root}/prio`, { serializer: utf8 }).messages(), 5)).map((g) => g.m)).toEqual(['pmin', 'pm3', 'p0', 'p5', 'p5b']);
+    expect((await take(DistributedPriorityQueue, c, `${root}/prio`, 5)).map((g) => g.m)).toEqual(['pmin', 'pm3', 'p0', 'p5', 'p5b']);
 
     const dues = new Map(await curatorPut('delay', `${root}/delay`, 'late:+2500', 'soon:+1200', 'now:+0'));
-    const delayed = await take(new DistributedDelayQueue(c, `${root}/delay`, { serializer: utf8 }).messages(), 3);
+    const delayed = await take(DistributedDelayQueue, c, `${root}/delay`, 3);
     expect(delayed.map((g) => g.m)).toEqual(['now', 'soon', 'late']);
     for (const g of delayed) expect(g.at).toBeGreaterThanOrEqual(dues.get(g.m)!);
 
     await curatorPut('id', `${root}/ids`, 'i1:keep', 'i2:drop', 'i3:keep', 'i4:drop');
     const ids = new DistributedIdQueue(c, `${root}/ids`, { serializer: utf8 });
     expect(await ids.remove('drop')).toBe(2);
-    expect((await take(ids.messages(), 2)).map((g) => g.m)).toEqual(['i1', 'i3']);
+    expect((await take(DistributedIdQueue, c, `${root}/ids`, 2)).map((g) => g.m)).toEqual(['i1', 'i3']);
     for (const q of ['plain', 'prio', 'delay', 'ids']) expect(await childrenOf(c, `${root}/${q}`)).toEqual([]);
   });
 

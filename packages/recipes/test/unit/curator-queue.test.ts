@@ -230,6 +230,49 @@ describe('Curator queues on the fake', () => {
     await it2.return!();
   });
 
+  it('priority: an urgent item put while the consumer works goes before the rest of the listing', async () => {
+    const zk = new FakeZk();
+    const c = zk.client();
+    const got: string[] = [];
+    const producer = new DistributedPriorityQueue(c, '/q', { serializer: utf8Serializer });
+    for (const m of ['a', 'b', 'c']) await producer.put(m, 5);
+    const q = new DistributedPriorityQueue(zk.client(), '/q', { serializer: utf8Serializer, consumer: async (m) => {
+      got.push(m);
+      if (m === 'a') await producer.put('urgent', -10);
+    } });
+    await q.start();
+    await settle();
+    expect(got).toEqual(['a', 'urgent', 'b', 'c']);
+    await q.close();
+  });
+
+  it('iterating without lockPath: leaving the loop puts the message in hand (and the rest of its item) back', async () => {
+    const zk = new FakeZk();
+    const q = new DistributedQueue(zk.client(), '/q', { serializer: utf8Serializer });
+    await q.putMulti(['a', 'b', 'c']);
+    for await (const m of q.messages()) {
+      expect(m).toBe('a');
+      break;
+    }
+    const again: string[] = [];
+    for await (const m of q.messages()) { // the same instance can iterate again
+      again.push(m);
+      if (again.length === 3) break;
+    }
+    expect(again).toEqual(['a', 'b', 'c']);
+    expect(q.stats.removed).toBe(2);
+  });
+
+  it('close() ends an iterator waiting for a message', async () => {
+    const zk = new FakeZk();
+    const q = new DistributedQueue(zk.client(), '/q', { serializer: utf8Serializer });
+    const it = q.messages();
+    const next = it.next();
+    await settle();
+    await q.close();
+    await expect(next).resolves.toEqual({ value: undefined, done: true });
+  });
+
   it('remove(id) takes out the items with that id', async () => {
     const zk = new FakeZk();
     const q = new DistributedIdQueue(zk.client(), '/q', { serializer: utf8Serializer });
