@@ -230,6 +230,26 @@ describe('Curator queues on the fake', () => {
     await it2.return!();
   });
 
+  it('lock-safe: a lost reply of the lock create or of the removal is settled; each item delivered and removed once', async () => {
+    for (const lost of ['create', 'multi']) {
+      const zk = new FakeZk();
+      const c = zk.client();
+      const got: string[] = [];
+      await new DistributedQueue(zk.client(), '/q', { serializer: utf8Serializer }).put('x');
+      await c.create('/locks', null); // so the first create the consumer makes is the item's lock
+      const q = new DistributedQueue(c, '/q', { serializer: utf8Serializer, lockPath: '/locks', consumer: (m) => void got.push(m) });
+      c.loseReplyOf = lost;
+      await q.start();
+      await settle();
+      expect(c.loseReplyOf).toBeUndefined(); // the reply was lost
+      expect(got).toEqual(['x']);
+      expect(q.stats).toMatchObject({ removed: 1, lost: 0 });
+      expect(zk.children('/q')).toEqual([]);
+      expect(zk.children('/locks')).toEqual([]);
+      await q.close();
+    }
+  });
+
   it('priority: an urgent item put while the consumer works goes before the rest of the listing', async () => {
     const zk = new FakeZk();
     const c = zk.client();
