@@ -15,6 +15,7 @@ export type RecipeErrorCode =
   | 'INVALID_USE'
   | 'OUTCOME_UNKNOWN'
   | 'DATA_FORMAT'
+  | 'QUEUE_ITEM_CORRUPT'
   | 'CACHE_DECODE'
   | 'CACHE_READ'
   | 'INSTANCE_FORMAT'
@@ -129,5 +130,15 @@ export class InstanceFormatError extends RecipeError {
 export class ServiceNotRegisteredError extends RecipeError {
   constructor(message: string, options?: ErrorOptions) {
     super('NOT_REGISTERED', message, options);
+  }
+}
+
+/**
+ * A Curator queue item whose data is not Curator's item format, or that the queue's deserializer rejected.
+ * Reported to the queue's `onError`; the node is removed, as Curator does, so it cannot block the queue.
+ */
+export class QueueItemCorruptError extends RecipeError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('QUEUE_ITEM_CORRUPT', message, options);
   }
 }

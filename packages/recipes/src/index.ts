@@ -15,6 +15,7 @@ export type { ExpiryPolicy, Lease, LostOn } from './lease.js';
 export {
   RecipeError, LockNotHeldError, LockBusyError, LockUpgradeError, LockLostError, RecipeArgumentError, RecipeClosedError,
   CounterOutcomeUnknownError, OutcomeUnknownError, DataFormatError, InstanceFormatError, ServiceNotRegisteredError,
+  QueueItemCorruptError,
   type RecipeErrorCode,
 } from './errors.js';
 export type { RecipeClient } from './zk.js';
@@ -27,6 +28,11 @@ export { PersistentWatcher, type PersistentWatcherOptions } from './persistent-w
 export { Barrier } from './barrier.js';
 export { DoubleBarrier } from './double-barrier.js';
 export { Queue } from './queue.js';
+// Curator's queue family (#15), node for node: Curator and zkts producers and consumers share one queue.
+export { DistributedQueue, DistributedPriorityQueue, DistributedDelayQueue, DistributedIdQueue } from './curator-queue/queues.js';
+export { CuratorQueueBase, type CuratorQueueOptions } from './curator-queue/queue-base.js';
+export { bytesSerializer, type QueueSerializer } from './curator-queue/format.js';
+export type { ConsumerStats as QueueConsumerStats } from './curator-queue/consume.js';
 export {
   NonBlockingLease, MultiNonBlockingLease, type NonBlockingLeaseOptions, type LeaseTerm,
 } from './kazoo-lease.js';

@@ -24,7 +24,7 @@ import { KazooLock } from './kazoo-lock.js';
 import type { Lease } from './lease.js';
 import { ensureDir } from './nodes.js';
 import type { WaitOptions } from './wait.js';
-import { connectedAgain, isConnectionLoss, isExpiry, isNoNode, retrying, type RecipeClient } from './zk.js';
+import { reconnected, isConnectionLoss, isExpiry, isNoNode, retrying, type RecipeClient } from './zk.js';
 
 /** Options of NonBlockingLease and MultiNonBlockingLease. */
 export interface NonBlockingLeaseOptions {
@@ -132,7 +132,7 @@ export class NonBlockingLease {
       } catch (e) {
         if (!isNoNode(e)) {
           if (!isConnectionLoss(e) && !isExpiry(e)) throw e;
-          await connectedAgain(client);
+          await reconnected(client);
           continue;
         }
       }
@@ -148,7 +148,7 @@ export class NonBlockingLease {
         return { path: this.path, holder: identifier, expiresAt: new Date(endMs) };
       } catch (e) {
         if (isConnectionLoss(e) || isExpiry(e)) {
-          await connectedAgain(client); // then read again: a write of ours that landed reads as ours, and is renewed
+          await reconnected(client); // then read again: a write of ours that landed reads as ours, and is renewed
           continue;
         }
         // Index 0: our lock node is gone (our session ended), index 1/2: someone wrote the node without the lock.

@@ -27,7 +27,7 @@ import { availableEntries, DEFAULT_PRIORITY, entryPrefix } from './kazoo-entries
 import { ensureDir, utf8 } from './nodes.js';
 import { commitOnce } from './receipt.js';
 import { checkpoint, openScope, within, type Scope, type WaitOptions } from './wait.js';
-import { connectedAgain, isConnectionLoss, isExpiry, isLive, isNodeExists, isNoNode, retrying, type Data, type RecipeClient } from './zk.js';
+import { reconnected, isConnectionLoss, isExpiry, isLive, isNodeExists, isNoNode, retrying, type Data, type RecipeClient } from './zk.js';
 
 /** Options of a LockingQueue. */
 export interface LockingQueueOptions {
@@ -296,7 +296,7 @@ export class LockingQueue implements AsyncDisposable {
   private async lockOwner(lockPath: string): Promise<bigint | false | undefined> {
     const { client } = this;
     for (;;) {
-      await connectedAgain(client);
+      await reconnected(client);
       try {
         await client.sync(lockPath);
         const { data, stat } = await client.getData(lockPath);
@@ -350,7 +350,7 @@ export class LockingQueue implements AsyncDisposable {
 
   /** Waits for a connection; true if it is still in `sessionId`. A client that is over rejects. */
   private async reconnected(sessionId: bigint): Promise<boolean> {
-    await connectedAgain(this.client);
+    await reconnected(this.client);
     return this.client.sessionId === sessionId;
   }
 }

@@ -3,7 +3,7 @@
  * yet, and reading a set of nodes that may vanish while we read them. Each was written out by hand in several
  * recipes before; one copy keeps their NO_NODE handling identical.
  */
-import { joinPath } from '@zkts/protocol';
+import { joinPath, parentPath } from '@zkts/protocol';
 
 import { clientState } from './client-state.js';
 import { isNoNode, isNodeExists, isServerCode, retrying, type RecipeClient, type Stat } from './zk.js';
@@ -37,6 +37,23 @@ export async function ensureDir(client: RecipeClient, dir: string, options: { pe
       }
     });
   }
+}
+
+/**
+ * Creates `dir` as a PERSISTENT node, its missing ancestors as containers: what Curator does for a queue's path
+ * (creatingParentContainersIfNeeded makes only the parents containers). A queue directory must not be a
+ * container: once empty, ZooKeeper would delete it, and a Curator producer creates its items without parents.
+ */
+export async function ensurePersistentDir(client: RecipeClient, dir: string): Promise<void> {
+  const parent = parentPath(dir);
+  if (parent !== '/') await ensureDir(client, parent);
+  await retrying(client, async () => {
+    try {
+      await client.create(dir, null, { mode: 'persistent' });
+    } catch (e) {
+      if (!isNodeExists(e)) throw e;
+    }
+  });
 }
 
 /** The children of `dir`, or none when it does not exist (yet, or any more: lock dirs are containers). */

@@ -9,9 +9,10 @@
 import { joinPath } from '@zkts/protocol';
 
 import { protectedPrefix, sortContenders, type MarkerTable } from './names.js';
-import { childrenOrEmpty, ensureDir, utf8 } from './nodes.js';
+import { claimByDelete } from './claim.js';
+import { childrenOrEmpty, ensureDir } from './nodes.js';
 import { checkpoint, openScope, within, type WaitOptions } from './wait.js';
-import { isConnectionLoss, isNoNode, isNodeExists, retrying, type Data, type RecipeClient } from './zk.js';
+import { isConnectionLoss, isNoNode, retrying, type Data, type RecipeClient } from './zk.js';
 
 const ITEM_MARKERS: MarkerTable = { 'qn-': 'write' };
 
@@ -96,32 +97,7 @@ export class Queue {
   }
 
   /** Deletes the item with a receipt in one multi; true if our claim committed. */
-  private async claim(item: string): Promise<boolean> {
-    const { client } = this;
-    const receipt = `${item}.claim`;
-    const token = globalThis.crypto.randomUUID();
-    for (;;) {
-      try {
-        await client.multi([{ op: 'delete', path: item }, { op: 'create', path: receipt, data: token, mode: 'ephemeral' }]);
-        void client.delete(receipt).catch(() => undefined); // the session's end would remove it anyway
-        return true;
-      } catch (e) {
-        if (isNoNode(e) || isNodeExists(e)) return false; // another consumer took it
-        if (!isConnectionLoss(e)) throw e;
-      }
-      await client.connected();
-      try {
-        const { data } = await retrying(client, () => client.getData(receipt));
-        if (utf8(data) === token) {
-          void client.delete(receipt).catch(() => undefined);
-          return true;
-        }
-        return false;
-      } catch (e) {
-        if (!isNoNode(e)) throw e;
-      }
-      // No receipt of ours: our multi did not commit. Try again if the item is still there.
-      if ((await retrying(client, () => client.exists(item))) === null) return false;
-    }
+  private claim(item: string): Promise<boolean> {
+    return claimByDelete(this.client, { item, receipt: `${item}.claim` });
   }
 }

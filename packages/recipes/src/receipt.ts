@@ -9,7 +9,7 @@
 import { joinPath, MultiError } from '@zkts/protocol';
 
 import { OutcomeUnknownError } from './errors.js';
-import { connectedAgain, isConnectionLoss, isExpiry, isLive, isNoNode, type Op, type RecipeClient } from './zk.js';
+import { reconnected, isConnectionLoss, isExpiry, isLive, isNoNode, type Op, type RecipeClient } from './zk.js';
 
 /**
  * Commits `ops` once, with a receipt `<receiptDir>/_zkts-put-<uuid>` in the same multi. `onNoNode` runs when a
@@ -41,7 +41,7 @@ export async function commitOnce(client: RecipeClient, receiptDir: string, ops: 
 /** After a lost reply: true if the receipt shows the multi committed; false = it did not, send it again. */
 async function receiptFound(client: RecipeClient, receipt: string, session: bigint): Promise<boolean> {
   for (;;) {
-    await connectedAgain(client);
+    await reconnected(client);
     if (client.sessionId !== session) {
       throw new OutcomeUnknownError(`${receipt}: the session ended before the outcome of a write was known`);
     }

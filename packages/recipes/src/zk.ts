@@ -117,17 +117,30 @@ export async function retrying<T>(client: RecipeClient, call: () => Promise<T>):
 }
 
 /**
- * Waits until the client is connected again, in whatever session it has by then (a renewed one after an
- * expiry: the caller compares `sessionId`). Rejects only when the client is over (closed, auth failed, or
- * expired without renewal).
+ * Waits until the client is connected again: in the same session, or after an expiry (with renewal) in the next
+ * one. `client.connected()` alone rejects at an expiry, because what its caller waited for is gone; a step
+ * whose outcome does not depend on the session (a persistent node, a read) can go on in the next session.
+ * Rejects only when the client is over (closed, auth-failed, expired without renewal).
  */
-export async function connectedAgain(client: RecipeClient): Promise<void> {
+export async function reconnected(client: RecipeClient): Promise<void> {
   for (;;) {
     try {
       await client.connected();
       return;
     } catch (e) {
       if (!isExpiry(e) || !isLive(client.state)) throw e;
+    }
+  }
+}
+
+/** Like `retrying`, also across an expiry: for calls whose meaning does not depend on the session (reads of persistent nodes). */
+export async function retryingAcrossSessions<T>(client: RecipeClient, call: () => Promise<T>): Promise<T> {
+  for (;;) {
+    try {
+      return await call();
+    } catch (e) {
+      if (!isConnectionLoss(e) && !isExpiry(e)) throw e;
+      await reconnected(client);
     }
   }
 }

@@ -84,6 +84,12 @@ export function javaMain(classpath: string, main: string, ...args: string[]): Fo
   return start('Curator process', 'java', ['-Xss512k', '-XX:TieredStopAtLevel=1', '-cp', classpath, main, ...args]);
 }
 
+/** A zkts script of node/ in its own Node process, on the sources (as the CLI tests run it): killable for real. */
+export function zktsProcess(script: string, ...args: string[]): ForeignProcess {
+  const file = fileURLToPath(new URL(`./node/${script}`, import.meta.url));
+  return start('zkts process', process.execPath, ['--conditions=zkts-source', '--import', 'tsx', file, ...args]);
+}
+
 /** Fails with the package to install unless Debian's python3 can import kazoo. */
 export function checkKazoo(): void {
   const r = spawnSync(PYTHON, ['-c', 'import kazoo'], { encoding: 'utf8' });
