@@ -158,7 +158,7 @@ export class PersistentNode implements AsyncDisposable {
     this.kick.fire();
     this.unsubscribe?.();
     await this.loop?.catch(() => undefined);
-    await this.abandoned;
+    await this.abandoned?.catch(() => undefined); // waited for, never a reason for close() to fail
     const current = this.current;
     this.setCurrent(undefined);
     this.feed.end();
