@@ -32,6 +32,7 @@ import { SessionIdentity } from './identity.js';
 import { startProbe } from './readonly-probe.js';
 import { StateMachine, isConnected, refusalIn } from './session-state.js';
 import { authenticate } from './sasl.js';
+import { LazyStopSignal } from './stop-signal.js';
 import { SessionTimers } from './timers.js';
 
 /** How long close() waits for the server to close its side after closeSession before dropping the socket. */
@@ -54,7 +55,7 @@ export class Session {
   /** Last contact with any server for the current session (clock time). */
   private lastHeard = 0;
   /** Ends the host loop's back-off sleep and the read-only probe when the session ends. */
-  private readonly stopped = new AbortController();
+  private readonly stopped = new LazyStopSignal();
   private probe: AbortController | null = null;
   /** A renewal is under way: persistent watches hear `resync` once the new session is connected. */
   private renewing = false;
@@ -160,10 +161,9 @@ export class Session {
   }
 
   private async runLoop(): Promise<void> {
-    const stop = this.stopped.signal;
     while (!this.isOver) {
       const { host, delay } = this.hosts.next();
-      if (delay > 0) await sleep(delay, { signal: stop }, this.clock).catch(() => undefined);
+      if (delay > 0) await sleep(delay, { signal: this.stopped.signal }, this.clock).catch(() => undefined);
       if (this.isOver) return;
       let transport: Transport;
       try {
