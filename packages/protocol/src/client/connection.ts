@@ -74,10 +74,8 @@ export class Connection implements TransportHandlers {
   /** The next flush writes even if the hold rule says wait. */
   private forced = false;
   private readonly flushFn = (): void => this.flush();
-  private readonly drainFn = (): void => {
-    this.blocked = false;
-    this.flush();
-  };
+  /** Made the first time the socket pushes back (an idle session never needs it). */
+  private drainFn: (() => void) | null = null;
   private readonly events: ConnectionEvents;
   private readonly maxPacket: number;
   private readonly clock: Clock;
@@ -213,7 +211,12 @@ export class Connection implements TransportHandlers {
     this.lastSent = this.clock.now();
     if (!this.transport.write(bytes)) {
       this.blocked = true;
-      this.transport.onceDrain(this.drainFn);
+      this.transport.onceDrain(
+        (this.drainFn ??= (): void => {
+          this.blocked = false;
+          this.flush();
+        }),
+      );
     }
   }
 

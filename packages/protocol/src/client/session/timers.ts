@@ -45,8 +45,15 @@ export class SessionTimers {
   private readonly clock: Clock;
   private readonly targets: TimerTargets;
   private handshake: ClockTimer | undefined;
-  /** The connection's one timer: read timeout and ping (see startConnection). */
+  /** The connection's one timer: read timeout and ping (see startConnection), and what it watches. */
   private watch: ClockTimer | undefined;
+  private conn: Liveness | null = null;
+  private readTimeout = 0;
+  private interval = 0;
+  private connStart = 0;
+  private readTimedOut = false;
+  /** The watch timer's callback: one per session, whatever number of connections it goes through. */
+  private readonly onWatch = (): void => this.checkWatch();
   private expiry: ClockTimer | undefined;
   /** When the last ping was asked for: a ping still waiting behind a held batch counts as sent. */
   private lastPing = 0;
@@ -76,42 +83,51 @@ export class SessionTimers {
   startConnection(conn: Liveness, negotiated: number): void {
     this.clear('handshake');
     this.stopConnection();
-    const generation = this.generation;
     this.lastPing = 0;
-    const readTimeout = readTimeoutOf(negotiated);
-    const interval = pingIntervalOf(negotiated);
-    // The first ping is due an interval after the connection starts, even if the last frame left earlier.
-    const start = this.clock.now();
-    let readTimedOut = false;
-    const lastOut = (): number => Math.max(conn.lastSent, this.lastPing, start);
-    const check = (): void => {
-      this.watch = undefined;
-      if (!readTimedOut) {
-        const silent = this.clock.now() - conn.lastHeard;
-        if (silent >= readTimeout) {
-          readTimedOut = true;
-          this.targets.readTimedOut(silent, readTimeout);
-          if (generation !== this.generation) return;
-        }
-      }
-      const now = this.clock.now();
-      if (now - lastOut() >= interval) {
-        this.lastPing = now;
-        this.targets.pingDue();
-        if (generation !== this.generation) return;
-      }
-      this.armWatch(check, readTimedOut ? Infinity : conn.lastHeard + readTimeout, lastOut() + interval);
-    };
-    this.armWatch(check, conn.lastHeard + readTimeout, lastOut() + interval);
+    this.conn = conn;
+    this.readTimeout = readTimeoutOf(negotiated);
+    this.interval = pingIntervalOf(negotiated);
+    this.connStart = this.clock.now();
+    this.readTimedOut = false;
+    this.armWatch(conn);
   }
 
-  private armWatch(check: () => void, readDue: number, pingDue: number): void {
-    this.watch = this.clock.setTimeout(check, Math.min(readDue, pingDue) - this.clock.now());
+  /** The first ping is due an interval after the connection starts, even if the last frame left earlier. */
+  private lastOut(conn: Liveness): number {
+    return Math.max(conn.lastSent, this.lastPing, this.connStart);
+  }
+
+  private armWatch(conn: Liveness): void {
+    const readDue = this.readTimedOut ? Infinity : conn.lastHeard + this.readTimeout;
+    this.watch = this.clock.setTimeout(this.onWatch, Math.min(readDue, this.lastOut(conn) + this.interval) - this.clock.now());
+  }
+
+  private checkWatch(): void {
+    this.watch = undefined;
+    const conn = this.conn;
+    if (conn === null) return;
+    const generation = this.generation;
+    if (!this.readTimedOut) {
+      const silent = this.clock.now() - conn.lastHeard;
+      if (silent >= this.readTimeout) {
+        this.readTimedOut = true;
+        this.targets.readTimedOut(silent, this.readTimeout);
+        if (generation !== this.generation) return;
+      }
+    }
+    const now = this.clock.now();
+    if (now - this.lastOut(conn) >= this.interval) {
+      this.lastPing = now;
+      this.targets.pingDue();
+      if (generation !== this.generation) return;
+    }
+    this.armWatch(conn);
   }
 
   /** The connection is gone (or the session over): no more pings or read timeouts for it. */
   stopConnection(): void {
     this.generation++;
+    this.conn = null;
     this.clear('watch');
     this.clear('handshake');
   }
