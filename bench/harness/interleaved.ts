@@ -1,9 +1,11 @@
-// Sequential getData with every Node client in ONE process, in alternating batches. On this shared 2-core
+// Sequential getData with every Node client in ONE process, taking turns. On this shared 2-core
 // machine one connection's round trip is bimodal (about 30 µs when client and server share a core, 60-110 µs
 // when a wake-up crosses cores) and the neighbours' load comes and goes, so separate processes' p50s differ by
 // luck as much as by client: one pass lands in the fast mode, the next in the slow one. Here every client takes
-// its turn 50 requests at a time, order reversed each round, under the same conditions; the per-client
-// quantiles then compare the clients, which is what the floor ratio (zkts / raw socket) needs. Per-process CPU
+// its turn one request at a time, in a shuffled order, under the same conditions; the per-client quantiles then
+// compare the clients, which is what the floor ratio (zkts / raw socket) needs. (Turns of 50 requests, as
+// before, were too coarse: a mode lasts about as long as a few turns, so two clients' mixes of fast and slow
+// gets differed by luck; two copies of the same zkts build came out up to 3% apart at p50 in one pass.) Per-process CPU
 // cannot be split between clients in one process, so this row reports latency only; the Java client, in its
 // own JVM, cannot take part.
 import { quantile } from './measure.js';
@@ -11,7 +13,6 @@ import type { BenchClient, BenchSession } from './session.js';
 import { call } from './session.js';
 import type { Metrics, WorkloadParams } from './workloads.js';
 
-const BATCH = 50;
 const PAYLOAD = new Uint8Array(100).fill(0x61);
 
 export async function sequentialInterleaved(clients: readonly BenchClient[], connectString: string, base: string, params: WorkloadParams): Promise<Record<string, Metrics>> {
@@ -28,14 +29,21 @@ export async function sequentialInterleaved(clients: readonly BenchClient[], con
       await call((d) => r.s.create(r.path, PAYLOAD, d));
       for (let i = 0; i < params.seqWarmup; i++) await call((d) => r.s.getData(r.path, d));
     }
-    for (let round = 0; round * BATCH < params.seqOps; round++) {
-      for (const r of round % 2 === 0 ? runs : [...runs].reverse()) {
-        const end = Math.min(params.seqOps, r.n + BATCH);
-        while (r.n < end) {
-          const t0 = process.hrtime.bigint();
-          await call((d) => r.s.getData(r.path, d));
-          r.lat[r.n++] = Number(process.hrtime.bigint() - t0) / 1000;
-        }
+    // One request per client per round, in a fresh order every round (seeded, so every run draws the same):
+    // each client follows every other equally often, so none always comes after the same neighbour (the native
+    // package's I/O thread, for one, leaves a core busy behind it).
+    let seed = 0x2545f491;
+    const order = [...runs];
+    for (let round = 0; round < params.seqOps; round++) {
+      for (let i = order.length - 1; i > 0; i--) {
+        seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+        const j = (seed >>> 16) % (i + 1);
+        [order[i], order[j]] = [order[j]!, order[i]!];
+      }
+      for (const r of order) {
+        const t0 = process.hrtime.bigint();
+        await call((d) => r.s.getData(r.path, d));
+        r.lat[r.n++] = Number(process.hrtime.bigint() - t0) / 1000;
       }
     }
     const out: Record<string, Metrics> = {};

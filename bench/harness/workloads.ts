@@ -321,7 +321,7 @@ export const WORKLOADS = {
 
 export type WorkloadName = keyof typeof WORKLOADS;
 /**
- * Not a per-client workload: every Node client in one child process, sequential getData in alternating batches
+ * Not a per-client workload: every Node client in one child process, sequential getData taking turns
  * (interleaved.ts), so the scheduler's and the neighbours' noise falls on all of them alike.
  */
 export const INTERLEAVED = 'getSequentialInterleaved';

@@ -16,13 +16,13 @@ import { writeAuthPacket } from '../records/auth.js';
 import { OpCode, Xid, opName } from '../records/constants.js';
 import { KeeperCode } from '../errors/codes.js';
 import type { RequestEntry } from './request.js';
-import type { Transport } from './transport.js';
+import type { Transport, TransportHandlers } from './transport.js';
 import { debug, replyChannel, requestChannel } from './diagnostics.js';
 
 export type HandshakeResult = ConnectResponse & { readOnly: boolean | undefined };
 
 export interface ConnectionEvents {
-  onHandshake(response: HandshakeResult): void;
+  onHandshake(conn: Connection, response: HandshakeResult): void;
   onNotification(event: WatcherEvent, zxid: bigint): void;
   onAuthReply(err: number): void;
   /** The server answered -124: it demands authentication this connection lacks, and closes it. */
@@ -32,7 +32,7 @@ export interface ConnectionEvents {
   /** A normal reply carried zxid > 0. */
   onZxid(zxid: bigint): void;
   /** Exactly once, when the transport is gone. */
-  onClose(error: ZkError): void;
+  onClose(conn: Connection, error: ZkError): void;
 }
 
 /** Write coalescing under a deep pipeline (see Connection.flush). */
@@ -47,7 +47,7 @@ const CONNECTION_WRITER_SIZE = 64;
 
 export type ConnectionPhase = 'handshake' | 'open' | 'closed';
 
-export class Connection {
+export class Connection implements TransportHandlers {
   readonly transport: Transport;
   phase: ConnectionPhase = 'handshake';
   /** Clock time of the last frame received (0: nothing yet, not even the handshake) / sent. */
@@ -58,7 +58,7 @@ export class Connection {
   private outstanding = 0;
   /**
    * Outgoing frames written since the last flush. Every frame queued in one tick leaves in one socket.write
-   * (one syscall) on process.nextTick, in send order. While the socket reports back-pressure (write returned
+   * (one syscall) on process.nextTick, in send order (a request with nothing else in flight leaves at once). While the socket reports back-pressure (write returned
    * false) frames keep accumulating here and the flush waits for 'drain' (each is a request its caller still
    * awaits, so callers bound it).
    */
@@ -74,10 +74,8 @@ export class Connection {
   /** The next flush writes even if the hold rule says wait. */
   private forced = false;
   private readonly flushFn = (): void => this.flush();
-  private readonly drainFn = (): void => {
-    this.blocked = false;
-    this.flush();
-  };
+  /** Made the first time the socket pushes back (an idle session never needs it). */
+  private drainFn: (() => void) | null = null;
   private readonly events: ConnectionEvents;
   private readonly maxPacket: number;
   private readonly clock: Clock;
@@ -88,10 +86,7 @@ export class Connection {
     this.maxPacket = maxPacket;
     this.clock = clock;
     this.lastSent = clock.now();
-    transport.attach({
-      onFrame: (frame) => this.onFrame(frame),
-      onClose: (error) => this.onTransportClose(error),
-    });
+    transport.attach(this);
   }
 
   sendConnect(request: ConnectRequest, readOnly: boolean): void {
@@ -133,7 +128,12 @@ export class Connection {
     if (requestChannel.hasSubscribers) {
       requestChannel.publish({ sessionId: this.sessionId, xid, op: entry.op, opName: opName(entry.op), path: entry.path });
     }
-    this.queueFlush();
+    // Alone on the connection (nothing else in flight or waiting to leave), a request leaves at once: the
+    // tick's batch has nothing to gather, and waiting for it would only delay the one round trip its caller
+    // waits on (~1% of a sequential get's latency, measured side by side). Whatever follows in the same tick
+    // batches up behind it as before.
+    if (start === 0 && this.outstanding === 1) this.flush();
+    else this.queueFlush();
     return true;
   }
 
@@ -211,7 +211,12 @@ export class Connection {
     this.lastSent = this.clock.now();
     if (!this.transport.write(bytes)) {
       this.blocked = true;
-      this.transport.onceDrain(this.drainFn);
+      this.transport.onceDrain(
+        (this.drainFn ??= (): void => {
+          this.blocked = false;
+          this.flush();
+        }),
+      );
     }
   }
 
@@ -235,7 +240,8 @@ export class Connection {
     this.transport.end();
   }
 
-  private onFrame(frame: Uint8Array): void {
+  /** TransportHandlers: one whole frame (a view valid during this call). */
+  onFrame(frame: Uint8Array): void {
     if (this.phase === 'closed') return;
     this.lastHeard = this.clock.now();
     try {
@@ -244,7 +250,7 @@ export class Connection {
         const response = readConnectResponse(r);
         this.phase = 'open';
         this.sessionId = response.sessionId;
-        this.events.onHandshake(response);
+        this.events.onHandshake(this, response);
         return;
       }
       this.onReply(fillReplyHeader(r, this.header), r);
@@ -287,12 +293,13 @@ export class Connection {
     if (header.err === KeeperCode.SESSION_CLOSED_REQUIRE_SASL_AUTH && entry.op !== OpCode.sasl) this.events.onAuthRequired();
   }
 
-  private onTransportClose(error: ZkError | undefined): void {
+  /** TransportHandlers: the transport is gone (exactly once). */
+  onClose(error: ZkError | undefined): void {
     if (this.phase === 'closed') return;
     const wasHandshake = this.phase === 'handshake';
     this.phase = 'closed';
     const cause = error ?? new ConnectionLossError('connection closed', true);
     debug('connection to %s:%d closed%s: %s', this.transport.address.host, this.transport.address.port, wasHandshake ? ' during handshake' : '', cause.message);
-    this.events.onClose(cause);
+    this.events.onClose(this, cause);
   }
 }

@@ -17,7 +17,8 @@ import { PendingQueue, XidCounter } from './pending-queue.js';
 import type { RequestEntry } from './request.js';
 
 export class RequestPipeline {
-  private readonly queued = new Set<RequestEntry>();
+  /** Made when a request first has to wait, dropped when the queue empties (most sessions seldom queue). */
+  private queued: Set<RequestEntry> | null = null;
   private readonly inFlight = new PendingQueue();
   private readonly xids = new XidCounter();
   private conn: Connection | null = null;
@@ -28,7 +29,7 @@ export class RequestPipeline {
   }
 
   get queuedCount(): number {
-    return this.queued.size;
+    return this.queued?.size ?? 0;
   }
 
   get inFlightCount(): number {
@@ -46,11 +47,12 @@ export class RequestPipeline {
       this.write(this.conn, entry);
       return;
     }
-    if (this.queued.size >= this.maxQueued) {
-      entry.fail(new ConnectionLossError(`not connected and ${this.queued.size} requests already queued (maxQueued)`, false));
+    const queued = (this.queued ??= new Set());
+    if (queued.size >= this.maxQueued) {
+      entry.fail(new ConnectionLossError(`not connected and ${queued.size} requests already queued (maxQueued)`, false));
       return;
     }
-    this.queued.add(entry);
+    queued.add(entry);
   }
 
   /**
@@ -63,15 +65,15 @@ export class RequestPipeline {
 
   /** A caller gave up on a request that never left: it is removed and will never be sent. */
   cancel(entry: RequestEntry): void {
-    this.queued.delete(entry);
+    this.queued?.delete(entry);
   }
 
   /** The connection is ready: everything queued leaves, in call order, then new requests go straight out. */
   open(conn: Connection): void {
     this.conn = conn;
-    const waiting = [...this.queued];
-    this.queued.clear();
-    for (const entry of waiting) this.write(conn, entry);
+    const waiting = this.queued;
+    this.queued = null;
+    if (waiting !== null) for (const entry of waiting) this.write(conn, entry);
   }
 
   /** The connection is gone: every request in flight fails with an unknown outcome; queued ones wait on. */
@@ -84,9 +86,9 @@ export class RequestPipeline {
 
   /** Fails every queued request (session over, or `whileSuspended: 'fail'`). */
   failQueued(makeError: () => ZkError): void {
-    const waiting = [...this.queued];
-    this.queued.clear();
-    for (const entry of waiting) entry.fail(makeError());
+    const waiting = this.queued;
+    this.queued = null;
+    if (waiting !== null) for (const entry of waiting) entry.fail(makeError());
   }
 
   /**

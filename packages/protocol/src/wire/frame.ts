@@ -19,8 +19,11 @@ export interface FrameSplitterOptions {
 /** Splits a TCP byte stream into ZooKeeper frames (a 4-byte length, then that many bytes), whatever the chunk boundaries; refuses lengths over `maxPacket`. */
 export class FrameSplitter {
   readonly maxPacket: number;
-  /** The length prefix of the next frame when it arrived split across chunks. */
-  private readonly head = new Uint8Array(4);
+  /**
+   * The length prefix of the next frame when it arrived split across chunks: made the first time that happens
+   * (an idle connection in a pool of thousands never needs it).
+   */
+  private head: Uint8Array | null = null;
   private headFill = 0;
   /** The frame being assembled across chunks, and how much of it has arrived. */
   private partial: Uint8Array | null = null;
@@ -70,7 +73,7 @@ export class FrameSplitter {
         }
       }
       if (pos < end) {
-        this.head.set(chunk.subarray(pos, end));
+        (this.head ??= new Uint8Array(4)).set(chunk.subarray(pos, end));
         this.headFill = end - pos;
         pos = end;
       }
@@ -93,12 +96,13 @@ export class FrameSplitter {
   private continuePending(chunk: Uint8Array, frames: Uint8Array[]): number {
     let pos = 0;
     if (this.partial === null) {
+      // headFill > 0 here, so the prefix buffer exists.
+      const h = this.head as Uint8Array;
       const take = Math.min(4 - this.headFill, chunk.byteLength);
-      this.head.set(chunk.subarray(0, take), this.headFill);
+      h.set(chunk.subarray(0, take), this.headFill);
       this.headFill += take;
       pos = take;
       if (this.headFill < 4) return pos;
-      const h = this.head;
       const len = this.checkLength(
         ((h[0] as number) << 24) | ((h[1] as number) << 16) | ((h[2] as number) << 8) | (h[3] as number),
         pos - 4,

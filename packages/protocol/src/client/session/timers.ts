@@ -6,9 +6,10 @@
  *   read timeout  2/3·t without a frame: the server is frozen or unreachable, drop it and try the next host
  *   expiry        4/3·t without any server contact while a session exists: report `expired` ourselves
  *
- * Each is one timer on the injected Clock, due at an exact time. The connection's `lastHeard`/`lastSent` move on
- * every frame, but timers are not re-armed per frame (that would cost the hot path a clear and a set per
- * reply): a timer that fires early finds the deadline moved and re-arms itself for the new one. So with a manual
+ * Each is due at an exact time on the injected Clock (read timeout and ping share one timer per connection).
+ * The connection's `lastHeard`/`lastSent` move on every frame, but timers are not re-armed per frame (that would
+ * cost the hot path a clear and a set per reply): a timer that fires early finds the deadline moved and re-arms
+ * itself for the new one. So with a manual
  * clock, a test sees each event at exactly the time the rules above give.
  */
 import type { Clock, ClockTimer } from '../clock.js';
@@ -44,8 +45,15 @@ export class SessionTimers {
   private readonly clock: Clock;
   private readonly targets: TimerTargets;
   private handshake: ClockTimer | undefined;
-  private read: ClockTimer | undefined;
-  private ping: ClockTimer | undefined;
+  /** The connection's one timer: read timeout and ping (see startConnection), and what it watches. */
+  private watch: ClockTimer | undefined;
+  private conn: Liveness | null = null;
+  private readTimeout = 0;
+  private interval = 0;
+  private connStart = 0;
+  private readTimedOut = false;
+  /** The watch timer's callback: one per session, whatever number of connections it goes through. */
+  private readonly onWatch = (): void => this.checkWatch();
   private expiry: ClockTimer | undefined;
   /** When the last ping was asked for: a ping still waiting behind a held batch counts as sent. */
   private lastPing = 0;
@@ -66,44 +74,61 @@ export class SessionTimers {
     }, limit);
   }
 
-  /** The handshake was answered: watch the connection's silence in both directions. */
+  /**
+   * The handshake was answered: watch the connection's silence in both directions. One timer serves both
+   * rules, armed for whichever deadline comes first (an idle session in a pool of thousands then holds one
+   * timer, and wakes once per ping interval, not twice); each rule is checked whenever it fires, so each
+   * event still happens at exactly its own deadline.
+   */
   startConnection(conn: Liveness, negotiated: number): void {
     this.clear('handshake');
     this.stopConnection();
-    const generation = this.generation;
     this.lastPing = 0;
-    const readTimeout = readTimeoutOf(negotiated);
-    const interval = pingIntervalOf(negotiated);
-    const checkRead = (): void => {
+    this.conn = conn;
+    this.readTimeout = readTimeoutOf(negotiated);
+    this.interval = pingIntervalOf(negotiated);
+    this.connStart = this.clock.now();
+    this.readTimedOut = false;
+    this.armWatch(conn);
+  }
+
+  /** The first ping is due an interval after the connection starts, even if the last frame left earlier. */
+  private lastOut(conn: Liveness): number {
+    return Math.max(conn.lastSent, this.lastPing, this.connStart);
+  }
+
+  private armWatch(conn: Liveness): void {
+    const readDue = this.readTimedOut ? Infinity : conn.lastHeard + this.readTimeout;
+    this.watch = this.clock.setTimeout(this.onWatch, Math.min(readDue, this.lastOut(conn) + this.interval) - this.clock.now());
+  }
+
+  private checkWatch(): void {
+    this.watch = undefined;
+    const conn = this.conn;
+    if (conn === null) return;
+    const generation = this.generation;
+    if (!this.readTimedOut) {
       const silent = this.clock.now() - conn.lastHeard;
-      if (silent >= readTimeout) {
-        this.read = undefined;
-        this.targets.readTimedOut(silent, readTimeout);
-        return;
+      if (silent >= this.readTimeout) {
+        this.readTimedOut = true;
+        this.targets.readTimedOut(silent, this.readTimeout);
+        if (generation !== this.generation) return;
       }
-      this.read = this.clock.setTimeout(checkRead, conn.lastHeard + readTimeout - this.clock.now());
-    };
-    const checkPing = (): void => {
-      const last = Math.max(conn.lastSent, this.lastPing);
-      const now = this.clock.now();
-      if (now - last >= interval) {
-        this.lastPing = now;
-        this.ping = undefined;
-        this.targets.pingDue();
-        if (generation === this.generation) this.ping = this.clock.setTimeout(checkPing, interval);
-        return;
-      }
-      this.ping = this.clock.setTimeout(checkPing, last + interval - now);
-    };
-    this.read = this.clock.setTimeout(checkRead, conn.lastHeard + readTimeout - this.clock.now());
-    this.ping = this.clock.setTimeout(checkPing, Math.max(conn.lastSent, this.clock.now()) + interval - this.clock.now());
+    }
+    const now = this.clock.now();
+    if (now - this.lastOut(conn) >= this.interval) {
+      this.lastPing = now;
+      this.targets.pingDue();
+      if (generation !== this.generation) return;
+    }
+    this.armWatch(conn);
   }
 
   /** The connection is gone (or the session over): no more pings or read timeouts for it. */
   stopConnection(): void {
     this.generation++;
-    this.clear('read');
-    this.clear('ping');
+    this.conn = null;
+    this.clear('watch');
     this.clear('handshake');
   }
 
@@ -132,7 +157,7 @@ export class SessionTimers {
     this.stopExpiry();
   }
 
-  private clear(which: 'handshake' | 'read' | 'ping' | 'expiry'): void {
+  private clear(which: 'handshake' | 'watch' | 'expiry'): void {
     const timer = this[which];
     if (timer !== undefined) this.clock.clearTimeout(timer);
     this[which] = undefined;

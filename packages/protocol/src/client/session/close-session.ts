@@ -1,0 +1,28 @@
+/**
+ * Ending a session on the server: closeSession, then the socket. Requests already on the wire still get their
+ * replies first (the server answers in order), and the socket is dropped after a grace period in case the
+ * server never closes its side.
+ */
+import type { Clock } from '../clock.js';
+import type { Connection } from '../connection.js';
+import { debug } from '../diagnostics.js';
+import type { Dispatcher } from '../dispatcher.js';
+import type { RequestPipeline } from '../pipeline.js';
+import { Call } from '../request.js';
+import { closeSession } from '../requests.js';
+
+/** How long close() waits for the server to close its side after closeSession before dropping the socket. */
+const CLOSE_GRACE_MS = 1000;
+
+export async function closeOnServer(conn: Connection, pipeline: RequestPipeline, dispatcher: Dispatcher, clock: Clock, negotiated: number): Promise<void> {
+  const call = new Call<void>(closeSession(), dispatcher, { timeout: Math.min(2000, Math.max(100, negotiated)) }, pipeline, clock);
+  pipeline.prime(conn, call);
+  try {
+    await call.promise;
+  } catch (err) {
+    debug('closeSession failed: %s', (err as Error).message);
+  }
+  conn.end();
+  // end() flushes; destroy after the grace period.
+  clock.setTimeout(() => conn.close(), CLOSE_GRACE_MS, { unref: true });
+}
