@@ -5,6 +5,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
@@ -13,14 +14,13 @@ import { run } from './support/packaging.js';
 
 const typedoc = join(repoRoot, 'node_modules/.bin/typedoc');
 const scratch = mkdtempSync(join(tmpdir(), 'zkts-typedoc-'));
-const plain = (text: string): string => text.replace(/\x1b\[[0-9;]*m/g, ''); // eslint-disable-line no-control-regex
 
 describe('API reference', () => {
   afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
   it('builds from the doc comments with nothing undocumented', async () => {
     const res = await run(typedoc, ['--options', 'typedoc.json', '--emit', 'none'], { cwd: repoRoot });
-    expect(plain(res.stdout + res.stderr)).not.toMatch(/warning|error/i);
+    expect(stripVTControlCharacters(res.stdout + res.stderr)).not.toMatch(/warning|error/i);
     expect(res.code).toBe(0);
   }, 120_000);
 
@@ -34,7 +34,7 @@ describe('API reference', () => {
     const options = { extends: [join(repoRoot, 'typedoc.json')], entryPoints: ['./index.ts'], tsconfig: './tsconfig.json', packagesRequiringDocumentation: ['@zkts/undocumented'] };
     writeFileSync(join(pkg, 'typedoc.json'), JSON.stringify(options));
     const res = await run(typedoc, ['--options', 'typedoc.json', '--emit', 'none'], { cwd: pkg });
-    expect(plain(res.stdout + res.stderr)).toMatch(/undocumented \(CallSignature\).*does not have any documentation/);
+    expect(stripVTControlCharacters(res.stdout + res.stderr)).toMatch(/undocumented \(CallSignature\).*does not have any documentation/);
     expect(res.code).not.toBe(0);
   }, 120_000);
 });

@@ -33,12 +33,20 @@ export interface TxnView {
 
 const hex = (v: bigint): string => `0x${BigInt.asUintN(64, v).toString(16)}`;
 
+/** C0 controls other than tab and line breaks (\t \n \v \f \r): such text is shown as hex. */
+function hasControlCharacters(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c <= 0x08 || (c >= 0x0e && c <= 0x1f)) return true;
+  }
+  return false;
+}
+
 export function preview(data: Uint8Array | null, limit = 40): string {
   if (data === null) return 'null';
   try {
     const text = new TextDecoder('utf-8', { fatal: true }).decode(data);
-    // eslint-disable-next-line no-control-regex
-    if (!/[\u0000-\u0008\u000e-\u001f]/.test(text)) return text.length > limit ? `${JSON.stringify(text.slice(0, limit))}…(${data.byteLength} bytes)` : JSON.stringify(text);
+    if (!hasControlCharacters(text)) return text.length > limit ? `${JSON.stringify(text.slice(0, limit))}…(${data.byteLength} bytes)` : JSON.stringify(text);
   } catch {
     // not UTF-8: hex below
   }
