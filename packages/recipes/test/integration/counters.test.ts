@@ -6,9 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { noRetry, type ZkClient } from '@zkts/protocol';
 import { Counter, DistributedAtomicLong } from '@zkts/recipes';
 
-import { expireSession, victimClient } from './expiry.js';
+import { cutAtRandom, expireSession, victimClient } from './expiry.js';
 import { checkKazoo, compileCurator, curator, kazooCounter } from './foreign.js';
-import { childrenOf, rng, sharedServer, sleep, text, uniqueRoot } from './helpers.js';
+import { childrenOf, rng, sharedServer, text, uniqueRoot } from './helpers.js';
 import { perTestResources } from './testbed.js';
 
 const { clients, proxies } = perTestResources();
@@ -75,23 +75,14 @@ describe('DistributedAtomicLong', () => {
     const path = `${uniqueRoot()}-long`;
     const victims = await Promise.all(Array.from({ length: 8 }, () => victimClient(clients, proxies, { sessionTimeout: 10_000 })));
     const counters = victims.map((v) => new DistributedAtomicLong(v.client, path, { retry: noRetry }));
-    let done = false;
-    let cuts = 0;
-    const chaos = (async () => {
-      while (!done) {
-        await sleep(50 + random() * 150);
-        victims[Math.floor(random() * victims.length)]!.proxy.cut();
-        cuts++;
-      }
-    })();
+    const chaos = cutAtRandom(victims, random);
     const started = Date.now();
     await Promise.all(
       counters.map(async (n) => {
         for (let i = 0; i < 250; i++) while (!(await n.increment()).succeeded);
       }),
     );
-    done = true;
-    await chaos;
+    const cuts = await chaos.stop();
     const settled = counters.reduce((s, n) => s + n.stats.settledByReceipt, 0);
     const conflicts = counters.reduce((s, n) => s + n.stats.conflicts, 0);
     console.info(`counter chaos: seed ${seed}; ${cuts} cuts; ${settled} lost replies settled by receipt; ${conflicts} conflicts; ${Date.now() - started} ms`);

@@ -1,23 +1,18 @@
 // Curator's queue family under faults, on the real server: lost replies (put, claim), cut connections, session
 // expiry, and a lock-safe consumer killed (SIGKILL, in its own process) or expired mid-item. Counted with an
 // observer's persistent recursive watch: every item node is created once and deleted once.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { WatchEvent, ZkClient } from '@zkts/protocol';
 
 import { DistributedIdQueue, DistributedPriorityQueue, DistributedQueue } from '@zkts/recipes';
 
-import { expireSession, Proxies, victimClient } from './expiry.js';
-import { killAll, zktsProcess } from './foreign.js';
-import { Clients, childrenOf, rng, sharedServer, sleep, uniqueRoot, until } from './helpers.js';
+import { expireSession, victimClient } from './expiry.js';
+import { zktsProcess } from './foreign.js';
+import { childrenOf, rng, sharedServer, sleep, uniqueRoot, until } from './helpers.js';
+import { perTestResources } from './testbed.js';
 import { utf8 } from './queue-support.js';
 
-const clients = new Clients();
-const proxies = new Proxies();
-afterEach(async () => {
-  killAll();
-  await clients.closeAll();
-  await proxies.closeAll();
-});
+const { clients, proxies } = perTestResources();
 
 /** Counts creations and deletions of `queue-` nodes under `dir`, seen by a client nobody disturbs. */
 async function itemCounter(observer: ZkClient, dir: string): Promise<{ created: number; deleted: number }> {

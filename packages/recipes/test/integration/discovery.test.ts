@@ -1,22 +1,18 @@
 // Service discovery against the real server: register / query / update / unregister for every service type, a
 // DYNAMIC instance kept through a connection cut (also when deleted meanwhile) and through an expiry and the
 // client's renewal, the ServiceCache following registrations, and the ServiceProvider's filters and down list.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import {
   InstanceFormatError, JsonInstanceSerializer, RoundRobinStrategy, ServiceDiscovery, serviceInstance,
   ServiceNotRegisteredError, type ServiceInstance,
 } from '@zkts/recipes';
 
-import { expireSession, Proxies, victimClient } from './expiry.js';
-import { Clients, childrenOf, text, until, uniqueRoot } from './helpers.js';
+import { expireSession, victimClient } from './expiry.js';
+import { childrenOf, text, until, uniqueRoot } from './helpers.js';
+import { perTestResources } from './testbed.js';
 
-const clients = new Clients();
-const proxies = new Proxies();
-afterEach(async () => {
-  await clients.closeAll();
-  await proxies.closeAll();
-});
+const { clients, proxies } = perTestResources();
 
 describe('ServiceDiscovery', () => {
   it('registers, queries, updates and unregisters every service type in Curator layout', async () => {

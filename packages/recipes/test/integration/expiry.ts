@@ -62,3 +62,23 @@ export async function expireSession(victim: Victim, options: { renewed?: boolean
     if (client.sessionId === old || client.sessionId === 0n) throw new Error('no new session after the expiry');
   }
 }
+
+/** Cuts a random victim's connection every 50–200 ms until `stop()`, which resolves with the number of cuts. */
+export function cutAtRandom(victims: readonly Victim[], random: () => number): { stop(): Promise<number> } {
+  let done = false;
+  let cuts = 0;
+  const loop = (async () => {
+    while (!done) {
+      await sleep(50 + random() * 150);
+      victims[Math.floor(random() * victims.length)]!.proxy.cut();
+      cuts++;
+    }
+  })();
+  return {
+    async stop() {
+      done = true;
+      await loop;
+      return cuts;
+    },
+  };
+}

@@ -16,6 +16,8 @@ import { connect, MultiError, type ZkClient } from '@zkts/protocol';
 import { Mutex, type Lease } from '@zkts/recipes';
 import { dockerUnavailableReason, partitionsUnavailableReason, startEnsemble, type ContainerEnsemble, type ZooKeeperServer } from '@zkts/testkit';
 
+import { rng, sleep, text } from './helpers.js';
+
 const NEMESIS_MS = 62_000;
 const SESSION_TIMEOUT = 4000;
 const ROOT = '/jepsen';
@@ -26,21 +28,6 @@ const LOG = `${ROOT}/log`;
 const noDocker = await dockerUnavailableReason();
 const why = noDocker === undefined ? partitionsUnavailableReason() : `no Docker engine answers (${noDocker})`;
 const title = why === undefined ? '' : ` — SKIPPED: ${why}`;
-
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-const text = (data: Uint8Array): string => Buffer.from(data).toString('utf8');
-
-/** Deterministic pseudo-random numbers, so a failing schedule can be replayed from the printed seed. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 let ensemble: ContainerEnsemble;
 

@@ -7,20 +7,16 @@
 // members whose signals have not fired. Once the faults stop, every member must hold a set, the sets must
 // split the items exactly, and in ZooKeeper each item's lock must be one node, written by its holder.
 // Replay a schedule with CHAOS_SEED=<seed>.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import type { ZkClient } from '@zkts/protocol';
 import { SetPartitioner } from '@zkts/recipes';
 
-import { expireSession, Proxies, victimClient, type Victim } from './expiry.js';
-import { Clients, childrenOf, rng, sleep, text, uniqueRoot } from './helpers.js';
+import { expireSession, victimClient, type Victim } from './expiry.js';
+import { childrenOf, rng, sleep, text, uniqueRoot } from './helpers.js';
+import { perTestResources } from './testbed.js';
 
-const clients = new Clients();
-const proxies = new Proxies();
-afterEach(async () => {
-  await clients.closeAll();
-  await proxies.closeAll();
-});
+const { clients, proxies } = perTestResources();
 
 const CHAOS_MS = 14_000;
 const SLOTS = 5;

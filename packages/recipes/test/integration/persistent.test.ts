@@ -1,19 +1,15 @@
 // PersistentNode, PersistentTtlNode and PersistentWatcher against the real server, through an expiry and the
 // client's renewal (session take-over behind a fault proxy), an external delete, a reconnect and a removed watch.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import type { WatchEvent, ZkClient } from '@zkts/protocol';
 import { PersistentNode, PersistentTtlNode, PersistentWatcher } from '@zkts/recipes';
 
-import { expireSession, Proxies, victimClient } from './expiry.js';
-import { Clients, childrenOf, text, until, uniqueRoot } from './helpers.js';
+import { expireSession, victimClient } from './expiry.js';
+import { childrenOf, text, until, uniqueRoot } from './helpers.js';
+import { perTestResources } from './testbed.js';
 
-const clients = new Clients();
-const proxies = new Proxies();
-afterEach(async () => {
-  await clients.closeAll();
-  await proxies.closeAll();
-});
+const { clients, proxies } = perTestResources();
 
 describe('PersistentNode', () => {
   it('protected ephemeral-sequential: exists again with a new path and owner after a renewal and after an external delete', async () => {

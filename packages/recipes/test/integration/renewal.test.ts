@@ -1,20 +1,16 @@
 // Recipes through a session expiry and the client's renewal (a new session on the same client), against the real
 // server: the election re-joins with a new node and someone leads again; a waiting acquire starts over in the
 // new session (or rejects, by option) while a granted lease stays lost; a held lease is never carried over.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { ExclusiveLock, LeaderElection, Mutex, Semaphore } from '@zkts/recipes';
 
 import { settleCleanups } from '../../src/cleanup.js';
-import { expireSession, Proxies, victimClient } from './expiry.js';
-import { Clients, childrenOf, until, uniqueRoot } from './helpers.js';
+import { expireSession, victimClient } from './expiry.js';
+import { childrenOf, until, uniqueRoot } from './helpers.js';
+import { perTestResources } from './testbed.js';
 
-const clients = new Clients();
-const proxies = new Proxies();
-afterEach(async () => {
-  await clients.closeAll();
-  await proxies.closeAll();
-});
+const { clients, proxies } = perTestResources();
 
 describe('renewal: leader election', () => {
   it('the leader expires: its signal fires, the other leads, it re-joins with a new node and leads again later', async () => {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 
 import { SharedCount } from '@zkts/recipes';
 
-import { expireSession, victimClient } from './expiry.js';
+import { cutAtRandom, expireSession, victimClient } from './expiry.js';
 import { compileCurator, curator } from './foreign.js';
 import { rng, sharedServer, sleep, until, uniqueRoot } from './helpers.js';
 import { perTestResources } from './testbed.js';
@@ -78,15 +78,7 @@ describe('SharedCount', () => {
     const victims = await Promise.all([0, 1, 2, 3].map(() => victimClient(clients, proxies, { sessionTimeout: 10_000 })));
     const counts = victims.map((v) => new SharedCount(v.client, path, 0));
     for (const c of counts) await c.start();
-    let done = false;
-    let cuts = 0;
-    const chaos = (async () => {
-      while (!done) {
-        await sleep(50 + random() * 150);
-        victims[Math.floor(random() * victims.length)]!.proxy.cut();
-        cuts++;
-      }
-    })();
+    const chaos = cutAtRandom(victims, random);
     await Promise.all(
       counts.map(async (c) => {
         for (let i = 0; i < 150; i++) {
@@ -98,8 +90,7 @@ describe('SharedCount', () => {
         }
       }),
     );
-    done = true;
-    await chaos;
+    const cuts = await chaos.stop();
     const checker = new SharedCount(await clients.connect(), path, 0);
     await checker.start();
     console.info(`shared count chaos: seed ${seed}; ${cuts} cuts`);
