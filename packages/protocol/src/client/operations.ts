@@ -18,6 +18,8 @@ import type {
   CheckWatchType,
   CreateOptions,
   Data,
+  GetChildrenResult,
+  GetDataResult,
   Op,
   OpResult,
   PersistentWatch,
@@ -28,7 +30,6 @@ import type {
   WatchEvent,
   WatchOptions,
 } from './types.js';
-import type { GetChildrenResult, GetDataResult } from './types.js';
 import { checkCreateMode, checkVersion, toBytes } from './validation.js';
 import type { ClientWatches } from './watches.js';
 
