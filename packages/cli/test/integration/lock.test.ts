@@ -8,8 +8,8 @@ import { Mutex } from '@zkts/recipes';
 import { startFaultProxy } from '@zkts/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { collect, sharedServer, spawnZkts, uniqueRoot, waitForOutput, zkts } from '../helpers/cli.js';
-import { curatorLock } from '../helpers/curator.js';
+import { collect, sharedServer, spawnZkts, uniqueRoot, waitForOutput, zkts } from '../support/cli.js';
+import { curatorLock } from '../support/curator.js';
 
 const server = sharedServer();
 let client: ZkClient;

@@ -7,9 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { decode } from '../../src/commands/decode.js';
 import { ExitCode } from '../../src/exit-codes.js';
 import { LinkType } from '../../src/pcap/index.js';
-import { ipPacket, lengthPrefixed, pcap, sll } from '../helpers/pcap-builder.js';
-import type { SegmentSpec } from '../helpers/pcap-builder.js';
-import { runInProcess } from '../helpers/run-in-process.js';
+import { ipPacket, lengthPrefixed, pcap, sll } from '../support/pcap-builder.js';
+import type { SegmentSpec } from '../support/pcap-builder.js';
+import { runInProcess } from '../support/run-in-process.js';
 
 const fixture = new URL('../fixtures/java-client-session.json', import.meta.url).pathname;
 const transcript = JSON.parse(readFileSync(fixture, 'utf8')) as {

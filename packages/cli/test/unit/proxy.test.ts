@@ -9,8 +9,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { decode } from '../../src/commands/decode.js';
 import { proxy } from '../../src/commands/proxy.js';
 import { ExitCode } from '../../src/exit-codes.js';
-import { lengthPrefixed } from '../helpers/pcap-builder.js';
-import { runInProcess, startInProcess } from '../helpers/run-in-process.js';
+import { lengthPrefixed } from '../support/pcap-builder.js';
+import { runInProcess, startInProcess } from '../support/run-in-process.js';
 
 const fixture = new URL('../fixtures/java-client-session.json', import.meta.url).pathname;
 const frames = (JSON.parse(readFileSync(fixture, 'utf8')) as { connections: { frames: { dir: 'c2s' | 's2c'; hex: string }[] }[] }).connections[0]?.frames ?? [];

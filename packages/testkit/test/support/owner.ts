@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
-const fixture = fileURLToPath(new URL('./fixtures/orphan-owner.ts', import.meta.url));
+const fixture = fileURLToPath(new URL('../fixtures/orphan-owner.ts', import.meta.url));
 const tsx = createRequire(import.meta.url).resolve('tsx');
 
 export interface Started {
