@@ -1,4 +1,4 @@
-// Runs fixtures/orphan-owner.ts in its own Node process (the owner of one server) and reports what it
+// Runs test/fixtures/orphan-owner.ts in its own Node process (the owner of one server) and reports what it
 // started and how it ended: the hygiene tests check that nothing outlives the owner.
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
