@@ -6,12 +6,87 @@
 # entrypoint of its own. Cached: nothing is done when the image exists. Needs root, debootstrap and a Docker
 # engine; ~1-2 minutes and ~900 MB once per machine.
 #
-#   bash scripts/zookeeper-image.sh            # builds zkts-local/zookeeper:3.8 unless it exists
-#   ZKTS_LOCAL_IMAGE=name:tag SUITE=bookworm bash scripts/zookeeper-image.sh
+# The mirror comes from MIRROR= when set, else from this machine's apt configuration (the sources apt-config
+# names); there is no built-in default: without either the script stops and says so.
+#
+#   bash scripts/zookeeper-image.sh                 # builds zkts-local/zookeeper:3.8 unless it exists
+#   bash scripts/zookeeper-image.sh --print-mirror  # prints the mirror a build would use, builds nothing
+#   ZKTS_LOCAL_IMAGE=name:tag SUITE=bookworm MIRROR=http://… bash scripts/zookeeper-image.sh
 set -euo pipefail
 
 IMAGE="${ZKTS_LOCAL_IMAGE:-zkts-local/zookeeper:3.8}"
 log() { printf 'zookeeper-image: %s\n' "$*" >&2; }
+
+print_mirror=0
+case "${1:-}" in
+  '') ;;
+  --print-mirror) print_mirror=1 ;;
+  *) log "unknown argument '$1' (the only one is --print-mirror)"; exit 2 ;;
+esac
+
+# Debian bookworm ships ZooKeeper 3.8 and Java 17; later releases may not package ZooKeeper at all.
+SUITE="${SUITE:-bookworm}"
+
+# The mirror apt uses for SUITE: the first URI of a deb822 stanza (`*.sources`: `Types:` with deb, `Suites:` with
+# SUITE, not `Enabled: no`) or of a one-line `deb [options] URI SUITE …` entry, in apt's own source files (their
+# places from apt-config, so APT_CONFIG and Dir::Etc settings count). The build then reaches only the
+# package mirror this machine already reaches. Security/updates suites do not match SUITE and are skipped.
+apt_source_files() {
+  command -v apt-config >/dev/null 2>&1 || return 0
+  local List='' Parts='' f
+  eval "$(apt-config shell List Dir::Etc::sourcelist/f Parts Dir::Etc::sourceparts/d)"
+  for f in ${List:+"$List"} ${Parts:+"${Parts%/}"/*.list "${Parts%/}"/*.sources}; do
+    if [ -f "$f" ]; then printf '%s\n' "$f"; fi
+  done
+}
+mirror_from_apt() {
+  local f uri
+  while IFS= read -r f; do
+    case "$f" in
+      *.sources)
+        uri="$(awk -v suite="$SUITE" '
+          function flush() { if (uri != "" && deb && ok && on) { print uri; found = 1; exit } uri = ""; deb = 0; ok = 0; on = 1 }
+          BEGIN { on = 1 }
+          /^[[:space:]]*$/ { flush(); next }
+          /^#/ { next }
+          tolower($1) == "types:" { for (i = 2; i <= NF; i++) if ($i == "deb") deb = 1 }
+          tolower($1) == "uris:" { uri = $2 }
+          tolower($1) == "suites:" { for (i = 2; i <= NF; i++) if ($i == suite) ok = 1 }
+          tolower($1) == "enabled:" { if (tolower($2) == "no") on = 0 }
+          END { if (!found) flush() }' "$f")"
+        ;;
+      *)
+        uri="$(awk -v suite="$SUITE" '
+          { sub(/#.*/, ""); gsub(/\[[^]]*\]/, "") }
+          $1 == "deb" && $3 == suite { print $2; exit }' "$f")"
+        ;;
+    esac
+    if [ -n "$uri" ]; then
+      printf '%s\n' "$uri"
+      return 0
+    fi
+  done < <(apt_source_files)
+}
+# MIRROR= when set, else apt's; fails with what to do when neither gives one.
+resolve_mirror() {
+  if [ -n "${MIRROR:-}" ]; then
+    printf '%s\n' "$MIRROR"
+    return 0
+  fi
+  local found
+  found="$(mirror_from_apt)"
+  if [ -z "$found" ]; then
+    log "no Debian mirror for '$SUITE' in this machine's apt configuration (apt-config's sources.list and sources.list.d)"
+    log "and MIRROR is not set: set MIRROR=<the Debian mirror URL this machine may use> and run again"
+    return 1
+  fi
+  printf '%s\n' "$found"
+}
+
+if [ "$print_mirror" = 1 ]; then
+  resolve_mirror
+  exit
+fi
 
 if docker image inspect "$IMAGE" >/dev/null 2>&1; then
   log "$IMAGE exists (cached)"
@@ -31,32 +106,7 @@ if ! command -v debootstrap >/dev/null 2>&1; then
   fi
 fi
 
-# Debian bookworm ships ZooKeeper 3.8 and Java 17; later releases may not package ZooKeeper at all.
-SUITE="${SUITE:-bookworm}"
-
-# The mirror apt uses (deb822 `URIs:` of a stanza for the suite itself, or a one-line `deb URL SUITE`), so the
-# build reaches only the package registry this machine already reaches. Security/updates suites are skipped.
-mirror_from_apt() {
-  local files=(/etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources)
-  local f
-  for f in "${files[@]}"; do
-    [ -f "$f" ] || continue
-    case "$f" in
-      *.sources)
-        awk -v suite="$SUITE" '
-          /^[[:space:]]*$/ { if (uri != "" && ok) { print uri; exit } uri = ""; ok = 0; next }
-          /^URIs:/ { uri = $2 }
-          /^Suites:/ { for (i = 2; i <= NF; i++) if ($i == suite) ok = 1 }
-          END { if (uri != "" && ok) print uri }' "$f"
-        ;;
-      *)
-        awk -v suite="$SUITE" '$1 == "deb" { for (i = 2; i <= NF; i++) if ($i !~ /^\[/) { if ($(i + 1) == suite) print $i; break } }' "$f"
-        ;;
-    esac
-  done | head -n 1
-}
-MIRROR="${MIRROR:-$(mirror_from_apt)}"
-MIRROR="${MIRROR:-http://deb.debian.org/debian}"
+MIRROR="$(resolve_mirror)" || exit 1
 
 # One build at a time per machine (set-up of two worktrees at once must not run two debootstraps).
 exec 9>/var/lock/zkts-zookeeper-image.lock

@@ -1,4 +1,4 @@
-// Runs the demo (bench/demo/main.ts) as `npm run demo` would, minus set-up, against the shared test server,
+// Runs the demo (examples/demo/main.ts) as `npm run demo` would, minus set-up, against the shared test server,
 // and checks the summary it ends with: fair order with increasing fencing tokens, the lock passed on after
 // the holder was SIGKILLed, readers shared while the writer waited, and the counter at exactly 100.
 import { spawn } from 'node:child_process';
@@ -6,13 +6,13 @@ import { fileURLToPath } from 'node:url';
 
 import { describe, expect, inject, it } from 'vitest';
 
-import type { DemoSummary } from '../bench/demo/messages.js';
+import type { DemoSummary } from '../examples/demo/messages.js';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
 function runDemo(connectString: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--conditions=zkts-source', '--import', 'tsx', 'bench/demo/main.ts'], {
+    const child = spawn(process.execPath, ['--conditions=zkts-source', '--import', 'tsx', 'examples/demo/main.ts'], {
       cwd: repoRoot,
       env: { ...process.env, ZKTS_SERVER: connectString },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -3,11 +3,11 @@
 // when a wake-up crosses cores) and the neighbours' load comes and goes, so separate processes' p50s differ by
 // luck as much as by client: one pass lands in the fast mode, the next in the slow one. Here every client takes
 // its turn one request at a time, in a shuffled order, under the same conditions; the per-client quantiles then
-// compare the clients, which is what the floor ratio (zkts / raw socket) needs. (Turns of 50 requests, as
-// before, were too coarse: a mode lasts about as long as a few turns, so two clients' mixes of fast and slow
-// gets differed by luck; two copies of the same zkts build came out up to 3% apart at p50 in one pass.) Per-process CPU
-// cannot be split between clients in one process, so this row reports latency only; the Java client, in its
-// own JVM, cannot take part.
+// compare the clients, which is what the floor ratio (zkts / raw socket) needs. (Turns of 50 requests are too
+// coarse: a mode lasts about as long as a few turns, so two clients' mixes of fast and slow gets differ by luck;
+// two copies of the same zkts build came out up to 3% apart at p50 in one pass.) Per-process CPU cannot be split
+// between clients in one process, so this row reports latency only; the Java client, in its own JVM, cannot take
+// part.
 import { quantile } from './measure.js';
 import type { BenchClient, BenchSession } from './session.js';
 import { call } from './session.js';

@@ -1,5 +1,6 @@
-// Compiles bench/java/ZkBench.java (and ZkScale.java, the rows at scale) against Debian's jars
-// (/usr/share/java) and runs it, one workload per JVM. Skipped, with the reason, when javac or a jar is missing.
+// Compiles bench/java/ZkBench.java (with ZkScale.java, the rows at scale, and ZkCurator.java, the lock rows)
+// against Debian's jars (/usr/share/java) and runs it, one workload per JVM. Skipped, with the reason, when javac
+// or a jar is missing.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -58,7 +59,7 @@ export function prepareJava(sourceDir: string): JavaRunner | string {
   if (spawnSync('javac', ['-version']).status !== 0) return 'javac not found';
   const classpath = REQUIRED.map((j) => join(JARS, j)).join(':');
   const out = mkdtempSync(join(tmpdir(), 'zkts-bench-java-'));
-  const sources = ['ZkBench.java', 'ZkScale.java'].map((f) => join(sourceDir, f));
+  const sources = ['ZkBench.java', 'ZkScale.java', 'ZkCurator.java'].map((f) => join(sourceDir, f));
   const compiled = spawnSync('javac', ['-nowarn', '-d', out, '-cp', classpath, ...sources], { encoding: 'utf8' });
   if (compiled.status !== 0) {
     rmSync(out, { recursive: true, force: true });

@@ -1,6 +1,7 @@
-// What `pnpm bench` runs (run.ts does the running): the parameters of a full and a quick run, the server's
-// options, which client runs which workload (and which it is left out of, with the reason), how many passes each
-// workload gets and which pass is kept. Kept apart from run.ts so the plan reads in one place.
+// What `pnpm bench` runs (run.ts does the running): the parameters of a full and a quick run, which client
+// runs which workload (and which it is left out of, with the reason), how many passes each workload gets and
+// which pass is kept. Kept apart from run.ts so the plan reads in one place; the server's options are in
+// server.ts.
 import { ROWS } from './report.js';
 import type { ClientId, Outcome, RowWorkload } from './report.js';
 import { DATA_WORKLOADS, LOCK_WORKLOADS, SCALE_WORKLOADS } from './workloads.js';
@@ -58,19 +59,6 @@ export const QUICK: WorkloadParams = {
     childrenWarmup: 1,
   },
 };
-
-// The testkit's defaults suit tests (C1 only, for a fast start); a benchmark server gets the full JIT so the
-// server is not the bottleneck that flattens every ratio. forceSync=no is the testkit's default: writes then
-// measure the clients and ZooKeeper, not this (shared) machine's disk.
-// The rows at scale need frames above ZooKeeper's 1 MiB default (a 1 MiB node, a 100,000-child listing, a
-// client replaying 100,000 watches in one SetWatches) and a session that survives the watch-replay row's time
-// away (maxSessionTimeout 60 s, so the 30 s every client asks for is granted; the default is 20 ticks = 10 s).
-export const SERVER_OPTIONS = {
-  heap: '1g',
-  logLevel: 'ERROR',
-  maxSessionTimeout: 60_000,
-  jvmArgs: ['-XX:TieredStopAtLevel=4', '-Dzookeeper.globalOutstandingLimit=100000', '-Djute.maxbuffer=4194304'],
-} as const;
 
 export const LABELS: Record<ClientId, string> = {
   zkts: 'zkts',

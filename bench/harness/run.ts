@@ -11,19 +11,17 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
-import { startZooKeeper } from '@zkts/testkit';
-import type { ZooKeeperServer } from '@zkts/testkit';
-
 import { CACHE_WORKLOAD, runCacheBench } from '../caches/run.js';
 import type { CacheBenchResult } from '../caches/run.js';
 import { createFixture } from './fixture.js';
 import type { Fixture } from './fixture.js';
 import { prepareJava } from './java.js';
 import type { JavaRunner } from './java.js';
-import { best, FULL, interleavedPick, LABELS, NODE_CLIENTS, notRun, parseHost, PASSES, QUICK, SERVER_OPTIONS } from './plan.js';
+import { best, FULL, interleavedPick, LABELS, NODE_CLIENTS, notRun, parseHost, PASSES, QUICK } from './plan.js';
 import { checkTargets, failuresText, table, targetsText } from './report.js';
 import type { ClientId, Outcome, ResultGrid, RowWorkload } from './report.js';
 import { startReplayProxy } from './replay-proxy.js';
+import { benchServer, BENCH_SERVER_OPTIONS } from './server.js';
 import { chart } from './svg.js';
 import { DATA_WORKLOADS, FIXTURE_WORKLOADS, INTERLEAVED, LOCK_WORKLOADS, SCALE_WORKLOADS } from './workloads.js';
 import type { Metrics, WorkloadContext, WorkloadName, WorkloadParams } from './workloads.js';
@@ -130,13 +128,8 @@ async function main(): Promise<void> {
 
   const started = new Date();
   const loadBefore = os.loadavg();
-  let server: ZooKeeperServer | undefined;
-  let connectString = process.env['ZKTS_SERVER'];
-  if (!connectString) {
-    log('bench: starting ZooKeeper (testkit)…');
-    server = await startZooKeeper(SERVER_OPTIONS);
-    connectString = server.connectString;
-  }
+  if (!process.env['ZKTS_SERVER']) log('bench: starting ZooKeeper (testkit)…');
+  const { server, connectString } = await benchServer();
   log(`bench: server ${connectString}${values.quick ? ' (QUICK smoke run: small counts, not the benchmark)' : ''}`);
 
   let java: JavaRunner | string = 'not requested';
@@ -274,7 +267,7 @@ async function main(): Promise<void> {
     date: started.toISOString(),
     quick: values.quick,
     machine,
-    server: { version: serverVersion, external: !server, options: server ? SERVER_OPTIONS : undefined },
+    server: { version: serverVersion, external: !server, options: server ? BENCH_SERVER_OPTIONS : undefined },
     zktsFrom: fromSource ? 'src (tsx)' : 'dist (tsc output)',
     params,
     clients: LABELS,

@@ -1,6 +1,6 @@
-// The rows at scale (issue #11, item 7): many sessions in one process, a watch replay after a reconnect, a
-// 1 MiB reply and a 100,000-child listing. Like workloads.ts, each is written once against BenchSession so the
-// Node clients run the same code; bench/java/ZkBench.java mirrors them for the Java client.
+// The rows at scale: many sessions in one process, a watch replay after a reconnect, a 1 MiB reply and a
+// 100,000-child listing. Like workloads.ts, each is written once against BenchSession so the Node clients run
+// the same code; bench/java/ZkBench.java mirrors them for the Java client.
 //
 // Two of them use things the harness (run.ts) prepares: `fixture`, a node with `fixtureChildren` children
 // (c000000, c000001, …) created once per run, and, for watchReplay, a proxy between the client and the server

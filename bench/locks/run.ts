@@ -1,17 +1,18 @@
-// Stand-alone lock benchmark: starts a ZooKeeper (testkit) unless ZKTS_SERVER is set, then prints uncontended
-// cycles/s and handoffs/s with 8 and 32 contenders for zkts's Mutex. Writes nothing.
+// Stand-alone lock benchmark: starts a ZooKeeper with the bench's options (harness/server.ts) unless ZKTS_SERVER
+// is set, then prints uncontended cycles/s and handoffs/s with 8 and 32 contenders for zkts's Mutex. Writes
+// nothing.
 //
 //   node --conditions=zkts-source --import tsx bench/locks/run.ts [--cycles 2000] [--handoffs 2000]
 import { parseArgs } from 'node:util';
 
 import { connect, type ZkClient } from '@zkts/protocol';
-import { startZooKeeper } from '@zkts/testkit';
 
+import { benchServer } from '../harness/server.js';
 import { handoffs, uncontendedCycles } from './locks.js';
 
 const { values } = parseArgs({ options: { cycles: { type: 'string', default: '2000' }, handoffs: { type: 'string', default: '2000' } } });
-const server = process.env.ZKTS_SERVER === undefined ? await startZooKeeper() : undefined;
-const connectString = process.env.ZKTS_SERVER ?? server!.connectString;
+const server = await benchServer();
+const { connectString } = server;
 const base = `/bench-locks-${process.pid}`;
 try {
   const one = await connect(connectString);
@@ -27,5 +28,5 @@ try {
     await Promise.all(clients.map((c) => c.close()));
   }
 } finally {
-  await server?.stop();
+  await server.stop();
 }

@@ -1,10 +1,11 @@
 // Hot-path driver: getData pipelined (window 1000) and sequential, zkts vs node-zookeeper-client, same server,
 // same process, alternating. CPU µs/op from process.cpuUsage (user+system), ops/s from wall time.
 // Run: node --conditions=zkts-source --import tsx bench/profile/get-pipelined.ts [rounds] [only=zkts|nzk]
-// ZKTS_SERVER=host:port to reuse a running server.
+// Starts a server with the bench's options (harness/server.ts); ZKTS_SERVER=host:port to reuse a running one.
 import nzk from 'node-zookeeper-client';
 import * as zktsSource from '@zkts/protocol';
-import { startZooKeeper } from '@zkts/testkit';
+
+import { benchServer } from '../harness/server.js';
 
 type Done = (err: unknown) => void;
 interface S { get(path: string, done: Done): void; close(): Promise<void> }
@@ -56,9 +57,9 @@ async function measure(fn: () => Promise<void>, n: number): Promise<{ us: number
 
 const rounds = Number(process.argv[2] ?? 3);
 const only = process.argv[3];
-let server: { connectString: string; stop?: () => Promise<void> } | undefined;
-let cs = process.env.ZKTS_SERVER;
-if (!cs) { const z = await startZooKeeper(); server = z as never; cs = z.connectString; console.error('server', cs); }
+const server = await benchServer();
+const cs = server.connectString;
+console.error('server', cs);
 {
   const c = await connect(cs);
   await c.create('/bench-node', new Uint8Array(100)).catch(() => undefined);
@@ -79,5 +80,5 @@ for (let r = 0; r < rounds; r++) {
     await s.close();
   }
 }
-await (server as { stop?: () => Promise<void> } | undefined)?.stop?.();
+await server.stop();
 process.exit(0);

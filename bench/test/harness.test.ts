@@ -1,5 +1,5 @@
 // The benchmark's own arithmetic: the pipeline driver keeps its window, quantiles, target checks, the table
-// and the SVG (well-formed, one bar per measured client, no chart library).
+// and the SVG (well-formed, one bar per measured client, no chart library), the bench server's options.
 import { describe, expect, it } from 'vitest';
 
 import { javaArgs } from '../harness/java.js';
@@ -8,6 +8,7 @@ import { best, FULL, interleavedPick, notRun, QUICK } from '../harness/plan.js';
 import { FrameScanner } from '../harness/replay-proxy.js';
 import { checkTargets, failuresText, table } from '../harness/report.js';
 import { childName } from '../harness/scale.js';
+import { benchServer, BENCH_SERVER_OPTIONS } from '../harness/server.js';
 import type { ClientId, Outcome, ResultGrid } from '../harness/report.js';
 import { chart } from '../harness/svg.js';
 
@@ -180,5 +181,19 @@ describe('interleaved row', () => {
     const kept = interleavedPick([pass(80, 82), pass(56, 44), pass(50, 60)], ['zkts', 'raw']);
     expect(kept.zkts).toEqual({ metrics: { p50Us: 56 }, runs: [{ p50Us: 80 }, { p50Us: 56 }, { p50Us: 50 }] });
     expect(kept.raw).toMatchObject({ metrics: { p50Us: 44 } });
+  });
+});
+
+describe('bench server', () => {
+  it('uses ZKTS_SERVER when set and starts nothing', async () => {
+    const s = await benchServer({ ZKTS_SERVER: '127.0.0.1:2999' });
+    expect(s.connectString).toBe('127.0.0.1:2999');
+    expect(s.server).toBeUndefined();
+    await s.stop();
+  });
+
+  it('starts ZooKeeper with the full JIT and frames above 1 MiB', () => {
+    expect(BENCH_SERVER_OPTIONS.jvmArgs).toContain('-XX:TieredStopAtLevel=4');
+    expect(BENCH_SERVER_OPTIONS.jvmArgs).toContain('-Djute.maxbuffer=4194304');
   });
 });

@@ -4,7 +4,7 @@ import { listTaggedProcesses, reapContainers, reapOrphans, RUN_ENV, startZooKeep
 
 import type { TestProject } from 'vitest/node';
 import type { ZooKeeperServer } from '../src/index.js';
-import './provided.js';
+import './support/provided.js';
 
 /**
  * Starts the one shared standalone server of the `integration` project and provides its connect string.

@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { REPO_ROOT, sharedServer } from '../helpers/cli.js';
+import { REPO_ROOT, sharedServer } from '../support/cli.js';
 
 const run = promisify(execFile);
 const BIN = fileURLToPath(new URL('../../bin/zkts.js', import.meta.url));

@@ -3,7 +3,7 @@ import type { ZkClient } from '@zkts/protocol';
 import { freePort, startFaultProxy } from '@zkts/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { collect, jsonLines, sharedServer, spawnZkts, uniqueRoot, waitForOutput, zkts } from '../helpers/cli.js';
+import { collect, jsonLines, sharedServer, spawnZkts, uniqueRoot, waitForOutput, zkts } from '../support/cli.js';
 
 const server = sharedServer();
 let client: ZkClient;

@@ -7,8 +7,8 @@ import { freePort } from '@zkts/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { COMMANDS } from '../../src/commands/index.js';
-import { sharedServer, uniqueRoot, zkts } from '../helpers/cli.js';
-import { runInProcess } from '../helpers/run-in-process.js';
+import { sharedServer, uniqueRoot, zkts } from '../support/cli.js';
+import { runInProcess } from '../support/run-in-process.js';
 
 const server = sharedServer();
 const STACK = /\n\s+at |node:internal/;

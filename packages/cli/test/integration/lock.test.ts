@@ -8,8 +8,9 @@ import { Mutex } from '@zkts/recipes';
 import { startFaultProxy } from '@zkts/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { collect, sharedServer, spawnZkts, uniqueRoot, waitForOutput, zkts } from '../helpers/cli.js';
-import { curatorLock } from '../helpers/curator.js';
+import { collect, sharedServer, spawnZkts, uniqueRoot, waitForOutput, zkts } from '../support/cli.js';
+import { curatorLock } from '../support/curator.js';
+import { until } from '../support/wait.js';
 
 const server = sharedServer();
 let client: ZkClient;
@@ -36,14 +37,6 @@ async function children(path: string): Promise<string[]> {
     return (await client.getChildren(path)).children;
   } catch {
     return [];
-  }
-}
-
-async function until(check: () => Promise<boolean>, timeout: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeout;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 
@@ -106,7 +99,7 @@ describe('zkts lock', { timeout: 300_000 }, () => {
     const lease = await new Mutex(client, path).acquire();
     const child = spawnZkts(['--server', server, 'lock', path, '--', 'sh', '-c', 'echo should-not-run']);
     const output = collect(child);
-    await until(async () => (await children(path)).length === 2, 20_000, 'zkts queued');
+    await until(async () => (await children(path)).length === 2, 'zkts queued', { timeout: 20_000, every: 50 });
     child.kill('SIGINT');
     const result = await output.done;
     expect(result.code).toBe(130);
@@ -158,7 +151,7 @@ describe('zkts lock', { timeout: 300_000 }, () => {
         expect(result.stdout).toBe('held\ngot-term\n');
         expect(result.stderr).toMatch(why);
         // The server expired the session too, so the node is gone and the lock free.
-        await until(async () => (await children(path)).length === 0, 20_000, 'lock node gone');
+        await until(async () => (await children(path)).length === 0, 'lock node gone', { timeout: 20_000, every: 50 });
       } finally {
         proxy.restore();
         await proxy.close();
@@ -176,7 +169,7 @@ describe('zkts lock', { timeout: 300_000 }, () => {
     const next = spawnZkts(['--server', server, '--timeout', '30000', 'lock', path, '--', 'sh', '-c', 'echo second']);
     const nextOutput = collect(next);
     // The second one is queued behind the holder.
-    await until(async () => (await children(path)).length === 2, 20_000, 'second contender queued');
+    await until(async () => (await children(path)).length === 2, 'second contender queued', { timeout: 20_000, every: 50 });
     holder.kill('SIGKILL');
     const killedAt = Date.now();
     const result = await nextOutput.done;
@@ -245,7 +238,7 @@ describe('zkts lock', { timeout: 300_000 }, () => {
     await waitForOutput(javaOutput.stdout, /ACQUIRED/, 60_000);
     const waiting = spawnZkts(['--server', server, '--timeout', '60000', 'lock', path, '--', 'sh', '-c', 'echo zkts-got-it']);
     const waitingOutput = collect(waiting);
-    await until(async () => (await children(path)).length === 2, 20_000, 'zkts queued behind Curator');
+    await until(async () => (await children(path)).length === 2, 'zkts queued behind Curator', { timeout: 20_000, every: 50 });
     // Curator's node and ours share the layout: _c_<uuid>-lock-<seq>.
     for (const name of await children(path)) expect(name).toMatch(/^_c_[0-9a-f-]{36}-lock-\d{10}$/);
     await new Promise((resolve) => setTimeout(resolve, 1500));

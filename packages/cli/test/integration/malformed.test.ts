@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import { LinkType } from '../../src/pcap/index.js';
-import { ipPacket, lengthPrefixed, pcap } from '../helpers/pcap-builder.js';
-import { collect, sharedServer, spawnZkts, waitForOutput, zkts } from '../helpers/cli.js';
+import { ipPacket, lengthPrefixed, pcap } from '../support/pcap-builder.js';
+import { collect, sharedServer, spawnZkts, waitForOutput, zkts } from '../support/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'zkts-malformed-'));
 const STACK = /\n\s+at |Error:|node:internal/;

@@ -8,8 +8,8 @@ import type { ZkClient } from '@zkts/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { COMMANDS } from '../../src/commands/index.js';
-import { collect, jsonLines, sharedServer, spawnZkts, uniqueRoot, waitForOutput, zkts } from '../helpers/cli.js';
-import { runInProcess } from '../helpers/run-in-process.js';
+import { collect, jsonLines, sharedServer, spawnZkts, uniqueRoot, waitForOutput, zkts } from '../support/cli.js';
+import { runInProcess } from '../support/run-in-process.js';
 
 const server = sharedServer();
 const s = ['--server', server];

@@ -17,8 +17,8 @@ import { parseSnapshotFormatter, parseTxnLogToolkit, runJavaTool, SNAPSHOT_FORMA
 import { workloadDataDir } from '../../../protocol/test/helpers/persistence-workload.js';
 import type { DataDirFiles, WorkloadResult } from '../../../protocol/test/helpers/persistence-workload.js';
 import { COMMANDS } from '../../src/commands/index.js';
-import { jsonLines } from '../helpers/cli.js';
-import { runInProcess, startInProcess } from '../helpers/run-in-process.js';
+import { jsonLines } from '../support/cli.js';
+import { runInProcess, startInProcess } from '../support/run-in-process.js';
 
 let server: ZooKeeperServer;
 let files: DataDirFiles;

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startKdc, startZooKeeper, type Kdc, type ZooKeeperServer } from '@zkts/testkit';
 
-import { uniqueRoot, zkts } from '../helpers/cli.js';
+import { uniqueRoot, zkts } from '../support/cli.js';
 
 describe('zkts --sasl', { timeout: 300_000 }, () => {
   let digestServer: ZooKeeperServer;

@@ -8,7 +8,7 @@ import { startFaultProxy } from '@zkts/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { complete } from '../../src/completion.js';
-import { collect, sharedServer, spawnZkts, uniqueRoot, waitForOutput, zkts } from '../helpers/cli.js';
+import { collect, sharedServer, spawnZkts, uniqueRoot, waitForOutput, zkts } from '../support/cli.js';
 
 const server = sharedServer();
 const [host = '', port = ''] = server.split(':');

@@ -15,9 +15,9 @@ import { Mutex } from '@zkts/recipes';
 import { describe, expect, it } from 'vitest';
 
 import { COMMANDS } from '../../src/commands/index.js';
-import { jsonLines, sharedServer, uniqueRoot } from '../helpers/cli.js';
-import { runInProcess, startInProcess } from '../helpers/run-in-process.js';
-import type { RunningCommand } from '../helpers/run-in-process.js';
+import { jsonLines, sharedServer, uniqueRoot } from '../support/cli.js';
+import { runInProcess, startInProcess } from '../support/run-in-process.js';
+import type { RunningCommand } from '../support/run-in-process.js';
 
 const server = sharedServer();
 const dir = mkdtempSync(join(tmpdir(), 'zkts-stats-'));

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { javaRuntime } from '@zkts/testkit';
 import { describe, expect, it } from 'vitest';
 
-import { collect, jsonLines, sharedServer, spawnZkts, uniqueRoot, waitForOutput, zkts } from '../helpers/cli.js';
+import { collect, jsonLines, sharedServer, spawnZkts, uniqueRoot, waitForOutput, zkts } from '../support/cli.js';
 
 const server = sharedServer();
 const serverPort = Number(server.slice(server.lastIndexOf(':') + 1));

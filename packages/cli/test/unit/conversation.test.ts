@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
 import { ConnectionConversation } from '../../src/conversation.js';
-import { lengthPrefixed } from '../helpers/pcap-builder.js';
+import { lengthPrefixed } from '../support/pcap-builder.js';
 
 const fixture = new URL('../fixtures/java-client-session.json', import.meta.url).pathname;
 const frames = (JSON.parse(readFileSync(fixture, 'utf8')) as { connections: { frames: { hex: string }[] }[] }).connections[0]?.frames ?? [];

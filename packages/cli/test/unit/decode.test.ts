@@ -7,9 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { decode } from '../../src/commands/decode.js';
 import { ExitCode } from '../../src/exit-codes.js';
 import { LinkType } from '../../src/pcap/index.js';
-import { ipPacket, lengthPrefixed, pcap, sll } from '../helpers/pcap-builder.js';
-import type { SegmentSpec } from '../helpers/pcap-builder.js';
-import { runInProcess } from '../helpers/run-in-process.js';
+import { jsonLines } from '../support/cli.js';
+import { ipPacket, lengthPrefixed, pcap, sll } from '../support/pcap-builder.js';
+import type { SegmentSpec } from '../support/pcap-builder.js';
+import { runInProcess } from '../support/run-in-process.js';
 
 const fixture = new URL('../fixtures/java-client-session.json', import.meta.url).pathname;
 const transcript = JSON.parse(readFileSync(fixture, 'utf8')) as {
@@ -20,9 +21,7 @@ const dir = mkdtempSync(join(tmpdir(), 'zkts-decode-'));
 
 type Line = Record<string, unknown> & { kind?: string; op?: string; err?: string; path?: string; body?: Record<string, unknown> };
 
-function jsonLines(stdout: string): Line[] {
-  return stdout.trim().split('\n').map((l) => JSON.parse(l) as Line);
-}
+const decodedLines = (stdout: string): Line[] => jsonLines(stdout) as Line[];
 
 const body = (line: Line): Record<string, unknown> => line.body ?? {};
 const stat = (line: Line): Record<string, unknown> => (body(line)['stat'] ?? {}) as Record<string, unknown>;
@@ -72,7 +71,7 @@ describe('zkts decode', () => {
     const result = await runInProcess([decode], ['decode', '--json', fixture]);
     expect(result.stderr).toBe('1 connection(s): 70 frames, 31 requests, 31 replies, 4 events, 0 decode errors\n');
     expect(result.code).toBe(ExitCode.OK);
-    const lines = jsonLines(result.stdout);
+    const lines = decodedLines(result.stdout);
     const replies = lines.filter((l) => l.kind === 'reply');
     // Every line of the log with a result ("->") is covered, in order ("]" continues the getACL line).
     const logged = transcript.javaClientLog.filter((l) => l.includes(' -> '));
@@ -126,8 +125,8 @@ describe('zkts decode', () => {
     const fromTranscript = await runInProcess([decode], ['decode', '--json', fixture]);
     expect(fromPcap.code).toBe(ExitCode.OK);
     const strip = (l: Line): Line => ({ ...l, t: undefined, latencyMs: undefined, client: undefined, server: undefined });
-    expect(jsonLines(fromPcap.stdout).map(strip)).toEqual(jsonLines(fromTranscript.stdout).map(strip));
-    expect(jsonLines(fromPcap.stdout)[0]).toMatchObject({ client: '127.0.0.1:51000', server: '127.0.0.1:2181' });
+    expect(decodedLines(fromPcap.stdout).map(strip)).toEqual(decodedLines(fromTranscript.stdout).map(strip));
+    expect(decodedLines(fromPcap.stdout)[0]).toMatchObject({ client: '127.0.0.1:51000', server: '127.0.0.1:2181' });
   });
 
   it('reports a truncated capture after decoding what it holds, with exit 65', async () => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 import { COMMANDS } from '../../src/commands/index.js';
 import { EXIT_CODE_TABLE } from '../../src/exit-codes.js';
-import { runInProcess } from '../helpers/run-in-process.js';
+import { runInProcess } from '../support/run-in-process.js';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 

@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { CliError } from '../../src/exit-codes.js';
 import { LinkType, readCapture, readPcap, StreamReassembler } from '../../src/pcap/index.js';
 import type { Capture } from '../../src/pcap/index.js';
-import { ethernet, ipPacket, loopback, pcap, sll, sll2 } from '../helpers/pcap-builder.js';
-import type { SegmentSpec } from '../helpers/pcap-builder.js';
+import { ethernet, ipPacket, loopback, pcap, sll, sll2 } from '../support/pcap-builder.js';
+import type { SegmentSpec } from '../support/pcap-builder.js';
 
 const request = new TextEncoder().encode('request-bytes');
 const reply = new TextEncoder().encode('the-reply');

@@ -15,8 +15,8 @@ import { describe, expect, it } from 'vitest';
 import { snapshot } from '../../src/commands/snapshot.js';
 import { parseZxidRange, txnlog } from '../../src/commands/txnlog.js';
 import { ExitCode } from '../../src/exit-codes.js';
-import { jsonLines } from '../helpers/cli.js';
-import { runInProcess } from '../helpers/run-in-process.js';
+import { jsonLines } from '../support/cli.js';
+import { runInProcess } from '../support/run-in-process.js';
 
 const FIXTURES = fileURLToPath(new URL('../../../protocol/test/fixtures/persistence/', import.meta.url));
 const manifest = JSON.parse(readFileSync(join(FIXTURES, 'manifest.json'), 'utf8')) as { sessions: Record<string, string> };

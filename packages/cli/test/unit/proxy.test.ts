@@ -9,8 +9,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { decode } from '../../src/commands/decode.js';
 import { proxy } from '../../src/commands/proxy.js';
 import { ExitCode } from '../../src/exit-codes.js';
-import { lengthPrefixed } from '../helpers/pcap-builder.js';
-import { runInProcess, startInProcess } from '../helpers/run-in-process.js';
+import { lengthPrefixed } from '../support/pcap-builder.js';
+import { runInProcess, startInProcess } from '../support/run-in-process.js';
+import { until } from '../support/wait.js';
 
 const fixture = new URL('../fixtures/java-client-session.json', import.meta.url).pathname;
 const frames = (JSON.parse(readFileSync(fixture, 'utf8')) as { connections: { frames: { dir: 'c2s' | 's2c'; hex: string }[] }[] }).connections[0]?.frames ?? [];
@@ -36,14 +37,6 @@ function clientTo(port: number): { socket: Socket; received: () => Buffer } {
   socket.on('error', () => undefined);
   cleanup.push(() => socket.destroy());
   return { socket, received: () => Buffer.concat(chunks) };
-}
-
-async function until(check: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 describe('zkts proxy (fake upstream)', () => {

@@ -1,43 +1,10 @@
 // The GSSAPI mechanism's side of RFC 4752 against a scripted binding: the token sequence a ZooKeeper server
-// expects, the security-layer choice, the service principal Java would pick, and MIT krb5's failure messages
-// turned into KerberosError reasons. The real thing (a KDC, a Kerberized server) is test/integration.
+// expects, the security-layer choice, and the service principal Java would pick. The real thing (a KDC, a
+// Kerberized server) is test/integration.
 import { describe, expect, it } from 'vitest';
 import { AuthFailedError } from '@zkts/protocol';
-import { GssapiExchange, KerberosError, gssapi, parseServerPrincipal, type KerberosBinding, type KerberosClientLike } from '../../src/index.js';
-import { kerberosError } from '../../src/errors.js';
-import { serviceName } from '../../src/service.js';
-
-const b64 = (bytes: number[] | Uint8Array): string => Buffer.from(bytes).toString('base64');
-const bytes = (text: string): number[] => [...Buffer.from(text, 'latin1')];
-
-/** A client that answers like MIT GSSAPI with mutual authentication, recording every call. */
-function scriptedClient(offer = [1, 0, 0x10, 0]): KerberosClientLike & { calls: string[] } {
-  const calls: string[] = [];
-  let complete = false;
-  return {
-    calls,
-    get contextComplete() {
-      return complete;
-    },
-    username: 'alice@ZKTS.TEST',
-    step: async (challenge) => {
-      calls.push(`step ${challenge === '' ? "''" : Buffer.from(challenge, 'base64').toString('latin1')}`);
-      if (challenge === '') return b64(bytes('AP-REQ'));
-      complete = true;
-      return null;
-    },
-    unwrap: async (challenge) => {
-      calls.push(`unwrap ${Buffer.from(challenge, 'base64').toString('latin1')}`);
-      return b64(offer);
-    },
-    wrap: async (challenge, options) => {
-      calls.push(`wrap ${Buffer.from(challenge, 'base64').length} bytes for ${options?.user ?? '-'} protect=${String(options?.protect)}`);
-      return b64(bytes(`WRAPPED(${options?.user ?? ''})`));
-    },
-  };
-}
-
-const text = (b: Uint8Array | null): string => (b === null ? '<null>' : Buffer.from(b).toString('latin1'));
+import { GssapiExchange, KerberosError, gssapi, type KerberosBinding, type KerberosClientLike } from '../../src/index.js';
+import { b64, bytes, scriptedClient, text } from '../support/scripted-client.js';
 
 describe('the GSSAPI exchange', () => {
   it('AP-REQ, then an empty token once the context is up, then the wrapped layer choice with our principal', async () => {
@@ -108,28 +75,5 @@ describe('the GSSAPI exchange', () => {
     expect(error).toBeInstanceOf(AuthFailedError);
     expect(error).toMatchObject({ name: 'KerberosError', code: 'AUTH_FAILED', reason: 'no-credentials' });
     expect((error as Error).message).toMatch(/run kinit/);
-  });
-});
-
-describe('names and failures', () => {
-  it('parses service/host[@REALM] and refuses anything else when the mechanism is made', async () => {
-    expect(parseServerPrincipal('zookeeper/zk1.example@EXAMPLE.COM')).toEqual({ service: 'zookeeper', host: 'zk1.example' });
-    expect(parseServerPrincipal('zookeeper/localhost')).toEqual({ service: 'zookeeper', host: 'localhost' });
-    for (const bad of ['zookeeper', '/host', 'zookeeper/', 'zookeeper@REALM']) expect(() => gssapi({ serverPrincipal: bad }), bad).toThrow(TypeError);
-    expect(await serviceName('127.0.0.1', { canonicalizeHostname: false })).toEqual({ gss: 'zookeeper@127.0.0.1', principal: 'zookeeper/127.0.0.1' });
-  });
-
-  it("MIT krb5's messages map to reasons", () => {
-    const cases: [string, string][] = [
-      ['No Kerberos credentials available (default cache: FILE:/tmp/x)', 'no-credentials'],
-      ["Can't find client principal alice@ZKTS.TEST in cache collection", 'no-credentials'],
-      ['Ticket expired', 'expired'],
-      ['The referenced credential has expired', 'expired'],
-      ['Server zookeeper/nohost@ZKTS.TEST not found in Kerberos database', 'unknown-server'],
-      ['Server not found in Kerberos database', 'unknown-server'],
-      ['Cannot contact any KDC for realm ZKTS.TEST', 'kdc-unreachable'],
-      ['Something else entirely', 'gssapi'],
-    ];
-    for (const [message, reason] of cases) expect(kerberosError(new Error(message), 'test').reason, message).toBe(reason);
   });
 });

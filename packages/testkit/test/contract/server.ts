@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { parseMntr, ServerStartError, startZooKeeper } from '../../src/index.js';
-import { openSession } from '../raw-zk.js';
+import { openSession } from '../support/raw-zk.js';
 import { titled } from './backends.js';
 
 import type { ZooKeeperServer } from '../../src/index.js';

@@ -5,7 +5,7 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startZooKeeper } from '../../src/index.js';
-import { connectRequest, Frames, openSession } from '../raw-zk.js';
+import { connectRequest, Frames, openSession } from '../support/raw-zk.js';
 import { titled } from './backends.js';
 
 import type { ZooKeeperServer } from '../../src/index.js';

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { modeOf, partitionsUnavailableReason, startEnsemble } from '../../src/index.js';
 import { containerBackend, titled } from '../contract/backends.js';
-import { openSession } from '../raw-zk.js';
+import { openSession } from '../support/raw-zk.js';
 
 import type { ContainerEnsemble, ContainerZooKeeperServer } from '../../src/index.js';
 

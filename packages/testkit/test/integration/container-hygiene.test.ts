@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 
 import { listTaggedContainers, reapContainers, startZooKeeper } from '../../src/index.js';
 import { containerBackend, titled } from '../contract/backends.js';
-import { runOwner } from '../owner.js';
+import { runOwner } from '../support/owner.js';
 
 import type { ContainerZooKeeperServer } from '../../src/index.js';
 

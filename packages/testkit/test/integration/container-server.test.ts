@@ -10,8 +10,8 @@ import { DEBIAN_REQUIRED } from '../../src/java.js';
 import { containerBackend, titled } from '../contract/backends.js';
 import { serverContract } from '../contract/server.js';
 import { tlsContract } from '../contract/tls.js';
-import { testRunId } from '../helpers.js';
-import { openSession } from '../raw-zk.js';
+import { testRunId } from '../support/helpers.js';
+import { openSession } from '../support/raw-zk.js';
 
 const b = await containerBackend();
 

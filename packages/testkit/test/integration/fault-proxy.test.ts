@@ -4,8 +4,8 @@ import { connect } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { fourLetter, startFaultProxy } from '../../src/index.js';
-import { sharedConnectString } from '../helpers.js';
-import { connectRequest, createRequest, Frames, getDataRequest, hostPort, openSession, parseConnectResponse, parseReply, pingRequest } from '../raw-zk.js';
+import { sharedConnectString } from '../support/helpers.js';
+import { connectRequest, createRequest, Frames, getDataRequest, hostPort, openSession, parseConnectResponse, parseReply, pingRequest } from '../support/raw-zk.js';
 
 import type { FaultProxy } from '../../src/index.js';
 

@@ -3,8 +3,8 @@ import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
 import { listTaggedProcesses, startEnsemble, startZooKeeper } from '../../src/index.js';
-import { testRunId } from '../helpers.js';
-import { runOwner } from '../owner.js';
+import { testRunId } from '../support/helpers.js';
+import { runOwner } from '../support/owner.js';
 
 import type { LocalZooKeeperServer } from '../../src/index.js';
 

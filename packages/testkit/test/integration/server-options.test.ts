@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { digestCredential, startZooKeeper } from '../../src/index.js';
-import { acl, buffer, connectRequest, Frames, int, long, OP, openSession, parseConnectResponse, ustring } from '../raw-zk.js';
+import { acl, buffer, connectRequest, Frames, int, long, OP, openSession, parseConnectResponse, ustring } from '../support/raw-zk.js';
 
 import type { ZooKeeperServer } from '../../src/index.js';
 

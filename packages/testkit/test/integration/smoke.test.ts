@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { fourLetter } from '../../src/index.js';
-import { sharedConnectString } from '../helpers.js';
+import { sharedConnectString } from '../support/helpers.js';
 
 describe('shared server (global setup)', () => {
   it('is provided and serves', async () => {

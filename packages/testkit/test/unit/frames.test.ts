@@ -1,8 +1,9 @@
+// FrameCutter: ZooKeeper's length-prefixed frames cut out of a byte stream however it arrives, and the xid
+// read from a frame (what the fault proxy needs to tell replies from notifications and pings).
 import { describe, expect, it } from 'vitest';
 
 import { FrameCutter } from '../../src/index.js';
 import { frameXid } from '../../src/frames.js';
-import { modeOf, parseMntr } from '../../src/four-letter.js';
 
 function frame(payload: number[]): Buffer {
   const b = Buffer.alloc(4 + payload.length);
@@ -32,13 +33,5 @@ describe('FrameCutter', () => {
   it('reads the xid after the length', () => {
     expect(frameXid(frame([0xff, 0xff, 0xff, 0xfe, 0, 0, 0, 11]))).toBe(-2);
     expect(frameXid(frame([1]))).toBeUndefined();
-  });
-});
-
-describe('four-letter parsing', () => {
-  it('finds the mode in srvr and keys in mntr', () => {
-    expect(modeOf('Zookeeper version: 3.8.0\nMode: follower\nNode count: 5\n')).toBe('follower');
-    expect(modeOf('This ZooKeeper instance is not currently serving requests\n')).toBeUndefined();
-    expect(parseMntr('zk_version\t3.8.0\nzk_znode_count\t7\n').get('zk_znode_count')).toBe('7');
   });
 });

@@ -1,4 +1,4 @@
-/** Runs test/integration/java/CuratorLock.java (Java single-file source launch) with Debian's Curator jars. */
+/** Runs test/support/java/CuratorLock.java (Java single-file source launch) with Debian's Curator jars. */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 
 import { javaRuntime } from '@zkts/testkit';
 
-const SOURCE = fileURLToPath(new URL('../integration/java/CuratorLock.java', import.meta.url));
+const SOURCE = fileURLToPath(new URL('./java/CuratorLock.java', import.meta.url));
 const CURATOR_JARS = ['curator-client.jar', 'curator-framework.jar', 'curator-recipes.jar', 'guava.jar'].map((j) => join('/usr/share/java', j));
 
 export function curatorClasspath(): string {

@@ -1,4 +1,4 @@
-// A demo worker: its own process, its own ZooKeeper session. Started by bench/demo/demo.ts with
+// A demo worker: its own process, its own ZooKeeper session. Started by workers.ts (for demo.ts) with
 // `fork(worker.ts, [role, connectString, root, name, …])`; reports to the parent over the IPC channel.
 //
 //   mutex   <name> <holdMs>          takes the fair lock, "works" holdMs in steps, releases

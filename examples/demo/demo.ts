@@ -2,7 +2,7 @@
 //   1. a fair lock: workers queue in order and are granted it in order, with increasing fencing tokens;
 //   2. a holder SIGKILLed mid-work: its session expires and the lock passes on;
 //   3. a read-write lock: readers share it while a writer waits;
-//   4. the seeds' 100 workers incrementing one counter node under the lock: it ends at exactly 100.
+//   4. 100 workers incrementing one counter node under the lock: it ends at exactly 100.
 import { performance } from 'node:perf_hooks';
 
 import { connect } from '@zkts/protocol';
@@ -157,7 +157,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
     const processes = 4;
     const perProcess = 25;
     const total = processes * perProcess;
-    say(`4. The seeds' ${total} workers (${processes} processes × ${perProcess}) each add 1 to ${root}/${COUNTER} under the lock.`);
+    say(`4. ${total} workers (${processes} processes × ${perProcess}) each add 1 to ${root}/${COUNTER} under the lock.`);
     await client.create(`${root}/${COUNTER}`, '0');
     let increments = 0;
     const bar = (n: number): string => {

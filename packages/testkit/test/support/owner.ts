@@ -1,10 +1,10 @@
-// Runs fixtures/orphan-owner.ts in its own Node process (the owner of one server) and reports what it
+// Runs test/fixtures/orphan-owner.ts in its own Node process (the owner of one server) and reports what it
 // started and how it ended: the hygiene tests check that nothing outlives the owner.
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
-const fixture = fileURLToPath(new URL('./fixtures/orphan-owner.ts', import.meta.url));
+const fixture = fileURLToPath(new URL('../fixtures/orphan-owner.ts', import.meta.url));
 const tsx = createRequire(import.meta.url).resolve('tsx');
 
 export interface Started {
