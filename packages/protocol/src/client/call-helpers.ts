@@ -3,9 +3,9 @@
  * checkWatches.
  */
 import { InvalidArgumentError } from '../errors/errors.js';
-import { WatcherType } from '../records/constants.js';
+import { WatcherType } from '../codec/records/constants.js';
 import type { CallOptions, RemoveWatchType } from './types.js';
-import type { OneShotKind, PersistentKind } from './watch-manager.js';
+import type { OneShotKind, PersistentKind } from './watches/watch-manager.js';
 
 /** Only the signal/timeout of a richer options object. */
 export function pickCallOptions(options: CallOptions): CallOptions {

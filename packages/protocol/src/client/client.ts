@@ -5,7 +5,7 @@
  * its own beyond its configuration: it calls methods and reads getters.
  */
 import { InvalidArgumentError, type ConnectAttempt } from '../errors/errors.js';
-import { DEFAULT_MAX_PACKET } from '../jute/reader.js';
+import { DEFAULT_MAX_PACKET } from '../codec/jute/reader.js';
 import { raceCancel } from './cancel.js';
 import { trackEnsemble } from './ensemble-tracker.js';
 import { guaranteedDelete, protectedCreate } from './idempotent.js';
@@ -25,7 +25,7 @@ import { stateStream, waitConnected } from './state-waits.js';
 import { mkdirp, removeRecursive } from './tree.js';
 import { pickCallOptions } from './call-helpers.js';
 import { checkTimeout, toBytes } from './validation.js';
-import { ClientWatches } from './watches.js';
+import { ClientWatches } from './watches/watches.js';
 import type {
   ACL,
   CallOptions,

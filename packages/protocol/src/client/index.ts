@@ -5,7 +5,7 @@ export { ZkClient, createClient, connect, reconfig, type ReconfigOptions } from 
 import './events.js';
 export type { ClientEvents, ClientEventListener } from './events.js';
 export { Acls, digestId } from './acl.js';
-export { Perms } from '../records/constants.js';
+export { Perms } from '../codec/records/constants.js';
 export { validatePath, joinPath, parentPath, basename } from './paths.js';
 export { parseConnectString, type HostAddress, type ParsedConnectString } from './connect-string.js';
 export { MultiError } from './multi-error.js';

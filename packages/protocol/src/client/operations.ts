@@ -4,7 +4,7 @@
  * documentation; each of its operation methods is one line calling in here, so the class stays readable.
  */
 import { InvalidArgumentError } from '../errors/errors.js';
-import { CONFIG_NODE } from '../records/config.js';
+import { CONFIG_NODE } from '../codec/records/config.js';
 import { Acls, validateAcl } from './acl.js';
 import { watcherTypeOf } from './call-helpers.js';
 import type { Chroot } from './chroot.js';
@@ -31,7 +31,7 @@ import type {
   WatchOptions,
 } from './types.js';
 import { checkCreateMode, checkVersion, toBytes } from './validation.js';
-import type { ClientWatches } from './watches.js';
+import type { ClientWatches } from './watches/watches.js';
 
 /** What the operations need of the client. */
 export interface OpContext {

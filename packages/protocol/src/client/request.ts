@@ -7,9 +7,9 @@
  * - Abort/timeout: a queued request is removed and never sent; a sent one cannot be unsent, so the caller's
  *   promise rejects and the reply, when it comes, is consumed in order and dropped.
  */
-import type { JuteReader } from '../jute/reader.js';
-import type { JuteWriter } from '../jute/writer.js';
-import type { ReplyHeader } from '../records/headers.js';
+import type { JuteReader } from '../codec/jute/reader.js';
+import type { JuteWriter } from '../codec/jute/writer.js';
+import type { ReplyHeader } from '../codec/records/headers.js';
 import type { ZkError } from '../errors/errors.js';
 import { cancelScope, type CancelOptions, type CancelScope } from './cancel.js';
 import type { Clock } from './clock.js';

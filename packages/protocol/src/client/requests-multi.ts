@@ -4,8 +4,8 @@
  */
 import { InvalidArgumentError, ServerError, errorFromKeeperCode } from '../errors/errors.js';
 import { KeeperCode } from '../errors/codes.js';
-import { OpCode } from '../records/constants.js';
-import { firstMultiError, readMultiResponse, writeMultiRequest, type MultiOp } from '../wire/multi.js';
+import { OpCode } from '../codec/records/constants.js';
+import { firstMultiError, readMultiResponse, writeMultiRequest, type MultiOp } from '../codec/multi.js';
 import { validateAcl } from './acl.js';
 import type { Chroot } from './chroot.js';
 import { MultiError } from './multi-error.js';

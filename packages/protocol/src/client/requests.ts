@@ -8,11 +8,11 @@
  */
 import { InvalidArgumentError, errorFromKeeperCode } from '../errors/errors.js';
 import { KeeperCode } from '../errors/codes.js';
-import type { JuteReader } from '../jute/reader.js';
-import type { JuteWriter } from '../jute/writer.js';
-import type { ReplyHeader } from '../records/headers.js';
-import { OpCode } from '../records/constants.js';
-import { writeCreateRequest, writeCreateTTLRequest } from '../records/create.js';
+import type { JuteReader } from '../codec/jute/reader.js';
+import type { JuteWriter } from '../codec/jute/writer.js';
+import type { ReplyHeader } from '../codec/records/headers.js';
+import { OpCode } from '../codec/records/constants.js';
+import { writeCreateRequest, writeCreateTTLRequest } from '../codec/records/create.js';
 import {
   readSyncResponse,
   writeDeleteRequest,
@@ -20,24 +20,24 @@ import {
   writeGetDataRequest,
   writeSetDataRequest,
   writeSyncRequest,
-} from '../records/node.js';
+} from '../codec/records/node.js';
 import {
   readGetAllChildrenNumberResponse,
   readGetEphemeralsResponse,
   writeGetAllChildrenNumberRequest,
   writeGetChildren2Request,
   writeGetEphemeralsRequest,
-} from '../records/children.js';
-import { writeSetACLRequest, writeGetACLRequest } from '../records/acl.js';
-import { readWhoAmIResponse } from '../records/auth.js';
-import { writeAddWatchRequest, writeCheckWatchesRequest, writeRemoveWatchesRequest, writeSetWatches, writeSetWatches2 } from '../records/watches.js';
-import { writeReconfigRequest, type ReconfigRequest } from '../records/config.js';
-import { readACLs, readStrings, type ACL as WireACL } from '../records/data.js';
+} from '../codec/records/children.js';
+import { writeSetACLRequest, writeGetACLRequest } from '../codec/records/acl.js';
+import { readWhoAmIResponse } from '../codec/records/auth.js';
+import { writeAddWatchRequest, writeCheckWatchesRequest, writeRemoveWatchesRequest, writeSetWatches, writeSetWatches2 } from '../codec/records/watches.js';
+import { writeReconfigRequest, type ReconfigRequest } from '../codec/records/config.js';
+import { readACLs, readStrings, type ACL as WireACL } from '../codec/records/data.js';
 import { copy, strings } from './reply-bytes.js';
 import { readClientStat } from './stat.js';
 import type { RequestSpec } from './request.js';
 import type { CheckedMode } from './validation.js';
-import type { SetWatchesBatch } from './watch-manager.js';
+import type { SetWatchesBatch } from './watches/watch-manager.js';
 import type { ACL, GetChildrenResult, GetDataResult, ReconfigOptions, Stat } from './types.js';
 
 /** Throws the server's error (mapped to its class: errorFromKeeperCode) unless the reply is OK. */

@@ -3,8 +3,8 @@
 import { channel } from 'node:diagnostics_channel';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient, type StateChange, type ZkClient } from '../../src/index.js';
-import { EventType, OpCode } from '../../src/records/constants.js';
-import { FakeServer, eventually, type FakeConnection, type ReceivedRequest } from '../fake-server.js';
+import { EventType, OpCode } from '../../src/codec/records/constants.js';
+import { FakeServer, eventually, type FakeConnection, type ReceivedRequest } from '../support/fake-server.js';
 
 const servers: FakeServer[] = [];
 const clients: ZkClient[] = [];

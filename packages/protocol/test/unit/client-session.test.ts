@@ -14,15 +14,15 @@ import {
   type StateChange,
   type ZkClient,
 } from '../../src/index.js';
-import { EventType, OpCode, Xid } from '../../src/records/constants.js';
-import { writeGetDataResponse, readGetDataRequest, readExistsRequest } from '../../src/records/node.js';
-import { readAuthPacket } from '../../src/records/auth.js';
-import { readSetWatches, readSetWatches2 } from '../../src/records/watches.js';
-import type { Stat } from '../../src/records/data.js';
-import { JuteWriter } from '../../src/jute/writer.js';
-import { prng } from './support/session.js';
-import { writeReplyHeader } from '../../src/records/headers.js';
-import { FakeServer, eventually, type FakeConnection, type FakeServerOptions, type ReceivedRequest } from '../fake-server.js';
+import { EventType, OpCode, Xid } from '../../src/codec/records/constants.js';
+import { writeGetDataResponse, readGetDataRequest, readExistsRequest } from '../../src/codec/records/node.js';
+import { readAuthPacket } from '../../src/codec/records/auth.js';
+import { readSetWatches, readSetWatches2 } from '../../src/codec/records/watches.js';
+import type { Stat } from '../../src/codec/records/data.js';
+import { JuteWriter } from '../../src/codec/jute/writer.js';
+import { prng } from '../support/recorded-session.js';
+import { writeReplyHeader } from '../../src/codec/records/headers.js';
+import { FakeServer, eventually, type FakeConnection, type FakeServerOptions, type ReceivedRequest } from '../support/fake-server.js';
 
 const STAT: Stat = {
   czxid: 1n,

@@ -4,21 +4,15 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { JuteWriter } from '../../src/jute/writer.js';
-import { OpCode } from '../../src/records/constants.js';
-import { writeReplyHeader } from '../../src/records/headers.js';
-import {
-  ConversationDecoder,
-  ConversationStream,
-  decodeConversation,
-  formatConversationEntry,
-  frameWithLength,
-  writeMultiResponse,
-  writeRequestFrame,
-  type ConversationEntry,
-  type JsonObject,
-  type JsonValue,
-} from '../../src/wire/index.js';
+import { JuteWriter } from '../../src/codec/jute/writer.js';
+import { OpCode } from '../../src/codec/records/constants.js';
+import { writeReplyHeader } from '../../src/codec/records/headers.js';
+import { frameWithLength } from '../../src/codec/frame.js';
+import { writeMultiResponse } from '../../src/codec/multi.js';
+import { writeRequestFrame } from '../../src/codec/ops.js';
+import { ConversationDecoder, ConversationStream, decodeConversation, type ConversationEntry } from '../../src/inspect/conversation.js';
+import { formatConversationEntry } from '../../src/inspect/format.js';
+import type { JsonObject, JsonValue } from '../../src/inspect/json.js';
 
 interface Session {
   javaClientLog: string[];

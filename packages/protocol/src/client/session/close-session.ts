@@ -4,10 +4,10 @@
  * server never closes its side.
  */
 import type { Clock } from '../clock.js';
-import type { Connection } from '../connection.js';
+import type { Connection } from './connection.js';
 import { debug } from '../diagnostics.js';
 import type { Dispatcher } from '../dispatcher.js';
-import type { RequestPipeline } from '../pipeline.js';
+import type { RequestPipeline } from './pipeline.js';
 import { Call } from '../request.js';
 import { closeSession } from '../requests.js';
 

@@ -6,7 +6,7 @@ import type { ConnectionOptions } from 'node:tls';
 import type { Clock } from '../clock.js';
 import type { HostAddress } from '../connect-string.js';
 import type { Dispatcher } from '../dispatcher.js';
-import type { SessionWatches } from '../watches.js';
+import type { SessionWatches } from '../watches/watches.js';
 import type { ClientOptions } from '../types.js';
 import { saslMechanism, type SaslMechanism } from '../sasl/mechanism.js';
 import type { Credential } from './auth-replay.js';

@@ -22,12 +22,12 @@ import {
   errorFromKeeperCode,
 } from '../../errors/errors.js';
 import { KeeperCode } from '../../errors/codes.js';
-import type { JuteReader } from '../../jute/reader.js';
-import type { JuteWriter } from '../../jute/writer.js';
-import { readSetSASLResponse, writeGetSASLRequest } from '../../records/auth.js';
-import { OpCode } from '../../records/constants.js';
-import type { ReplyHeader } from '../../records/headers.js';
-import type { Connection } from '../connection.js';
+import type { JuteReader } from '../../codec/jute/reader.js';
+import type { JuteWriter } from '../../codec/jute/writer.js';
+import { readSetSASLResponse, writeGetSASLRequest } from '../../codec/records/auth.js';
+import { OpCode } from '../../codec/records/constants.js';
+import type { ReplyHeader } from '../../codec/records/headers.js';
+import type { Connection } from './connection.js';
 import { debug } from '../diagnostics.js';
 import type { RequestEntry, RequestPhase } from '../request.js';
 import type { SaslExchange, SaslMechanism } from '../sasl/mechanism.js';

@@ -11,21 +11,21 @@
  * the client never opens a replacement session by itself.
  */
 import { ClientClosedError, ConnectionLossError, SessionClosedRequireSaslAuthError, SessionExpiredError, ZkError, type ConnectAttempt } from '../../errors/errors.js';
-import type { ReplyHeader } from '../../records/headers.js';
-import type { WatcherEvent } from '../../records/watches.js';
+import type { ReplyHeader } from '../../codec/records/headers.js';
+import type { WatcherEvent } from '../../codec/records/watches.js';
 import { sleep } from '../cancel.js';
 import type { Clock } from '../clock.js';
-import { Connection, type ConnectionEvents, type HandshakeResult } from '../connection.js';
+import { Connection, type ConnectionEvents, type HandshakeResult } from './connection.js';
 import { debug } from '../diagnostics.js';
 import type { Dispatcher } from '../dispatcher.js';
 import type { HostAddress } from '../connect-string.js';
-import { HostProvider } from '../host-provider.js';
-import { RequestPipeline } from '../pipeline.js';
+import { HostProvider } from './host-provider.js';
+import { RequestPipeline } from './pipeline.js';
 import { SessionRequest, type RequestEntry } from '../request.js';
 import { setWatches } from '../requests.js';
-import { describe, Transport } from '../transport.js';
+import { describe, Transport } from './transport.js';
 import type { SessionState, StateChange } from '../types.js';
-import type { SessionWatches } from '../watches.js';
+import type { SessionWatches } from '../watches/watches.js';
 import type { SessionOptions } from './options.js';
 import { ConnectFailures } from './attempts.js';
 import { AuthReplay } from './auth-replay.js';

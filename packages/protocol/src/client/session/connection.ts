@@ -5,19 +5,19 @@
  * `ConnectionEvents` and never throws out of a socket handler: any decoding or ordering failure closes the
  * connection with a ProtocolError, and the session then fails what was in flight.
  */
-import { JuteReader } from '../jute/reader.js';
-import { JuteWriter } from '../jute/writer.js';
-import { ConnectionLossError, InvalidArgumentError, ProtocolError, ZkError } from '../errors/errors.js';
-import type { Clock } from './clock.js';
-import { readConnectResponse, writeConnectRequest, type ConnectRequest, type ConnectResponse } from '../records/connect.js';
-import { fillReplyHeader, replyHeaderSlot, writeRequestHeader, type ReplyHeader } from '../records/headers.js';
-import { readWatcherEvent, type WatcherEvent } from '../records/watches.js';
-import { writeAuthPacket } from '../records/auth.js';
-import { OpCode, Xid, opName } from '../records/constants.js';
-import { KeeperCode } from '../errors/codes.js';
-import type { RequestEntry } from './request.js';
+import { JuteReader } from '../../codec/jute/reader.js';
+import { JuteWriter } from '../../codec/jute/writer.js';
+import { ConnectionLossError, InvalidArgumentError, ProtocolError, ZkError } from '../../errors/errors.js';
+import type { Clock } from '../clock.js';
+import { readConnectResponse, writeConnectRequest, type ConnectRequest, type ConnectResponse } from '../../codec/records/connect.js';
+import { fillReplyHeader, replyHeaderSlot, writeRequestHeader, type ReplyHeader } from '../../codec/records/headers.js';
+import { readWatcherEvent, type WatcherEvent } from '../../codec/records/watches.js';
+import { writeAuthPacket } from '../../codec/records/auth.js';
+import { OpCode, Xid, opName } from '../../codec/records/constants.js';
+import { KeeperCode } from '../../errors/codes.js';
+import type { RequestEntry } from '../request.js';
 import type { Transport, TransportHandlers } from './transport.js';
-import { debug, replyChannel, requestChannel } from './diagnostics.js';
+import { debug, replyChannel, requestChannel } from '../diagnostics.js';
 
 export type HandshakeResult = ConnectResponse & { readOnly: boolean | undefined };
 

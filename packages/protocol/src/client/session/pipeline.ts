@@ -10,11 +10,11 @@
  * (`open`, after the handshake and the session's own priming) and when it is lost (`lost`). Xids are numbered
  * here, per session, so no two requests of one session ever share one.
  */
-import { ConnectionLossError, ProtocolError, type ZkError } from '../errors/errors.js';
-import type { ReplyHeader } from '../records/headers.js';
+import { ConnectionLossError, ProtocolError, type ZkError } from '../../errors/errors.js';
+import type { ReplyHeader } from '../../codec/records/headers.js';
 import type { Connection } from './connection.js';
 import { PendingQueue, XidCounter } from './pending-queue.js';
-import type { RequestEntry } from './request.js';
+import type { RequestEntry } from '../request.js';
 
 export class RequestPipeline {
   /** Made when a request first has to wait, dropped when the queue empties (most sessions seldom queue). */

@@ -5,17 +5,17 @@
  * the dispatcher, the SetWatches batches a reconnect replays, and failing every watcher when the session ends.
  * Nothing else touches the tables.
  */
-import { InvalidArgumentError, ServerError, type ZkError } from '../errors/errors.js';
-import { KeeperCode } from '../errors/codes.js';
-import { EventType, WatcherType } from '../records/constants.js';
-import type { WatcherEvent } from '../records/watches.js';
-import { removalKinds, watcherTypeOf } from './call-helpers.js';
-import type { Chroot } from './chroot.js';
-import { eventChannel } from './diagnostics.js';
-import type { Dispatcher } from './dispatcher.js';
-import type { RequestSpec } from './request.js';
-import * as req from './requests.js';
-import type { CallOptions, EventTypeName, PersistentWatch, RemoveWatchType, WatchEvent, WatchListener } from './types.js';
+import { InvalidArgumentError, ServerError, type ZkError } from '../../errors/errors.js';
+import { KeeperCode } from '../../errors/codes.js';
+import { EventType, WatcherType } from '../../codec/records/constants.js';
+import type { WatcherEvent } from '../../codec/records/watches.js';
+import { removalKinds, watcherTypeOf } from '../call-helpers.js';
+import type { Chroot } from '../chroot.js';
+import { eventChannel } from '../diagnostics.js';
+import type { Dispatcher } from '../dispatcher.js';
+import type { RequestSpec } from '../request.js';
+import * as req from '../requests.js';
+import type { CallOptions, EventTypeName, PersistentWatch, RemoveWatchType, WatchEvent, WatchListener } from '../types.js';
 import { WatchManager, setWatchesBatches, type OneShotKind, type PersistentKind, type SetWatchesBatch, type Watcher } from './watch-manager.js';
 import { ListenerWatcher, OneShotPromise, PersistentWatchHandle } from './watchers.js';
 

@@ -2,7 +2,7 @@
  * The FIFO of requests on the wire for one connection. ZooKeeper answers in request order, so a reply must
  * match the head; anything else is a protocol error (Java: "Xid out of order").
  */
-import type { RequestEntry } from './request.js';
+import type { RequestEntry } from '../request.js';
 
 export class PendingQueue {
   private items: (RequestEntry | undefined)[] = [];
