@@ -1,7 +1,7 @@
 /**
  * The session: one explicit state machine (session-state.ts) driving a loop over the hosts, one Connection at
  * a time. It owns everything whose life is the session's: the state and identity (id, password, negotiated
- * timeout, last zxid), the timers (timers.ts), the credentials (auth-replay.ts), the read-only probe, the
+ * timeout, last zxid), the watches (../watches/), the timers (timers.ts), the credentials (auth-replay.ts), the read-only probe, the
  * requests waiting for a connection (request-queue.ts) and the xids. Each Connection owns the requests it
  * wrote until their replies (connection.ts, in-flight.ts). Nothing outside this folder writes any of it: the
  * client reads it through getters and asks for changes through methods.
@@ -21,7 +21,7 @@ import type { HostAddress } from '../connect-string.js';
 import { SessionRequest, type RequestEntry } from '../request.js';
 import { setWatches } from '../requests.js';
 import type { SessionState, StateChange } from '../types.js';
-import type { SessionWatches } from '../watches/watches.js';
+import { ClientWatches } from '../watches/watches.js';
 import type { SessionOptions } from './options.js';
 import { ConnectFailures } from './attempts.js';
 import { AuthReplay } from './auth-replay.js';
@@ -49,7 +49,8 @@ export class Session implements ConnectionEvents {
   private readonly options: SessionOptions;
   private readonly clock: Clock;
   private readonly dispatcher: Dispatcher;
-  private readonly watches: SessionWatches;
+  /** The session's watches: it delivers notifications, replays them on each connection and ends them. */
+  readonly watches: ClientWatches;
   private readonly hosts: HostProvider;
   private readonly queue: RequestQueue;
   /** Numbered per session, across its connections. */
@@ -75,7 +76,7 @@ export class Session implements ConnectionEvents {
     this.clock = options.clock;
     this.dispatcher = options.dispatcher;
     this.machine = new StateMachine(options.dispatcher);
-    this.watches = options.watches;
+    this.watches = new ClientWatches(options.root, options.dispatcher);
     this.hosts = new HostProvider(options.hosts, options.shuffle);
     this.queue = new RequestQueue(options.maxQueued);
     this.auth = new AuthReplay(options.credentials);

@@ -1,40 +1,20 @@
 /**
- * The watches of one client, as one facade over the WatchManager tables (watch-manager.ts) and the watcher
- * objects (watchers.ts): registering the watcher of a `watch` option, persistent watches and their removal
- * (client- and server-side, with the fallback for servers before 3.9), delivering server notifications through
- * the dispatcher, the SetWatches batches a reconnect replays, and failing every watcher when the session ends.
- * Nothing else touches the tables.
+ * The watches of one session, as one facade over the WatchManager tables (watch-manager.ts) and the watcher
+ * objects (watchers.ts): the watcher of a `watch` option, registration when a reply arrives, local removal,
+ * delivering server notifications through the dispatcher, the SetWatches batches a reconnect replays, failing
+ * every watcher when the session ends, and the resync event after a renewal. The session owns it (it delivers,
+ * replays and ends); operations reach it through `Session.watches`. It sends nothing: the requests that set or
+ * remove watches on the server are in watch-requests.ts. Nothing else touches the tables.
  */
-import { InvalidArgumentError, ServerError, type ZkError } from '../../errors/errors.js';
-import { KeeperCode } from '../../errors/codes.js';
-import { EventType, WatcherType } from '../../codec/records/constants.js';
+import { InvalidArgumentError, type ZkError } from '../../errors/errors.js';
+import { EventType } from '../../codec/records/constants.js';
 import type { WatcherEvent } from '../../codec/records/watches.js';
-import { removalKinds, watcherTypeOf } from '../call-helpers.js';
 import type { Chroot } from '../chroot.js';
 import { eventChannel } from '../diagnostics.js';
 import type { Dispatcher } from '../dispatcher.js';
-import type { RequestSpec } from '../request.js';
-import * as req from '../requests.js';
-import type { CallOptions, EventTypeName, PersistentWatch, RemoveWatchType, WatchEvent, WatchListener } from '../types.js';
+import type { EventTypeName, WatchEvent, WatchListener } from '../types.js';
 import { WatchManager, setWatchesBatches, type OneShotKind, type PersistentKind, type SetWatchesBatch, type Watcher } from './watch-manager.js';
-import { ListenerWatcher, OneShotPromise, PersistentWatchHandle } from './watchers.js';
-
-/** What the session needs of the watches. */
-export interface SessionWatches {
-  /** A notification frame from the server. */
-  deliver(event: WatcherEvent, zxid: bigint, sessionId: bigint): void;
-  /** What to re-arm on a new connection. */
-  replayBatches(): SetWatchesBatch[];
-  /**
-   * The session is over: every one-shot watcher hears it once and is forgotten; persistent ones too, unless
-   * they go on in a renewed session (`keepPersistent`).
-   */
-  sessionEnded(error: ZkError, keepPersistent: boolean): void;
-  /** A renewed session is connected: the persistent watches kept are re-armed; each hears `resync` once. */
-  renewed(): void;
-}
-
-type Send = <T>(spec: RequestSpec<T>, options: CallOptions | undefined) => Promise<T>;
+import { ListenerWatcher, OneShotPromise } from './watchers.js';
 
 const EVENT_NAMES: Record<number, EventTypeName> = {
   [EventType.NodeCreated]: 'created',
@@ -43,21 +23,15 @@ const EVENT_NAMES: Record<number, EventTypeName> = {
   [EventType.NodeChildrenChanged]: 'childrenChanged',
 };
 
-const ALL_KINDS = ['data', 'exist', 'child', 'persistent', 'persistent-recursive'] as const;
-
-export class ClientWatches implements SessionWatches {
+export class ClientWatches {
   private readonly table = new WatchManager();
   private readonly listenerWatchers = new WeakMap<WatchListener, ListenerWatcher>();
-  private readonly root: Chroot;
+  readonly root: Chroot;
   private readonly dispatcher: Dispatcher;
-  private readonly send: Send;
-  private readonly sessionOver: () => boolean;
 
-  constructor(root: Chroot, dispatcher: Dispatcher, send: Send, sessionOver: () => boolean) {
+  constructor(root: Chroot, dispatcher: Dispatcher) {
     this.root = root;
     this.dispatcher = dispatcher;
-    this.send = send;
-    this.sessionOver = sessionOver;
   }
 
   /** The watcher for a `watch` option (one per listener function, so setting it twice fires once), and for `watch: true` its promise. */
@@ -81,73 +55,26 @@ export class ClientWatches implements SessionWatches {
     this.table.register(kind, serverPath, watcher);
   }
 
-  async addWatch(path: string, serverPath: string, mode: PersistentKind, options: CallOptions | undefined): Promise<PersistentWatch> {
-    const handle = new PersistentWatchHandle(path, this.root, (h, o) => this.removePersistent(h, serverPath, mode, o));
-    await this.send(
-      req.addWatch(serverPath, path, mode, () => this.register(mode, serverPath, handle)),
-      options,
-    );
-    return handle;
+  /** Forgets one watcher; true when it was the last of its kind on the path (the server watch is no longer needed). */
+  unregister(kind: OneShotKind | PersistentKind, serverPath: string, watcher: Watcher): boolean {
+    return this.table.unregister(kind, serverPath, watcher);
   }
 
-  private async removePersistent(handle: PersistentWatchHandle, serverPath: string, mode: PersistentKind, options: CallOptions | undefined): Promise<void> {
-    const last = this.table.unregister(mode, serverPath, handle);
-    handle.finish(null);
-    // Other handles on the same path still need the server watch.
-    if (!last || this.sessionOver()) return;
-    await this.removeServerWatch(serverPath, handle.path, mode === 'persistent' ? WatcherType.Persistent : WatcherType.PersistentRecursive, options);
+  has(kind: OneShotKind | PersistentKind, serverPath: string): boolean {
+    return this.table.has(kind, serverPath);
   }
 
-  /**
-   * removeWatches for one persistent kind. Servers before 3.9 only remove persistent watches with `Any` (they
-   * answer MARSHALLING_ERROR to types 4/5); `Any` would also drop one-shot watches there, so it is only used
-   * when nothing else watches the path. A watch left on the server has no local watcher: its events are
-   * dropped here until the session ends.
-   */
-  private async removeServerWatch(serverPath: string, path: string, type: number, options: CallOptions | undefined): Promise<void> {
-    try {
-      await this.send(req.removeWatches(serverPath, path, type), options);
-    } catch (err) {
-      if (!(err instanceof ServerError)) throw err;
-      if (err.keeperCode === KeeperCode.NO_WATCHER) return;
-      if (err.keeperCode !== KeeperCode.MARSHALLING_ERROR) throw err;
-      if (ALL_KINDS.some((k) => this.table.has(k, serverPath))) return;
-      try {
-        await this.send(req.removeWatches(serverPath, path, WatcherType.Any), options);
-      } catch (again) {
-        if (!(again instanceof ServerError && again.keeperCode === KeeperCode.NO_WATCHER)) throw again;
-      }
-    }
+  /** Forgets every watcher of `kind` on the path and returns them (for `tellRemoved`). */
+  removeAll(kind: OneShotKind | PersistentKind, serverPath: string): Set<Watcher> {
+    return this.table.removeAll([kind], serverPath);
   }
 
-  /** The client's removeWatches: on the server unless `local`, then locally; removed watchers hear about it. */
-  async remove(path: string, serverPath: string, type: RemoveWatchType, options: CallOptions & { local?: boolean }): Promise<void> {
-    const kinds = removalKinds(type);
-    const watcherType = watcherTypeOf(type);
-    if (options.local !== true) {
-      if (type === 'persistent' || type === 'persistent-recursive') {
-        // Checked locally first: the fallback for old servers (see removeServerWatch) cannot report NO_WATCHER.
-        if (!this.table.has(type, serverPath)) throw new ServerError(KeeperCode.NO_WATCHER, path);
-        const removed = this.table.removeAll([type], serverPath);
-        await this.removeServerWatch(serverPath, path, watcherType, options);
-        this.tellRemoved(removed, 'persistentWatchRemoved', serverPath);
-        return;
-      }
-      await this.send(req.removeWatches(serverPath, path, watcherType), options);
-    } else if (!kinds.some((k) => this.table.has(k, serverPath))) {
-      throw new ServerError(KeeperCode.NO_WATCHER, path);
-    }
-    // Like Java's DataWatchRemoved/ChildWatchRemoved events.
-    for (const kind of kinds) {
-      const removed = this.table.removeAll([kind], serverPath);
-      this.tellRemoved(removed, kind === 'child' ? 'childWatchRemoved' : kind === 'data' || kind === 'exist' ? 'dataWatchRemoved' : 'persistentWatchRemoved', serverPath);
-    }
-  }
-
-  private tellRemoved(watchers: Set<Watcher>, type: EventTypeName, serverPath: string): void {
+  /** Removed watchers hear `type` (Java's DataWatchRemoved, ChildWatchRemoved…). */
+  tellRemoved(watchers: Set<Watcher>, type: EventTypeName, serverPath: string): void {
     for (const w of watchers) this.dispatcher.notify(() => w.fire({ type, serverPath, zxid: -1n }));
   }
 
+  /** A notification frame from the server. */
   deliver(event: WatcherEvent, zxid: bigint, sessionId: bigint): void {
     const type = EVENT_NAMES[event.type];
     const serverPath = event.path ?? '';
@@ -158,14 +85,20 @@ export class ClientWatches implements SessionWatches {
     for (const w of watchers) this.dispatcher.notify(() => w.fire({ type, serverPath, zxid }));
   }
 
+  /** What to re-arm on a new connection. */
   replayBatches(): SetWatchesBatch[] {
     return setWatchesBatches(this.table.snapshot());
   }
 
+  /**
+   * The session is over: every one-shot watcher hears it once and is forgotten; persistent ones too, unless
+   * they go on in a renewed session (`keepPersistent`).
+   */
   sessionEnded(error: ZkError, keepPersistent: boolean): void {
     for (const w of this.table.takeAll({ keepPersistent })) this.dispatcher.notify(() => w.fail(error));
   }
 
+  /** A renewed session is connected: the persistent watches kept are re-armed; each hears `resync` once. */
   renewed(): void {
     for (const { serverPath, watcher } of this.table.persistentWatchers()) {
       this.dispatcher.notify(() => watcher.fire({ type: 'resync', serverPath, zxid: -1n }));
