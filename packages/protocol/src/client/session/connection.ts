@@ -13,10 +13,10 @@ import type { Clock } from '../clock.js';
 import { readConnectResponse, writeConnectRequest, type ConnectRequest, type ConnectResponse } from '../../codec/records/connect.js';
 import { fillReplyHeader, replyHeaderSlot, writeRequestHeader, type ReplyHeader } from '../../codec/records/headers.js';
 import { readWatcherEvent, type WatcherEvent } from '../../codec/records/watches.js';
-import { writeAuthPacket } from '../../codec/records/auth.js';
 import { OpCode, Xid, opName } from '../../codec/records/constants.js';
 import { KeeperCode } from '../../errors/codes.js';
 import type { RequestEntry } from '../request.js';
+import { requestRecord } from '../requests.js';
 import { InFlight, type XidCounter } from './in-flight.js';
 import type { Transport, TransportHandlers } from './transport.js';
 import { debug, replyChannel, requestChannel } from '../diagnostics.js';
@@ -44,6 +44,7 @@ const HOLD_MAX_BYTES = 256 * 1024;
  * thousands keeps no more than that, and a busy one grows it (doubling) to what its batches need, once.
  */
 const CONNECTION_WRITER_SIZE = 64;
+const AUTH_PACKET = requestRecord(OpCode.auth);
 
 export type ConnectionPhase = 'handshake' | 'open' | 'closed';
 
@@ -159,7 +160,7 @@ export class Connection implements TransportHandlers {
     try {
       w.beginFrame();
       writeRequestHeader(w, { xid: Xid.AUTH, type: OpCode.auth });
-      writeAuthPacket(w, { type: 0, scheme, auth });
+      AUTH_PACKET.write(w, { type: 0, scheme, auth });
       w.endFrame();
     } catch (err) {
       w.truncate(start);

@@ -24,17 +24,19 @@ import {
 import { KeeperCode } from '../../errors/codes.js';
 import type { JuteReader } from '../../codec/jute/reader.js';
 import type { JuteWriter } from '../../codec/jute/writer.js';
-import { readSetSASLResponse, writeGetSASLRequest } from '../../codec/records/auth.js';
 import { OpCode } from '../../codec/records/constants.js';
 import type { ReplyHeader } from '../../codec/records/headers.js';
 import type { Connection } from './connection.js';
 import { debug } from '../diagnostics.js';
 import type { RequestEntry, RequestPhase } from '../request.js';
+import { requestRecord, responseRecord } from '../requests.js';
 import type { SaslExchange, SaslMechanism } from '../sasl/mechanism.js';
 
 /** No mechanism ZooKeeper uses needs more than three round trips; a server that keeps asking is broken. */
 const MAX_ROUNDS = 16;
 const EMPTY = new Uint8Array(0);
+const SASL_REQUEST = requestRecord(OpCode.sasl);
+const SASL_RESPONSE = responseRecord(OpCode.sasl);
 
 type Settle = (result: Uint8Array | ZkError) => void;
 
@@ -55,7 +57,7 @@ class SaslTokenRequest implements RequestEntry {
   }
 
   write(w: JuteWriter): void {
-    writeGetSASLRequest(w, { token: this.token });
+    SASL_REQUEST.write(w, { token: this.token });
   }
 
   reply(header: ReplyHeader, r: JuteReader): void {
@@ -64,7 +66,7 @@ class SaslTokenRequest implements RequestEntry {
       this.settle(refusal(header.err, this.mechanism));
       return;
     }
-    this.settle(readSetSASLResponse(r).token ?? EMPTY);
+    this.settle(SASL_RESPONSE(r).token ?? EMPTY);
   }
 
   fail(error: ZkError): void {
