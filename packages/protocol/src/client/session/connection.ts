@@ -1,8 +1,9 @@
 /**
  * The protocol over one transport: the headerless handshake, then request/reply framing, pings, auth packets
- * and notifications, and the write batching. It owns the requests it wrote until their replies (in-flight.ts):
- * `send` numbers a request, frames it and puts it in flight; `onFrame` reads each reply's header and hands the
- * reply to the oldest request in flight, which must carry its xid. Everything else it reports to the session
+ * and notifications, and the write batching. It owns the requests it wrote until their replies (`InFlight`,
+ * below): `send` numbers a request, frames it and puts it in flight; `onFrame` reads each reply's header and
+ * hands the reply to the oldest request in flight, which must carry its xid (ZooKeeper answers one session's
+ * requests in order; anything else breaks the protocol, Java's "Xid out of order"). Everything else it reports to the session
  * through `ConnectionEvents`. It never throws out of a socket handler: any decoding or ordering failure closes
  * the connection with a ProtocolError, and the close fails every request still in flight.
  */
@@ -17,7 +18,6 @@ import { OpCode, Xid, opName } from '../../codec/records/constants.js';
 import { KeeperCode } from '../../errors/codes.js';
 import type { RequestEntry } from '../request.js';
 import { requestRecord } from '../requests.js';
-import { InFlight, type XidCounter } from './in-flight.js';
 import type { Transport, TransportHandlers } from './transport.js';
 import { debug, replyChannel, requestChannel } from '../diagnostics.js';
 
@@ -311,5 +311,59 @@ export class Connection implements TransportHandlers {
       entry.fail(new ConnectionLossError(`connection lost with the request in flight: ${cause.message}`, true, { cause }));
     }
     this.events.onClose(this, cause);
+  }
+}
+
+/** The requests of one connection on the wire, oldest first, waiting for their replies. */
+class InFlight {
+  private items: (RequestEntry | undefined)[] = [];
+  private head = 0;
+
+  get size(): number {
+    return this.items.length - this.head;
+  }
+
+  push(entry: RequestEntry): void {
+    this.items.push(entry);
+  }
+
+  /**
+   * The request `header` answers, taken off the FIFO: the oldest, with the same xid. Anything else throws a
+   * ProtocolError (the connection's frame handler closes the connection with it).
+   */
+  take(header: ReplyHeader): RequestEntry {
+    const entry = this.items[this.head];
+    if (entry === undefined || entry.xid !== header.xid) {
+      throw new ProtocolError(
+        entry === undefined ? `reply with xid ${header.xid} but no request is pending` : `xid out of order: expected ${entry.xid}, got ${header.xid}`,
+      );
+    }
+    this.items[this.head] = undefined;
+    this.head++;
+    // Compact once the dead prefix dominates, so a long-lived connection does not grow without bound.
+    if (this.head > 1024 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+    return entry;
+  }
+
+  /** Empties the FIFO, returning what was in it (oldest first). */
+  drain(): RequestEntry[] {
+    const out = this.items.slice(this.head).filter((e): e is RequestEntry => e !== undefined);
+    this.items = [];
+    this.head = 0;
+    return out;
+  }
+}
+
+/** Normal xids: 1..2^31-1, wrapping to 1 (never 0 or negative: those are special or break server accounting). */
+export class XidCounter {
+  private next = 1;
+
+  take(): number {
+    const xid = this.next;
+    this.next = xid >= 0x7fffffff ? 1 : xid + 1;
+    return xid;
   }
 }

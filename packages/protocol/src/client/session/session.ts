@@ -1,10 +1,10 @@
 /**
  * The session: one explicit state machine (session-state.ts) driving a loop over the hosts, one Connection at
  * a time. It owns everything whose life is the session's: the state and identity (id, password, negotiated
- * timeout, last zxid), the watches (../watches/), the timers (timers.ts), the credentials (auth-replay.ts), the read-only probe, the
- * requests waiting for a connection (request-queue.ts) and the xids. Each Connection owns the requests it
- * wrote until their replies (connection.ts, in-flight.ts). Nothing outside this folder writes any of it: the
- * client reads it through getters and asks for changes through methods.
+ * timeout, last zxid), the watches (../watches/), the timers (timers.ts), the credentials (auth-replay.ts), the
+ * read-only probe, the xids, and the requests that wait for a connection (request-queue.ts); each Connection
+ * owns the requests it wrote until their replies (connection.ts). Nothing outside this folder writes any of
+ * it: the client reads it through getters and asks for changes through methods.
  *
  * After a connect the Java wire order is kept: ConnectRequest, then (once it is answered) the SASL exchange when
  * one is configured (sasl.ts; the state moves to connected only after it), then every credential, then
@@ -26,9 +26,8 @@ import type { SessionOptions } from './options.js';
 import { ConnectFailures } from './attempts.js';
 import { AuthReplay } from './auth-replay.js';
 import { closeOnServer } from './close-session.js';
-import { Connection, type ConnectionEvents, type HandshakeResult } from './connection.js';
+import { Connection, XidCounter, type ConnectionEvents, type HandshakeResult } from './connection.js';
 import { HostProvider } from './host-provider.js';
-import { XidCounter } from './in-flight.js';
 import { RequestQueue } from './request-queue.js';
 import { describe, Transport } from './transport.js';
 import { SessionIdentity } from './identity.js';
@@ -45,7 +44,6 @@ export class Session implements ConnectionEvents {
   private readonly machine: StateMachine;
   private readonly identity: SessionIdentity;
   private endedWith: ZkError | null = null;
-
   private readonly options: SessionOptions;
   private readonly clock: Clock;
   private readonly dispatcher: Dispatcher;
@@ -58,6 +56,8 @@ export class Session implements ConnectionEvents {
   private readonly auth: AuthReplay;
   private readonly timers: SessionTimers;
   private conn: Connection | null = null;
+  /** `conn` once it takes the callers' requests (after the handshake, SASL and the session's own requests). */
+  private sending: Connection | null = null;
   /** Resolves the pending runConnection when its connection closes. */
   private connectionEnded: (() => void) | null = null;
   /** Last contact with any server for the current session (clock time). */
@@ -254,7 +254,8 @@ export class Session implements ConnectionEvents {
     for (const batch of this.watches.replayBatches()) {
       conn.send(new SessionRequest(setWatches(batch, this.identity.highestZxid), (e) => debug('SetWatches failed: %s', (e as Error).message)));
     }
-    this.queue.open(conn);
+    for (const entry of this.queue.takeAll()) conn.send(entry);
+    this.sending = conn;
     this.transition(readOnly ? 'connected-read-only' : 'connected');
     if (this.renewing) {
       this.renewing = false;
@@ -273,13 +274,12 @@ export class Session implements ConnectionEvents {
     this.timers.stopConnection();
     // Closed before the handshake was answered: this host failed to give us a session.
     if (conn.lastHeard === 0 && !this.isOver) this.failures.record(describe(conn.transport.address), error, this.clock.now());
-    // The last frame counts as server contact for the client-side expiry clock (a connection that never
-    // answered the handshake has lastHeard 0 and counts for nothing).
+    // The last frame counts as server contact for the client-side expiry (0: no handshake answer, counts for nothing).
     const negotiated = this.identity.negotiated;
     if (conn.lastHeard > this.lastHeard && negotiated > 0) this.lastHeard = conn.lastHeard;
     this.probe?.abort();
     this.probe = null;
-    this.queue.lost();
+    this.sending = null;
     this.auth.connectionLost(error);
     if (isConnected(this.machine.state)) {
       this.transition('suspended', error);
@@ -300,8 +300,9 @@ export class Session implements ConnectionEvents {
   /** Routes a request by state: send, queue, or fail. */
   submit(entry: RequestEntry): void {
     const refused = refusalIn(this.machine.state, this.options.whileSuspended);
-    if (refused === null) this.queue.submit(entry);
-    else entry.fail(refused === 'terminal' ? this.terminalError() : refused);
+    if (refused !== null) entry.fail(refused === 'terminal' ? this.terminalError() : refused);
+    else if (this.sending !== null) this.sending.send(entry);
+    else this.queue.add(entry);
   }
 
   /** A new host list; if the host provider says move, the loop re-attaches the session on the chosen server. */
@@ -381,10 +382,7 @@ export class Session implements ConnectionEvents {
     if (to !== 'closed') this.conn?.close(error);
   }
 
-  /**
-   * Closes the session on the server when connected (closeSession, then socket close); requests already on the
-   * wire still get their replies before the socket goes.
-   */
+  /** Closes the session on the server when connected (closeSession, then the socket); replies on the wire come first. */
   async close(): Promise<void> {
     if (this.machine.state === 'closed') return;
     const conn = this.conn;
