@@ -42,8 +42,8 @@ export function sessionOptions(
   options: ClientOptions,
   resolved: Pick<SessionOptions, 'sessionTimeout' | 'maxPacket' | 'clock' | 'dispatcher' | 'root'>,
 ): SessionOptions {
-  // Every field written out, in one order: a spread of `resolved` gave each session's options object a hidden
-  // class of its own (~0.5 KB of heap per session in a pool of thousands).
+  // Every field written out, in one order: a spread of `resolved` would give each session's options object a
+  // hidden class of its own (~0.5 KB of heap per session in a pool of thousands).
   return {
     sessionTimeout: resolved.sessionTimeout,
     maxPacket: resolved.maxPacket,
