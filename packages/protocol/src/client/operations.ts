@@ -102,7 +102,8 @@ export class OpContext implements WatchRequestContext {
 }
 
 type MaybeWatched<T> = T & { watch?: Promise<WatchEvent> };
-type Watcher = ReturnType<ClientWatches['watcherFor']>;
+/** What `ClientWatches.watcherFor` gives for a `watch` option (undefined: none). */
+type WatchOption = ReturnType<ClientWatches['watcherFor']>;
 
 /** Validates `path` and puts it under the chroot. */
 function serverPath(ctx: OpContext, path: string, options?: { sequential?: boolean }): string {
@@ -170,7 +171,7 @@ export function exists(ctx: OpContext, path: string, options: WatchOptions): Pro
   }
 }
 
-async function existsWatched(ctx: OpContext, target: string, path: string, w: Watcher, options: WatchOptions): Promise<Stat | null | { stat: Stat | null; watch: Promise<WatchEvent> }> {
+async function existsWatched(ctx: OpContext, target: string, path: string, w: WatchOption, options: WatchOptions): Promise<Stat | null | { stat: Stat | null; watch: Promise<WatchEvent> }> {
   const stat = await ctx.read(req.exists(target, path, w === undefined ? undefined : (found) => ctx.watches.register(found ? 'data' : 'exist', target, w.watcher)), options);
   return w?.promise === undefined ? stat : { stat, watch: w.promise };
 }
@@ -186,7 +187,7 @@ export function getData(ctx: OpContext, path: string, options: WatchOptions): Pr
   }
 }
 
-async function getDataWatched(ctx: OpContext, target: string, path: string, w: Watcher, options: WatchOptions): Promise<MaybeWatched<GetDataResult>> {
+async function getDataWatched(ctx: OpContext, target: string, path: string, w: WatchOption, options: WatchOptions): Promise<MaybeWatched<GetDataResult>> {
   const result = await ctx.read(req.getData(target, path, w === undefined ? undefined : () => ctx.watches.register('data', target, w.watcher)), options);
   return w?.promise === undefined ? result : { ...result, watch: w.promise };
 }
@@ -240,7 +241,7 @@ export function getChildren(ctx: OpContext, path: string, options: WatchOptions)
   }
 }
 
-async function getChildrenWatched(ctx: OpContext, target: string, path: string, w: Watcher, options: WatchOptions): Promise<MaybeWatched<GetChildrenResult>> {
+async function getChildrenWatched(ctx: OpContext, target: string, path: string, w: WatchOption, options: WatchOptions): Promise<MaybeWatched<GetChildrenResult>> {
   const result = await ctx.read(req.getChildren(target, path, w === undefined ? undefined : () => ctx.watches.register('child', target, w.watcher)), options);
   return w?.promise === undefined ? result : { ...result, watch: w.promise };
 }
