@@ -2,7 +2,8 @@
  * ZkClient: the public API. Each operation is one line calling its body in operations.ts (validation, the
  * chroot, the request spec) with the client's OpContext, which hands requests to the session
  * (session/session.ts); the session owns the state, the connections and the watches. This file holds no state
- * of its own beyond its configuration: it calls methods and reads getters.
+ * of its own beyond its configuration and its on/once registrations (events.ts): it calls methods and reads
+ * getters.
  */
 import { InvalidArgumentError, type ConnectAttempt } from '../errors/errors.js';
 import { DEFAULT_MAX_PACKET } from '../codec/jute/reader.js';
@@ -182,7 +183,7 @@ export class ZkClient implements AsyncDisposable {
    * NO_NODE (no parent)… With `{ protected: true }`, Curator's protection against a lost reply.
    */
   create(path: string, data?: Data | null, options: CreateOptions = NO_OPTIONS): Promise<{ path: string; stat: Stat }> {
-    if (options.protected === true) return op.protectedCreate(this.ops, this, path, data, options);
+    if (options?.protected === true) return op.protectedCreate(this.ops, this, path, data, options);
     return op.create(this.ops, path, data, options);
   }
 
@@ -191,7 +192,7 @@ export class ZkClient implements AsyncDisposable {
    * With `{ guaranteed: true }`, retried across reconnects until done or the session is gone.
    */
   delete(path: string, options: CallOptions & { version?: number; guaranteed?: boolean } = NO_OPTIONS): Promise<void> {
-    if (options.guaranteed === true) return op.guaranteedDelete(this.ops, this, path, options);
+    if (options?.guaranteed === true) return op.guaranteedDelete(this.ops, this, path, options);
     return op.deleteNode(this.ops, path, options);
   }
 
