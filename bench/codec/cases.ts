@@ -6,7 +6,7 @@
  */
 import { createRequire } from 'node:module';
 
-import { JuteReader, JuteWriter } from '../../packages/protocol/src/jute/index.js';
+import { JuteReader, JuteWriter } from '../../packages/protocol/src/codec/jute/index.js';
 import {
   OpCode,
   readGetChildren2Response,
@@ -18,8 +18,8 @@ import {
   writeGetDataResponse,
   writeReplyHeader,
   type Stat,
-} from '../../packages/protocol/src/records/index.js';
-import { writeRequestFrame } from '../../packages/protocol/src/wire/index.js';
+} from '../../packages/protocol/src/codec/records/index.js';
+import { writeRequestFrame } from '../../packages/protocol/src/codec/ops.js';
 
 interface NzcRecord {
   [field: string]: unknown;

@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 
 import { javaRuntime } from '@zkts/testkit';
 
-import { workloadDataDir } from '../test/helpers/persistence-workload.js';
+import { workloadDataDir } from '../test/support/persistence-workload.js';
 
 const OUT = fileURLToPath(new URL('../test/fixtures/persistence/', import.meta.url));
 

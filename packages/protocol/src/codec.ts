@@ -3,15 +3,15 @@
 // per-opcode codec table, multi and length-prefix framing. For proxies, servers, fakes and tools; the client
 // entry ('@zkts/protocol') exports none of it. Errors the codec throws (ProtocolError, InvalidArgumentError) are
 // the client entry's classes.
-export { JuteReader, JuteWriter, DEFAULT_MAX_PACKET, type StringEncoding } from './jute/index.js';
-export * from './records/index.js';
-export * from './wire/frame.js';
-export * from './wire/multi.js';
-export * from './wire/ops.js';
+export { JuteReader, JuteWriter, DEFAULT_MAX_PACKET, type StringEncoding } from './codec/jute/index.js';
+export * from './codec/records/index.js';
+export * from './codec/frame.js';
+export * from './codec/multi.js';
+export * from './codec/ops.js';
 // Reply headers and multi results carry KeeperException numbers.
 export { KeeperCode, serverCodeName, serverCodeMessage, type KeeperCodeName } from './errors/codes.js';
 // A reply's code as the error class the client would reject with (SessionExpiredError for -112…).
 export { errorFromKeeperCode } from './errors/errors.js';
 // ZooKeeper's on-disk formats (transaction logs, snapshots, the txn records) and their damage errors.
-export * from './persistence/index.js';
+export * from './codec/persistence/index.js';
 export { DataFileError } from './errors/errors.js';

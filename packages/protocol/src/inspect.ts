@@ -2,7 +2,7 @@
 // plain entries (request, reply, event, ping…), ConversationStream does the same from raw TCP chunks, and the
 // formatters render entries as text or JSON. Kept out of the client entry: no session needs it. FrameSplitter
 // is the codec's own (the client's hot path uses it), re-exported for callers splitting raw chunks themselves.
-export * from './wire/conversation.js';
-export * from './wire/format.js';
-export * from './wire/json.js';
-export { FrameSplitter, type FrameSplitterOptions } from './wire/frame.js';
+export * from './inspect/conversation.js';
+export * from './inspect/format.js';
+export * from './inspect/json.js';
+export { FrameSplitter, type FrameSplitterOptions } from './codec/frame.js';

@@ -13,9 +13,9 @@ import { readTxnLog } from '@zkts/protocol/codec';
 import type { ZooKeeperServer } from '@zkts/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { parseSnapshotFormatter, parseTxnLogToolkit, runJavaTool, SNAPSHOT_FORMATTER, TXN_LOG_TOOLKIT } from '../../../protocol/test/helpers/java-tools.js';
-import { workloadDataDir } from '../../../protocol/test/helpers/persistence-workload.js';
-import type { DataDirFiles, WorkloadResult } from '../../../protocol/test/helpers/persistence-workload.js';
+import { parseSnapshotFormatter, parseTxnLogToolkit, runJavaTool, SNAPSHOT_FORMATTER, TXN_LOG_TOOLKIT } from '../../../protocol/test/support/java-tools.js';
+import { workloadDataDir } from '../../../protocol/test/support/persistence-workload.js';
+import type { DataDirFiles, WorkloadResult } from '../../../protocol/test/support/persistence-workload.js';
 import { COMMANDS } from '../../src/commands/index.js';
 import { jsonLines } from '../support/cli.js';
 import { runInProcess, startInProcess } from '../support/run-in-process.js';

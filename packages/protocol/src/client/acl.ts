@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { isIP } from 'node:net';
 import { InvalidArgumentError } from '../errors/errors.js';
-import { Perms } from '../records/constants.js';
+import { Perms } from '../codec/records/constants.js';
 import type { ACL } from './types.js';
 
 

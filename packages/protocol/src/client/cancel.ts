@@ -10,6 +10,7 @@
  */
 import { TimeoutError, abortErrorFrom, type ZkError } from '../errors/errors.js';
 import { systemClock, type Clock, type ClockTimer } from './clock.js';
+import type { CallOptions } from './types.js';
 
 /** How a wait may end early: an AbortSignal, a timeout in ms, or an absolute deadline on the clock. */
 export interface CancelOptions {
@@ -173,4 +174,12 @@ export function sleep(ms: number, options: CancelOptions = {}, clock: Clock = sy
       reject(error);
     });
   });
+}
+
+/** Only the signal/timeout of a richer options object. */
+export function pickCallOptions(options: CallOptions): CallOptions {
+  const out: CallOptions = {};
+  if (options.signal !== undefined) out.signal = options.signal;
+  if (options.timeout !== undefined) out.timeout = options.timeout;
+  return out;
 }

@@ -1,31 +1,26 @@
 /**
- * ZkClient: the public API. It validates arguments, applies the chroot, builds request specs (requests.ts,
- * requests-multi.ts) and hands them to the session (session/session.ts), which owns the state and the
- * request pipeline; watches go through the client's watch facade (watches.ts). This file holds no state of
- * its own beyond its configuration: it calls methods and reads getters.
+ * ZkClient: the public API. Each operation is one line calling its body in operations.ts (validation, the
+ * chroot, the request spec) with the client's OpContext, which hands requests to the session
+ * (session/session.ts); the session owns the state, the connections and the watches. This file holds no state
+ * of its own beyond its configuration and its on/once registrations (events.ts): it calls methods and reads
+ * getters.
  */
 import { InvalidArgumentError, type ConnectAttempt } from '../errors/errors.js';
-import { DEFAULT_MAX_PACKET } from '../jute/reader.js';
-import { raceCancel } from './cancel.js';
+import { DEFAULT_MAX_PACKET } from '../codec/jute/reader.js';
+import { pickCallOptions, raceCancel } from './cancel.js';
 import { trackEnsemble } from './ensemble-tracker.js';
-import { guaranteedDelete, protectedCreate } from './idempotent.js';
-import { retrying, type RetryPolicy } from './retry.js';
 import { systemClock, type Clock } from './clock.js';
 import { Chroot } from './chroot.js';
 import { parseConnectString } from './connect-string.js';
 import { attachLogger, listenerErrors } from './logger.js';
 import { Dispatcher } from './dispatcher.js';
-import { Call, type RequestSpec } from './request.js';
-import * as req from './requests.js';
+import { ClientListeners, type ClientEventListener, type ClientEvents } from './events.js';
 import * as op from './operations.js';
-import type { OpContext } from './operations.js';
+import { OpContext } from './operations.js';
 import { sessionOptions } from './session/options.js';
 import { Session } from './session/session.js';
 import { stateStream, waitConnected } from './state-waits.js';
-import { mkdirp, removeRecursive } from './tree.js';
-import { pickCallOptions } from './call-helpers.js';
 import { checkTimeout, toBytes } from './validation.js';
-import { ClientWatches } from './watches.js';
 import type {
   ACL,
   CallOptions,
@@ -59,16 +54,15 @@ const NO_OPTIONS = Object.freeze({});
 /** A ZooKeeper client: one session, kept across reconnects, and every operation of ZooKeeper 3.8. Make one with `connect()` or `createClient()`. */
 export class ZkClient implements AsyncDisposable {
   private readonly session: Session;
-  private readonly watches: ClientWatches;
-  private readonly dispatcher: Dispatcher;
   private readonly clock: Clock;
   private readonly root: Chroot;
   private readonly maxPacket: number;
-  private readonly requestTimeout: number;
   private readonly requestedTimeout: number;
-  private readonly retryPolicy: RetryPolicy | undefined;
   private stopTracking: (() => void) | undefined;
-  private readonly context: OpContext;
+  /** What every operation is handed (operations.ts). */
+  private readonly ops: OpContext;
+  /** Registrations of on/once (events.ts), made on the first. */
+  private listeners: ClientListeners | null = null;
   /** Admin calls (reconfig), kept apart so nobody reconfigures an ensemble by accident. */
   readonly admin: AdminCalls;
 
@@ -82,15 +76,13 @@ export class ZkClient implements AsyncDisposable {
     }
     this.root = new Chroot(parsed.chroot);
     this.maxPacket = options.maxPacket ?? DEFAULT_MAX_PACKET;
-    this.requestTimeout = options.requestTimeout ?? 0;
     this.requestedTimeout = options.sessionTimeout ?? DEFAULT_SESSION_TIMEOUT;
     this.clock = options.clock ?? systemClock;
-    this.retryPolicy = options.retry;
-    this.dispatcher = new Dispatcher(listenerErrors(options.logger));
-    this.watches = new ClientWatches(this.root, this.dispatcher, (spec, o) => this.call(spec, o), () => this.session.isOver);
-    this.session = new Session(sessionOptions(parsed.hosts, options, { sessionTimeout: this.requestedTimeout, maxPacket: this.maxPacket, clock: this.clock, dispatcher: this.dispatcher, watches: this.watches }));
-    this.context = { root: this.root, maxPacket: this.maxPacket, watches: this.watches, call: (spec, o) => this.call(spec, o), read: (spec, o) => this.read(spec, o) };
-    this.admin = { reconfig: (o) => this.reconfig(o) };
+    const dispatcher = new Dispatcher(listenerErrors(options.logger));
+    const shared = { root: this.root, maxPacket: this.maxPacket, clock: this.clock, dispatcher };
+    this.session = new Session(sessionOptions(parsed.hosts, options, { ...shared, sessionTimeout: this.requestedTimeout }));
+    this.ops = new OpContext(this.session, { ...shared, requestTimeout: options.requestTimeout ?? 0, retry: options.retry });
+    this.admin = { reconfig: (o) => op.reconfig(this.ops, o) };
     attachLogger(this, options.logger);
     if (options.trackEnsemble === true) this.stopTracking = trackEnsemble(this);
   }
@@ -184,35 +176,15 @@ export class ZkClient implements AsyncDisposable {
     await this.close();
   }
 
-  // ---- plumbing -------------------------------------------------------------------------------------
-
-  /** A call that is safe to repeat: retried under the call's or the client's retry policy, if any. */
-  private read<T>(spec: RequestSpec<T>, options: CallOptions | undefined): Promise<T> {
-    const policy = options?.retry ?? this.retryPolicy;
-    if (policy === undefined) return this.call(spec, options);
-    return retrying(() => this.call(spec, options), policy, this.clock, options?.signal);
-  }
-
-  private call<T>(spec: RequestSpec<T>, options: CallOptions | undefined): Promise<T> {
-    const timeout = options?.timeout;
-    checkTimeout(timeout);
-    const limit = timeout ?? this.requestTimeout;
-    const signal = options?.signal;
-    const cancel = signal === undefined && limit <= 0 ? undefined : { signal, timeout: limit };
-    const call = new Call(spec, this.dispatcher, cancel, this.session, this.clock);
-    if (call.phase === 'queued') this.session.submit(call);
-    return call.promise;
-  }
-
   // ---- operations (bodies in operations.ts) ----------------------------------------------------------
 
   /**
    * Creates a node and resolves with its path (sequential nodes get a suffix) and Stat. Fails with NODE_EXISTS,
    * NO_NODE (no parent)… With `{ protected: true }`, Curator's protection against a lost reply.
    */
-  async create(path: string, data?: Data | null, options: CreateOptions = NO_OPTIONS): Promise<{ path: string; stat: Stat }> {
-    if (options.protected === true) return protectedCreate(this, path, data, options);
-    return op.create(this.context, path, data, options);
+  create(path: string, data?: Data | null, options: CreateOptions = NO_OPTIONS): Promise<{ path: string; stat: Stat }> {
+    if (options?.protected === true) return op.protectedCreate(this.ops, this, path, data, options);
+    return op.create(this.ops, path, data, options);
   }
 
   /**
@@ -220,13 +192,8 @@ export class ZkClient implements AsyncDisposable {
    * With `{ guaranteed: true }`, retried across reconnects until done or the session is gone.
    */
   delete(path: string, options: CallOptions & { version?: number; guaranteed?: boolean } = NO_OPTIONS): Promise<void> {
-    try {
-      if (options.guaranteed !== true) return op.deleteNode(this.context, path, options);
-      op.serverPath(this.context, path);
-      return guaranteedDelete(this, path, options.version, options);
-    } catch (err) {
-      return Promise.reject(err);
-    }
+    if (options?.guaranteed === true) return op.guaranteedDelete(this.ops, this, path, options);
+    return op.deleteNode(this.ops, path, options);
   }
 
   /** The node's Stat, or null when it does not exist. */
@@ -236,7 +203,7 @@ export class ZkClient implements AsyncDisposable {
   /** With a watch callback: the Stat (or null); the callback gets the next event. */
   exists(path: string, options: WatchOptions & { watch: WatchListener }): Promise<Stat | null>;
   exists(path: string, options: WatchOptions = NO_OPTIONS): Promise<Stat | null | { stat: Stat | null; watch: Promise<WatchEvent> }> {
-    return op.exists(this.context, path, options);
+    return op.exists(this.ops, path, options);
   }
 
   /** The node's data (a Buffer) and Stat; a `watch` callback gets the next change. */
@@ -246,30 +213,22 @@ export class ZkClient implements AsyncDisposable {
   /** The general form, for options computed at run time. */
   getData(path: string, options?: WatchOptions): Promise<GetDataResult & { watch?: Promise<WatchEvent> }>;
   getData(path: string, options: WatchOptions = NO_OPTIONS): Promise<GetDataResult & { watch?: Promise<WatchEvent> }> {
-    try {
-      return op.getData(this.context, path, options);
-    } catch (err) {
-      return Promise.reject(err);
-    }
+    return op.getData(this.ops, path, options);
   }
 
   /** Replaces the node's data and resolves with its new Stat; with `{ version }`, only at that version (else BAD_VERSION). */
   setData(path: string, data: Data | null, options: CallOptions & { version?: number } = NO_OPTIONS): Promise<Stat> {
-    try {
-      return op.setData(this.context, path, data, options);
-    } catch (err) {
-      return Promise.reject(err);
-    }
+    return op.setData(this.ops, path, data, options);
   }
 
   /** The node's ACL and Stat. */
   getACL(path: string, options: CallOptions = {}): Promise<{ acl: ACL[]; stat: Stat }> {
-    return op.getACL(this.context, path, options);
+    return op.getACL(this.ops, path, options);
   }
 
   /** Replaces the node's ACL; with `{ version }`, only at that ACL version. */
   setACL(path: string, acl: ACL[], options: CallOptions & { version?: number } = {}): Promise<Stat> {
-    return op.setACL(this.context, path, acl, options);
+    return op.setACL(this.ops, path, acl, options);
   }
 
   /** The names of the node's children (unsorted) and its Stat; a `watch` callback gets the next change. */
@@ -279,81 +238,106 @@ export class ZkClient implements AsyncDisposable {
   /** The general form, for options computed at run time. */
   getChildren(path: string, options?: WatchOptions): Promise<GetChildrenResult & { watch?: Promise<WatchEvent> }>;
   getChildren(path: string, options: WatchOptions = NO_OPTIONS): Promise<GetChildrenResult & { watch?: Promise<WatchEvent> }> {
-    return op.getChildren(this.context, path, options);
+    return op.getChildren(this.ops, path, options);
   }
 
   /** Waits until the server this client talks to has caught up with the leader, so a later read sees every write committed before. */
   sync(path: string, options: CallOptions = {}): Promise<void> {
-    return op.sync(this.context, path, options);
+    return op.sync(this.ops, path, options);
   }
 
   /** Applies every op atomically, or none: a failure rejects with MultiError (which op, and why). */
   multi(operations: Op[], options: CallOptions = {}): Promise<OpResult[]> {
-    return op.multi(this.context, operations, options);
+    return op.multi(this.ops, operations, options);
   }
 
   /** Several reads in one round trip; each slot holds its result or its own error. */
   multiRead(reads: ReadOp[], options: CallOptions = {}): Promise<ReadResult[]> {
-    return op.multiRead(this.context, reads, options);
+    return op.multiRead(this.ops, reads, options);
   }
 
   /** The ephemeral nodes of this session whose paths start with `prefixPath`. */
   getEphemerals(prefixPath = '/', options: CallOptions = {}): Promise<string[]> {
-    return op.getEphemerals(this.context, prefixPath, options);
+    return op.getEphemerals(this.ops, prefixPath, options);
   }
 
   /** The number of nodes below `path`, at every depth. */
   getAllChildrenNumber(path: string, options: CallOptions = {}): Promise<number> {
-    return op.getAllChildrenNumber(this.context, path, options);
+    return op.getAllChildrenNumber(this.ops, path, options);
   }
 
   /** The identities the server has authenticated this session as. */
   whoAmI(options: CallOptions = {}): Promise<{ authScheme: string; user: string }[]> {
-    return op.whoAmI(this.context, options);
+    return op.whoAmI(this.ops, options);
   }
 
   /** Sets a persistent watch (or a persistent-recursive one, on the whole subtree) and resolves with its handle. */
   addWatch(path: string, mode: 'persistent' | 'persistent-recursive', options: CallOptions = {}): Promise<PersistentWatch> {
-    return op.addWatch(this.context, path, mode, options);
+    return op.addWatch(this.ops, path, mode, options);
   }
 
   /** Removes this client's watches of `type` on `path` on the server (and here); `{ local: true }`: here only, even when disconnected. */
   removeWatches(path: string, type: RemoveWatchType, options: CallOptions & { local?: boolean } = {}): Promise<void> {
-    return op.removeWatches(this.context, path, type, options);
+    return op.removeWatches(this.ops, path, type, options);
   }
 
   /** Fails with NO_WATCHER unless the server holds a watch of `type` on `path` for this session. */
   checkWatches(path: string, type: CheckWatchType, options: CallOptions = {}): Promise<void> {
-    return op.checkWatches(this.context, path, type, options);
+    return op.checkWatches(this.ops, path, type, options);
   }
 
   /** The ensemble configuration; the watch is on the raw /zookeeper/config, never under the chroot. */
   getConfig(options: WatchOptions = {}): Promise<GetDataResult & { watch?: Promise<WatchEvent> }> {
-    return op.getConfig(this.context, options);
-  }
-
-  private async reconfig(options: ReconfigOptions): Promise<GetDataResult> {
-    return this.call(req.reconfig(options), options);
+    return op.getConfig(this.ops, options);
   }
 
   /** Adds a credential to the session (and to every later reconnect). Resolves once the server accepts it. */
-  async addAuth(scheme: string, auth: Data, options: CallOptions = {}): Promise<void> {
-    if (typeof scheme !== 'string' || scheme === '') throw new InvalidArgumentError('scheme', 'scheme must be a non-empty string');
-    const bytes = toBytes(auth, this.maxPacket) ?? new Uint8Array(0);
-    // The credential stays registered either way; a caller who gives up just stops waiting for the answer.
-    await raceCancel(this.session.addAuth(scheme, bytes), options, 'addAuth', this.clock);
+  addAuth(scheme: string, auth: Data, options: CallOptions = {}): Promise<void> {
+    try {
+      if (typeof scheme !== 'string' || scheme === '') throw new InvalidArgumentError('scheme', 'scheme must be a non-empty string');
+      const bytes = toBytes(auth, this.maxPacket) ?? new Uint8Array(0);
+      // The credential stays registered either way; a caller who gives up just stops waiting for the answer.
+      return raceCancel(this.session.addAuth(scheme, bytes), options, 'addAuth', this.clock);
+    } catch (err) {
+      return Promise.reject(err);
+    }
   }
 
   // ---- helpers --------------------------------------------------------------------------------------
 
   /** Creates `path` and every missing ancestor (persistent; the last one with `options.mode`). */
   mkdirp(path: string, options: CreateOptions = {}): Promise<void> {
-    return mkdirp(this, path, options);
+    return op.mkdirp(this.ops, this, path, options);
   }
 
   /** Deletes `path` and everything under it (depth first); a node that vanished meanwhile is fine. */
   removeRecursive(path: string, options: CallOptions = {}): Promise<void> {
-    return removeRecursive(this, path, options);
+    return op.removeRecursive(this.ops, this, path, options);
+  }
+
+  // ---- events (events.ts) ------------------------------------------------------------------------------
+
+  /** Calls `listener` on every `event` from now on (see {@link ClientEvents}). Returns the client. */
+  on<E extends keyof ClientEvents>(event: E, listener: ClientEventListener<E>): this {
+    (this.listeners ??= new ClientListeners(this.session)).add(event, listener, false);
+    return this;
+  }
+
+  /** Calls `listener` on the next `event` only. Returns the client. */
+  once<E extends keyof ClientEvents>(event: E, listener: ClientEventListener<E>): this {
+    (this.listeners ??= new ClientListeners(this.session)).add(event, listener, true);
+    return this;
+  }
+
+  /** Removes a listener added with on/once (the most recent registration of it for `event`). */
+  off<E extends keyof ClientEvents>(event: E, listener: ClientEventListener<E>): this {
+    this.listeners?.remove(event, listener);
+    return this;
+  }
+
+  /** The same as {@link ZkClient.off}, under the name Node's `events` helpers call. */
+  removeListener<E extends keyof ClientEvents>(event: E, listener: ClientEventListener<E>): this {
+    return this.off(event, listener);
   }
 }
 

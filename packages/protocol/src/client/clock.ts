@@ -1,5 +1,5 @@
 /**
- * Time, as the client sees it. Every timer of the session layer, the request pipeline and the cancellation
+ * Time, as the client sees it. Every timer of the session layer, the requests and the cancellation
  * helper goes through a Clock, so tests can inject a manual one and assert exact sequences instead of
  * wall-clock windows. Production code uses `systemClock`.
  */

@@ -8,9 +8,9 @@
  *
  * Nothing is scheduled per completion: the "last item was a completion" mark is cleared lazily, by the next
  * listener, which then takes its macrotask hop (even when the completion was several turns ago, and the hop
- * was not needed). A setImmediate per reply, only to clear the mark, cost ~0.5 µs per request on the
- * sequential path (about 40% of zkts's overhead over a bare socket); a listener after a completion now
- * always waits one turn, never less, so the order is unchanged.
+ * was not needed). A setImmediate per reply, only to clear the mark, would cost ~0.5 µs per request on the
+ * sequential path (about 40% of zkts's overhead over a bare socket); instead a listener after a completion
+ * always waits one turn, never less, so the order holds.
  */
 const COMPLETE = 0;
 const NOTIFY = 1;

@@ -5,12 +5,11 @@
  * 'error' event, so nothing crashes the process for want of a listener. Failures reject the call that met them;
  * the end of a session is the 'expired' (or 'auth-failed', 'closed') event.
  *
- * on/once/off/removeListener are what Node's `events.once(zk, 'connected')` and `events.on(zk, 'state')` call,
- * so those work too. The methods are added to ZkClient's prototype here, keeping client.ts to the operations.
+ * ZkClient's on/once/off/removeListener keep their registrations here; they are what Node's
+ * `events.once(zk, 'connected')` and `events.on(zk, 'state')` call, so those work too.
  */
 import type { ConnectAttempt } from '../errors/errors.js';
 import { InvalidArgumentError } from '../errors/errors.js';
-import { ZkClient } from './client.js';
 import type { SessionState, StateChange } from './types.js';
 
 /**
@@ -23,17 +22,10 @@ export type ClientEvents = { state: StateChange; connectFailure: ConnectAttempt 
 /** A listener of one client event. */
 export type ClientEventListener<E extends keyof ClientEvents> = (payload: ClientEvents[E]) => void;
 
-declare module './client.js' {
-  interface ZkClient {
-    /** Calls `listener` on every `event` from now on (see {@link ClientEvents}). Returns the client. */
-    on<E extends keyof ClientEvents>(event: E, listener: ClientEventListener<E>): this;
-    /** Calls `listener` on the next `event` only. Returns the client. */
-    once<E extends keyof ClientEvents>(event: E, listener: ClientEventListener<E>): this;
-    /** Removes a listener added with on/once (the most recent registration of it for `event`). */
-    off<E extends keyof ClientEvents>(event: E, listener: ClientEventListener<E>): this;
-    /** The same as {@link ZkClient.off}, under the name Node's `events` helpers call. */
-    removeListener<E extends keyof ClientEvents>(event: E, listener: ClientEventListener<E>): this;
-  }
+/** What the listeners hook into (the session). */
+export interface EventSource {
+  onStateChange(listener: (change: StateChange) => void): () => void;
+  onConnectFailure(listener: (attempt: ConnectAttempt) => void): () => void;
 }
 
 const STATES: ReadonlySet<string> = new Set<SessionState>(['connecting', 'connected', 'connected-read-only', 'suspended', 'expired', 'auth-failed', 'closed']);
@@ -45,52 +37,45 @@ interface Registration {
   readonly unsubscribe: () => void;
 }
 
-/** Per client, its registrations in order; a WeakMap so a closed and dropped client takes them with it. */
-const registry = new WeakMap<ZkClient, Registration[]>();
+/** One client's registrations, in order (made on its first `on`/`once`). */
+export class ClientListeners {
+  private readonly list: Registration[] = [];
+  private readonly source: EventSource;
 
-function subscribe(client: ZkClient, event: string, listener: AnyListener, once: boolean): void {
-  // Node's events.once(zk, name) also listens for 'error', which this client never emits: accepted, never called.
-  if (event === 'error') return;
-  if (event !== 'state' && event !== 'connectFailure' && !STATES.has(event)) {
-    throw new InvalidArgumentError('event', `unknown client event ${JSON.stringify(event)}: 'state', 'connectFailure' or a state name`);
+  constructor(source: EventSource) {
+    this.source = source;
   }
-  const list = registry.get(client) ?? [];
-  registry.set(client, list);
-  const deliver = (payload: StateChange | ConnectAttempt): void => {
-    if (once) unsubscribe();
-    (listener as (payload: StateChange | ConnectAttempt) => void)(payload);
-  };
-  const off =
-    event === 'connectFailure'
-      ? client.onConnectFailure(deliver)
-      : client.onStateChange(event === 'state' ? deliver : (change) => change.state === event && deliver(change));
-  const registration: Registration = { event, listener, unsubscribe: () => unsubscribe() };
-  function unsubscribe(): void {
-    off();
-    const at = list.indexOf(registration);
-    if (at >= 0) list.splice(at, 1);
+
+  add(event: string, listener: AnyListener, once: boolean): void {
+    // Node's events.once(zk, name) also listens for 'error', which this client never emits: accepted, never called.
+    if (event === 'error') return;
+    if (event !== 'state' && event !== 'connectFailure' && !STATES.has(event)) {
+      throw new InvalidArgumentError('event', `unknown client event ${JSON.stringify(event)}: 'state', 'connectFailure' or a state name`);
+    }
+    const list = this.list;
+    const deliver = (payload: StateChange | ConnectAttempt): void => {
+      if (once) unsubscribe();
+      (listener as (payload: StateChange | ConnectAttempt) => void)(payload);
+    };
+    const off =
+      event === 'connectFailure'
+        ? this.source.onConnectFailure(deliver)
+        : this.source.onStateChange(event === 'state' ? deliver : (change) => change.state === event && deliver(change));
+    const registration: Registration = { event, listener, unsubscribe: () => unsubscribe() };
+    function unsubscribe(): void {
+      off();
+      const at = list.indexOf(registration);
+      if (at >= 0) list.splice(at, 1);
+    }
+    list.push(registration);
   }
-  list.push(registration);
+
+  /** Removes the most recent registration of `listener` for `event`. */
+  remove(event: string, listener: AnyListener): void {
+    const list = this.list;
+    for (let i = list.length - 1; i >= 0; i--) {
+      const r = list[i];
+      if (r !== undefined && r.event === event && r.listener === listener) return r.unsubscribe();
+    }
+  }
 }
-
-function unsubscribeLast(client: ZkClient, event: string, listener: AnyListener): void {
-  const list = registry.get(client) ?? [];
-  for (let i = list.length - 1; i >= 0; i--) {
-    const r = list[i];
-    if (r !== undefined && r.event === event && r.listener === listener) return r.unsubscribe();
-  }
-}
-
-ZkClient.prototype.on = function on(this: ZkClient, event: keyof ClientEvents, listener: AnyListener) {
-  subscribe(this, event, listener, false);
-  return this;
-};
-ZkClient.prototype.once = function once(this: ZkClient, event: keyof ClientEvents, listener: AnyListener) {
-  subscribe(this, event, listener, true);
-  return this;
-};
-ZkClient.prototype.off = function off(this: ZkClient, event: keyof ClientEvents, listener: AnyListener) {
-  unsubscribeLast(this, event, listener);
-  return this;
-};
-ZkClient.prototype.removeListener = ZkClient.prototype.off;

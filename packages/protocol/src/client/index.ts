@@ -1,11 +1,9 @@
 // Public API of the zkts client (docs/architecture.md).
 export { ZkClient, createClient, connect, reconfig, type ReconfigOptions } from './client.js';
-// Adds on/once/off to ZkClient's prototype (EventEmitter-style listening): imported for that effect, and for
-// the names of its events.
-import './events.js';
+// The names of the events ZkClient's on/once/off take.
 export type { ClientEvents, ClientEventListener } from './events.js';
 export { Acls, digestId } from './acl.js';
-export { Perms } from '../records/constants.js';
+export { Perms } from '../codec/records/constants.js';
 export { validatePath, joinPath, parentPath, basename } from './paths.js';
 export { parseConnectString, type HostAddress, type ParsedConnectString } from './connect-string.js';
 export { MultiError } from './multi-error.js';

@@ -1,17 +1,26 @@
 /**
- * The bodies of ZkClient's node operations: validation, the chroot, the request spec, and which calls may be
+ * The bodies of ZkClient's operations: validation, the chroot, the request spec, and which calls may be
  * retried (`read`: safe to repeat) or not (`call`: a write). ZkClient keeps the public signatures and their
- * documentation; each of its operation methods is one line calling in here, so the class stays readable.
+ * documentation; each of its operation methods is one line calling in here, with its OpContext.
+ *
+ * One rule for bad arguments: an operation never throws. It validates inside `try` and returns its request's
+ * promise; `catch` returns the validation error as a rejected promise. Work after the reply (mapping a result,
+ * adding a watch promise) is in async helpers that get arguments already validated.
  */
 import { InvalidArgumentError } from '../errors/errors.js';
-import { CONFIG_NODE } from '../records/config.js';
+import { CONFIG_NODE } from '../codec/records/config.js';
 import { Acls, validateAcl } from './acl.js';
-import { watcherTypeOf } from './call-helpers.js';
 import type { Chroot } from './chroot.js';
+import type { Clock } from './clock.js';
+import type { Dispatcher } from './dispatcher.js';
+import { guaranteedDelete as deleteUntilDone, protectedCreate as createProtected, type IdempotentClient } from './idempotent.js';
 import { validatePath } from './paths.js';
-import type { RequestSpec } from './request.js';
+import { Call, type RequestSpec } from './request.js';
 import * as req from './requests.js';
 import { multi as multiSpec, multiRead as multiReadSpec, prepareMultiOp } from './requests-multi.js';
+import { retrying, type RetryPolicy } from './retry.js';
+import type { Session } from './session/session.js';
+import { mkdirp as mkdirpAll, removeRecursive as removeAll, type TreeClient } from './tree.js';
 import type {
   ACL,
   CallOptions,
@@ -25,158 +34,339 @@ import type {
   PersistentWatch,
   ReadOp,
   ReadResult,
+  ReconfigOptions,
   RemoveWatchType,
   Stat,
   WatchEvent,
   WatchOptions,
 } from './types.js';
-import { checkCreateMode, checkVersion, toBytes } from './validation.js';
-import type { ClientWatches } from './watches.js';
+import { checkCreateMode, checkTimeout, checkVersion, toBytes } from './validation.js';
+import { addWatch as addWatchAt, removalKinds, removeWatches as removeWatchesAt, watcherTypeOf, type WatchRequestContext } from './watches/watch-requests.js';
+import type { ClientWatches } from './watches/watches.js';
 
-/** What the operations need of the client. */
-export interface OpContext {
+/** What OpContext is made of besides the session (the client's resolved options). */
+export interface OpContextOptions {
+  readonly root: Chroot;
+  readonly maxPacket: number;
+  /** ms; 0: no limit. */
+  readonly requestTimeout: number;
+  readonly retry: RetryPolicy | undefined;
+  readonly clock: Clock;
+  readonly dispatcher: Dispatcher;
+}
+
+/** What every operation is handed: the chroot and limits, the session's watches, and the two ways to send a request. */
+export class OpContext implements WatchRequestContext {
   readonly root: Chroot;
   readonly maxPacket: number;
   readonly watches: ClientWatches;
-  /** A request that must not be repeated by itself (a write). */
-  call<T>(spec: RequestSpec<T>, options: CallOptions | undefined): Promise<T>;
-  /** A request that is safe to repeat: retried under the retry policy, if any. */
-  read<T>(spec: RequestSpec<T>, options: CallOptions | undefined): Promise<T>;
+  private readonly session: Session;
+  private readonly requestTimeout: number;
+  private readonly retryPolicy: RetryPolicy | undefined;
+  private readonly clock: Clock;
+  private readonly dispatcher: Dispatcher;
+
+  constructor(session: Session, options: OpContextOptions) {
+    this.session = session;
+    this.watches = session.watches;
+    this.root = options.root;
+    this.maxPacket = options.maxPacket;
+    this.requestTimeout = options.requestTimeout;
+    this.retryPolicy = options.retry;
+    this.clock = options.clock;
+    this.dispatcher = options.dispatcher;
+  }
+
+  get sessionOver(): boolean {
+    return this.session.isOver;
+  }
+
+  /** A request that must not be repeated by itself (a write): one Call, handed to the session. */
+  call<T>(spec: RequestSpec<T>, options: CallOptions | undefined): Promise<T> {
+    const timeout = options?.timeout;
+    checkTimeout(timeout);
+    const limit = timeout ?? this.requestTimeout;
+    const signal = options?.signal;
+    const cancel = signal === undefined && limit <= 0 ? undefined : { signal, timeout: limit };
+    const call = new Call(spec, this.dispatcher, cancel, this.session, this.clock);
+    if (call.phase === 'queued') this.session.submit(call);
+    return call.promise;
+  }
+
+  /** A request that is safe to repeat: retried under the call's or the client's retry policy, if any. */
+  read<T>(spec: RequestSpec<T>, options: CallOptions | undefined): Promise<T> {
+    const policy = options?.retry ?? this.retryPolicy;
+    if (policy === undefined) return this.call(spec, options);
+    return retrying(() => this.call(spec, options), policy, this.clock, options?.signal);
+  }
 }
 
 type MaybeWatched<T> = T & { watch?: Promise<WatchEvent> };
+/** What `ClientWatches.watcherFor` gives for a `watch` option (undefined: none). */
+type WatchOption = ReturnType<ClientWatches['watcherFor']>;
 
-export function serverPath(ctx: OpContext, path: string, options?: { sequential?: boolean }): string {
+/** Validates `path` and puts it under the chroot. */
+function serverPath(ctx: OpContext, path: string, options?: { sequential?: boolean }): string {
   validatePath(path, options);
   return ctx.root.toServer(path);
 }
 
-export async function create(ctx: OpContext, path: string, data: Data | null | undefined, options: CreateOptions): Promise<{ path: string; stat: Stat }> {
-  const mode = checkCreateMode(options.mode, options.ttl);
-  const target = serverPath(ctx, path, { sequential: mode.sequential });
-  const acl = options.acl ?? Acls.openUnsafe();
-  validateAcl(acl);
-  const bytes = toBytes(data, ctx.maxPacket);
-  const result = await ctx.call(req.create(target, path, bytes, acl, mode), options);
+export function create(ctx: OpContext, path: string, data: Data | null | undefined, options: CreateOptions): Promise<{ path: string; stat: Stat }> {
+  try {
+    const mode = checkCreateMode(options.mode, options.ttl);
+    const target = serverPath(ctx, path, { sequential: mode.sequential });
+    const acl = options.acl ?? Acls.openUnsafe();
+    validateAcl(acl);
+    const bytes = toBytes(data, ctx.maxPacket);
+    return created(ctx, ctx.call(req.create(target, path, bytes, acl, mode), options));
+  } catch (err) {
+    return Promise.reject(err);
+  }
+}
+
+async function created(ctx: OpContext, reply: Promise<{ path: string; stat: Stat }>): Promise<{ path: string; stat: Stat }> {
+  const result = await reply;
   return { path: ctx.root.toClient(result.path), stat: result.stat };
 }
 
-/** Throws synchronously on bad input (the caller turns it into a rejection). */
+/** create with `{ protected: true }` (idempotent.ts), through the client's public operations. */
+export function protectedCreate(ctx: OpContext, client: IdempotentClient, path: string, data: Data | null | undefined, options: CreateOptions): Promise<{ path: string; stat: Stat }> {
+  try {
+    serverPath(ctx, path, { sequential: checkCreateMode(options.mode, options.ttl).sequential });
+    return createProtected(client, path, data, options);
+  } catch (err) {
+    return Promise.reject(err);
+  }
+}
+
 export function deleteNode(ctx: OpContext, path: string, options: CallOptions & { version?: number }): Promise<void> {
-  const version = checkVersion(options.version);
-  const target = serverPath(ctx, path);
-  if (target === '/') throw new InvalidArgumentError('path', 'the root node cannot be deleted');
-  return ctx.call(req.deleteNode(target, path, version), options);
+  try {
+    const version = checkVersion(options.version);
+    const target = serverPath(ctx, path);
+    if (target === '/') throw new InvalidArgumentError('path', 'the root node cannot be deleted');
+    return ctx.call(req.deleteNode(target, path, version), options);
+  } catch (err) {
+    return Promise.reject(err);
+  }
 }
 
-export async function exists(ctx: OpContext, path: string, options: WatchOptions): Promise<Stat | null | { stat: Stat | null; watch: Promise<WatchEvent> }> {
-  const target = serverPath(ctx, path);
-  const w = ctx.watches.watcherFor(options.watch);
-  const stat = await ctx.read(
-    req.exists(target, path, w === undefined ? undefined : (found) => ctx.watches.register(found ? 'data' : 'exist', target, w.watcher)),
-    options,
-  );
-  if (w?.promise !== undefined) return { stat, watch: w.promise };
-  return stat;
+/** delete with `{ guaranteed: true }` (idempotent.ts), through the client's public operations. */
+export function guaranteedDelete(ctx: OpContext, client: IdempotentClient, path: string, options: CallOptions & { version?: number }): Promise<void> {
+  try {
+    checkVersion(options.version);
+    if (serverPath(ctx, path) === '/') throw new InvalidArgumentError('path', 'the root node cannot be deleted');
+    return deleteUntilDone(client, path, options.version, options);
+  } catch (err) {
+    return Promise.reject(err);
+  }
 }
 
-// Not async: the plain read returns the call's own promise (no wrapper promise, no extra microtask hop).
-// Throws synchronously on bad input (the caller turns it into a rejection).
+export function exists(ctx: OpContext, path: string, options: WatchOptions): Promise<Stat | null | { stat: Stat | null; watch: Promise<WatchEvent> }> {
+  try {
+    const target = serverPath(ctx, path);
+    if (options.watch === undefined) return ctx.read(req.exists(target, path, undefined), options);
+    return existsWatched(ctx, target, path, ctx.watches.watcherFor(options.watch), options);
+  } catch (err) {
+    return Promise.reject(err);
+  }
+}
+
+async function existsWatched(ctx: OpContext, target: string, path: string, w: WatchOption, options: WatchOptions): Promise<Stat | null | { stat: Stat | null; watch: Promise<WatchEvent> }> {
+  const stat = await ctx.read(req.exists(target, path, w === undefined ? undefined : (found) => ctx.watches.register(found ? 'data' : 'exist', target, w.watcher)), options);
+  return w?.promise === undefined ? stat : { stat, watch: w.promise };
+}
+
+// The plain read returns the call's own promise (no wrapper promise, no extra microtask hop).
 export function getData(ctx: OpContext, path: string, options: WatchOptions): Promise<MaybeWatched<GetDataResult>> {
-  const target = serverPath(ctx, path);
-  if (options.watch === undefined) return ctx.read(req.getData(target, path, undefined), options);
-  return getDataAt(ctx, target, path, options);
+  try {
+    const target = serverPath(ctx, path);
+    if (options.watch === undefined) return ctx.read(req.getData(target, path, undefined), options);
+    return getDataWatched(ctx, target, path, ctx.watches.watcherFor(options.watch), options);
+  } catch (err) {
+    return Promise.reject(err);
+  }
 }
 
-export async function getDataAt(ctx: OpContext, target: string, path: string, options: WatchOptions): Promise<MaybeWatched<GetDataResult>> {
-  const w = ctx.watches.watcherFor(options.watch);
+async function getDataWatched(ctx: OpContext, target: string, path: string, w: WatchOption, options: WatchOptions): Promise<MaybeWatched<GetDataResult>> {
   const result = await ctx.read(req.getData(target, path, w === undefined ? undefined : () => ctx.watches.register('data', target, w.watcher)), options);
   return w?.promise === undefined ? result : { ...result, watch: w.promise };
 }
 
 /** The ensemble configuration; the watch is on the raw /zookeeper/config, never under the chroot. */
 export function getConfig(ctx: OpContext, options: WatchOptions): Promise<MaybeWatched<GetDataResult>> {
-  return getDataAt(ctx, CONFIG_NODE, CONFIG_NODE, options);
+  try {
+    return getDataWatched(ctx, CONFIG_NODE, CONFIG_NODE, ctx.watches.watcherFor(options.watch), options);
+  } catch (err) {
+    return Promise.reject(err);
+  }
 }
 
-/** Throws synchronously on bad input (the caller turns it into a rejection). */
 export function setData(ctx: OpContext, path: string, data: Data | null, options: CallOptions & { version?: number }): Promise<Stat> {
-  const version = checkVersion(options.version);
-  const target = serverPath(ctx, path);
-  const bytes = toBytes(data, ctx.maxPacket);
-  return ctx.call(req.setData(target, path, bytes, version), options);
+  try {
+    const version = checkVersion(options.version);
+    const target = serverPath(ctx, path);
+    const bytes = toBytes(data, ctx.maxPacket);
+    return ctx.call(req.setData(target, path, bytes, version), options);
+  } catch (err) {
+    return Promise.reject(err);
+  }
 }
 
-export async function getACL(ctx: OpContext, path: string, options: CallOptions): Promise<{ acl: ACL[]; stat: Stat }> {
-  return ctx.read(req.getACL(serverPath(ctx, path), path), options);
+export function getACL(ctx: OpContext, path: string, options: CallOptions): Promise<{ acl: ACL[]; stat: Stat }> {
+  try {
+    return ctx.read(req.getACL(serverPath(ctx, path), path), options);
+  } catch (err) {
+    return Promise.reject(err);
+  }
 }
 
-export async function setACL(ctx: OpContext, path: string, acl: ACL[], options: CallOptions & { version?: number }): Promise<Stat> {
-  const version = checkVersion(options.version);
-  const target = serverPath(ctx, path);
-  validateAcl(acl);
-  return ctx.call(req.setACL(target, path, acl, version), options);
+export function setACL(ctx: OpContext, path: string, acl: ACL[], options: CallOptions & { version?: number }): Promise<Stat> {
+  try {
+    const version = checkVersion(options.version);
+    const target = serverPath(ctx, path);
+    validateAcl(acl);
+    return ctx.call(req.setACL(target, path, acl, version), options);
+  } catch (err) {
+    return Promise.reject(err);
+  }
 }
 
-export async function getChildren(ctx: OpContext, path: string, options: WatchOptions): Promise<MaybeWatched<GetChildrenResult>> {
-  const target = serverPath(ctx, path);
-  const w = ctx.watches.watcherFor(options.watch);
+export function getChildren(ctx: OpContext, path: string, options: WatchOptions): Promise<MaybeWatched<GetChildrenResult>> {
+  try {
+    const target = serverPath(ctx, path);
+    if (options.watch === undefined) return ctx.read(req.getChildren(target, path, undefined), options);
+    return getChildrenWatched(ctx, target, path, ctx.watches.watcherFor(options.watch), options);
+  } catch (err) {
+    return Promise.reject(err);
+  }
+}
+
+async function getChildrenWatched(ctx: OpContext, target: string, path: string, w: WatchOption, options: WatchOptions): Promise<MaybeWatched<GetChildrenResult>> {
   const result = await ctx.read(req.getChildren(target, path, w === undefined ? undefined : () => ctx.watches.register('child', target, w.watcher)), options);
   return w?.promise === undefined ? result : { ...result, watch: w.promise };
 }
 
-export async function sync(ctx: OpContext, path: string, options: CallOptions): Promise<void> {
-  await ctx.read(req.sync(serverPath(ctx, path), path), options);
+export function sync(ctx: OpContext, path: string, options: CallOptions): Promise<void> {
+  try {
+    return ctx.read(req.sync(serverPath(ctx, path), path), options);
+  } catch (err) {
+    return Promise.reject(err);
+  }
 }
 
-export async function multi(ctx: OpContext, ops: Op[], options: CallOptions): Promise<OpResult[]> {
-  if (!Array.isArray(ops)) throw new InvalidArgumentError('ops', 'ops must be an array');
-  const prepared = ops.map((op, i) => prepareMultiOp(op, i, ctx.root, ctx.maxPacket));
-  if (ops.length === 0) return [];
-  return ctx.call(multiSpec(prepared, ctx.root), options);
+export function multi(ctx: OpContext, ops: Op[], options: CallOptions): Promise<OpResult[]> {
+  try {
+    if (!Array.isArray(ops)) throw new InvalidArgumentError('ops', 'ops must be an array');
+    const prepared = ops.map((op, i) => prepareMultiOp(op, i, ctx.root, ctx.maxPacket));
+    if (ops.length === 0) return Promise.resolve([]);
+    return ctx.call(multiSpec(prepared, ctx.root), options);
+  } catch (err) {
+    return Promise.reject(err);
+  }
 }
 
-export async function multiRead(ctx: OpContext, ops: ReadOp[], options: CallOptions): Promise<ReadResult[]> {
-  if (!Array.isArray(ops)) throw new InvalidArgumentError('ops', 'ops must be an array');
-  const prepared = ops.map((op, i) => {
-    if (op?.op !== 'getData' && op?.op !== 'getChildren') {
-      throw new InvalidArgumentError('ops', `op #${i}: multiRead only takes getData and getChildren`);
-    }
-    return { op: op.op, path: op.path, serverPath: serverPath(ctx, op.path) };
-  });
-  if (ops.length === 0) return [];
-  return ctx.read(multiReadSpec(prepared), options);
+export function multiRead(ctx: OpContext, ops: ReadOp[], options: CallOptions): Promise<ReadResult[]> {
+  try {
+    if (!Array.isArray(ops)) throw new InvalidArgumentError('ops', 'ops must be an array');
+    const prepared = ops.map((op, i) => {
+      if (op?.op !== 'getData' && op?.op !== 'getChildren') {
+        throw new InvalidArgumentError('ops', `op #${i}: multiRead only takes getData and getChildren`);
+      }
+      return { op: op.op, path: op.path, serverPath: serverPath(ctx, op.path) };
+    });
+    if (ops.length === 0) return Promise.resolve([]);
+    return ctx.read(multiReadSpec(prepared), options);
+  } catch (err) {
+    return Promise.reject(err);
+  }
 }
 
-export async function getEphemerals(ctx: OpContext, prefixPath: string, options: CallOptions): Promise<string[]> {
-  const paths = await ctx.read(req.getEphemerals(serverPath(ctx, prefixPath)), options);
+export function getEphemerals(ctx: OpContext, prefixPath: string, options: CallOptions): Promise<string[]> {
+  try {
+    return ephemeralsUnderRoot(ctx, ctx.read(req.getEphemerals(serverPath(ctx, prefixPath)), options));
+  } catch (err) {
+    return Promise.reject(err);
+  }
+}
+
+async function ephemeralsUnderRoot(ctx: OpContext, reply: Promise<string[]>): Promise<string[]> {
+  const paths = await reply;
   const root = ctx.root.root;
   // The server matches by string prefix: '/app' would also match '/app2/x', which is outside the chroot.
   return paths.filter((p) => root === '' || p === root || p.startsWith(`${root}/`)).map((p) => ctx.root.toClient(p));
 }
 
-export async function getAllChildrenNumber(ctx: OpContext, path: string, options: CallOptions): Promise<number> {
-  return ctx.read(req.getAllChildrenNumber(serverPath(ctx, path), path), options);
-}
-
-export async function whoAmI(ctx: OpContext, options: CallOptions): Promise<{ authScheme: string; user: string }[]> {
-  return ctx.read(req.whoAmI(), options);
-}
-
-export async function addWatch(ctx: OpContext, path: string, mode: 'persistent' | 'persistent-recursive', options: CallOptions): Promise<PersistentWatch> {
-  if (mode !== 'persistent' && mode !== 'persistent-recursive') {
-    throw new InvalidArgumentError('mode', `addWatch mode must be 'persistent' or 'persistent-recursive', got ${String(mode)}`);
+export function getAllChildrenNumber(ctx: OpContext, path: string, options: CallOptions): Promise<number> {
+  try {
+    return ctx.read(req.getAllChildrenNumber(serverPath(ctx, path), path), options);
+  } catch (err) {
+    return Promise.reject(err);
   }
-  return ctx.watches.addWatch(path, serverPath(ctx, path), mode, options);
 }
 
-export async function removeWatches(ctx: OpContext, path: string, type: RemoveWatchType, options: CallOptions & { local?: boolean }): Promise<void> {
-  await ctx.watches.remove(path, serverPath(ctx, path), type, options);
-}
-
-export async function checkWatches(ctx: OpContext, path: string, type: CheckWatchType, options: CallOptions): Promise<void> {
-  if (type !== 'children' && type !== 'data' && type !== 'any') {
-    throw new InvalidArgumentError('type', `checkWatches type must be children, data or any, got ${String(type)}`);
+export function whoAmI(ctx: OpContext, options: CallOptions): Promise<{ authScheme: string; user: string }[]> {
+  try {
+    return ctx.read(req.whoAmI(), options);
+  } catch (err) {
+    return Promise.reject(err);
   }
-  await ctx.read(req.checkWatches(serverPath(ctx, path), path, watcherTypeOf(type)), options);
+}
+
+export function addWatch(ctx: OpContext, path: string, mode: 'persistent' | 'persistent-recursive', options: CallOptions): Promise<PersistentWatch> {
+  try {
+    if (mode !== 'persistent' && mode !== 'persistent-recursive') {
+      throw new InvalidArgumentError('mode', `addWatch mode must be 'persistent' or 'persistent-recursive', got ${String(mode)}`);
+    }
+    return addWatchAt(ctx, path, serverPath(ctx, path), mode, options);
+  } catch (err) {
+    return Promise.reject(err);
+  }
+}
+
+export function removeWatches(ctx: OpContext, path: string, type: RemoveWatchType, options: CallOptions & { local?: boolean }): Promise<void> {
+  try {
+    removalKinds(type);
+    return removeWatchesAt(ctx, path, serverPath(ctx, path), type, options);
+  } catch (err) {
+    return Promise.reject(err);
+  }
+}
+
+export function checkWatches(ctx: OpContext, path: string, type: CheckWatchType, options: CallOptions): Promise<void> {
+  try {
+    if (type !== 'children' && type !== 'data' && type !== 'any') {
+      throw new InvalidArgumentError('type', `checkWatches type must be children, data or any, got ${String(type)}`);
+    }
+    return ctx.read(req.checkWatches(serverPath(ctx, path), path, watcherTypeOf(type)), options);
+  } catch (err) {
+    return Promise.reject(err);
+  }
+}
+
+export function reconfig(ctx: OpContext, options: ReconfigOptions): Promise<GetDataResult> {
+  try {
+    return ctx.call(req.reconfig(options), options);
+  } catch (err) {
+    return Promise.reject(err);
+  }
+}
+
+/** mkdirp (tree.ts), through the client's public operations. */
+export function mkdirp(ctx: OpContext, client: TreeClient, path: string, options: CreateOptions): Promise<void> {
+  try {
+    serverPath(ctx, path);
+    return mkdirpAll(client, path, options);
+  } catch (err) {
+    return Promise.reject(err);
+  }
+}
+
+/** removeRecursive (tree.ts), through the client's public operations. */
+export function removeRecursive(ctx: OpContext, client: TreeClient, path: string, options: CallOptions): Promise<void> {
+  try {
+    serverPath(ctx, path);
+    return removeAll(client, path, options);
+  } catch (err) {
+    return Promise.reject(err);
+  }
 }

@@ -1,5 +1,5 @@
 /**
- * One request's life: queued (not on the wire) → sent (in a connection's pending FIFO) → done.
+ * One request's life: queued (not on the wire) → sent (in its connection's in-flight FIFO) → done.
  *
  * - `decode` runs synchronously when the reply frame is read, in frame order, so side effects that must be
  *   ordered with notifications (registering a watch) happen at the right moment. The caller's promise is
@@ -7,9 +7,9 @@
  * - Abort/timeout: a queued request is removed and never sent; a sent one cannot be unsent, so the caller's
  *   promise rejects and the reply, when it comes, is consumed in order and dropped.
  */
-import type { JuteReader } from '../jute/reader.js';
-import type { JuteWriter } from '../jute/writer.js';
-import type { ReplyHeader } from '../records/headers.js';
+import type { JuteReader } from '../codec/jute/reader.js';
+import type { JuteWriter } from '../codec/jute/writer.js';
+import type { ReplyHeader } from '../codec/records/headers.js';
 import type { ZkError } from '../errors/errors.js';
 import { cancelScope, type CancelOptions, type CancelScope } from './cancel.js';
 import type { Clock } from './clock.js';
@@ -41,7 +41,7 @@ export interface RequestEntry {
   fail(error: ZkError): void;
 }
 
-/** What a Call needs of the pipeline: taking back a request that never left. */
+/** What a Call needs of the session: taking back a request that never left. */
 export interface Canceller {
   cancel(entry: RequestEntry): void;
 }
@@ -56,7 +56,7 @@ export class Call<T> implements RequestEntry {
   private readonly dispatcher: Dispatcher;
   private resolveFn!: (value: T) => void;
   private rejectFn!: (error: unknown) => void;
-  /** The caller already got an answer (abort/timeout) while the request stays in the pipeline. */
+  /** The caller already got an answer (abort/timeout) while the request stays in flight. */
   private abandoned = false;
   /** Only set when a signal or a time limit was given: the common call allocates no timer and no listener. */
   private scope: CancelScope | null;

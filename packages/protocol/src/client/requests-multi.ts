@@ -4,8 +4,8 @@
  */
 import { InvalidArgumentError, ServerError, errorFromKeeperCode } from '../errors/errors.js';
 import { KeeperCode } from '../errors/codes.js';
-import { OpCode } from '../records/constants.js';
-import { firstMultiError, readMultiResponse, writeMultiRequest, type MultiOp } from '../wire/multi.js';
+import { OpCode } from '../codec/records/constants.js';
+import { firstMultiError, type MultiOp } from '../codec/multi.js';
 import { validateAcl } from './acl.js';
 import type { Chroot } from './chroot.js';
 import { MultiError } from './multi-error.js';
@@ -13,7 +13,7 @@ import { validatePath } from './paths.js';
 import { copy, strings } from './reply-bytes.js';
 import { fromWireStat } from './stat.js';
 import type { RequestSpec } from './request.js';
-import { ok } from './requests.js';
+import { ok, responseRecord, spec } from './requests.js';
 import type { Op, OpResult, ReadResult } from './types.js';
 import { checkCreateMode, checkVersion, toBytes } from './validation.js';
 
@@ -66,60 +66,55 @@ export function prepareMultiOp(op: Op, index: number, root: Chroot, maxPacket: n
   }
 }
 
+/** multi and multiRead answer the same record. */
+const MULTI_RESPONSE = responseRecord(OpCode.multi);
+
 export function multi(ops: PreparedOp[], root: Chroot): RequestSpec<OpResult[]> {
   const wire = ops.map((o) => o.wire);
-  return {
-    op: OpCode.multi,
-    write: (w) => writeMultiRequest(w, wire),
-    decode: (h, r) => {
-      ok(h, undefined);
-      const results = readMultiResponse(r);
-      const failure = firstMultiError(results);
-      if (failure !== undefined) {
-        const codes = results.map((res) => (res.op === 'error' ? res.err : 0));
-        throw new MultiError(failure.index, failure.err, codes, ops[failure.index]?.path);
+  return spec(OpCode.multi, undefined, wire, (h, r) => {
+    ok(h, undefined);
+    const results = MULTI_RESPONSE(r);
+    const failure = firstMultiError(results);
+    if (failure !== undefined) {
+      const codes = results.map((res) => (res.op === 'error' ? res.err : 0));
+      throw new MultiError(failure.index, failure.err, codes, ops[failure.index]?.path);
+    }
+    return results.map((res): OpResult => {
+      switch (res.op) {
+        case 'create':
+          return { op: 'create', path: root.toClient(res.path ?? '') };
+        case 'create2':
+        case 'createContainer':
+        case 'createTTL':
+          return { op: 'create', path: root.toClient(res.path ?? ''), stat: fromWireStat(res.stat) };
+        case 'delete':
+          return { op: 'delete' };
+        case 'check':
+          return { op: 'check' };
+        case 'setData':
+          return { op: 'setData', stat: fromWireStat(res.stat) };
+        default:
+          throw new ServerError(KeeperCode.MARSHALLING_ERROR, undefined, { cause: new Error(`unexpected multi result ${res.op}`) });
       }
-      return results.map((res): OpResult => {
-        switch (res.op) {
-          case 'create':
-            return { op: 'create', path: root.toClient(res.path ?? '') };
-          case 'create2':
-          case 'createContainer':
-          case 'createTTL':
-            return { op: 'create', path: root.toClient(res.path ?? ''), stat: fromWireStat(res.stat) };
-          case 'delete':
-            return { op: 'delete' };
-          case 'check':
-            return { op: 'check' };
-          case 'setData':
-            return { op: 'setData', stat: fromWireStat(res.stat) };
-          default:
-            throw new ServerError(KeeperCode.MARSHALLING_ERROR, undefined, { cause: new Error(`unexpected multi result ${res.op}`) });
-        }
-      });
-    },
-  };
+    });
+  });
 }
 
 export function multiRead(ops: { op: 'getData' | 'getChildren'; path: string; serverPath: string }[]): RequestSpec<ReadResult[]> {
   const wire: MultiOp[] = ops.map((o) => ({ op: o.op, path: o.serverPath, watch: false }));
-  return {
-    op: OpCode.multiRead,
-    write: (w) => writeMultiRequest(w, wire),
-    decode: (h, r) => {
-      ok(h, undefined);
-      return readMultiResponse(r).map((res, i): ReadResult => {
-        switch (res.op) {
-          case 'getData':
-            return { op: 'getData', data: copy(res.data), stat: fromWireStat(res.stat) };
-          case 'getChildren':
-            return { op: 'getChildren', children: strings(res.children) };
-          case 'error':
-            return { op: 'error', error: errorFromKeeperCode(res.err, ops[i]?.path) };
-          default:
-            throw new ServerError(KeeperCode.MARSHALLING_ERROR, undefined, { cause: new Error(`unexpected multiRead result ${res.op}`) });
-        }
-      });
-    },
-  };
+  return spec(OpCode.multiRead, undefined, wire, (h, r) => {
+    ok(h, undefined);
+    return MULTI_RESPONSE(r).map((res, i): ReadResult => {
+      switch (res.op) {
+        case 'getData':
+          return { op: 'getData', data: copy(res.data), stat: fromWireStat(res.stat) };
+        case 'getChildren':
+          return { op: 'getChildren', children: strings(res.children) };
+        case 'error':
+          return { op: 'error', error: errorFromKeeperCode(res.err, ops[i]?.path) };
+        default:
+          throw new ServerError(KeeperCode.MARSHALLING_ERROR, undefined, { cause: new Error(`unexpected multiRead result ${res.op}`) });
+      }
+    });
+  });
 }

@@ -1,44 +1,54 @@
 /**
- * One RequestSpec builder per operation: which opcode, which record, how the reply becomes a result,
+ * One RequestSpec builder per operation: which opcode, the record it sends, how the reply becomes a result,
  * including the session's own requests (SetWatches, closeSession); multi and multiRead are in
- * requests-multi.ts. Paths arrive already validated and chroot-prefixed (`serverPath`); `path` is the
- * caller's path for errors. Reply bytes are copied (reply-bytes.ts): bodies are views into socket buffers.
- * Replies that carry a Stat are read field by field here rather than through the codec's readXResponse: the
- * client's Stat (stat.ts) has its times as numbers, read straight from the bytes.
+ * requests-multi.ts. Which record an opcode sends is the codec's table (OP_CODECS in codec/ops.ts): every
+ * builder writes through it (`spec`), so no opcode is paired with a record twice. Paths arrive already
+ * validated and chroot-prefixed (`serverPath`); `path` is the caller's path for errors. Reply bytes are copied
+ * (reply-bytes.ts): bodies are views into socket buffers. Replies that carry a Stat are read field by field,
+ * in the table's response record order, rather than through the codec's readXResponse: the client's Stat
+ * (stat.ts) has its times as numbers, read straight from the bytes.
  */
 import { InvalidArgumentError, errorFromKeeperCode } from '../errors/errors.js';
 import { KeeperCode } from '../errors/codes.js';
-import type { JuteReader } from '../jute/reader.js';
-import type { JuteWriter } from '../jute/writer.js';
-import type { ReplyHeader } from '../records/headers.js';
-import { OpCode } from '../records/constants.js';
-import { writeCreateRequest, writeCreateTTLRequest } from '../records/create.js';
-import {
-  readSyncResponse,
-  writeDeleteRequest,
-  writeExistsRequest,
-  writeGetDataRequest,
-  writeSetDataRequest,
-  writeSyncRequest,
-} from '../records/node.js';
-import {
-  readGetAllChildrenNumberResponse,
-  readGetEphemeralsResponse,
-  writeGetAllChildrenNumberRequest,
-  writeGetChildren2Request,
-  writeGetEphemeralsRequest,
-} from '../records/children.js';
-import { writeSetACLRequest, writeGetACLRequest } from '../records/acl.js';
-import { readWhoAmIResponse } from '../records/auth.js';
-import { writeAddWatchRequest, writeCheckWatchesRequest, writeRemoveWatchesRequest, writeSetWatches, writeSetWatches2 } from '../records/watches.js';
-import { writeReconfigRequest, type ReconfigRequest } from '../records/config.js';
-import { readACLs, readStrings, type ACL as WireACL } from '../records/data.js';
+import type { JuteReader } from '../codec/jute/reader.js';
+import type { JuteWriter } from '../codec/jute/writer.js';
+import type { ReplyHeader } from '../codec/records/headers.js';
+import { OpCode } from '../codec/records/constants.js';
+import type { GetDataRequest } from '../codec/records/node.js';
+import { readACLs, readStrings, type ACL as WireACL } from '../codec/records/data.js';
+import { requestCodecFor, responseReaderFor, type RecordCodec, type RequestBody, type RequestOpCode, type ResponseBody } from '../codec/ops.js';
 import { copy, strings } from './reply-bytes.js';
 import { readClientStat } from './stat.js';
 import type { RequestSpec } from './request.js';
 import type { CheckedMode } from './validation.js';
-import type { SetWatchesBatch } from './watch-manager.js';
+import type { SetWatchesBatch } from './watches/watch-manager.js';
 import type { ACL, GetChildrenResult, GetDataResult, ReconfigOptions, Stat } from './types.js';
+
+/** The record `op` sends, from the codec's table. */
+export function requestRecord<O extends RequestOpCode>(op: O): RecordCodec<RequestBody<O>> {
+  const record = requestCodecFor(op);
+  if (record === null) throw new Error(`opcode ${op} sends no record`);
+  return record;
+}
+
+/** The reader of `op`'s reply record, from the codec's table. */
+export function responseRecord<O extends RequestOpCode>(op: O): (r: JuteReader) => ResponseBody<O> {
+  const read = responseReaderFor(op);
+  if (read === null) throw new Error(`opcode ${op} answers no record`);
+  return read;
+}
+
+/** A spec that sends `body` as `op`'s record (header-only when the table says it has none). */
+export function spec<O extends RequestOpCode, T>(op: O, path: string | undefined, body: RequestBody<O>, decode: (header: ReplyHeader, r: JuteReader) => T): RequestSpec<T> {
+  const record = requestCodecFor(op);
+  return { op, path, write: record === null ? undefined : (w) => record.write(w, body), decode };
+}
+
+/** The reply records the client reads as the codec does (the table's readers). */
+const SYNC_RESPONSE = responseRecord(OpCode.sync);
+const EPHEMERALS_RESPONSE = responseRecord(OpCode.getEphemerals);
+const CHILDREN_NUMBER_RESPONSE = responseRecord(OpCode.getAllChildrenNumber);
+const WHO_AM_I_RESPONSE = responseRecord(OpCode.whoAmI);
 
 /** Throws the server's error (mapped to its class: errorFromKeeperCode) unless the reply is OK. */
 export function ok(header: ReplyHeader, path: string | undefined): void {
@@ -52,55 +62,43 @@ function toClientAcl(acl: WireACL[] | null): ACL[] {
 /** create2 / createContainer / createTTL: all answer Create2Response, so the path and Stat come back. */
 export function create(serverPath: string, path: string, data: Uint8Array | null, acl: ACL[], mode: CheckedMode): RequestSpec<{ path: string; stat: Stat }> {
   const record = { path: serverPath, data, acl, flags: mode.flags };
-  const op = mode.container ? OpCode.createContainer : mode.ttl !== undefined ? OpCode.createTTL : OpCode.create2;
-  const ttl = mode.ttl;
-  return {
-    op,
-    path: serverPath,
-    write: (w) => (ttl === undefined ? writeCreateRequest(w, record) : writeCreateTTLRequest(w, { ...record, ttl: BigInt(ttl) })),
-    decode: (h, r) => {
-      ok(h, path);
-      const created = r.readString();
-      return { path: created ?? '', stat: readClientStat(r) };
-    },
+  const decode = (h: ReplyHeader, r: JuteReader): { path: string; stat: Stat } => {
+    ok(h, path);
+    const created = r.readString();
+    return { path: created ?? '', stat: readClientStat(r) };
   };
+  if (mode.ttl !== undefined) return spec(OpCode.createTTL, serverPath, { ...record, ttl: BigInt(mode.ttl) }, decode);
+  return spec(mode.container ? OpCode.createContainer : OpCode.create2, serverPath, record, decode);
 }
 
 export function deleteNode(serverPath: string, path: string, version: number): RequestSpec<void> {
-  return {
-    op: OpCode.delete,
-    path: serverPath,
-    write: (w) => writeDeleteRequest(w, { path: serverPath, version }),
-    decode: (h) => ok(h, path),
-  };
+  return spec(OpCode.delete, serverPath, { path: serverPath, version }, (h) => ok(h, path));
 }
 
 /** `register(found)` runs when the reply arrives: on OK (data watch) or NO_NODE (exist watch), like Java. */
 export function exists(serverPath: string, path: string, register: ((found: boolean) => void) | undefined): RequestSpec<Stat | null> {
-  return {
-    op: OpCode.exists,
-    path: serverPath,
-    write: (w) => writeExistsRequest(w, { path: serverPath, watch: register !== undefined }),
-    decode: (h, r) => {
-      if (h.err === KeeperCode.NO_NODE) {
-        register?.(false);
-        return null;
-      }
-      ok(h, path);
-      const stat = readClientStat(r);
-      register?.(true);
-      return stat;
-    },
-  };
+  return spec(OpCode.exists, serverPath, { path: serverPath, watch: register !== undefined }, (h, r) => {
+    if (h.err === KeeperCode.NO_NODE) {
+      register?.(false);
+      return null;
+    }
+    ok(h, path);
+    const stat = readClientStat(r);
+    register?.(true);
+    return stat;
+  });
 }
+
+const GET_DATA_REQUEST = requestRecord(OpCode.getData);
 
 /**
  * getData is the operation a read-heavy client issues most, so its spec is a class (one allocation per call,
- * not an object and two closures). The others stay plain builders.
+ * not an object and two closures), and is its own GetDataRequest record. The others go through `spec`.
  */
-class GetDataSpec implements RequestSpec<GetDataResult> {
+class GetDataSpec implements RequestSpec<GetDataResult>, GetDataRequest {
   readonly op = OpCode.getData;
   readonly path: string;
+  readonly watch: boolean;
   private readonly callerPath: string;
   private readonly register: (() => void) | undefined;
 
@@ -108,10 +106,11 @@ class GetDataSpec implements RequestSpec<GetDataResult> {
     this.path = serverPath;
     this.callerPath = callerPath;
     this.register = register;
+    this.watch = register !== undefined;
   }
 
   write(w: JuteWriter): void {
-    writeGetDataRequest(w, { path: this.path, watch: this.register !== undefined });
+    GET_DATA_REQUEST.write(w, this);
   }
 
   decode(h: ReplyHeader, r: JuteReader): GetDataResult {
@@ -128,133 +127,80 @@ export function getData(serverPath: string, path: string, register: (() => void)
 }
 
 export function setData(serverPath: string, path: string, data: Uint8Array | null, version: number): RequestSpec<Stat> {
-  return {
-    op: OpCode.setData,
-    path: serverPath,
-    write: (w) => writeSetDataRequest(w, { path: serverPath, data, version }),
-    decode: (h, r) => {
-      ok(h, path);
-      return readClientStat(r);
-    },
-  };
+  return spec(OpCode.setData, serverPath, { path: serverPath, data, version }, (h, r) => {
+    ok(h, path);
+    return readClientStat(r);
+  });
 }
 
 export function getACL(serverPath: string, path: string): RequestSpec<{ acl: ACL[]; stat: Stat }> {
-  return {
-    op: OpCode.getACL,
-    path: serverPath,
-    write: (w) => writeGetACLRequest(w, { path: serverPath }),
-    decode: (h, r) => {
-      ok(h, path);
-      const acl = toClientAcl(readACLs(r));
-      return { acl, stat: readClientStat(r) };
-    },
-  };
+  return spec(OpCode.getACL, serverPath, { path: serverPath }, (h, r) => {
+    ok(h, path);
+    const acl = toClientAcl(readACLs(r));
+    return { acl, stat: readClientStat(r) };
+  });
 }
 
 export function setACL(serverPath: string, path: string, acl: ACL[], version: number): RequestSpec<Stat> {
-  return {
-    op: OpCode.setACL,
-    path: serverPath,
-    write: (w) => writeSetACLRequest(w, { path: serverPath, acl, version }),
-    decode: (h, r) => {
-      ok(h, path);
-      return readClientStat(r);
-    },
-  };
+  return spec(OpCode.setACL, serverPath, { path: serverPath, acl, version }, (h, r) => {
+    ok(h, path);
+    return readClientStat(r);
+  });
 }
 
 /** getChildren2, so the parent's Stat comes back too. */
 export function getChildren(serverPath: string, path: string, register: (() => void) | undefined): RequestSpec<GetChildrenResult> {
-  return {
-    op: OpCode.getChildren2,
-    path: serverPath,
-    write: (w) => writeGetChildren2Request(w, { path: serverPath, watch: register !== undefined }),
-    decode: (h, r) => {
-      ok(h, path);
-      const children = strings(readStrings(r));
-      const stat = readClientStat(r);
-      register?.();
-      return { children, stat };
-    },
-  };
+  return spec(OpCode.getChildren2, serverPath, { path: serverPath, watch: register !== undefined }, (h, r) => {
+    ok(h, path);
+    const children = strings(readStrings(r));
+    const stat = readClientStat(r);
+    register?.();
+    return { children, stat };
+  });
 }
 
 export function sync(serverPath: string, path: string): RequestSpec<void> {
-  return {
-    op: OpCode.sync,
-    path: serverPath,
-    write: (w) => writeSyncRequest(w, { path: serverPath }),
-    decode: (h, r) => {
-      ok(h, path);
-      readSyncResponse(r);
-    },
-  };
+  return spec(OpCode.sync, serverPath, { path: serverPath }, (h, r) => {
+    ok(h, path);
+    SYNC_RESPONSE(r);
+  });
 }
 
 export function getEphemerals(serverPrefix: string): RequestSpec<string[]> {
-  return {
-    op: OpCode.getEphemerals,
-    path: serverPrefix,
-    write: (w) => writeGetEphemeralsRequest(w, { prefixPath: serverPrefix }),
-    decode: (h, r) => {
-      ok(h, undefined);
-      return strings(readGetEphemeralsResponse(r).ephemerals);
-    },
-  };
+  return spec(OpCode.getEphemerals, serverPrefix, { prefixPath: serverPrefix }, (h, r) => {
+    ok(h, undefined);
+    return strings(EPHEMERALS_RESPONSE(r).ephemerals);
+  });
 }
 
 export function getAllChildrenNumber(serverPath: string, path: string): RequestSpec<number> {
-  return {
-    op: OpCode.getAllChildrenNumber,
-    path: serverPath,
-    write: (w) => writeGetAllChildrenNumberRequest(w, { path: serverPath }),
-    decode: (h, r) => {
-      ok(h, path);
-      return readGetAllChildrenNumberResponse(r).totalNumber;
-    },
-  };
+  return spec(OpCode.getAllChildrenNumber, serverPath, { path: serverPath }, (h, r) => {
+    ok(h, path);
+    return CHILDREN_NUMBER_RESPONSE(r).totalNumber;
+  });
 }
 
 export function whoAmI(): RequestSpec<{ authScheme: string; user: string }[]> {
-  return {
-    op: OpCode.whoAmI,
-    decode: (h, r) => {
-      ok(h, undefined);
-      return (readWhoAmIResponse(r).clientInfo ?? []).map((c) => ({ authScheme: c.authScheme ?? '', user: c.user ?? '' }));
-    },
-  };
+  return spec(OpCode.whoAmI, undefined, null, (h, r) => {
+    ok(h, undefined);
+    return (WHO_AM_I_RESPONSE(r).clientInfo ?? []).map((c) => ({ authScheme: c.authScheme ?? '', user: c.user ?? '' }));
+  });
 }
 
 export function addWatch(serverPath: string, path: string, mode: 'persistent' | 'persistent-recursive', register: () => void): RequestSpec<void> {
-  return {
-    op: OpCode.addWatch,
-    path: serverPath,
-    write: (w) => writeAddWatchRequest(w, { path: serverPath, mode: mode === 'persistent' ? 0 : 1 }),
-    decode: (h) => {
-      ok(h, path);
-      // The body is an ErrorResponse{err=0}: nothing to learn from it.
-      register();
-    },
-  };
+  return spec(OpCode.addWatch, serverPath, { path: serverPath, mode: mode === 'persistent' ? 0 : 1 }, (h) => {
+    ok(h, path);
+    // The body is an ErrorResponse{err=0}: nothing to learn from it.
+    register();
+  });
 }
 
 export function removeWatches(serverPath: string, path: string, type: number): RequestSpec<void> {
-  return {
-    op: OpCode.removeWatches,
-    path: serverPath,
-    write: (w) => writeRemoveWatchesRequest(w, { path: serverPath, type }),
-    decode: (h) => ok(h, path),
-  };
+  return spec(OpCode.removeWatches, serverPath, { path: serverPath, type }, (h) => ok(h, path));
 }
 
 export function checkWatches(serverPath: string, path: string, type: number): RequestSpec<void> {
-  return {
-    op: OpCode.checkWatches,
-    path: serverPath,
-    write: (w) => writeCheckWatchesRequest(w, { path: serverPath, type }),
-    decode: (h) => ok(h, path),
-  };
+  return spec(OpCode.checkWatches, serverPath, { path: serverPath, type }, (h) => ok(h, path));
 }
 
 /** Incremental (joining/leaving) or bulk (newMembers), never both; fromConfig guards against a concurrent change. */
@@ -263,25 +209,21 @@ export function reconfig(options: ReconfigOptions): RequestSpec<GetDataResult> {
   if (incremental === (options.newMembers !== undefined)) {
     throw new InvalidArgumentError('reconfig', 'give joining/leaving (incremental) or newMembers (bulk), not both or neither');
   }
-  const record: ReconfigRequest = {
+  const record = {
     joiningServers: options.joining ?? null,
     leavingServers: options.leaving ?? null,
     newMembers: options.newMembers ?? null,
     curConfigId: options.fromConfig ?? -1n,
   };
-  return {
-    op: OpCode.reconfig,
-    write: (w) => writeReconfigRequest(w, record),
-    decode: (h, r) => {
-      ok(h, undefined);
-      const data = copy(r.readBuffer());
-      return { data, stat: readClientStat(r) };
-    },
-  };
+  return spec(OpCode.reconfig, undefined, record, (h, r) => {
+    ok(h, undefined);
+    const data = copy(r.readBuffer());
+    return { data, stat: readClientStat(r) };
+  });
 }
 
 export function closeSession(): RequestSpec<void> {
-  return { op: OpCode.closeSession, decode: () => undefined };
+  return spec(OpCode.closeSession, undefined, null, () => undefined);
 }
 
 /**
@@ -291,16 +233,8 @@ export function closeSession(): RequestSpec<void> {
  */
 export function setWatches(batch: SetWatchesBatch, relativeZxid: bigint): RequestSpec<void> {
   const record = { relativeZxid, dataWatches: batch.data, existWatches: batch.exist, childWatches: batch.child };
-  return {
-    op: batch.needsSetWatches2 ? OpCode.setWatches2 : OpCode.setWatches,
-    write: (w) => {
-      if (batch.needsSetWatches2) {
-        writeSetWatches2(w, { ...record, persistentWatches: batch.persistent, persistentRecursiveWatches: batch.persistentRecursive });
-      } else {
-        writeSetWatches(w, record);
-      }
-    },
-    decode: (h) => ok(h, undefined),
-  };
+  const decode = (h: ReplyHeader): void => ok(h, undefined);
+  if (!batch.needsSetWatches2) return spec(OpCode.setWatches, undefined, record, decode);
+  return spec(OpCode.setWatches2, undefined, { ...record, persistentWatches: batch.persistent, persistentRecursiveWatches: batch.persistentRecursive }, decode);
 }
 

@@ -4,9 +4,9 @@
  * takes, and `JSON.stringify(stat)` works. Ids (zxids, the ephemeral owner's session id) stay bigints: they use
  * all 64 bits, and a number would silently round them.
  */
-import type { JuteReader } from '../jute/reader.js';
-import { longMemo } from '../jute/reader.js';
-import type { Stat as WireStat } from '../records/data.js';
+import type { JuteReader } from '../codec/jute/reader.js';
+import { longMemo } from '../codec/jute/reader.js';
+import type { Stat as WireStat } from '../codec/records/data.js';
 
 /**
  * The metadata ZooKeeper keeps for a node (its `Stat`).

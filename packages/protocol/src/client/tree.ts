@@ -5,7 +5,7 @@
  */
 import { ServerError } from '../errors/errors.js';
 import { KeeperCode } from '../errors/codes.js';
-import { pickCallOptions } from './call-helpers.js';
+import { pickCallOptions } from './cancel.js';
 import { ancestors, joinPath, validatePath } from './paths.js';
 import type { CallOptions, CreateOptions, Data, Stat } from './types.js';
 

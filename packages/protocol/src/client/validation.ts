@@ -3,7 +3,7 @@
  * a bad call never reaches the wire.
  */
 import { InvalidArgumentError } from '../errors/errors.js';
-import { CreateFlags } from '../records/constants.js';
+import { CreateFlags } from '../codec/records/constants.js';
 import type { CreateMode, Data } from './types.js';
 
 const utf8 = new TextEncoder();

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEnsemble, type Ensemble, type ZooKeeperServer } from '@zkts/testkit';
 import { ServerError, type ZkClient } from '@zkts/protocol';
-import { open, until, waitForState } from './helpers.js';
+import { open, until, waitForState } from '../support/integration.js';
 
 async function memberOf(ensemble: Ensemble, sessionId: bigint): Promise<ZooKeeperServer | undefined> {
   const needle = `sid=0x${sessionId.toString(16)}`;

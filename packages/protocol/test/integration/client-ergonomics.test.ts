@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest'
 
 import { createClient, InvalidArgumentError, type Logger, type StateChange, type WatchEvent, type ZkClient } from '@zkts/protocol';
 
-import { hostPort, open, sharedServer, uniqueRoot } from './helpers.js';
+import { hostPort, open, sharedServer, uniqueRoot } from '../support/integration.js';
 
 type LogLine = [level: string, message: string, details: Record<string, unknown> | undefined];
 

@@ -4,7 +4,7 @@ import { channel } from 'node:diagnostics_channel';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFaultProxy, type FaultProxy } from '@zkts/testkit';
 import { Acls, ConnectionLossError, exponentialBackoff, type RetryPolicy, SessionExpiredError, createClient, digestId, type ClientOptions, type StateChange, type ZkClient } from '@zkts/protocol';
-import { hostPort, open, sharedServer, uniqueRoot, until, waitForState } from './helpers.js';
+import { hostPort, open, sharedServer, uniqueRoot, until, waitForState } from '../support/integration.js';
 
 describe('faults through a proxy', () => {
   const root = uniqueRoot();

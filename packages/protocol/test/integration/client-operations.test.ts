@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { channel } from 'node:diagnostics_channel';
 import { Acls, InvalidArgumentError, MultiError, Perms, ServerError, digestId, type WatchEvent, type ZkClient } from '@zkts/protocol';
-import { open, sharedServer, text, uniqueRoot, until } from './helpers.js';
+import { open, sharedServer, text, uniqueRoot, until } from '../support/integration.js';
 
 async function code(promise: Promise<unknown>): Promise<string> {
   try {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseMntr, startEnsemble, type Ensemble } from '@zkts/testkit';
 import { connect, type ZkClient } from '@zkts/protocol';
 import { clientAddresses } from '../../src/client/ensemble-tracker.js';
-import { until } from './helpers.js';
+import { until } from '../support/integration.js';
 
 const SUPER = 'reconfig-secret';
 

@@ -3,7 +3,7 @@
 // opens a new one. Nothing of the old session may leak into the new one.
 import { describe, expect, it } from 'vitest';
 import { ConnectionLossError, SessionExpiredError, type ClientOptions, type StateChange, type WatchEvent, type ZkClient } from '@zkts/protocol';
-import { expireBehindProxy, proxiedRoot, until } from './helpers.js';
+import { expireBehindProxy, proxiedRoot, until } from '../support/integration.js';
 
 describe('session renewal', () => {
   const fixture = proxiedRoot('renew');

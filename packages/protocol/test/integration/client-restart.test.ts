@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startZooKeeper, type ZooKeeperServer } from '@zkts/testkit';
 import { ConnectionLossError, ServerError, type StateChange, type ZkClient } from '@zkts/protocol';
-import { open, waitForState } from './helpers.js';
+import { open, waitForState } from '../support/integration.js';
 
 describe('server restart', () => {
   let server: ZooKeeperServer;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ZkClient } from '@zkts/protocol';
-import { open, sharedServer, text, uniqueRoot } from './helpers.js';
+import { open, sharedServer, text, uniqueRoot } from '../support/integration.js';
 
 describe('client smoke', () => {
   let client: ZkClient;

@@ -15,7 +15,7 @@ import {
   type StateChange,
   type ZkClient,
 } from '@zkts/protocol';
-import { hostPort, text, uniqueRoot, until } from './helpers.js';
+import { hostPort, text, uniqueRoot, until } from '../support/integration.js';
 
 const USERS = { bob: 'bob-secret', carol: 'carol-secret' };
 

@@ -7,7 +7,7 @@ import { renderClientJaas, startZooKeeper, type ZooKeeperServer } from '@zkts/te
 import { Acls, createClient, type ZkClient } from '@zkts/protocol';
 import { DigestMd5Exchange } from '../../src/client/sasl/digest-md5.js';
 import { compileJavaPrograms, type JavaPrograms } from '../../../../test/support/java-peer.js';
-import { text, uniqueRoot } from './helpers.js';
+import { text, uniqueRoot } from '../support/integration.js';
 
 const USERS = { bob: 'bob-secret', carol: 'carol-secret' };
 let java: JavaPrograms;

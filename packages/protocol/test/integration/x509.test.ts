@@ -4,7 +4,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { issueClientCertificate, startZooKeeper, type TlsMaterial, type ZooKeeperServer } from '@zkts/testkit';
 import { Acls, Perms, TimeoutError, createClient, type ZkClient } from '@zkts/protocol';
-import { text, uniqueRoot } from './helpers.js';
+import { text, uniqueRoot } from '../support/integration.js';
 
 describe('x509 identities', () => {
   let server: ZooKeeperServer;

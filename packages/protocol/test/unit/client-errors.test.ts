@@ -14,9 +14,9 @@ import {
   serverKeeperCode,
   type ZkClient,
 } from '../../src/index.js';
-import { OpCode } from '../../src/records/constants.js';
-import { writeMultiResponse } from '../../src/wire/multi.js';
-import { FakeServer, type FakeConnection, type ReceivedRequest } from '../fake-server.js';
+import { OpCode } from '../../src/codec/records/constants.js';
+import { writeMultiResponse } from '../../src/codec/multi.js';
+import { FakeServer, type FakeConnection, type ReceivedRequest } from '../support/fake-server.js';
 
 const servers: FakeServer[] = [];
 const clients: ZkClient[] = [];

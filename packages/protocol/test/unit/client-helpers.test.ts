@@ -3,10 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { Acls, InvalidArgumentError, Perms, basename, digestId, joinPath, parentPath, parseConnectString, validatePath } from '../../src/index.js';
 import { validateAcl } from '../../src/client/acl.js';
 import { Chroot } from '../../src/client/chroot.js';
-import { HostProvider } from '../../src/client/host-provider.js';
-import { XidCounter } from '../../src/client/pending-queue.js';
+import { HostProvider } from '../../src/client/session/host-provider.js';
+import { XidCounter } from '../../src/client/session/connection.js';
 import { canTransition, isTerminal } from '../../src/client/session/session-state.js';
-import { WatchManager, setWatchesBatches, type Watcher } from '../../src/client/watch-manager.js';
+import { WatchManager, setWatchesBatches, type Watcher } from '../../src/client/watches/watch-manager.js';
 
 describe('validatePath (PathUtils rules)', () => {
   it.each(['/', '/a', '/a/b', '/a.b', '/..a', '/a..', '/.a', '/zookeeper', '/é/日本'])('accepts %j', (p) => {

@@ -1,10 +1,11 @@
 // states(), onStateChange, diagnostics channels, asyncDispose, and the read-only → read-write move,
 // against the wire-level fake.
 import { channel } from 'node:diagnostics_channel';
+import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient, type StateChange, type ZkClient } from '../../src/index.js';
-import { EventType, OpCode } from '../../src/records/constants.js';
-import { FakeServer, eventually, type FakeConnection, type ReceivedRequest } from '../fake-server.js';
+import { EventType, OpCode } from '../../src/codec/records/constants.js';
+import { FakeServer, eventually, type FakeConnection, type ReceivedRequest } from '../support/fake-server.js';
 
 const servers: FakeServer[] = [];
 const clients: ZkClient[] = [];
@@ -19,6 +20,26 @@ afterEach(async () => {
 });
 
 describe('observability', () => {
+  it('on/once/off/removeListener are methods of ZkClient itself, and serve Node\'s events.once', async () => {
+    const { ZkClient: Direct } = await import('../../src/client/client.js');
+    expect(Object.getOwnPropertyNames(Direct.prototype)).toEqual(expect.arrayContaining(['on', 'once', 'off', 'removeListener']));
+    const s = await FakeServer.start({ onRequest: ok });
+    servers.push(s);
+    const c = createClient(s.connectString, { sessionTimeout: 2000 });
+    clients.push(c);
+    const states: string[] = [];
+    const onState = (change: StateChange): void => void states.push(change.state);
+    c.on('state', onState);
+    const connected = once(c as never, 'connected');
+    await c.connect();
+    const [change] = (await connected) as [StateChange];
+    expect(change.state).toBe('connected');
+    c.removeListener('state', onState);
+    s.last?.close();
+    await eventually(() => s.connections.length === 2 && c.state === 'connected', 3000, 'reconnect');
+    expect(states).toEqual(['connecting', 'connected']);
+  });
+
   it('states() yields every change in order and ends after a terminal state', async () => {
     const s = await FakeServer.start({ onRequest: ok });
     servers.push(s);

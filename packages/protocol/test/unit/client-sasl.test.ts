@@ -12,10 +12,10 @@ import {
   type StateChange,
   type ZkClient,
 } from '../../src/index.js';
-import { readGetSASLRequest, writeSetSASLResponse } from '../../src/records/auth.js';
-import { OpCode, Xid } from '../../src/records/constants.js';
-import { writeGetDataResponse } from '../../src/records/node.js';
-import { FakeServer, eventually, type FakeConnection, type FakeServerOptions, type ReceivedRequest } from '../fake-server.js';
+import { readGetSASLRequest, writeSetSASLResponse } from '../../src/codec/records/auth.js';
+import { OpCode, Xid } from '../../src/codec/records/constants.js';
+import { writeGetDataResponse } from '../../src/codec/records/node.js';
+import { FakeServer, eventually, type FakeConnection, type FakeServerOptions, type ReceivedRequest } from '../support/fake-server.js';
 
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
 const dec = (b: Uint8Array | null): string => (b === null ? '<null>' : new TextDecoder().decode(b));

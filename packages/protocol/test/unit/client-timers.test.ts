@@ -4,10 +4,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '@zkts/testkit';
 import { ConnectTimeoutError, SessionExpiredError, TimeoutError, createClient, type ClientOptions, type StateChange, type ZkClient } from '../../src/index.js';
-import { OpCode, Xid } from '../../src/records/constants.js';
-import { writeGetDataResponse, readGetDataRequest } from '../../src/records/node.js';
-import type { Stat } from '../../src/records/data.js';
-import { FakeServer, eventually, type FakeConnection, type FakeServerOptions, type ReceivedRequest } from '../fake-server.js';
+import { OpCode, Xid } from '../../src/codec/records/constants.js';
+import { writeGetDataResponse, readGetDataRequest } from '../../src/codec/records/node.js';
+import type { Stat } from '../../src/codec/records/data.js';
+import { FakeServer, eventually, type FakeConnection, type FakeServerOptions, type ReceivedRequest } from '../support/fake-server.js';
 
 const STAT: Stat = { czxid: 1n, mzxid: 2n, ctime: 3n, mtime: 4n, version: 0, cversion: 0, aversion: 0, ephemeralOwner: 0n, dataLength: 1, numChildren: 0, pzxid: 5n };
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { serverCodeName } from '../../src/errors/codes.js';
-import { JuteReader } from '../../src/jute/reader.js';
-import { JuteWriter } from '../../src/jute/writer.js';
+import { JuteReader } from '../../src/codec/jute/reader.js';
+import { JuteWriter } from '../../src/codec/jute/writer.js';
 import {
   addWatchModeName,
   createFlagsName,
@@ -19,8 +19,8 @@ import {
   permsName,
   specialXidName,
   watcherTypeName,
-} from '../../src/records/constants.js';
-import { hex } from './support/session.js';
+} from '../../src/codec/records/constants.js';
+import { hex } from '../support/recorded-session.js';
 
 describe('protocol tables', () => {
   it('names every opcode and survives unknown numbers', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ProtocolError } from '../../src/errors/errors.js';
-import { FrameSplitter, frameWithLength } from '../../src/wire/frame.js';
-import { hex, prng, sessionFrames } from './support/session.js';
+import { FrameSplitter, frameWithLength } from '../../src/codec/frame.js';
+import { hex, prng, sessionFrames } from '../support/recorded-session.js';
 
 const frames = sessionFrames().map((f) => f.frame);
 const stream = Buffer.concat(frames.map(frameWithLength));

@@ -7,13 +7,13 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProtocolError } from '../../src/errors/errors.js';
-import { JuteReader } from '../../src/jute/reader.js';
-import { JuteWriter } from '../../src/jute/writer.js';
-import * as records from '../../src/records/index.js';
-import { ConversationDecoder } from '../../src/wire/conversation.js';
-import { FrameSplitter, frameWithLength } from '../../src/wire/frame.js';
-import { readMultiRequest, readMultiResponse } from '../../src/wire/multi.js';
-import { prng, sessionFrames } from './support/session.js';
+import { JuteReader } from '../../src/codec/jute/reader.js';
+import { JuteWriter } from '../../src/codec/jute/writer.js';
+import * as records from '../../src/codec/records/index.js';
+import { ConversationDecoder } from '../../src/inspect/conversation.js';
+import { FrameSplitter, frameWithLength } from '../../src/codec/frame.js';
+import { readMultiRequest, readMultiResponse } from '../../src/codec/multi.js';
+import { prng, sessionFrames } from '../support/recorded-session.js';
 
 const MAX_PACKET = 4096;
 const session = sessionFrames();

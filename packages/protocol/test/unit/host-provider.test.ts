@@ -1,9 +1,9 @@
 // The rebalancing rules of a changing host list (ZOOKEEPER-1355), checked on the probabilities themselves (a
 // scripted random source) and on their outcome over many simulated clients.
 import { describe, expect, it } from 'vitest';
-import { HostProvider } from '../../src/client/host-provider.js';
+import { HostProvider } from '../../src/client/session/host-provider.js';
 import type { HostAddress } from '../../src/client/connect-string.js';
-import { prng as seeded } from './support/session.js';
+import { prng as seeded } from '../support/recorded-session.js';
 
 const hosts = (...ports: number[]): HostAddress[] => ports.map((port) => ({ host: '127.0.0.1', port }));
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { JuteReader, JuteWriter } from '@zkts/protocol/codec';
 import { ProtocolError, ServerError, ZkError } from '@zkts/protocol';
-import { longMemo } from '../../src/jute/reader.js';
+import { longMemo } from '../../src/codec/jute/reader.js';
 
 describe('Jute primitives', () => {
   it('round-trips every primitive, keeping null distinct from empty', () => {

@@ -4,9 +4,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { JuteReader } from '../../src/jute/reader.js';
-import { JuteWriter } from '../../src/jute/writer.js';
-import * as records from '../../src/records/index.js';
+import { JuteReader } from '../../src/codec/jute/reader.js';
+import { JuteWriter } from '../../src/codec/jute/writer.js';
+import * as records from '../../src/codec/records/index.js';
 
 interface Vector {
   record: string;

@@ -4,12 +4,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { InvalidArgumentError, ProtocolError } from '../../src/errors/errors.js';
-import { JuteReader } from '../../src/jute/reader.js';
-import { JuteWriter } from '../../src/jute/writer.js';
-import { readConnectRequest, readConnectResponse, writeConnectRequest, writeConnectResponse } from '../../src/records/connect.js';
-import { OpCode, type OpCodeName } from '../../src/records/constants.js';
-import { fillReplyHeader, readReplyHeader, readRequestHeader, replyHeaderSlot, writeReplyHeader } from '../../src/records/headers.js';
-import { frameWithLength } from '../../src/wire/frame.js';
+import { JuteReader } from '../../src/codec/jute/reader.js';
+import { JuteWriter } from '../../src/codec/jute/writer.js';
+import { readConnectRequest, readConnectResponse, writeConnectRequest, writeConnectResponse } from '../../src/codec/records/connect.js';
+import { OpCode, type OpCodeName } from '../../src/codec/records/constants.js';
+import { fillReplyHeader, readReplyHeader, readRequestHeader, replyHeaderSlot, writeReplyHeader } from '../../src/codec/records/headers.js';
+import { frameWithLength } from '../../src/codec/frame.js';
 import {
   firstMultiError,
   readMultiRequest,
@@ -18,9 +18,9 @@ import {
   writeMultiResponse,
   type MultiOp,
   type MultiResult,
-} from '../../src/wire/multi.js';
-import { requestCodecFor, responseReaderFor, responseWriterFor, writeRequestFrame, type RequestOpCode } from '../../src/wire/ops.js';
-import { hex, sessionFrames } from './support/session.js';
+} from '../../src/codec/multi.js';
+import { requestCodecFor, responseReaderFor, responseWriterFor, writeRequestFrame, type RequestOpCode } from '../../src/codec/ops.js';
+import { hex, sessionFrames } from '../support/recorded-session.js';
 
 const frames = sessionFrames();
 const stat = {

@@ -9,8 +9,8 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { DataFileError } from '../../src/errors/errors.js';
-import { encodeSnapshot, encodeTxnLog, readSnapshot, readTxnLog, type TxnEntry } from '../../src/persistence/index.js';
-import { prng } from './support/session.js';
+import { encodeSnapshot, encodeTxnLog, readSnapshot, readTxnLog, type TxnEntry } from '../../src/codec/persistence/index.js';
+import { prng } from '../support/recorded-session.js';
 
 const DIR = new URL('../fixtures/persistence/', import.meta.url);
 const CODES = new Set(['FILE_BAD_MAGIC', 'FILE_TRUNCATED', 'FILE_BAD_CHECKSUM', 'FILE_BAD_END_MARKER', 'FILE_BAD_RECORD', 'FILE_UNSUPPORTED']);

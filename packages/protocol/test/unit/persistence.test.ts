@@ -9,10 +9,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
 import { DataFileError, ProtocolError } from '../../src/errors/errors.js';
-import { JuteReader } from '../../src/jute/reader.js';
-import { JuteWriter } from '../../src/jute/writer.js';
-import { opName } from '../../src/records/constants.js';
-import * as persistence from '../../src/persistence/index.js';
+import { JuteReader } from '../../src/codec/jute/reader.js';
+import { JuteWriter } from '../../src/codec/jute/writer.js';
+import { opName } from '../../src/codec/records/constants.js';
+import * as persistence from '../../src/codec/persistence/index.js';
 import {
   adler32,
   decodeTxnEntry,
@@ -25,8 +25,8 @@ import {
   txnPaths,
   writeTxnEntry,
   type TxnEntry,
-} from '../../src/persistence/index.js';
-import { parseSnapshotFormatter, parseTxnLogToolkit } from '../helpers/java-tools.js';
+} from '../../src/codec/persistence/index.js';
+import { parseSnapshotFormatter, parseTxnLogToolkit } from '../support/java-tools.js';
 
 const DIR = new URL('../fixtures/persistence/', import.meta.url);
 const files = readdirSync(DIR);

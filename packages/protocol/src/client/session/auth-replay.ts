@@ -6,7 +6,7 @@
  */
 import { AuthFailedError, ConnectionLossError, errorFromKeeperCode, type ZkError } from '../../errors/errors.js';
 import { KeeperCode } from '../../errors/codes.js';
-import type { Connection } from '../connection.js';
+import type { Connection } from './connection.js';
 
 export interface Credential {
   scheme: string;

@@ -4,19 +4,18 @@
  * server never closes its side.
  */
 import type { Clock } from '../clock.js';
-import type { Connection } from '../connection.js';
+import type { Connection } from './connection.js';
 import { debug } from '../diagnostics.js';
 import type { Dispatcher } from '../dispatcher.js';
-import type { RequestPipeline } from '../pipeline.js';
-import { Call } from '../request.js';
+import { Call, type Canceller } from '../request.js';
 import { closeSession } from '../requests.js';
 
 /** How long close() waits for the server to close its side after closeSession before dropping the socket. */
 const CLOSE_GRACE_MS = 1000;
 
-export async function closeOnServer(conn: Connection, pipeline: RequestPipeline, dispatcher: Dispatcher, clock: Clock, negotiated: number): Promise<void> {
-  const call = new Call<void>(closeSession(), dispatcher, { timeout: Math.min(2000, Math.max(100, negotiated)) }, pipeline, clock);
-  pipeline.prime(conn, call);
+export async function closeOnServer(conn: Connection, canceller: Canceller, dispatcher: Dispatcher, clock: Clock, negotiated: number): Promise<void> {
+  const call = new Call<void>(closeSession(), dispatcher, { timeout: Math.min(2000, Math.max(100, negotiated)) }, canceller, clock);
+  conn.send(call);
   try {
     await call.promise;
   } catch (err) {

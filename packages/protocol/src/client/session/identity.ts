@@ -4,9 +4,9 @@
  * the rule for re-attaching lives in one place: a session is re-attached only if it was born on a read-write
  * server (a read-only server's session cannot move).
  */
-import type { ConnectRequest } from '../../records/connect.js';
-import { PROTOCOL_VERSION, SESSION_PASSWORD_LENGTH } from '../../records/constants.js';
-import type { HandshakeResult } from '../connection.js';
+import type { ConnectRequest } from '../../codec/records/connect.js';
+import { PROTOCOL_VERSION, SESSION_PASSWORD_LENGTH } from '../../codec/records/constants.js';
+import type { HandshakeResult } from './connection.js';
 
 export class SessionIdentity {
   id = 0n;

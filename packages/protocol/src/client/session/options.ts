@@ -1,12 +1,12 @@
 /**
- * What a Session is built from: the client's resolved options plus the collaborators the client owns and
- * shares with it (the dispatcher that orders everything the user sees, the watches facade, the clock).
+ * What a Session is built from: the client's resolved options plus what the client shares with it (the chroot
+ * its watchers strip, the dispatcher that orders everything the user sees, the clock).
  */
 import type { ConnectionOptions } from 'node:tls';
 import type { Clock } from '../clock.js';
 import type { HostAddress } from '../connect-string.js';
 import type { Dispatcher } from '../dispatcher.js';
-import type { SessionWatches } from '../watches.js';
+import type { Chroot } from '../chroot.js';
 import type { ClientOptions } from '../types.js';
 import { saslMechanism, type SaslMechanism } from '../sasl/mechanism.js';
 import type { Credential } from './auth-replay.js';
@@ -30,7 +30,7 @@ export interface SessionOptions {
   renewWatches: boolean;
   clock: Clock;
   dispatcher: Dispatcher;
-  watches: SessionWatches;
+  root: Chroot;
 }
 
 const DEFAULT_MAX_QUEUED = 10_000;
@@ -40,16 +40,16 @@ const utf8 = new TextEncoder();
 export function sessionOptions(
   hosts: HostAddress[],
   options: ClientOptions,
-  resolved: Pick<SessionOptions, 'sessionTimeout' | 'maxPacket' | 'clock' | 'dispatcher' | 'watches'>,
+  resolved: Pick<SessionOptions, 'sessionTimeout' | 'maxPacket' | 'clock' | 'dispatcher' | 'root'>,
 ): SessionOptions {
-  // Every field written out, in one order: a spread of `resolved` gave each session's options object a hidden
-  // class of its own (~0.5 KB of heap per session in a pool of thousands).
+  // Every field written out, in one order: a spread of `resolved` would give each session's options object a
+  // hidden class of its own (~0.5 KB of heap per session in a pool of thousands).
   return {
     sessionTimeout: resolved.sessionTimeout,
     maxPacket: resolved.maxPacket,
     clock: resolved.clock,
     dispatcher: resolved.dispatcher,
-    watches: resolved.watches,
+    root: resolved.root,
     hosts,
     shuffle: options.shuffle ?? true,
     connectTimeout: options.connectTimeout,

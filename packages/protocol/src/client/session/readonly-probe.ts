@@ -8,11 +8,11 @@ import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
 import { sleep } from '../cancel.js';
 import type { Clock } from '../clock.js';
 import type { HostAddress } from '../connect-string.js';
-import type { Connection } from '../connection.js';
+import type { Connection } from './connection.js';
 import { ConnectionLossError } from '../../errors/errors.js';
 import { debug } from '../diagnostics.js';
-import type { HostProvider } from '../host-provider.js';
-import { describe } from '../transport.js';
+import type { HostProvider } from './host-provider.js';
+import { describe } from './transport.js';
 
 const FIRST_DELAY = 100;
 const MAX_DELAY = 60_000;

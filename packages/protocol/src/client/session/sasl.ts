@@ -4,10 +4,10 @@
  * server in `sasl` requests (opcode 102: GetSASLRequest out, SetSASLResponse back). The server keeps the
  * identity per connection, so every connection authenticates again: reconnects and renewals alike.
  *
- * Each token is an ordinary request with an xid, matched in the pipeline's FIFO like any reply (Java bypasses
- * its queue for them; the server answers in order either way). Until this resolves the session stays
- * `connecting`/`suspended`, sends no ping (a server enforcing auth would refuse it, -124) and opens no
- * pipeline: `connected` means authenticated. The outcome is null (authenticated) or the error to end with:
+ * Each token is an ordinary request with an xid, sent on the connection ahead of the request queue and matched
+ * in its in-flight FIFO like any reply (Java bypasses its queue for them; the server answers in order either
+ * way). Until this resolves the session stays `connecting`/`suspended`, sends no ping (a server enforcing auth
+ * would refuse it, -124) and does not open the request queue: `connected` means authenticated. The outcome is null (authenticated) or the error to end with:
  *
  *   server answers AUTH_FAILED (-115)         AuthFailedError (cause: the server's error)
  *   server answers -124 (enforce.auth)        SessionClosedRequireSaslAuthError
@@ -22,24 +22,21 @@ import {
   errorFromKeeperCode,
 } from '../../errors/errors.js';
 import { KeeperCode } from '../../errors/codes.js';
-import type { JuteReader } from '../../jute/reader.js';
-import type { JuteWriter } from '../../jute/writer.js';
-import { readSetSASLResponse, writeGetSASLRequest } from '../../records/auth.js';
-import { OpCode } from '../../records/constants.js';
-import type { ReplyHeader } from '../../records/headers.js';
-import type { Connection } from '../connection.js';
+import type { JuteReader } from '../../codec/jute/reader.js';
+import type { JuteWriter } from '../../codec/jute/writer.js';
+import { OpCode } from '../../codec/records/constants.js';
+import type { ReplyHeader } from '../../codec/records/headers.js';
+import type { Connection } from './connection.js';
 import { debug } from '../diagnostics.js';
 import type { RequestEntry, RequestPhase } from '../request.js';
+import { requestRecord, responseRecord } from '../requests.js';
 import type { SaslExchange, SaslMechanism } from '../sasl/mechanism.js';
 
 /** No mechanism ZooKeeper uses needs more than three round trips; a server that keeps asking is broken. */
 const MAX_ROUNDS = 16;
 const EMPTY = new Uint8Array(0);
-
-/** Where the tokens go: the pipeline's `prime` (in flight, matched by xid, failed with the connection). */
-export interface TokenSender {
-  prime(conn: Connection, entry: RequestEntry): void;
-}
+const SASL_REQUEST = requestRecord(OpCode.sasl);
+const SASL_RESPONSE = responseRecord(OpCode.sasl);
 
 type Settle = (result: Uint8Array | ZkError) => void;
 
@@ -60,7 +57,7 @@ class SaslTokenRequest implements RequestEntry {
   }
 
   write(w: JuteWriter): void {
-    writeGetSASLRequest(w, { token: this.token });
+    SASL_REQUEST.write(w, { token: this.token });
   }
 
   reply(header: ReplyHeader, r: JuteReader): void {
@@ -69,7 +66,7 @@ class SaslTokenRequest implements RequestEntry {
       this.settle(refusal(header.err, this.mechanism));
       return;
     }
-    this.settle(readSetSASLResponse(r).token ?? EMPTY);
+    this.settle(SASL_RESPONSE(r).token ?? EMPTY);
   }
 
   fail(error: ZkError): void {
@@ -101,13 +98,14 @@ function mechanismFailure(err: unknown, mechanism: string): ZkError {
   return new AuthFailedError(`SASL ${mechanism} failed on the client: ${detail}`, { cause: err });
 }
 
-function send(conn: Connection, sender: TokenSender, token: Uint8Array, mechanism: string): Promise<Uint8Array | ZkError> {
+/** One token on `conn` (in flight, matched by xid, failed with the connection). */
+function send(conn: Connection, token: Uint8Array, mechanism: string): Promise<Uint8Array | ZkError> {
   if (conn.phase !== 'open') return Promise.resolve(new ConnectionLossError('connection closed during SASL authentication', false));
-  return new Promise((resolve) => sender.prime(conn, new SaslTokenRequest(token, mechanism, resolve)));
+  return new Promise((resolve) => conn.send(new SaslTokenRequest(token, mechanism, resolve)));
 }
 
 /** Runs the whole exchange on `conn`; null once the server has accepted us (see the table above). */
-export async function authenticate(mechanism: SaslMechanism, conn: Connection, sender: TokenSender): Promise<ZkError | null> {
+export async function authenticate(mechanism: SaslMechanism, conn: Connection): Promise<ZkError | null> {
   const name = mechanism.name;
   const { host, port } = conn.transport.address;
   let exchange: SaslExchange;
@@ -120,7 +118,7 @@ export async function authenticate(mechanism: SaslMechanism, conn: Connection, s
     let token: Uint8Array | null = await exchange.initial();
     for (let round = 1; ; round++) {
       if (round > MAX_ROUNDS) return new AuthFailedError(`SASL ${name}: no outcome after ${MAX_ROUNDS} round trips`);
-      const answer = await send(conn, sender, token, name);
+      const answer = await send(conn, token, name);
       if (answer instanceof ZkError) return answer;
       // Complete before this answer (GSSAPI's last token): the server's OK to it is the outcome.
       if (exchange.complete) break;

@@ -1,9 +1,10 @@
 /**
  * The session: one explicit state machine (session-state.ts) driving a loop over the hosts, one Connection at
  * a time. It owns everything whose life is the session's: the state and identity (id, password, negotiated
- * timeout, last zxid), the timers (timers.ts), the credentials (auth-replay.ts), the read-only probe, and the
- * request pipeline (../pipeline.ts). Nothing outside this folder writes any of it: the client reads it through
- * getters and asks for changes through methods.
+ * timeout, last zxid), the watches (../watches/), the timers (timers.ts), the credentials (auth-replay.ts), the
+ * read-only probe, the xids, and the requests that wait for a connection (request-queue.ts); each Connection
+ * owns the requests it wrote until their replies (connection.ts). Nothing outside this folder writes any of
+ * it: the client reads it through getters and asks for changes through methods.
  *
  * After a connect the Java wire order is kept: ConnectRequest, then (once it is answered) the SASL exchange when
  * one is configured (sasl.ts; the state moves to connected only after it), then every credential, then
@@ -11,25 +12,24 @@
  * the client never opens a replacement session by itself.
  */
 import { ClientClosedError, ConnectionLossError, SessionClosedRequireSaslAuthError, SessionExpiredError, ZkError, type ConnectAttempt } from '../../errors/errors.js';
-import type { ReplyHeader } from '../../records/headers.js';
-import type { WatcherEvent } from '../../records/watches.js';
+import type { WatcherEvent } from '../../codec/records/watches.js';
 import { sleep } from '../cancel.js';
 import type { Clock } from '../clock.js';
-import { Connection, type ConnectionEvents, type HandshakeResult } from '../connection.js';
 import { debug } from '../diagnostics.js';
 import type { Dispatcher } from '../dispatcher.js';
 import type { HostAddress } from '../connect-string.js';
-import { HostProvider } from '../host-provider.js';
-import { RequestPipeline } from '../pipeline.js';
 import { SessionRequest, type RequestEntry } from '../request.js';
 import { setWatches } from '../requests.js';
-import { describe, Transport } from '../transport.js';
 import type { SessionState, StateChange } from '../types.js';
-import type { SessionWatches } from '../watches.js';
+import { ClientWatches } from '../watches/watches.js';
 import type { SessionOptions } from './options.js';
 import { ConnectFailures } from './attempts.js';
 import { AuthReplay } from './auth-replay.js';
 import { closeOnServer } from './close-session.js';
+import { Connection, XidCounter, type ConnectionEvents, type HandshakeResult } from './connection.js';
+import { HostProvider } from './host-provider.js';
+import { RequestQueue } from './request-queue.js';
+import { describe, Transport } from './transport.js';
 import { SessionIdentity } from './identity.js';
 import { startProbe } from './readonly-probe.js';
 import { StateMachine, isConnected, refusalIn } from './session-state.js';
@@ -44,16 +44,20 @@ export class Session implements ConnectionEvents {
   private readonly machine: StateMachine;
   private readonly identity: SessionIdentity;
   private endedWith: ZkError | null = null;
-
   private readonly options: SessionOptions;
   private readonly clock: Clock;
   private readonly dispatcher: Dispatcher;
-  private readonly watches: SessionWatches;
+  /** The session's watches: it delivers notifications, replays them on each connection and ends them. */
+  readonly watches: ClientWatches;
   private readonly hosts: HostProvider;
-  private readonly pipeline: RequestPipeline;
+  private readonly queue: RequestQueue;
+  /** Numbered per session, across its connections. */
+  private readonly xids = new XidCounter();
   private readonly auth: AuthReplay;
   private readonly timers: SessionTimers;
   private conn: Connection | null = null;
+  /** `conn` once it takes the callers' requests (after the handshake, SASL and the session's own requests). */
+  private sending: Connection | null = null;
   /** Resolves the pending runConnection when its connection closes. */
   private connectionEnded: (() => void) | null = null;
   /** Last contact with any server for the current session (clock time). */
@@ -72,9 +76,9 @@ export class Session implements ConnectionEvents {
     this.clock = options.clock;
     this.dispatcher = options.dispatcher;
     this.machine = new StateMachine(options.dispatcher);
-    this.watches = options.watches;
+    this.watches = new ClientWatches(options.root, options.dispatcher);
     this.hosts = new HostProvider(options.hosts, options.shuffle);
-    this.pipeline = new RequestPipeline(options.maxQueued);
+    this.queue = new RequestQueue(options.maxQueued);
     this.auth = new AuthReplay(options.credentials);
     this.failures = new ConnectFailures(reportListenerError);
     this.timers = new SessionTimers(this.clock, {
@@ -190,7 +194,7 @@ export class Session implements ConnectionEvents {
     return new Promise((resolve) => {
       // Set first: the transport may report a close while the Connection is being built.
       this.connectionEnded = resolve;
-      const conn = new Connection(transport, this, this.options.maxPacket, this.clock);
+      const conn = new Connection(transport, this, this.xids, this.options.maxPacket, this.clock);
       this.conn = conn;
       this.timers.startHandshake(this.connectTimeout());
       conn.sendConnect(this.identity.connectRequest(this.options.sessionTimeout), this.options.canBeReadOnly);
@@ -204,9 +208,6 @@ export class Session implements ConnectionEvents {
   }
   onAuthRequired(): void {
     this.end('auth-failed', new SessionClosedRequireSaslAuthError());
-  }
-  takeReply(header: ReplyHeader): RequestEntry {
-    return this.pipeline.take(header);
   }
   onZxid(zxid: bigint): void {
     this.identity.sawZxid(zxid);
@@ -238,7 +239,7 @@ export class Session implements ConnectionEvents {
     const sasl = this.options.sasl;
     if (sasl === null) return this.open(conn, readOnly);
     this.authenticating = conn;
-    void authenticate(sasl, conn, this.pipeline).then((error) => {
+    void authenticate(sasl, conn).then((error) => {
       if (this.authenticating === conn) this.authenticating = null;
       if (this.conn !== conn || this.isOver) return;
       if (error === null) this.open(conn, readOnly);
@@ -251,9 +252,10 @@ export class Session implements ConnectionEvents {
   private open(conn: Connection, readOnly: boolean): void {
     this.auth.replay(conn);
     for (const batch of this.watches.replayBatches()) {
-      this.pipeline.prime(conn, new SessionRequest(setWatches(batch, this.identity.highestZxid), (e) => debug('SetWatches failed: %s', (e as Error).message)));
+      conn.send(new SessionRequest(setWatches(batch, this.identity.highestZxid), (e) => debug('SetWatches failed: %s', (e as Error).message)));
     }
-    this.pipeline.open(conn);
+    for (const entry of this.queue.takeAll()) conn.send(entry);
+    this.sending = conn;
     this.transition(readOnly ? 'connected-read-only' : 'connected');
     if (this.renewing) {
       this.renewing = false;
@@ -272,17 +274,16 @@ export class Session implements ConnectionEvents {
     this.timers.stopConnection();
     // Closed before the handshake was answered: this host failed to give us a session.
     if (conn.lastHeard === 0 && !this.isOver) this.failures.record(describe(conn.transport.address), error, this.clock.now());
-    // The last frame counts as server contact for the client-side expiry clock (a connection that never
-    // answered the handshake has lastHeard 0 and counts for nothing).
+    // The last frame counts as server contact for the client-side expiry (0: no handshake answer, counts for nothing).
     const negotiated = this.identity.negotiated;
     if (conn.lastHeard > this.lastHeard && negotiated > 0) this.lastHeard = conn.lastHeard;
     this.probe?.abort();
     this.probe = null;
-    this.pipeline.lost(error);
+    this.sending = null;
     this.auth.connectionLost(error);
     if (isConnected(this.machine.state)) {
       this.transition('suspended', error);
-      if (this.options.whileSuspended === 'fail') this.pipeline.failQueued(() => new ConnectionLossError('not connected (whileSuspended: fail)', false));
+      if (this.options.whileSuspended === 'fail') this.queue.failQueued(() => new ConnectionLossError('not connected (whileSuspended: fail)', false));
     }
     if (this.machine.state === 'suspended' || (this.machine.state === 'connecting' && negotiated > 0)) {
       this.timers.startExpiry(this.lastHeard, negotiated);
@@ -299,8 +300,9 @@ export class Session implements ConnectionEvents {
   /** Routes a request by state: send, queue, or fail. */
   submit(entry: RequestEntry): void {
     const refused = refusalIn(this.machine.state, this.options.whileSuspended);
-    if (refused === null) this.pipeline.submit(entry);
-    else entry.fail(refused === 'terminal' ? this.terminalError() : refused);
+    if (refused !== null) entry.fail(refused === 'terminal' ? this.terminalError() : refused);
+    else if (this.sending !== null) this.sending.send(entry);
+    else this.queue.add(entry);
   }
 
   /** A new host list; if the host provider says move, the loop re-attaches the session on the chosen server. */
@@ -314,7 +316,7 @@ export class Session implements ConnectionEvents {
 
   /** A caller gave up on a request that is still queued: it is never sent. */
   cancel(entry: RequestEntry): void {
-    this.pipeline.cancel(entry);
+    this.queue.cancel(entry);
   }
 
   addAuth(scheme: string, auth: Uint8Array): Promise<void> {
@@ -353,7 +355,7 @@ export class Session implements ConnectionEvents {
     this.timers.stopAll();
     this.probe?.abort();
     this.probe = null;
-    this.pipeline.failQueued(() => error);
+    this.queue.failQueued(() => error);
     this.watches.sessionEnded(error, this.options.renewWatches);
     this.conn?.close(error);
     this.identity.renew();
@@ -374,16 +376,13 @@ export class Session implements ConnectionEvents {
     this.timers.stopAll();
     this.stopped.abort();
     this.probe = null;
-    this.pipeline.failQueued(() => error);
+    this.queue.failQueued(() => error);
     this.auth.fail(error);
     this.watches.sessionEnded(error, false);
     if (to !== 'closed') this.conn?.close(error);
   }
 
-  /**
-   * Closes the session on the server when connected (closeSession, then socket close); requests already on the
-   * wire still get their replies before the socket goes.
-   */
+  /** Closes the session on the server when connected (closeSession, then the socket); replies on the wire come first. */
   async close(): Promise<void> {
     if (this.machine.state === 'closed') return;
     const conn = this.conn;
@@ -393,6 +392,6 @@ export class Session implements ConnectionEvents {
       conn?.close(new ClientClosedError());
       return;
     }
-    await closeOnServer(conn, this.pipeline, this.dispatcher, this.clock, this.identity.negotiated);
+    await closeOnServer(conn, this, this.dispatcher, this.clock, this.identity.negotiated);
   }
 }

@@ -13,7 +13,7 @@
  * `maxLength`, so hostile input ends in a `ProtocolError` with the offset, never a RangeError or a huge
  * allocation.
  */
-import { ProtocolError } from '../errors/errors.js';
+import { ProtocolError } from '../../errors/errors.js';
 import { decodeString } from './utf8.js';
 
 function readStringElement(r: JuteReader): string | null {

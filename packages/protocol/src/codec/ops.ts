@@ -5,17 +5,17 @@
  * and is in connect.ts; notifications (xid -1) carry a WatcherEvent.
  */
 import { InvalidArgumentError } from '../errors/errors.js';
-import { DEFAULT_MAX_PACKET, type JuteReader } from '../jute/reader.js';
-import type { JuteWriter } from '../jute/writer.js';
-import * as acl from '../records/acl.js';
-import * as auth from '../records/auth.js';
-import * as children from '../records/children.js';
-import * as config from '../records/config.js';
-import { OpCode } from '../records/constants.js';
-import * as create from '../records/create.js';
-import * as headers from '../records/headers.js';
-import * as node from '../records/node.js';
-import * as watches from '../records/watches.js';
+import { DEFAULT_MAX_PACKET, type JuteReader } from './jute/reader.js';
+import type { JuteWriter } from './jute/writer.js';
+import * as acl from './records/acl.js';
+import * as auth from './records/auth.js';
+import * as children from './records/children.js';
+import * as config from './records/config.js';
+import { OpCode } from './records/constants.js';
+import * as create from './records/create.js';
+import * as headers from './records/headers.js';
+import * as node from './records/node.js';
+import * as watches from './records/watches.js';
 import { readMultiRequest, readMultiResponse, writeMultiRequest, writeMultiResponse, type MultiOp, type MultiResult } from './multi.js';
 
 /** The writer and reader of one record type. */

@@ -15,7 +15,7 @@
  * names the damage (DataFileError with its file offset); only a bad file header throws. `.gz` snapshots are
  * the caller's to inflate (this module stays free of node:zlib); snappy ones are refused as FILE_UNSUPPORTED.
  */
-import { DataFileError, ProtocolError, type DataFileErrorCode } from '../errors/errors.js';
+import { DataFileError, ProtocolError, type DataFileErrorCode } from '../../errors/errors.js';
 import { JuteReader } from '../jute/reader.js';
 import { JuteWriter } from '../jute/writer.js';
 import { ACL_MIN_SIZE, readACL, readStatPersisted, writeACLs, writeStatPersisted, type ACL, type StatPersisted } from '../records/data.js';

@@ -8,7 +8,7 @@
  *
  * zxids, session ids and ephemeral owners are shown in hex as ZooKeeper's own logs do.
  */
-import { permsName } from '../records/constants.js';
+import { permsName } from '../codec/records/constants.js';
 import type { ConversationEntry } from './conversation.js';
 import type { JsonObject, JsonValue } from './json.js';
 

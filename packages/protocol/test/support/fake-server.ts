@@ -5,13 +5,13 @@
  * byte, silence.
  */
 import { createServer, type Server, type Socket } from 'node:net';
-import { JuteReader } from '../src/jute/reader.js';
-import { JuteWriter } from '../src/jute/writer.js';
-import { readConnectRequest, writeConnectResponse, type ConnectRequest } from '../src/records/connect.js';
-import { readRequestHeader, writeReplyHeader } from '../src/records/headers.js';
-import { writeWatcherEvent } from '../src/records/watches.js';
-import { FrameSplitter } from '../src/wire/frame.js';
-import { OpCode } from '../src/records/constants.js';
+import { JuteReader } from '../../src/codec/jute/reader.js';
+import { JuteWriter } from '../../src/codec/jute/writer.js';
+import { readConnectRequest, writeConnectResponse, type ConnectRequest } from '../../src/codec/records/connect.js';
+import { readRequestHeader, writeReplyHeader } from '../../src/codec/records/headers.js';
+import { writeWatcherEvent } from '../../src/codec/records/watches.js';
+import { FrameSplitter } from '../../src/codec/frame.js';
+import { OpCode } from '../../src/codec/records/constants.js';
 
 export interface ReceivedRequest {
   xid: number;

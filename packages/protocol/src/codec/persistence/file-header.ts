@@ -8,7 +8,7 @@
  * has magic "ZKSN" and dbid -1. Both are at format version 2. Magic and version are checked here so that a log
  * handed to the snapshot reader (or a random file) fails at offset 0 with FILE_BAD_MAGIC, not somewhere inside.
  */
-import { DataFileError } from '../errors/errors.js';
+import { DataFileError } from '../../errors/errors.js';
 import type { JuteReader } from '../jute/reader.js';
 import type { JuteWriter } from '../jute/writer.js';
 

@@ -1,23 +1,25 @@
 /**
  * The protocol over one transport: the headerless handshake, then request/reply framing, pings, auth packets
- * and notifications, and the write batching. Which request a reply answers is the request pipeline's business
- * (pipeline.ts, through `takeReply`); this module only frames. It reports to the session through
- * `ConnectionEvents` and never throws out of a socket handler: any decoding or ordering failure closes the
- * connection with a ProtocolError, and the session then fails what was in flight.
+ * and notifications, and the write batching. It owns the requests it wrote until their replies (`InFlight`,
+ * below): `send` numbers a request, frames it and puts it in flight; `onFrame` reads each reply's header and
+ * hands the reply to the oldest request in flight, which must carry its xid (ZooKeeper answers one session's
+ * requests in order; anything else breaks the protocol, Java's "Xid out of order"). Everything else it reports to the session
+ * through `ConnectionEvents`. It never throws out of a socket handler: any decoding or ordering failure closes
+ * the connection with a ProtocolError, and the close fails every request still in flight.
  */
-import { JuteReader } from '../jute/reader.js';
-import { JuteWriter } from '../jute/writer.js';
-import { ConnectionLossError, InvalidArgumentError, ProtocolError, ZkError } from '../errors/errors.js';
-import type { Clock } from './clock.js';
-import { readConnectResponse, writeConnectRequest, type ConnectRequest, type ConnectResponse } from '../records/connect.js';
-import { fillReplyHeader, replyHeaderSlot, writeRequestHeader, type ReplyHeader } from '../records/headers.js';
-import { readWatcherEvent, type WatcherEvent } from '../records/watches.js';
-import { writeAuthPacket } from '../records/auth.js';
-import { OpCode, Xid, opName } from '../records/constants.js';
-import { KeeperCode } from '../errors/codes.js';
-import type { RequestEntry } from './request.js';
+import { JuteReader } from '../../codec/jute/reader.js';
+import { JuteWriter } from '../../codec/jute/writer.js';
+import { ConnectionLossError, InvalidArgumentError, ProtocolError, ZkError } from '../../errors/errors.js';
+import type { Clock } from '../clock.js';
+import { readConnectResponse, writeConnectRequest, type ConnectRequest, type ConnectResponse } from '../../codec/records/connect.js';
+import { fillReplyHeader, replyHeaderSlot, writeRequestHeader, type ReplyHeader } from '../../codec/records/headers.js';
+import { readWatcherEvent, type WatcherEvent } from '../../codec/records/watches.js';
+import { OpCode, Xid, opName } from '../../codec/records/constants.js';
+import { KeeperCode } from '../../errors/codes.js';
+import type { RequestEntry } from '../request.js';
+import { requestRecord } from '../requests.js';
 import type { Transport, TransportHandlers } from './transport.js';
-import { debug, replyChannel, requestChannel } from './diagnostics.js';
+import { debug, replyChannel, requestChannel } from '../diagnostics.js';
 
 export type HandshakeResult = ConnectResponse & { readOnly: boolean | undefined };
 
@@ -27,11 +29,9 @@ export interface ConnectionEvents {
   onAuthReply(err: number): void;
   /** The server answered -124: it demands authentication this connection lacks, and closes it. */
   onAuthRequired(): void;
-  /** The request a normal reply answers (throws a ProtocolError when the reply matches none). */
-  takeReply(header: ReplyHeader): RequestEntry;
   /** A normal reply carried zxid > 0. */
   onZxid(zxid: bigint): void;
-  /** Exactly once, when the transport is gone. */
+  /** Exactly once, when the transport is gone (after the requests in flight have failed). */
   onClose(conn: Connection, error: ZkError): void;
 }
 
@@ -44,6 +44,7 @@ const HOLD_MAX_BYTES = 256 * 1024;
  * thousands keeps no more than that, and a busy one grows it (doubling) to what its batches need, once.
  */
 const CONNECTION_WRITER_SIZE = 64;
+const AUTH_PACKET = requestRecord(OpCode.auth);
 
 export type ConnectionPhase = 'handshake' | 'open' | 'closed';
 
@@ -54,8 +55,10 @@ export class Connection implements TransportHandlers {
   lastHeard = 0;
   lastSent: number;
   sessionId = 0n;
-  /** Requests written on this connection and not answered yet (the hold rule's measure of server work). */
-  private outstanding = 0;
+  /** Requests written on this connection and not answered yet; their count is the hold rule's measure of server work. */
+  private readonly inFlight = new InFlight();
+  /** The session's xids: no two requests of one session share one, whichever connection they took. */
+  private readonly xids: XidCounter;
   /**
    * Outgoing frames written since the last flush. Every frame queued in one tick leaves in one socket.write
    * (one syscall) on process.nextTick, in send order (a request with nothing else in flight leaves at once). While the socket reports back-pressure (write returned
@@ -67,7 +70,7 @@ export class Connection implements TransportHandlers {
   private readonly header = replyHeaderSlot();
   private flushQueued = false;
   private blocked = false;
-  /** Requests in `writer` not yet handed to the socket (already counted in `outstanding`). */
+  /** Requests in `writer` not yet handed to the socket (already in flight). */
   private unflushed = 0;
   /** A flush was put off because enough requests are already on the wire (see `flush`). */
   private held = false;
@@ -80,9 +83,10 @@ export class Connection implements TransportHandlers {
   private readonly maxPacket: number;
   private readonly clock: Clock;
 
-  constructor(transport: Transport, events: ConnectionEvents, maxPacket: number, clock: Clock) {
+  constructor(transport: Transport, events: ConnectionEvents, xids: XidCounter, maxPacket: number, clock: Clock) {
     this.transport = transport;
     this.events = events;
+    this.xids = xids;
     this.maxPacket = maxPacket;
     this.clock = clock;
     this.lastSent = clock.now();
@@ -98,11 +102,12 @@ export class Connection implements TransportHandlers {
   }
 
   /**
-   * Frames a request with `xid` for the next flush. False when it cannot leave: the entry was failed (a frame
-   * the server would refuse, or a record that cannot be encoded) and nothing of it stays in the buffer.
+   * Numbers `entry`, frames it for the next flush and puts it in flight. When it cannot leave (a frame the
+   * server would refuse, a record that cannot be encoded) the entry fails and nothing of it stays in the buffer.
    */
-  writeRequest(xid: number, entry: RequestEntry): boolean {
-    if (this.phase !== 'open') throw new Error('writeRequest on a connection that is not open');
+  send(entry: RequestEntry): void {
+    if (this.phase !== 'open') throw new Error('send on a connection that is not open');
+    const xid = this.xids.take();
     const w = this.writer;
     const start = w.length;
     let size: number;
@@ -115,15 +120,18 @@ export class Connection implements TransportHandlers {
       // Never leave half a frame behind for the next flush.
       w.truncate(start);
       entry.fail(err instanceof ZkError ? err : new InvalidArgumentError('request', `cannot encode: ${String(err)}`, { cause: err }));
-      return false;
+      return;
     }
     // Guarded again here (callers check sizes earlier) so a frame the server would refuse never leaves.
     if (size > this.maxPacket) {
       w.truncate(start);
       entry.fail(new InvalidArgumentError('request', `${size} bytes exceed the max packet of ${this.maxPacket} bytes`));
-      return false;
+      return;
     }
-    this.outstanding++;
+    entry.xid = xid;
+    entry.phase = 'sent';
+    const inFlight = this.inFlight;
+    inFlight.push(entry);
     this.unflushed++;
     if (requestChannel.hasSubscribers) {
       requestChannel.publish({ sessionId: this.sessionId, xid, op: entry.op, opName: opName(entry.op), path: entry.path });
@@ -132,9 +140,8 @@ export class Connection implements TransportHandlers {
     // tick's batch has nothing to gather, and waiting for it would only delay the one round trip its caller
     // waits on (~1% of a sequential get's latency, measured side by side). Whatever follows in the same tick
     // batches up behind it as before.
-    if (start === 0 && this.outstanding === 1) this.flush();
+    if (start === 0 && inFlight.size === 1) this.flush();
     else this.queueFlush();
-    return true;
   }
 
   sendPing(): void {
@@ -153,7 +160,7 @@ export class Connection implements TransportHandlers {
     try {
       w.beginFrame();
       writeRequestHeader(w, { xid: Xid.AUTH, type: OpCode.auth });
-      writeAuthPacket(w, { type: 0, scheme, auth });
+      AUTH_PACKET.write(w, { type: 0, scheme, auth });
       w.endFrame();
     } catch (err) {
       w.truncate(start);
@@ -199,7 +206,7 @@ export class Connection implements TransportHandlers {
     if (this.blocked) return;
     const w = this.writer;
     if (w.length === 0) return;
-    if (!this.forced && this.outstanding - this.unflushed >= HOLD_ABOVE && w.length < HOLD_MAX_BYTES) {
+    if (!this.forced && this.inFlight.size - this.unflushed >= HOLD_ABOVE && w.length < HOLD_MAX_BYTES) {
       this.held = true;
       return;
     }
@@ -274,9 +281,8 @@ export class Connection implements TransportHandlers {
         this.events.onNotification(readWatcherEvent(r), header.zxid);
         return;
     }
-    const entry = this.events.takeReply(header);
-    this.outstanding--;
-    if (this.held && this.outstanding - this.unflushed < RESUME_BELOW) this.release();
+    const entry = this.inFlight.take(header);
+    if (this.held && this.inFlight.size - this.unflushed < RESUME_BELOW) this.release();
     if (header.zxid > 0n) this.events.onZxid(header.zxid);
     if (replyChannel.hasSubscribers) {
       replyChannel.publish({
@@ -300,6 +306,64 @@ export class Connection implements TransportHandlers {
     this.phase = 'closed';
     const cause = error ?? new ConnectionLossError('connection closed', true);
     debug('connection to %s:%d closed%s: %s', this.transport.address.host, this.transport.address.port, wasHandshake ? ' during handshake' : '', cause.message);
+    // Written here, so lost with this connection: the outcome is unknown (the server may have applied them).
+    for (const entry of this.inFlight.drain()) {
+      entry.fail(new ConnectionLossError(`connection lost with the request in flight: ${cause.message}`, true, { cause }));
+    }
     this.events.onClose(this, cause);
+  }
+}
+
+/** The requests of one connection on the wire, oldest first, waiting for their replies. */
+class InFlight {
+  private items: (RequestEntry | undefined)[] = [];
+  private head = 0;
+
+  get size(): number {
+    return this.items.length - this.head;
+  }
+
+  push(entry: RequestEntry): void {
+    this.items.push(entry);
+  }
+
+  /**
+   * The request `header` answers, taken off the FIFO: the oldest, with the same xid. Anything else throws a
+   * ProtocolError (the connection's frame handler closes the connection with it).
+   */
+  take(header: ReplyHeader): RequestEntry {
+    const entry = this.items[this.head];
+    if (entry === undefined || entry.xid !== header.xid) {
+      throw new ProtocolError(
+        entry === undefined ? `reply with xid ${header.xid} but no request is pending` : `xid out of order: expected ${entry.xid}, got ${header.xid}`,
+      );
+    }
+    this.items[this.head] = undefined;
+    this.head++;
+    // Compact once the dead prefix dominates, so a long-lived connection does not grow without bound.
+    if (this.head > 1024 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+    return entry;
+  }
+
+  /** Empties the FIFO, returning what was in it (oldest first). */
+  drain(): RequestEntry[] {
+    const out = this.items.slice(this.head).filter((e): e is RequestEntry => e !== undefined);
+    this.items = [];
+    this.head = 0;
+    return out;
+  }
+}
+
+/** Normal xids: 1..2^31-1, wrapping to 1 (never 0 or negative: those are special or break server accounting). */
+export class XidCounter {
+  private next = 1;
+
+  take(): number {
+    const xid = this.next;
+    this.next = xid >= 0x7fffffff ? 1 : xid + 1;
+    return xid;
   }
 }

@@ -15,7 +15,7 @@
  * While moving ("reconfig mode") the next hosts come from the chosen group first, then the other group, then
  * the plain round-robin resumes.
  */
-import type { HostAddress } from './connect-string.js';
+import type { HostAddress } from '../connect-string.js';
 
 export const CYCLE_BACKOFF_MS = 1000;
 

@@ -7,10 +7,10 @@
  */
 import { connect as netConnect, type Socket } from 'node:net';
 import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
-import { ConnectionLossError, ZkError } from '../errors/errors.js';
-import { FrameSplitter } from '../wire/index.js';
-import type { Clock } from './clock.js';
-import type { HostAddress } from './connect-string.js';
+import { ConnectionLossError, ZkError } from '../../errors/errors.js';
+import { FrameSplitter } from '../../codec/frame.js';
+import type { Clock } from '../clock.js';
+import type { HostAddress } from '../connect-string.js';
 
 export interface TransportHandlers {
   onFrame(payload: Uint8Array): void;

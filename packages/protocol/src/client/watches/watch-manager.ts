@@ -9,8 +9,8 @@
  * - `materialize` removes the one-shot watchers an event triggers and returns every watcher to call.
  */
 import { Buffer } from 'node:buffer';
-import type { EventTypeName } from './types.js';
-import { ancestors } from './paths.js';
+import type { EventTypeName } from '../types.js';
+import { ancestors } from '../paths.js';
 
 /** A watcher as the manager sees it: fired with an event, or failed when the session ends. */
 export interface Watcher {

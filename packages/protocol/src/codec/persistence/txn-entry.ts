@@ -13,7 +13,7 @@
  * decoded into `txn` when the bytes are exactly one such record, and otherwise kept raw (`txn: null`) —
  * encoding writes the record when there is one, the raw bytes when not.
  */
-import { ProtocolError } from '../errors/errors.js';
+import { ProtocolError } from '../../errors/errors.js';
 import { JuteReader } from '../jute/reader.js';
 import { JuteWriter } from '../jute/writer.js';
 import { OpCode } from '../records/constants.js';

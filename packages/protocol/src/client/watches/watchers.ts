@@ -9,10 +9,10 @@
  *   on a path fires once (the manager keeps a set).
  * - PersistentWatchHandle: addWatch's result: listeners plus async iterators, until removed.
  */
-import { ClientClosedError } from '../errors/errors.js';
-import { AsyncQueue } from './async-queue.js';
-import type { Chroot } from './chroot.js';
-import type { CallOptions, PersistentWatch, WatchEvent, WatchListener } from './types.js';
+import { ClientClosedError } from '../../errors/errors.js';
+import { AsyncQueue } from '../async-queue.js';
+import type { Chroot } from '../chroot.js';
+import type { CallOptions, PersistentWatch, WatchEvent, WatchListener } from '../types.js';
 import type { Watcher } from './watch-manager.js';
 
 type RawEvent = Parameters<Watcher['fire']>[0];

@@ -14,7 +14,7 @@
  * framing itself (a length that runs past the end, a missing end marker) stops the scan. Every problem is a
  * DataFileError with the byte offset in the file. Only a bad file header throws.
  */
-import { DataFileError, ProtocolError } from '../errors/errors.js';
+import { DataFileError, ProtocolError } from '../../errors/errors.js';
 import { JuteReader } from '../jute/reader.js';
 import { JuteWriter } from '../jute/writer.js';
 import { adler32 } from './adler32.js';

@@ -8,7 +8,7 @@
  * allocated, and the splitter stays failed: the byte stream has lost its framing for good.
  */
 import { ProtocolError } from '../errors/errors.js';
-import { DEFAULT_MAX_PACKET } from '../jute/reader.js';
+import { DEFAULT_MAX_PACKET } from './jute/reader.js';
 
 /** Options of a FrameSplitter. */
 export interface FrameSplitterOptions {

@@ -18,9 +18,9 @@
  * succeeds or fails on its own.
  */
 import { ProtocolError } from '../errors/errors.js';
-import type { JuteReader } from '../jute/reader.js';
-import type { JuteWriter } from '../jute/writer.js';
-import { OpCode } from '../records/constants.js';
+import type { JuteReader } from './jute/reader.js';
+import type { JuteWriter } from './jute/writer.js';
+import { OpCode } from './records/constants.js';
 import {
   readCreate2Response,
   readCreateRequest,
@@ -34,10 +34,10 @@ import {
   type CreateRequest,
   type CreateResponse,
   type CreateTTLRequest,
-} from '../records/create.js';
+} from './records/create.js';
 import { readGetChildrenRequest, readGetChildrenResponse, writeGetChildrenRequest, writeGetChildrenResponse,
-  type GetChildrenRequest, type GetChildrenResponse } from '../records/children.js';
-import { readErrorResponse, readMultiHeader, writeErrorResponse, writeMultiHeader } from '../records/headers.js';
+  type GetChildrenRequest, type GetChildrenResponse } from './records/children.js';
+import { readErrorResponse, readMultiHeader, writeErrorResponse, writeMultiHeader } from './records/headers.js';
 import {
   readCheckVersionRequest,
   readDeleteRequest,
@@ -57,7 +57,7 @@ import {
   type GetDataResponse,
   type SetDataRequest,
   type SetDataResponse,
-} from '../records/node.js';
+} from './records/node.js';
 
 /** One sub-operation of a multi or multiRead request, discriminated by its op name. */
 export type MultiOp =

@@ -12,7 +12,7 @@ interface SessionFile {
 
 export function sessionFrames(): SessionFrame[] {
   const file = JSON.parse(
-    readFileSync(new URL('../../fixtures/java-client-session.json', import.meta.url), 'utf8'),
+    readFileSync(new URL('../fixtures/java-client-session.json', import.meta.url), 'utf8'),
   ) as SessionFile;
   return file.connections[0]!.frames.map((f) => ({ dir: f.dir, frame: new Uint8Array(Buffer.from(f.hex, 'hex')) }));
 }

@@ -13,8 +13,8 @@
  */
 import { serverCodeName } from '../errors/codes.js';
 import { ProtocolError } from '../errors/errors.js';
-import { DEFAULT_MAX_PACKET, JuteReader } from '../jute/reader.js';
-import { readConnectRequest, readConnectResponse } from '../records/connect.js';
+import { DEFAULT_MAX_PACKET, JuteReader } from '../codec/jute/reader.js';
+import { readConnectRequest, readConnectResponse } from '../codec/records/connect.js';
 import {
   addWatchModeName,
   createFlagsName,
@@ -24,13 +24,13 @@ import {
   opName,
   watcherTypeName,
   Xid,
-} from '../records/constants.js';
-import { readReplyHeader, readRequestHeader } from '../records/headers.js';
-import { readWatcherEvent } from '../records/watches.js';
-import { FrameSplitter } from './frame.js';
+} from '../codec/records/constants.js';
+import { readReplyHeader, readRequestHeader } from '../codec/records/headers.js';
+import { readWatcherEvent } from '../codec/records/watches.js';
+import { FrameSplitter } from '../codec/frame.js';
 import { previewBytes, toJson, type JsonObject, type JsonValue } from './json.js';
-import { firstMultiError, type MultiOp, type MultiResult } from './multi.js';
-import { requestCodecFor, responseReaderFor } from './ops.js';
+import { firstMultiError, type MultiOp, type MultiResult } from '../codec/multi.js';
+import { requestCodecFor, responseReaderFor } from '../codec/ops.js';
 
 /** Which way a frame went: client to server, or server to client. */
 export type Direction = 'c2s' | 's2c';

@@ -1,0 +1,130 @@
+/**
+ * The requests that set and remove watches on the server, and what they change in the session's tables
+ * (watches.ts): addWatch and its handle's removal, and removeWatches with the fallback for servers before 3.9.
+ * The operations (../operations.ts) validate first and call in here with server paths.
+ */
+import { InvalidArgumentError, ServerError } from '../../errors/errors.js';
+import { KeeperCode } from '../../errors/codes.js';
+import { WatcherType } from '../../codec/records/constants.js';
+import type { Chroot } from '../chroot.js';
+import type { RequestSpec } from '../request.js';
+import * as req from '../requests.js';
+import type { CallOptions, PersistentWatch, RemoveWatchType } from '../types.js';
+import type { OneShotKind, PersistentKind } from './watch-manager.js';
+import type { ClientWatches } from './watches.js';
+import { PersistentWatchHandle } from './watchers.js';
+
+/** What these need: the tables, the chroot, a way to send, and whether the session is over. */
+export interface WatchRequestContext {
+  readonly root: Chroot;
+  readonly watches: ClientWatches;
+  /** No state will follow: a removal then has nothing to tell the server. */
+  readonly sessionOver: boolean;
+  call<T>(spec: RequestSpec<T>, options: CallOptions | undefined): Promise<T>;
+}
+
+const ALL_KINDS = ['data', 'exist', 'child', 'persistent', 'persistent-recursive'] as const;
+
+/** Which local tables a removeWatches type clears (throws on an unknown type). */
+export function removalKinds(type: RemoveWatchType): (OneShotKind | PersistentKind)[] {
+  switch (type) {
+    case 'children':
+      return ['child'];
+    case 'data':
+      return ['data', 'exist'];
+    case 'any':
+      return ['data', 'exist', 'child', 'persistent', 'persistent-recursive'];
+    case 'persistent':
+      return ['persistent'];
+    case 'persistent-recursive':
+      return ['persistent-recursive'];
+    default:
+      throw new InvalidArgumentError('type', `unknown watch type ${JSON.stringify(type)}`);
+  }
+}
+
+/** The WatcherType number sent on the wire. */
+export function watcherTypeOf(type: RemoveWatchType): number {
+  switch (type) {
+    case 'children':
+      return WatcherType.Children;
+    case 'data':
+      return WatcherType.Data;
+    case 'any':
+      return WatcherType.Any;
+    case 'persistent':
+      return WatcherType.Persistent;
+    case 'persistent-recursive':
+      return WatcherType.PersistentRecursive;
+  }
+}
+
+/** addWatch: the handle is registered when the reply arrives, in frame order. */
+export async function addWatch(ctx: WatchRequestContext, path: string, serverPath: string, mode: PersistentKind, options: CallOptions | undefined): Promise<PersistentWatch> {
+  const handle = new PersistentWatchHandle(path, ctx.root, (h, o) => removePersistent(ctx, h, serverPath, mode, o));
+  await ctx.call(
+    req.addWatch(serverPath, path, mode, () => ctx.watches.register(mode, serverPath, handle)),
+    options,
+  );
+  return handle;
+}
+
+async function removePersistent(ctx: WatchRequestContext, handle: PersistentWatchHandle, serverPath: string, mode: PersistentKind, options: CallOptions | undefined): Promise<void> {
+  const last = ctx.watches.unregister(mode, serverPath, handle);
+  handle.finish(null);
+  // Other handles on the same path still need the server watch.
+  if (!last || ctx.sessionOver) return;
+  await removeServerWatch(ctx, serverPath, handle.path, mode === 'persistent' ? WatcherType.Persistent : WatcherType.PersistentRecursive, options);
+}
+
+/**
+ * removeWatches for one persistent kind. Servers before 3.9 only remove persistent watches with `Any` (they
+ * answer MARSHALLING_ERROR to types 4/5); `Any` would also drop one-shot watches there, so it is only used
+ * when nothing else watches the path. A watch left on the server has no local watcher: its events are
+ * dropped here until the session ends.
+ */
+async function removeServerWatch(ctx: WatchRequestContext, serverPath: string, path: string, type: number, options: CallOptions | undefined): Promise<void> {
+  try {
+    await ctx.call(req.removeWatches(serverPath, path, type), options);
+  } catch (err) {
+    if (!(err instanceof ServerError)) throw err;
+    if (err.keeperCode === KeeperCode.NO_WATCHER) return;
+    if (err.keeperCode !== KeeperCode.MARSHALLING_ERROR) throw err;
+    if (ALL_KINDS.some((k) => ctx.watches.has(k, serverPath))) return;
+    try {
+      await ctx.call(req.removeWatches(serverPath, path, WatcherType.Any), options);
+    } catch (again) {
+      if (!(again instanceof ServerError && again.keeperCode === KeeperCode.NO_WATCHER)) throw again;
+    }
+  }
+}
+
+/** The client's removeWatches: on the server unless `local`, then locally; removed watchers hear about it. */
+export async function removeWatches(
+  ctx: WatchRequestContext,
+  path: string,
+  serverPath: string,
+  type: RemoveWatchType,
+  options: CallOptions & { local?: boolean },
+): Promise<void> {
+  const kinds = removalKinds(type);
+  const watches = ctx.watches;
+  if (options.local !== true) {
+    if (type === 'persistent' || type === 'persistent-recursive') {
+      // Checked locally first: the fallback for old servers (see removeServerWatch) cannot report NO_WATCHER.
+      if (!watches.has(type, serverPath)) throw new ServerError(KeeperCode.NO_WATCHER, path);
+      const removed = watches.removeAll(type, serverPath);
+      await removeServerWatch(ctx, serverPath, path, watcherTypeOf(type), options);
+      watches.tellRemoved(removed, 'persistentWatchRemoved', serverPath);
+      return;
+    }
+    await ctx.call(req.removeWatches(serverPath, path, watcherTypeOf(type)), options);
+  } else if (!kinds.some((k) => watches.has(k, serverPath))) {
+    throw new ServerError(KeeperCode.NO_WATCHER, path);
+  }
+  // Like Java's DataWatchRemoved/ChildWatchRemoved events.
+  for (const kind of kinds) {
+    const removed = watches.removeAll(kind, serverPath);
+    watches.tellRemoved(removed, kind === 'child' ? 'childWatchRemoved' : kind === 'data' || kind === 'exist' ? 'dataWatchRemoved' : 'persistentWatchRemoved', serverPath);
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * The watches of one session, as one facade over the WatchManager tables (watch-manager.ts) and the watcher
+ * objects (watchers.ts): the watcher of a `watch` option, registration when a reply arrives, local removal,
+ * delivering server notifications through the dispatcher, the SetWatches batches a reconnect replays, failing
+ * every watcher when the session ends, and the resync event after a renewal. The session owns it (it delivers,
+ * replays and ends); operations reach it through `Session.watches`. It sends nothing: the requests that set or
+ * remove watches on the server are in watch-requests.ts. Nothing else touches the tables.
+ */
+import { InvalidArgumentError, type ZkError } from '../../errors/errors.js';
+import { EventType } from '../../codec/records/constants.js';
+import type { WatcherEvent } from '../../codec/records/watches.js';
+import type { Chroot } from '../chroot.js';
+import { eventChannel } from '../diagnostics.js';
+import type { Dispatcher } from '../dispatcher.js';
+import type { EventTypeName, WatchEvent, WatchListener } from '../types.js';
+import { WatchManager, setWatchesBatches, type OneShotKind, type PersistentKind, type SetWatchesBatch, type Watcher } from './watch-manager.js';
+import { ListenerWatcher, OneShotPromise } from './watchers.js';
+
+const EVENT_NAMES: Record<number, EventTypeName> = {
+  [EventType.NodeCreated]: 'created',
+  [EventType.NodeDeleted]: 'deleted',
+  [EventType.NodeDataChanged]: 'dataChanged',
+  [EventType.NodeChildrenChanged]: 'childrenChanged',
+};
+
+export class ClientWatches {
+  private readonly table = new WatchManager();
+  private readonly listenerWatchers = new WeakMap<WatchListener, ListenerWatcher>();
+  readonly root: Chroot;
+  private readonly dispatcher: Dispatcher;
+
+  constructor(root: Chroot, dispatcher: Dispatcher) {
+    this.root = root;
+    this.dispatcher = dispatcher;
+  }
+
+  /** The watcher for a `watch` option (one per listener function, so setting it twice fires once), and for `watch: true` its promise. */
+  watcherFor(watch: true | WatchListener | undefined): { watcher: Watcher; promise?: Promise<WatchEvent> } | undefined {
+    if (watch === undefined) return undefined;
+    if (watch === true) {
+      const w = new OneShotPromise(this.root);
+      return { watcher: w, promise: w.promise };
+    }
+    if (typeof watch !== 'function') throw new InvalidArgumentError('watch', 'watch must be true or a listener function');
+    let w = this.listenerWatchers.get(watch);
+    if (w === undefined) {
+      w = new ListenerWatcher(this.root, watch);
+      this.listenerWatchers.set(watch, w);
+    }
+    return { watcher: w };
+  }
+
+  /** Called from a reply's decode, in frame order, so a notification that follows the reply finds it. */
+  register(kind: OneShotKind | PersistentKind, serverPath: string, watcher: Watcher): void {
+    this.table.register(kind, serverPath, watcher);
+  }
+
+  /** Forgets one watcher; true when it was the last of its kind on the path (the server watch is no longer needed). */
+  unregister(kind: OneShotKind | PersistentKind, serverPath: string, watcher: Watcher): boolean {
+    return this.table.unregister(kind, serverPath, watcher);
+  }
+
+  has(kind: OneShotKind | PersistentKind, serverPath: string): boolean {
+    return this.table.has(kind, serverPath);
+  }
+
+  /** Forgets every watcher of `kind` on the path and returns them (for `tellRemoved`). */
+  removeAll(kind: OneShotKind | PersistentKind, serverPath: string): Set<Watcher> {
+    return this.table.removeAll([kind], serverPath);
+  }
+
+  /** Removed watchers hear `type` (Java's DataWatchRemoved, ChildWatchRemoved…). */
+  tellRemoved(watchers: Set<Watcher>, type: EventTypeName, serverPath: string): void {
+    for (const w of watchers) this.dispatcher.notify(() => w.fire({ type, serverPath, zxid: -1n }));
+  }
+
+  /** A notification frame from the server. */
+  deliver(event: WatcherEvent, zxid: bigint, sessionId: bigint): void {
+    const type = EVENT_NAMES[event.type];
+    const serverPath = event.path ?? '';
+    if (eventChannel.hasSubscribers) eventChannel.publish({ sessionId, type: type ?? String(event.type), path: serverPath, zxid });
+    // The server sends only node events; session events (None) are ours to make, so anything else is ignored.
+    if (type === undefined) return;
+    const watchers = this.table.materialize(type, serverPath);
+    for (const w of watchers) this.dispatcher.notify(() => w.fire({ type, serverPath, zxid }));
+  }
+
+  /** What to re-arm on a new connection. */
+  replayBatches(): SetWatchesBatch[] {
+    return setWatchesBatches(this.table.snapshot());
+  }
+
+  /**
+   * The session is over: every one-shot watcher hears it once and is forgotten; persistent ones too, unless
+   * they go on in a renewed session (`keepPersistent`).
+   */
+  sessionEnded(error: ZkError, keepPersistent: boolean): void {
+    for (const w of this.table.takeAll({ keepPersistent })) this.dispatcher.notify(() => w.fail(error));
+  }
+
+  /** A renewed session is connected: the persistent watches kept are re-armed; each hears `resync` once. */
+  renewed(): void {
+    for (const { serverPath, watcher } of this.table.persistentWatchers()) {
+      this.dispatcher.notify(() => watcher.fire({ type: 'resync', serverPath, zxid: -1n }));
+    }
+  }
+}
