@@ -6,7 +6,7 @@
  */
 import type { CallOptions, PersistentWatch, ReadOp, ReadResult, SessionState, Stat, StateChange, WatchListener } from '@zkts/protocol';
 
-import { isServerCode } from '../zk.js';
+import { isServerCode } from '../internal/zk.js';
 
 /** The slice of ZkClient the caches use (a ZkClient fits). */
 export interface CacheClient {

@@ -6,9 +6,9 @@
  * `cacheChanged` does).
  */
 import { ChildrenCache } from '../cache/children-cache.js';
-import { ChangeFeed } from '../change-feed.js';
+import { ChangeFeed } from '../internal/change-feed.js';
 import { InstanceFormatError } from '../errors.js';
-import type { WaitOptions } from '../wait.js';
+import type { WaitOptions } from '../internal/wait.js';
 import type { ServiceInstance } from './instance.js';
 import type { ServiceDiscovery } from './service-discovery.js';
 

@@ -1,0 +1,240 @@
+// Faults: a holder process killed, session expiry while holding and while waiting, a lost create reply, release
+// during a disconnect, suspension policy.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { LeaderElection, Mutex } from '@zkts/recipes';
+import type { FaultProxy } from '@zkts/testkit';
+
+import { settleCleanups } from '../../../src/internal/cleanup.js';
+import { expireSession, Proxies, victimClient as victim, type Victim } from '../../support/expiry.js';
+import { Clients, childrenOf, sharedServer, sleep, until, uniqueRoot } from '../../support/helpers.js';
+
+const clients = new Clients();
+const proxies = new Proxies();
+const children: ChildProcess[] = [];
+afterEach(async () => {
+  for (const c of children.splice(0)) c.kill('SIGKILL');
+  await clients.closeAll();
+  await proxies.closeAll();
+});
+
+const proxy = (): Promise<FaultProxy> => proxies.start();
+const victimClient = (): Promise<Victim> => victim(clients, proxies);
+
+describe('faults', () => {
+  it('holder process SIGKILLed → the next waiter holds within the session timeout', async () => {
+    const dir = `${uniqueRoot()}/lock`;
+    const fixture = fileURLToPath(new URL('../../support/fixtures/hold-lock.ts', import.meta.url));
+    const child = spawn(process.execPath, ['--conditions=zkts-source', '--import', 'tsx', fixture, sharedServer(), dir, '2000'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    children.push(child);
+    const held = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      child.stdout!.on('data', (b: Buffer) => {
+        out += b.toString();
+        const m = /HELD (\S+)/.exec(out);
+        if (m) resolve(m[1]!);
+      });
+      child.on('exit', (code) => reject(new Error(`fixture exited early (${code})`)));
+    });
+    const c = await clients.connect();
+    const waiter = new Mutex(c, dir).acquire({ timeout: 20_000 });
+    await until(async () => (await childrenOf(c, dir)).length === 2, 5000, 'waiter enqueued');
+    const killedAt = Date.now();
+    child.kill('SIGKILL');
+    const lease = await waiter;
+    const took = Date.now() - killedAt;
+    expect(lease.node).not.toBe(held);
+    // Negotiated timeout 2 s (tickTime 500 ⇒ sessions are checked every tick): expiry + deletion lag.
+    expect(took).toBeLessThan(2000 + 2500);
+    await lease.release();
+  });
+
+  it('session expired while holding → lost fires; a new holder gets a greater fencing token; release does not wedge', async () => {
+    const dir = `${uniqueRoot()}/lock`;
+    const victim = await victimClient();
+    const c1 = victim.client;
+    const c2 = await clients.connect();
+    const lease = await new Mutex(c1, dir).acquire();
+    const lost = lease.lost;
+    const next = new Mutex(c2, dir).acquire({ timeout: 10_000 });
+    await expireSession(victim);
+    await until(() => lost.aborted, 2000, 'lost');
+    expect((lost.reason as Error).name).toBe('LockLostError');
+    const l2 = await next;
+    expect(l2.fencingToken > lease.fencingToken).toBe(true);
+    await lease.release();
+    await l2.release();
+  });
+
+  it("session expired while waiting, onExpiry: 'reject' → acquire fails cleanly, leaving no node", async () => {
+    const dir = `${uniqueRoot()}/lock`;
+    const c1 = await clients.connect();
+    const victim = await victimClient();
+    const held = await new Mutex(c1, dir).acquire();
+    // Settled into a value right away: the rejection lands while we are still expiring the session.
+    const waiting = new Mutex(victim.client, dir, { onExpiry: 'reject' }).acquire({ timeout: 10_000 }).then(() => undefined, (e: unknown) => e);
+    await until(async () => (await childrenOf(c1, dir)).length === 2, 5000, 'enqueued');
+    await expireSession(victim);
+    expect(await waiting).toMatchObject({ code: expect.stringMatching(/SESSION_EXPIRED|LOCK_LOST/) as unknown as string });
+    await until(async () => (await childrenOf(c1, dir)).length === 1, 5000, 'ephemeral gone');
+    await held.release();
+  });
+
+  it('lost create reply → exactly one node, adopted', async () => {
+    const dir = `${uniqueRoot()}/lock`;
+    const p = await proxy();
+    const direct = await clients.connect();
+    await direct.mkdirp(dir);
+    const c = await clients.connect(p.connectString);
+    p.dropNextReply();
+    const lease = await new Mutex(c, dir).acquire({ timeout: 10_000 });
+    const kids = await childrenOf(direct, dir);
+    expect(kids).toEqual([lease.node.slice(dir.length + 1)]);
+    expect((await direct.exists(lease.node))!.ephemeralOwner).toBe(c.sessionId);
+    await lease.release();
+    expect(await childrenOf(direct, dir)).toEqual([]);
+  });
+
+  it('lost create reply while the caller gives up → the node is removed, not orphaned', async () => {
+    const dir = `${uniqueRoot()}/lock`;
+    const p = await proxy();
+    const direct = await clients.connect();
+    const blocker = await new Mutex(direct, dir).acquire();
+    const c = await clients.connect(p.connectString);
+    p.dropNextReply();
+    const ac = new AbortController();
+    const attempt = new Mutex(c, dir).acquire({ signal: ac.signal });
+    await until(async () => (await childrenOf(direct, dir)).length === 2, 5000, 'create applied');
+    ac.abort();
+    await expect(attempt).rejects.toMatchObject({ code: 'ABORTED' });
+    await settleCleanups(c);
+    await until(async () => (await childrenOf(direct, dir)).length === 1, 5000, 'orphan removed');
+    await blocker.release();
+  });
+
+  it('release during a disconnect completes after the reconnect; the next waiter then holds', async () => {
+    const dir = `${uniqueRoot()}/lock`;
+    const p = await proxy();
+    const direct = await clients.connect();
+    const c = await clients.connect(p.connectString, { sessionTimeout: 6000 });
+    const lease = await new Mutex(c, dir).acquire();
+    const next = new Mutex(direct, dir).acquire({ timeout: 15_000 });
+    await until(async () => (await childrenOf(direct, dir)).length === 2, 5000, 'waiter enqueued');
+    // Cut off: the connection drops and reconnect attempts hang in the blackhole, well within the session timeout.
+    p.blackhole();
+    p.cut();
+    await until(() => c.state === 'suspended', 6000, 'suspended');
+    const released = lease.release();
+    await sleep(300);
+    expect(await childrenOf(direct, dir)).toHaveLength(2); // not yet: we are cut off
+    p.cut();
+    p.restore();
+    await released;
+    expect(c.state).toBe('connected');
+    const l2 = await next;
+    expect(await childrenOf(direct, dir)).toEqual([l2.node.slice(dir.length + 1)]);
+    await l2.release();
+  });
+
+  it("lostOn: 'suspended' fires on suspension; the default waits for expiry", async () => {
+    const dir = `${uniqueRoot()}/lock`;
+    const p = await proxy();
+    const c = await clients.connect(p.connectString, { sessionTimeout: 6000 });
+    const strict = await new Mutex(c, `${dir}/a`, { lostOn: 'suspended' }).acquire();
+    const relaxed = await new Mutex(c, `${dir}/b`).acquire();
+    const strictLost = strict.lost;
+    const relaxedLost = relaxed.lost;
+    p.blackhole();
+    p.cut();
+    await until(() => strictLost.aborted, 6000, 'strict lost');
+    expect(relaxedLost.aborted).toBe(false);
+    p.cut();
+    p.restore();
+    await c.connected();
+    expect(relaxedLost.aborted).toBe(false);
+    await relaxed.release();
+    await strict.release();
+  });
+
+  it('leader election: at most one leader, ephemeralOwner is its session, leadership moves on close and on expiry', async () => {
+    const dir = `${uniqueRoot()}/election`;
+    const victim = await victimClient();
+    const cs = [await clients.connect(), victim.client, await clients.connect()];
+    const es = cs.map((c, i) => new LeaderElection(c, dir, { id: `node-${i}` }));
+    let maxLeaders = 0;
+    for (const e of es) e.onChange(() => (maxLeaders = Math.max(maxLeaders, es.filter((x) => x.isLeader).length)));
+    for (const e of es) await e.start();
+    const first = await es[0]!.awaitLeadership({ timeout: 5000 });
+    expect(es.map((e) => e.isLeader)).toEqual([true, false, false]);
+    const ps = await es[1]!.participants();
+    expect(ps.map((p) => p.id)).toEqual(['node-0', 'node-1', 'node-2']);
+    expect((await cs[0]!.exists(ps[0]!.node))!.ephemeralOwner).toBe(cs[0]!.sessionId);
+    await es[0]!.close();
+    expect(first.aborted).toBe(true);
+    await es[1]!.awaitLeadership({ timeout: 5000 });
+    // A handoff by close() is strict: the old leader steps down before its node goes.
+    expect(maxLeaders).toBe(1);
+    // Expiry of the leader's session, killed from the server side: the others take over as soon as its node is
+    // gone, and the old leader steps down as soon as its client learns of the expiry (before that, only a
+    // fencing token can tell it apart: the zombie window every ZooKeeper lock has).
+    await expireSession(victim);
+    expect(es[1]!.isLeader).toBe(false);
+    await es[2]!.awaitLeadership({ timeout: 8000 });
+    expect(es.filter((e) => e.isLeader)).toEqual([es[2]]);
+    const changes: boolean[] = [];
+    const it2 = es[2]!.changes();
+    const collecting = (async () => {
+      for await (const v of it2) changes.push(v);
+    })();
+    await es[2]!.close();
+    await collecting;
+    expect(changes).toEqual([false]);
+    await es[1]!.close();
+  });
+
+  it("leader election with lostOn: 'suspended' steps down while cut off and leads again after the reconnect", async () => {
+    const dir = `${uniqueRoot()}/election`;
+    const p = await proxy();
+    const c = await clients.connect(p.connectString, { sessionTimeout: 6000 });
+    const e = new LeaderElection(c, dir, { lostOn: 'suspended' });
+    await e.start();
+    const leadership = await e.awaitLeadership({ timeout: 5000 });
+    const seen: boolean[] = [];
+    e.onChange((v) => seen.push(v));
+    p.blackhole();
+    p.cut();
+    await until(() => leadership.aborted, 6000, 'stepped down');
+    expect(e.isLeader).toBe(false);
+    p.cut();
+    p.restore();
+    await e.awaitLeadership({ timeout: 6000 });
+    expect(seen).toEqual([false, true]);
+    await e.close();
+  });
+
+  it('leader election: participants starting and closing in a loop never livelock (CURATOR-645)', async () => {
+    const dir = `${uniqueRoot()}/election`;
+    const cs = await clients.many(2);
+    const stable = new LeaderElection(cs[0]!, dir, { id: 'stable' });
+    await stable.start();
+    await stable.awaitLeadership({ timeout: 5000 });
+    for (let i = 0; i < 15; i++) {
+      const churn = new LeaderElection(cs[1]!, dir, { id: `churn-${i}` });
+      await churn.start();
+      expect(churn.isLeader).toBe(false);
+      await churn.close();
+    }
+    expect(stable.isLeader).toBe(true);
+    const next = new LeaderElection(cs[1]!, dir, { id: 'next' });
+    await next.start();
+    await stable.close();
+    await next.awaitLeadership({ timeout: 5000 });
+    expect((await next.participants()).map((p) => p.id)).toEqual(['next']);
+    await next.close();
+    expect(await childrenOf(cs[1]!, dir)).toEqual([]);
+  });
+});
