@@ -4,9 +4,9 @@
  */
 import { parentPath } from '@zkts/protocol';
 
-import { ensureDir } from '../internal/nodes.js';
-import { openScope, within, type WaitOptions } from '../internal/wait.js';
-import { isNoNode, isNodeExists, retrying, type RecipeClient } from '../internal/zk.js';
+import {
+  ensureDir, isNodeExists, isNoNode, openScope, retrying, within, type RecipeClient, type WaitOptions,
+} from '../internal/index.js';
 
 /** The ZooKeeper barrier recipe: processes wait while the barrier node exists; whoever set it removes it to let them go. */
 export class Barrier {

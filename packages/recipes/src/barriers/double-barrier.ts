@@ -8,9 +8,9 @@
  */
 import { joinPath } from '@zkts/protocol';
 
-import { ensureDir } from '../internal/nodes.js';
-import { openScope, within, type Scope, type WaitOptions } from '../internal/wait.js';
-import { isNoNode, isNodeExists, retrying, type RecipeClient } from '../internal/zk.js';
+import {
+  ensureDir, isNodeExists, isNoNode, openScope, retrying, within, type RecipeClient, type Scope, type WaitOptions,
+} from '../internal/index.js';
 
 const READY = 'ready';
 

@@ -7,8 +7,7 @@
 import { ClientClosedError } from '@zkts/protocol';
 
 import { RecipeArgumentError, RecipeClosedError, RecipeError } from '../errors.js';
-import { checkPath } from '../internal/validate.js';
-import { openScope, within, type WaitOptions } from '../internal/wait.js';
+import { checkPath, openScope, within, type WaitOptions } from '../internal/index.js';
 import type { CacheClient } from './client.js';
 import { Engine, type WalkReason } from './engine/engine.js';
 import { CacheDecodeError, CacheReadError } from './errors.js';

@@ -19,8 +19,9 @@
 import { joinPath, MultiError, parentPath } from '@zkts/protocol';
 
 import { CounterOutcomeUnknownError } from '../errors.js';
-import { ensureDir } from '../internal/nodes.js';
-import { isConnectionLoss, isExpiry, isNoNode, isNodeExists, isServerCode, retrying, type RecipeClient } from '../internal/zk.js';
+import {
+  ensureDir, isConnectionLoss, isExpiry, isNodeExists, isNoNode, isServerCode, retrying, type RecipeClient,
+} from '../internal/index.js';
 
 /** How a counter's value is stored in the node's data. */
 export interface Codec<T> {

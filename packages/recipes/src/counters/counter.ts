@@ -9,7 +9,7 @@ import { sleep } from '@zkts/protocol';
 
 import { CasNode, type CasStats, type Codec } from './counter-cas.js';
 import { RecipeArgumentError } from '../errors.js';
-import type { RecipeClient } from '../internal/zk.js';
+import type { RecipeClient } from '../internal/index.js';
 
 /** Options of a kazoo-compatible Counter. */
 export interface CounterOptions {

@@ -11,12 +11,11 @@
  */
 import { parentPath, sleep } from '@zkts/protocol';
 
-import { ChangeFeed } from '../internal/change-feed.js';
+import {
+  ChangeFeed, ensureDir, isConnectedState, isLive, isNodeExists, isNoNode, Pulse, retrying, type RecipeClient,
+} from '../internal/index.js';
 import { CasNode, type Codec } from './counter-cas.js';
 import { RecipeArgumentError, RecipeClosedError } from '../errors.js';
-import { ensureDir } from '../internal/nodes.js';
-import { Pulse } from '../internal/pulse.js';
-import { isConnectedState, isLive, isNoNode, isNodeExists, retrying, type RecipeClient } from '../internal/zk.js';
 
 /** A value with the node version it was read at (Curator's VersionedValue). */
 export interface VersionedCount {

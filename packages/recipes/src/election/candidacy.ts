@@ -18,15 +18,14 @@
  */
 import { joinPath, sleep, type Clock } from '@zkts/protocol';
 
-import { removeNode } from '../internal/cleanup.js';
-import { enqueue, removeLateDuplicates, sweepPrefix, type Entry, type QueueSpec } from '../locks/contender.js';
+import {
+  indexOfName, isConnectedState, isConnectionLoss, isLive, isNoNode, isSessionGone, openScope, Pulse, removeNode,
+  sortContenders, testHooksOf, type MarkerTable, type RecipeClient, type Stat,
+} from '../internal/index.js';
+import {
+  enqueue, removeLateDuplicates, sweepPrefix, type ContenderSpec, type Entry, type LostOn,
+} from '../locks/index.js';
 import { LockLostError, RecipeClosedError } from '../errors.js';
-import type { LostOn } from '../locks/lock-handle.js';
-import { indexOfName, sortContenders, type MarkerTable } from '../internal/names.js';
-import { Pulse } from '../internal/pulse.js';
-import { testHooksOf } from '../internal/test-hooks.js';
-import { openScope } from '../internal/wait.js';
-import { isConnectedState, isConnectionLoss, isLive, isNoNode, isSessionGone, type RecipeClient, type Stat } from '../internal/zk.js';
 
 export const LATCH_MARKERS: MarkerTable = { 'latch-': 'write' };
 
@@ -159,7 +158,7 @@ export class Candidacy {
     if (entry.uncertain !== undefined) await sweepPrefix(this.spec.client, entry.uncertain, entry.sessionId);
   }
 
-  private queueSpec(): QueueSpec {
+  private queueSpec(): ContenderSpec {
     const { client, path, id, owner } = this.spec;
     return {
       client, dir: path, marker: 'latch-', markers: LATCH_MARKERS, decide: () => ({ granted: true }),

@@ -11,13 +11,11 @@
 import { joinPath, systemClock, type Clock } from '@zkts/protocol';
 
 import { Candidacy, LATCH_MARKERS, type ElectionStats, type Leadership } from './candidacy.js';
-import { ChangeFeed } from '../internal/change-feed.js';
+import {
+  ChangeFeed, childrenOrEmpty, openScope, readNodes, sortContenders, utf8, within, type RecipeClient, type WaitOptions,
+} from '../internal/index.js';
 import { RecipeClosedError } from '../errors.js';
-import type { LostOn } from '../locks/lock-handle.js';
-import { sortContenders } from '../internal/names.js';
-import { childrenOrEmpty, readNodes, utf8 } from '../internal/nodes.js';
-import { openScope, within, type WaitOptions } from '../internal/wait.js';
-import type { RecipeClient } from '../internal/zk.js';
+import type { LostOn } from '../locks/index.js';
 
 export type { Leadership };
 

@@ -17,11 +17,8 @@
 import { sleep, systemClock, type Clock } from '@zkts/protocol';
 
 import { RecipeArgumentError, RecipeClosedError } from '../errors.js';
-import type { Lease, LostOn } from '../locks/lock-handle.js';
-import { Mutex } from '../locks/mutex.js';
-import { Pulse } from '../internal/pulse.js';
-import type { Participant } from '../locks/sequential-lock.js';
-import { isLive, type RecipeClient } from '../internal/zk.js';
+import { Mutex, type LockHandle, type LostOn, type Participant } from '../locks/index.js';
+import { isLive, Pulse, type RecipeClient } from '../internal/index.js';
 
 /** What a leadership callback learns about its term. */
 export interface SelectorTerm {
@@ -72,7 +69,7 @@ export class LeaderSelector implements AsyncDisposable {
   private readonly wake = new Pulse();
   private queued = false;
   private started = false;
-  private term: { readonly controller: AbortController; readonly lease: Lease } | undefined;
+  private term: { readonly controller: AbortController; readonly lease: LockHandle } | undefined;
   private loop: Promise<void> | undefined;
 
   constructor(client: RecipeClient, path: string, callback: LeadershipCallback, options: LeaderSelectorOptions = {}) {
@@ -140,7 +137,7 @@ export class LeaderSelector implements AsyncDisposable {
         continue;
       }
       if (!isLive(this.client.state)) return; // a client that is over (closed, or expiry without renewal)
-      let lease: Lease;
+      let lease: LockHandle;
       try {
         lease = await this.mutex.acquire({ signal: this.closing.signal });
       } catch (e) {
@@ -157,7 +154,7 @@ export class LeaderSelector implements AsyncDisposable {
   }
 
   /** One term: the callback runs until it returns; its signal fires on loss or close; then we release. */
-  private async lead(lease: Lease): Promise<void> {
+  private async lead(lease: LockHandle): Promise<void> {
     const controller = new AbortController();
     const lost = lease.lost;
     const onLost = (): void => controller.abort(lost.reason);

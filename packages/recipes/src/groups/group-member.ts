@@ -12,13 +12,13 @@
  */
 import { joinPath, systemClock, type Clock } from '@zkts/protocol';
 
-import type { CacheClient } from '../cache/client.js';
+import type { CacheClient } from '../cache/index.js';
 import { RecipeClosedError } from '../errors.js';
 import { MemberView } from './member-view.js';
-import { PersistentNode } from '../nodes/persistent-node.js';
-import { checkNodeName, checkPath } from '../internal/validate.js';
-import { nested, openScope, type WaitOptions } from '../internal/wait.js';
-import type { Data, RecipeClient } from '../internal/zk.js';
+import { PersistentNode } from '../nodes/index.js';
+import {
+  checkNodeName, checkPath, nested, openScope, type Data, type RecipeClient, type WaitOptions,
+} from '../internal/index.js';
 
 /** Options of a GroupMember. */
 export interface GroupMemberOptions {

@@ -7,10 +7,8 @@
  */
 import { basename, type Clock } from '@zkts/protocol';
 
-import { ChildrenCache, type ChildrenCacheOptions } from '../cache/children-cache.js';
-import type { CacheClient } from '../cache/client.js';
-import { ChangeFeed } from '../internal/change-feed.js';
-import type { WaitOptions } from '../internal/wait.js';
+import { ChildrenCache, type CacheClient, type ChildrenCacheOptions } from '../cache/index.js';
+import { ChangeFeed, type WaitOptions } from '../internal/index.js';
 
 /** How a recipe reads the children of its group directory. */
 export interface MemberRule<T> {

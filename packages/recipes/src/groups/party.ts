@@ -13,15 +13,14 @@
  */
 import { joinPath, systemClock, type Clock } from '@zkts/protocol';
 
-import type { CacheClient } from '../cache/client.js';
+import type { CacheClient } from '../cache/index.js';
 import { RecipeClosedError } from '../errors.js';
 import { MemberView, type MemberRule } from './member-view.js';
-import { kazooPrefix } from '../internal/names.js';
-import { childrenOrEmpty, readNodes, utf8 } from '../internal/nodes.js';
-import { PersistentNode } from '../nodes/persistent-node.js';
-import { checkNodeName, checkPath } from '../internal/validate.js';
-import { nested, openScope, type WaitOptions } from '../internal/wait.js';
-import type { RecipeClient } from '../internal/zk.js';
+import {
+  checkNodeName, checkPath, childrenOrEmpty, kazooPrefix, nested, openScope, readNodes, utf8, type RecipeClient,
+  type WaitOptions,
+} from '../internal/index.js';
+import { PersistentNode } from '../nodes/index.js';
 
 /** Options of a Party or ShallowParty. */
 export interface PartyOptions {

@@ -23,17 +23,15 @@
  */
 import { joinPath, sleep, systemClock, type Clock } from '@zkts/protocol';
 
-import type { CacheClient } from '../cache/client.js';
-import { ChangeFeed } from '../internal/change-feed.js';
+import type { CacheClient } from '../cache/index.js';
+import {
+  ChangeFeed, checkNodeName, checkPath, isConnectedState, isConnectionLoss, isSessionGone, openScope, Pulse, within,
+  type RecipeClient, type WaitOptions,
+} from '../internal/index.js';
 import { LockLostError, RecipeArgumentError, RecipeClosedError } from '../errors.js';
-import { KazooLock } from '../locks/uuid-hex-lock.js';
-import type { Lease } from '../locks/lock-handle.js';
+import { UuidHexLock, type LockHandle } from '../locks/index.js';
 import { kazooPartition } from './default-partition.js';
 import { ShallowParty } from './party.js';
-import { Pulse } from '../internal/pulse.js';
-import { checkNodeName, checkPath } from '../internal/validate.js';
-import { openScope, within, type WaitOptions } from '../internal/wait.js';
-import { isConnectedState, isConnectionLoss, isSessionGone, type RecipeClient } from '../internal/zk.js';
 
 /** kazoo's PartitionState, in lower case. */
 export type PartitionState = 'allocating' | 'acquired' | 'release' | 'failure';
@@ -64,7 +62,7 @@ export interface SetPartitionerOptions {
 interface Holding {
   readonly set: PartitionSet;
   readonly controller: AbortController;
-  readonly leases: readonly Lease[];
+  readonly leases: readonly LockHandle[];
 }
 
 const DEFAULT_TIME_BOUNDARY_MS = 30_000;
@@ -316,12 +314,12 @@ export class SetPartitioner implements AsyncDisposable {
       client.onStateChange((c) => void (isConnectedState(c.state) || stop())),
     ];
     this.closing.signal.addEventListener('abort', stop, { once: true });
-    const leases: Lease[] = [];
+    const leases: LockHandle[] = [];
     let unexpected: unknown;
     try {
       await Promise.all(
         share.map(async (item, i) => {
-          const lock = new KazooLock(client, joinPath(this.path, 'locks', item), {
+          const lock = new UuidHexLock(client, joinPath(this.path, 'locks', item), {
             data: this.identifier, lostOn: 'suspended', onExpiry: 'reject', clock: this.clock,
           });
           try {
@@ -347,7 +345,7 @@ export class SetPartitioner implements AsyncDisposable {
   }
 
   /** Our share is held: its signal fires on the first sign that it may not be. */
-  private hold(items: string[], leases: Lease[]): Holding {
+  private hold(items: string[], leases: LockHandle[]): Holding {
     const controller = new AbortController();
     const doubt = (why: string) => (): void => controller.abort(new LockLostError(`set partition ${this.path}: ${why}`));
     const offs = [this.party.onChange(doubt('the membership changed'))];

@@ -7,7 +7,9 @@
 import { joinPath } from '@zkts/protocol';
 
 import { clientState } from './client-state.js';
-import { isConnectionLoss, isExpiry, isLive, isNoNode, isSessionGone, type RecipeClient } from './zk.js';
+import { isConnectionLoss, isExpiry, isNoNode, isSessionGone } from './error-kinds.js';
+import type { RecipeClient } from './recipe-client.js';
+import { isLive } from './session-state.js';
 
 /** A removal not tied to one session goes on after an expiry while the client renews its session. */
 function outlivesSession(client: RecipeClient, ownerSession: bigint | undefined): boolean {

@@ -4,7 +4,7 @@
  * because it is a fact about one client: two clients in one process (say, one to a 3.4 server without
  * containers and one to a 3.8 server) must not share it, and it goes away with the client.
  */
-import type { RecipeClient } from './zk.js';
+import type { RecipeClient } from './recipe-client.js';
 
 export interface ClientState {
   /** Set once the server answered a container create with UNIMPLEMENTED: parents are persistent from then on. */

@@ -6,7 +6,9 @@
 import { joinPath, parentPath } from '@zkts/protocol';
 
 import { clientState } from './client-state.js';
-import { isNoNode, isNodeExists, isServerCode, retrying, type RecipeClient, type Stat } from './zk.js';
+import { isNoNode, isNodeExists, isServerCode } from './error-kinds.js';
+import type { RecipeClient, Stat } from './recipe-client.js';
+import { retrying } from './retry.js';
 
 /**
  * Creates `dir` and its missing ancestors as container nodes (what Curator's creatingParentContainersIfNeeded

@@ -20,11 +20,10 @@ import { joinPath, MultiError, systemClock, type Clock } from '@zkts/protocol';
 
 import { DataFormatError, RecipeArgumentError } from '../errors.js';
 import { decodeLease, encodeLease } from './holder-format.js';
-import { KazooLock } from '../locks/uuid-hex-lock.js';
-import type { Lease } from '../locks/lock-handle.js';
-import { ensureDir } from '../internal/nodes.js';
-import type { WaitOptions } from '../internal/wait.js';
-import { reconnected, isConnectionLoss, isExpiry, isNoNode, retrying, type RecipeClient } from '../internal/zk.js';
+import { UuidHexLock, type LockHandle } from '../locks/index.js';
+import {
+  ensureDir, isConnectionLoss, isExpiry, isNoNode, reconnected, retrying, type RecipeClient, type WaitOptions,
+} from '../internal/index.js';
 
 /** Options of NonBlockingLease and MultiNonBlockingLease. */
 export interface NonBlockingLeaseOptions {
@@ -86,8 +85,8 @@ export class NonBlockingLease {
     const { client } = this;
     for (;;) {
       await ensureDir(client, this.path, { persistent: true }); // kazoo's ensure_path: a persistent node
-      const lock = new KazooLock(client, this.path, { data: this.options.identifier, ...(this.options.clock && { clock: this.options.clock }) });
-      let held: Lease;
+      const lock = new UuidHexLock(client, this.path, { data: this.options.identifier, ...(this.options.clock && { clock: this.options.clock }) });
+      let held: LockHandle;
       try {
         held = await lock.acquire(options);
       } catch (e) {
@@ -117,7 +116,7 @@ export class NonBlockingLease {
   }
 
   /** Read, decide and write while we hold the lock; RESTART when the lock went with our session. */
-  private async underLock(lock: Lease): Promise<LeaseTerm | null | typeof RESTART> {
+  private async underLock(lock: LockHandle): Promise<LeaseTerm | null | typeof RESTART> {
     const { client } = this;
     const { identifier, duration } = this.options;
     for (;;) {

@@ -13,18 +13,17 @@
  */
 import { basename, joinPath } from '@zkts/protocol';
 
-import { removeNode, removeSoon } from '../internal/cleanup.js';
+import {
+  checkpoint, childrenOrEmpty, ensureDir, indexOfName, isConnectionLoss, isLive, isNoNode, protectedPrefix, removeNode,
+  removeSoon, retrying, sortContenders, within, type Contender, type Data, type MarkerTable, type RecipeClient,
+  type Scope, type Stat, type TestHooks,
+} from '../internal/index.js';
 import { LockLostError } from '../errors.js';
 import type { Decision } from './lock-rule.js';
 import { restarts, type Attempt } from './lock-state.js';
-import { indexOfName, protectedPrefix, sortContenders, type Contender, type MarkerTable } from '../internal/names.js';
-import { childrenOrEmpty, ensureDir } from '../internal/nodes.js';
-import type { TestHooks } from '../internal/test-hooks.js';
-import { checkpoint, within, type Scope } from '../internal/wait.js';
-import { isConnectionLoss, isLive, isNoNode, retrying, type Data, type RecipeClient, type Stat } from '../internal/zk.js';
 
 /** Counters a test (or a curious operator) can read to check herd-freedom. */
-export interface QueueStats {
+export interface LockStats {
   /** getChildren calls made while waiting (the first, pipelined one included). */
   listings: number;
   /** Watches set on a predecessor. */
@@ -35,11 +34,11 @@ export interface QueueStats {
   restarts: number;
 }
 
-export function newStats(): QueueStats {
+export function newStats(): LockStats {
   return { listings: 0, watches: 0, wakeups: 0, restarts: 0 };
 }
 
-export interface QueueSpec {
+export interface ContenderSpec {
   readonly client: RecipeClient;
   readonly dir: string;
   /** Marker placed before the sequence, e.g. `lock-` or `__WRIT__`. */
@@ -51,7 +50,7 @@ export interface QueueSpec {
   /** How a uuid becomes our nodes' prefix. Default Curator's protection (`_c_<uuid>-`); kazoo's locks: the bare hex. */
   readonly prefix?: ((uuid: string) => string) | undefined;
   readonly hooks?: TestHooks | undefined;
-  readonly stats?: QueueStats | undefined;
+  readonly stats?: LockStats | undefined;
   readonly what: string;
 }
 
@@ -70,7 +69,7 @@ export interface Entry {
 }
 
 /** Creates our contender node and returns it together with the pipelined listing, if there was one. */
-export async function enqueue(spec: QueueSpec, scope: Scope): Promise<{ entry: Entry; children: string[] | undefined }> {
+export async function enqueue(spec: ContenderSpec, scope: Scope): Promise<{ entry: Entry; children: string[] | undefined }> {
   const { client, dir } = spec;
   // One uuid for every attempt of this enqueue (as Curator keeps its protected id across retries): a create
   // that lands late, after we gave it up for lost, still carries it, so awaitTurn can recognise and remove it.
@@ -136,7 +135,7 @@ async function recoverCreate(client: RecipeClient, dir: string, prefix: string):
  * Sorts one listing and decides our turn, synchronously, so that neither the listing nor the sorted contenders
  * stay reachable from the waiting async frame; only the decision (one child name) is kept.
  */
-function decideTurn(spec: QueueSpec, entry: Entry, children: readonly string[]): Decision {
+function decideTurn(spec: ContenderSpec, entry: Entry, children: readonly string[]): Decision {
   const sorted = sortContenders(children, spec.markers);
   removeLateDuplicates(spec.client, spec.dir, sorted, entry);
   const ourIndex = indexOfName(sorted, entry.name);
@@ -148,7 +147,7 @@ function decideTurn(spec: QueueSpec, entry: Entry, children: readonly string[]):
  * Waits until `entry` is granted. Returns true when granted, false for a non-blocking attempt that is not
  * granted at once. The caller removes the node when this throws or returns false.
  */
-export async function awaitTurn(spec: QueueSpec, entry: Entry, first: { children: string[] | undefined }, attempt: Attempt): Promise<boolean> {
+export async function awaitTurn(spec: ContenderSpec, entry: Entry, first: { children: string[] | undefined }, attempt: Attempt): Promise<boolean> {
   const { client, dir } = spec;
   const { scope } = attempt;
   // Take the first listing out of the caller's hands: a waiter must not pin a listing while it waits (with
@@ -229,7 +228,7 @@ function isDeletion(event: unknown): boolean {
  * An attempt whose session expires while it waits starts over in the renewed session when its policy says so
  * (lock-state.ts `restarts`): a new node, at the back of the queue.
  */
-export async function contend(spec: QueueSpec, attempt: Attempt): Promise<Entry | undefined> {
+export async function contend(spec: ContenderSpec, attempt: Attempt): Promise<Entry | undefined> {
   for (;;) {
     let owner: bigint | undefined;
     try {
@@ -241,7 +240,7 @@ export async function contend(spec: QueueSpec, attempt: Attempt): Promise<Entry 
   }
 }
 
-async function contendOnce(spec: QueueSpec, attempt: Attempt, onEnqueued: (entry: Entry) => void): Promise<Entry | undefined> {
+async function contendOnce(spec: ContenderSpec, attempt: Attempt, onEnqueued: (entry: Entry) => void): Promise<Entry | undefined> {
   const enqueued = await enqueue(spec, attempt.scope);
   const { entry } = enqueued;
   onEnqueued(entry);

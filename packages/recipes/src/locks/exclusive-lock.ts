@@ -6,13 +6,13 @@
  */
 import { joinPath, systemClock, type Clock } from '@zkts/protocol';
 
-import { removeNode } from '../internal/cleanup.js';
+import {
+  checkpoint, ensureDir, isConnectionLoss, isNodeExists, isNoNode, openScope, removeNode, retrying, utf8, within,
+  type RecipeClient, type Stat, type WaitOptions,
+} from '../internal/index.js';
 import { LockBusyError } from '../errors.js';
-import { Hold, LeaseHandle, type ExpiryPolicy, type Lease, type LostOn } from './lock-handle.js';
+import { Hold, LockHandleImpl, type ExpiryPolicy, type LockHandle, type LostOn } from './lock-handle.js';
 import { IDLE, restarts, type Attempt, type LockState } from './lock-state.js';
-import { ensureDir, utf8 } from '../internal/nodes.js';
-import { checkpoint, openScope, within, type WaitOptions } from '../internal/wait.js';
-import { isConnectionLoss, isNoNode, isNodeExists, retrying, type RecipeClient, type Stat } from '../internal/zk.js';
 
 /** Options of an ExclusiveLock. */
 export interface ExclusiveLockOptions {
@@ -76,17 +76,17 @@ export class ExclusiveLock {
   }
 
   /** Waits until the lock is ours (or the signal/timeout gives up) and resolves with the lease. */
-  async acquire(options: WaitOptions = {}): Promise<Lease> {
+  async acquire(options: WaitOptions = {}): Promise<LockHandle> {
     const scope = openScope(options, `exclusive lock ${this.path}`, this.clock);
     try {
-      return (await this.run({ blocking: true, scope, restartOnExpiry: this.onExpiry === 'restart' })) as Lease;
+      return (await this.run({ blocking: true, scope, restartOnExpiry: this.onExpiry === 'restart' })) as LockHandle;
     } finally {
       scope?.dispose();
     }
   }
 
   /** Takes the lock if it is free now; null when someone holds it. */
-  async tryAcquire(): Promise<Lease | null> {
+  async tryAcquire(): Promise<LockHandle | null> {
     return (await this.run({ blocking: false, scope: null })) ?? null;
   }
 
@@ -106,7 +106,7 @@ export class ExclusiveLock {
     }
   }
 
-  private async run(attempt: Attempt): Promise<Lease | undefined> {
+  private async run(attempt: Attempt): Promise<LockHandle | undefined> {
     if (this.state.kind === 'waiting') throw new LockBusyError(`${this.path}: an acquire of this instance is already in progress`);
     if (this.isHeld) throw new LockBusyError(`${this.path}: this instance already holds the lock`);
     const releasing = this.state.kind === 'releasing' ? this.state.done : undefined;
@@ -118,7 +118,7 @@ export class ExclusiveLock {
       if (stat === undefined) return undefined;
       const hold = new Hold(this.client, this.node, stat.czxid, stat.ephemeralOwner, this.lostOn);
       this.state = { kind: 'held', hold };
-      return new LeaseHandle(hold, () => this.giveBack(hold));
+      return new LockHandleImpl(hold, () => this.giveBack(hold));
     } finally {
       if (this.state === waiting) this.state = IDLE;
     }

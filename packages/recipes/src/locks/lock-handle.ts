@@ -3,7 +3,7 @@
  * protect, or run a multi that commits only while the lock node still exists (`guard`).
  */
 import { LockLostError, LockNotHeldError } from '../errors.js';
-import { isConnectedState, isNoNode, type Op, type OpResult, type RecipeClient } from '../internal/zk.js';
+import { isConnectedState, isNoNode, type Op, type OpResult, type RecipeClient } from '../internal/index.js';
 
 /** When a lease counts as lost: only when the session is certainly gone, or already when it is in doubt. */
 export type LostOn = 'expired' | 'suspended';
@@ -16,7 +16,7 @@ export type LostOn = 'expired' | 'suspended';
 export type ExpiryPolicy = 'restart' | 'reject';
 
 /** A held lock: release it (or `await using` it), watch `lost`, pass `fencingToken` to what you protect, and write through `guard`. */
-export interface Lease extends AsyncDisposable {
+export interface LockHandle extends AsyncDisposable {
   /** Full path of the node that holds the lock. */
   readonly node: string;
   /**
@@ -114,12 +114,12 @@ export class Hold {
 }
 
 /** One acquire's handle. Reentrant acquires of one instance each get their own handle on a shared Hold. */
-export class LeaseHandle implements Lease {
+export class LockHandleImpl implements LockHandle {
   private readonly hold: Hold;
-  private readonly giveBack: (handle: LeaseHandle) => Promise<void>;
+  private readonly giveBack: (handle: LockHandleImpl) => Promise<void>;
   private done: Promise<void> | undefined;
 
-  constructor(hold: Hold, giveBack: (handle: LeaseHandle) => Promise<void>) {
+  constructor(hold: Hold, giveBack: (handle: LockHandleImpl) => Promise<void>) {
     this.hold = hold;
     this.giveBack = giveBack;
   }

@@ -16,7 +16,7 @@
  * A waiter watches only the node that can unblock it: a writer its immediate predecessor (of either kind), a
  * reader its nearest preceding writer; so a release wakes one waiter, or the run of readers right behind it.
  */
-import type { Contender, MarkerTable } from '../internal/names.js';
+import type { Contender, MarkerTable } from '../internal/index.js';
 
 /** The markers zkts writes: Curator's, so Curator processes of the same class queue with us. */
 export const MARKER = { mutex: 'lock-', write: '__WRIT__', read: '__READ__' } as const;

@@ -5,8 +5,7 @@
  * (held and waiting at once); a union does not.
  */
 import { LockLostError } from '../errors.js';
-import type { Scope } from '../internal/wait.js';
-import { isExpiry, isLive, type SessionState } from '../internal/zk.js';
+import { isExpiry, isLive, type Scope, type SessionState } from '../internal/index.js';
 
 export type LockState<Held extends object> =
   | { readonly kind: 'idle' }

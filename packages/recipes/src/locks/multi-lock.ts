@@ -8,13 +8,13 @@
  */
 import { systemClock, type Clock } from '@zkts/protocol';
 
-import type { Lease } from './lock-handle.js';
-import type { Lockable } from './sequential-lock.js';
-import { nested, openScope, type WaitOptions } from '../internal/wait.js';
+import type { LockHandle } from './lock-handle.js';
+import type { Lockable } from './fair-lock.js';
+import { nested, openScope, type WaitOptions } from '../internal/index.js';
 
 /** The leases of a MultiLock, released together in reverse order. */
-export interface MultiLease extends AsyncDisposable {
-  readonly leases: readonly Lease[];
+export interface MultiLockHandle extends AsyncDisposable {
+  readonly leases: readonly LockHandle[];
   /** Fires when any of the leases is lost. */
   readonly lost: AbortSignal;
   readonly released: boolean;
@@ -36,12 +36,12 @@ export class MultiLock {
   }
 
   /** Takes every lock in order, or none. */
-  async acquire(options: WaitOptions = {}): Promise<MultiLease> {
+  async acquire(options: WaitOptions = {}): Promise<MultiLockHandle> {
     // One scope for all the locks: each acquire gets its signal, which fires at the shared deadline.
     const scope = openScope(options, 'multi-lock', this.clock);
     try {
       for (;;) {
-        const taken: Lease[] = [];
+        const taken: LockHandle[] = [];
         try {
           for (const lock of this.locks) taken.push(await lock.acquire(nested(scope)));
         } catch (e) {
@@ -60,7 +60,7 @@ export class MultiLock {
   }
 }
 
-async function releaseReversed(leases: readonly Lease[]): Promise<void> {
+async function releaseReversed(leases: readonly LockHandle[]): Promise<void> {
   const errors: unknown[] = [];
   for (const lease of [...leases].reverse()) {
     try {
@@ -73,12 +73,12 @@ async function releaseReversed(leases: readonly Lease[]): Promise<void> {
   if (errors.length > 1) throw new AggregateError(errors, 'releasing a multi-lock failed');
 }
 
-class Multi implements MultiLease {
-  readonly leases: readonly Lease[];
+class Multi implements MultiLockHandle {
+  readonly leases: readonly LockHandle[];
   private done: Promise<void> | undefined;
   private lostSignal: AbortSignal | undefined;
 
-  constructor(leases: readonly Lease[]) {
+  constructor(leases: readonly LockHandle[]) {
     this.leases = leases;
   }
 

@@ -12,9 +12,9 @@
  * (waiting on yourself would deadlock). Two instances never share ownership, even on one client.
  */
 import { MARKER } from './lock-rule.js';
-import { QueueLock } from './sequential-lock.js';
+import { FairLock } from './fair-lock.js';
 
 /** A fair, herd-free exclusive lock with Curator's node layout (`_c_<uuid>-lock-<seq>`); leases carry fencing tokens. */
-export class Mutex extends QueueLock {
+export class Mutex extends FairLock {
   protected readonly marker = MARKER.mutex;
 }

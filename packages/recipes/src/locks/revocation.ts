@@ -10,8 +10,8 @@
  * Watching ends when the lease is released or lost (a lost lease has nothing left to revoke).
  */
 import { LockLostError } from '../errors.js';
-import type { Lease } from './lock-handle.js';
-import { isConnectionLoss, isNoNode, type RecipeClient } from '../internal/zk.js';
+import type { LockHandle } from './lock-handle.js';
+import { isConnectionLoss, isNoNode, type RecipeClient } from '../internal/index.js';
 
 /** Curator's revocation marker (LockInternals.REVOKE_MESSAGE): the bytes of "__REVOKE__". */
 export const REVOKE_MESSAGE: Uint8Array = new TextEncoder().encode('__REVOKE__');
@@ -39,7 +39,7 @@ export async function attemptRevoke(client: RecipeClient, node: string): Promise
  * writes the revocation marker into the lease's node, including one written before this call. Returns a function
  * that stops watching; watching also stops when the lease is released or lost.
  */
-export function onRevocationRequest(client: RecipeClient, lease: Lease, listener: (lease: Lease) => void): () => void {
+export function onRevocationRequest(client: RecipeClient, lease: LockHandle, listener: (lease: LockHandle) => void): () => void {
   const stop = new AbortController();
   const ended = (): boolean => stop.signal.aborted || lease.released || lease.lost.aborted;
   const over = new Promise<void>((resolve) => {

@@ -14,16 +14,15 @@
  */
 import { basename, joinPath } from '@zkts/protocol';
 
-import { removeSoon } from '../internal/cleanup.js';
+import {
+  checkpoint, ensureDir, formatSequence, isConnectionLoss, isNodeExists, isNoNode, parseContender, protectedPrefix,
+  removeSoon, retrying, type RecipeClient, type Scope,
+} from '../internal/index.js';
 import type { Entry } from './contender.js';
 import { LockLostError, LockUpgradeError } from '../errors.js';
 import { LOCK_MARKERS, MARKER } from './lock-rule.js';
 import type { Attempt } from './lock-state.js';
-import { formatSequence, parseContender, protectedPrefix } from '../internal/names.js';
-import { ensureDir } from '../internal/nodes.js';
-import { QueueLock, type LockOptions, type Participant } from './sequential-lock.js';
-import { checkpoint, type Scope } from '../internal/wait.js';
-import { isConnectionLoss, isNoNode, isNodeExists, retrying, type RecipeClient } from '../internal/zk.js';
+import { FairLock, type LockOptions, type Participant } from './fair-lock.js';
 
 /** A fair read-write lock with Curator's layout: readers share, a writer excludes everyone. `readLock` and `writeLock` are its two locks. */
 export class ReadWriteLock {
@@ -49,7 +48,7 @@ export class ReadWriteLock {
 }
 
 /** The write side of a ReadWriteLock (`__WRIT__` nodes): exclusive against readers and writers. */
-export class WriteLock extends QueueLock {
+export class WriteLock extends FairLock {
   protected readonly marker = MARKER.write;
   private readonly rw: ReadWriteLock;
 
@@ -69,7 +68,7 @@ export class WriteLock extends QueueLock {
 }
 
 /** The read side of a ReadWriteLock (`__READ__` nodes): shared with other readers, exclusive against writers. */
-export class ReadLock extends QueueLock {
+export class ReadLock extends FairLock {
   protected readonly marker = MARKER.read;
   private readonly rw: ReadWriteLock;
 

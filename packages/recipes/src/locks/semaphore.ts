@@ -8,15 +8,15 @@
  */
 import { joinPath, systemClock, type Clock } from '@zkts/protocol';
 
-import { removeNode, removeSoon } from '../internal/cleanup.js';
-import { enqueue, sweepPrefix, type QueueSpec, type Entry } from './contender.js';
+import {
+  checkpoint, childrenOrEmpty, ensureDir, isServerCode, nested, openScope, readNodes, removeNode, removeSoon, retrying,
+  utf8, within, type Data, type RecipeClient, type Scope, type WaitOptions,
+} from '../internal/index.js';
+import { enqueue, sweepPrefix, type ContenderSpec, type Entry } from './contender.js';
 import { LockLostError, RecipeArgumentError } from '../errors.js';
 import { Hold, type ExpiryPolicy, type LostOn } from './lock-handle.js';
 import { restarts } from './lock-state.js';
 import { Mutex } from './mutex.js';
-import { childrenOrEmpty, ensureDir, readNodes, utf8 } from '../internal/nodes.js';
-import { checkpoint, nested, openScope, within, type Scope, type WaitOptions } from '../internal/wait.js';
-import { isServerCode, retrying, type Data, type RecipeClient } from '../internal/zk.js';
 
 /** Options of a Semaphore. */
 export interface SemaphoreOptions {
@@ -88,7 +88,7 @@ export class Semaphore {
     const inner = new Mutex(this.client, this.inner.path, { onExpiry: this.options.onExpiry ?? 'restart' });
     const gate = await inner.acquire(nested(scope));
     try {
-      const spec: QueueSpec = {
+      const spec: ContenderSpec = {
         client: this.client, dir: this.leasesDir, marker: 'lease-', markers: LEASE_MARKERS,
         decide: () => ({ granted: true }), data: this.options.data ?? '', what: `semaphore ${this.path}`,
       };

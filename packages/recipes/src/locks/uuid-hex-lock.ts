@@ -6,16 +6,16 @@
  * this layout to be seen. Everything else is our Mutex: the one lock rule (lock-rule.ts counts `__lock__` as a
  * writer), the recovery of a lost create reply by the uuid prefix, guaranteed removal, fencing tokens.
  */
-import { kazooPrefix } from '../internal/names.js';
-import { QueueLock } from './sequential-lock.js';
-import type { QueueSpec } from './contender.js';
+import { kazooPrefix } from '../internal/index.js';
+import { FairLock } from './fair-lock.js';
+import type { ContenderSpec } from './contender.js';
 
 /** A fair mutex whose nodes are kazoo's (`<uuidhex>__lock__<seq>`), so kazoo's Lock queues with it. */
-export class KazooLock extends QueueLock {
+export class UuidHexLock extends FairLock {
   /** kazoo's writer marker; lock-rule.ts counts `__lock__` nodes as writers. */
   protected readonly marker = '__lock__';
 
-  protected override spec(): QueueSpec {
+  protected override spec(): ContenderSpec {
     return { ...super.spec(), prefix: kazooPrefix };
   }
 }

@@ -18,17 +18,12 @@
  */
 import { basename, joinPath, parentPath, systemClock, sleep, type Clock } from '@zkts/protocol';
 
-import { ChangeFeed } from '../internal/change-feed.js';
-import { removeNode, removeSoon } from '../internal/cleanup.js';
-import { RecipeClosedError } from '../errors.js';
-import { protectedPrefix } from '../internal/names.js';
-import { childrenOrEmpty, ensureDir } from '../internal/nodes.js';
-import { Pulse } from '../internal/pulse.js';
-import { checkpoint, openScope, within, type Scope, type WaitOptions } from '../internal/wait.js';
 import {
-  isConnectedState, isConnectionLoss, isExpiry, isLive, isNoNode, isNodeExists, isSessionGone, retrying,
-  type CreateMode, type Data, type RecipeClient, type Stat,
-} from '../internal/zk.js';
+  ChangeFeed, checkpoint, childrenOrEmpty, ensureDir, isConnectedState, isConnectionLoss, isExpiry, isLive,
+  isNodeExists, isNoNode, isSessionGone, openScope, protectedPrefix, Pulse, removeNode, removeSoon, retrying, within,
+  type CreateMode, type Data, type RecipeClient, type Scope, type Stat, type WaitOptions,
+} from '../internal/index.js';
+import { RecipeClosedError } from '../errors.js';
 
 /** The kinds of node a PersistentNode keeps. */
 export type PersistentNodeMode = 'ephemeral' | 'ephemeral-sequential' | 'persistent' | 'persistent-sequential' | 'container';

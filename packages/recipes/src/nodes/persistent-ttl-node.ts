@@ -12,12 +12,11 @@
  */
 import { joinPath, sleep, systemClock, type Clock } from '@zkts/protocol';
 
-import { removeNode } from '../internal/cleanup.js';
+import {
+  isConnectedState, isNodeExists, isNoNode, Pulse, removeNode, type Data, type RecipeClient, type WaitOptions,
+} from '../internal/index.js';
 import { RecipeArgumentError } from '../errors.js';
 import { PersistentNode } from './persistent-node.js';
-import { Pulse } from '../internal/pulse.js';
-import type { WaitOptions } from '../internal/wait.js';
-import { isConnectedState, isNoNode, isNodeExists, type Data, type RecipeClient } from '../internal/zk.js';
 
 /** Options of a PersistentTtlNode. */
 export interface PersistentTtlNodeOptions {

@@ -14,10 +14,10 @@
  */
 import { systemClock, sleep, type Clock } from '@zkts/protocol';
 
-import { ChangeFeed } from '../internal/change-feed.js';
+import {
+  ChangeFeed, isConnectedState, isLive, Pulse, type PersistentWatch, type RecipeClient, type WatchEvent,
+} from '../internal/index.js';
 import { RecipeClosedError } from '../errors.js';
-import { Pulse } from '../internal/pulse.js';
-import { isConnectedState, isLive, type PersistentWatch, type RecipeClient, type WatchEvent } from '../internal/zk.js';
 
 /** Options of a PersistentWatcher. */
 export interface PersistentWatcherOptions {

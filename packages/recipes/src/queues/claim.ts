@@ -5,8 +5,10 @@
  * A bare delete could not tell "I deleted it" from "someone else did" after a lost reply: the item would be
  * dropped or delivered twice. Used by zkts's Queue and by the Curator-compatible queues.
  */
-import { utf8 } from '../internal/nodes.js';
-import { isConnectionLoss, isExpiry, isNoNode, isNodeExists, isServerCode, reconnected, retrying, retryingAcrossSessions, type RecipeClient } from '../internal/zk.js';
+import {
+  isConnectionLoss, isExpiry, isNodeExists, isNoNode, isServerCode, reconnected, retrying, retryingAcrossSessions,
+  utf8, type RecipeClient,
+} from '../internal/index.js';
 
 export interface ClaimTarget {
   /** The item's full path. */

@@ -6,7 +6,7 @@
  * the sequence wrap-safely (names.ts), so the order is the same until then and stays FIFO after it.
  */
 import { RecipeArgumentError } from '../errors.js';
-import { compareSequence, parseSequence } from '../internal/names.js';
+import { compareSequence, parseSequence } from '../internal/index.js';
 
 /** kazoo's default priority. */
 export const DEFAULT_PRIORITY = 100;

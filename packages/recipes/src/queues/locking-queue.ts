@@ -21,13 +21,13 @@
  */
 import { joinPath, MultiError, systemClock, type Clock } from '@zkts/protocol';
 
-import { removeNode } from '../internal/cleanup.js';
+import {
+  checkpoint, ensureDir, isConnectionLoss, isExpiry, isLive, isNodeExists, isNoNode, openScope, reconnected,
+  removeNode, retrying, utf8, within, type Data, type RecipeClient, type Scope, type WaitOptions,
+} from '../internal/index.js';
 import { LockBusyError, OutcomeUnknownError, RecipeArgumentError } from '../errors.js';
 import { availableEntries, DEFAULT_PRIORITY, entryPrefix } from './entry-names.js';
-import { ensureDir, utf8 } from '../internal/nodes.js';
 import { commitOnce } from './receipt.js';
-import { checkpoint, openScope, within, type Scope, type WaitOptions } from '../internal/wait.js';
-import { reconnected, isConnectionLoss, isExpiry, isLive, isNodeExists, isNoNode, retrying, type Data, type RecipeClient } from '../internal/zk.js';
 
 /** Options of a LockingQueue. */
 export interface LockingQueueOptions {

@@ -8,11 +8,11 @@
  */
 import { joinPath } from '@zkts/protocol';
 
-import { protectedPrefix, sortContenders, type MarkerTable } from '../internal/names.js';
+import {
+  checkpoint, childrenOrEmpty, ensureDir, isConnectionLoss, isNoNode, openScope, protectedPrefix, retrying,
+  sortContenders, within, type Data, type MarkerTable, type RecipeClient, type WaitOptions,
+} from '../internal/index.js';
 import { claimByDelete } from './claim.js';
-import { childrenOrEmpty, ensureDir } from '../internal/nodes.js';
-import { checkpoint, openScope, within, type WaitOptions } from '../internal/wait.js';
-import { isConnectionLoss, isNoNode, retrying, type Data, type RecipeClient } from '../internal/zk.js';
 
 const ITEM_MARKERS: MarkerTable = { 'qn-': 'write' };
 

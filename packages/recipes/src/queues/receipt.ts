@@ -9,7 +9,9 @@
 import { joinPath, MultiError } from '@zkts/protocol';
 
 import { OutcomeUnknownError } from '../errors.js';
-import { reconnected, isConnectionLoss, isExpiry, isLive, isNoNode, type Op, type RecipeClient } from '../internal/zk.js';
+import {
+  isConnectionLoss, isExpiry, isLive, isNoNode, reconnected, type Op, type RecipeClient,
+} from '../internal/index.js';
 
 /**
  * Commits `ops` once, with a receipt `<receiptDir>/_zkts-put-<uuid>` in the same multi. `onNoNode` runs when a

@@ -9,7 +9,7 @@ import { ConnectionLossError, MultiError, ServerError, SessionExpiredError, Keep
 
 import type { EventTypeName } from '@zkts/protocol';
 
-import type { CreateMode, Data, Op, OpResult, PersistentWatch, RecipeClient, SessionState, StateChange, Stat, WatchEvent } from '../../src/internal/zk.js';
+import type { CreateMode, Data, Op, OpResult, PersistentWatch, RecipeClient, SessionState, StateChange, Stat, WatchEvent } from '../../src/internal/index.js';
 
 interface Node {
   data: Uint8Array;

@@ -19,8 +19,7 @@
  */
 import { ServerError, parentPath, type Stat, type WatchEvent } from '@zkts/protocol';
 
-import { isConnectionLoss, isSessionGone } from '../../internal/zk.js';
-import { isUnimplemented } from '../client.js';
+import { isConnectionLoss, isSessionGone, isUnimplemented } from '../../internal/index.js';
 import { OrderBuffer } from './order.js';
 import type { ChildrenRead, DataRead, Reads } from './reads.js';
 import { Scheduler, type Ctx, type Walk, type WalkReason } from './scheduler.js';

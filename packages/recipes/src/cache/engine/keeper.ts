@@ -13,8 +13,10 @@
  */
 import { ClientClosedError, SessionExpiredError, type PersistentWatch, type StateChange, type WatchEvent } from '@zkts/protocol';
 
-import { isConnectionLoss, isSessionGone } from '../../internal/zk.js';
-import { isConnectedState, isFinalState, isUnimplemented, type CacheClient } from '../client.js';
+import {
+  isConnectedState, isConnectionLoss, isFinalState, isSessionGone, isUnimplemented,
+} from '../../internal/index.js';
+import type { CacheClient } from '../client.js';
 import type { WalkReason } from './engine.js';
 import type { Reads } from './reads.js';
 

@@ -8,8 +8,8 @@
  */
 import { ProtocolError, parentPath, type Stat, type WatchListener } from '@zkts/protocol';
 
-import { isNoNode } from '../../internal/zk.js';
-import { isUnimplemented, type CacheClient } from '../client.js';
+import { isNoNode, isUnimplemented } from '../../internal/index.js';
+import type { CacheClient } from '../client.js';
 
 export interface DataRead {
   stat: Stat;

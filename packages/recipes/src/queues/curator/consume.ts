@@ -13,8 +13,9 @@ import { joinPath, type Clock } from '@zkts/protocol';
 
 import { claimByDelete } from '../claim.js';
 import { QueueItemCorruptError } from '../../errors.js';
-import { ensurePersistentDir } from '../../internal/nodes.js';
-import { isConnectionLoss, isExpiry, isLive, isNoNode, reconnected, retrying, type Op, type RecipeClient } from '../../internal/zk.js';
+import {
+  ensurePersistentDir, isConnectionLoss, isExpiry, isLive, isNoNode, reconnected, retrying, type Op, type RecipeClient,
+} from '../../internal/index.js';
 import { decodeItem } from './format.js';
 import { putItem } from './put.js';
 import { commitUnderLock, lockItem, unlockItem, type ItemLock } from './item-lock.js';

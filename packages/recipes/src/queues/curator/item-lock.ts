@@ -9,9 +9,10 @@
  */
 import { joinPath } from '@zkts/protocol';
 
-import { ensurePersistentDir } from '../../internal/nodes.js';
-import { utf8 } from '../../internal/nodes.js';
-import { isConnectionLoss, isExpiry, isNoNode, isNodeExists, reconnected, retrying, type Op, type RecipeClient } from '../../internal/zk.js';
+import {
+  ensurePersistentDir, isConnectionLoss, isExpiry, isNodeExists, isNoNode, reconnected, retrying, utf8, type Op,
+  type RecipeClient,
+} from '../../internal/index.js';
 
 /** A lock we hold on one item. */
 export interface ItemLock {

@@ -10,7 +10,7 @@
  * the order stays right past 2^31 items; until then it is exactly Curator's.
  */
 import { RecipeArgumentError } from '../../errors.js';
-import { compareSequence, parseSequence } from '../../internal/names.js';
+import { compareSequence, parseSequence } from '../../internal/index.js';
 
 export const ITEM_PREFIX = 'queue-';
 const SEPARATOR = '|';

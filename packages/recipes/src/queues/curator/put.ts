@@ -12,12 +12,12 @@
  */
 import { joinPath } from '@zkts/protocol';
 
-import { childrenOrEmpty, ensurePersistentDir, readNodes } from '../../internal/nodes.js';
-import { within, type Scope } from '../../internal/wait.js';
-import { isConnectionLoss, isExpiry, isNoNode, reconnected, retrying, retryingAcrossSessions, type RecipeClient } from '../../internal/zk.js';
+import {
+  childrenOrEmpty, compareSequence, ensurePersistentDir, formatSequence, isConnectionLoss, isExpiry, isNoNode,
+  parseSequence, readNodes, reconnected, retrying, retryingAcrossSessions, within, type RecipeClient, type Scope,
+} from '../../internal/index.js';
 import { decodeItem, encodeItem } from './format.js';
 import { ITEM_PREFIX, parseItemName } from './names.js';
-import { compareSequence, formatSequence, parseSequence } from '../../internal/names.js';
 
 /** How many items are read at once while looking for our own after a lost reply. */
 const SEARCH_BATCH = 32;

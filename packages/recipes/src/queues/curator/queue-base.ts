@@ -6,9 +6,9 @@
 import { systemClock, type Clock } from '@zkts/protocol';
 
 import { RecipeArgumentError, RecipeClosedError } from '../../errors.js';
-import { childrenOrEmpty, ensurePersistentDir } from '../../internal/nodes.js';
-import { openScope, type WaitOptions } from '../../internal/wait.js';
-import type { RecipeClient } from '../../internal/zk.js';
+import {
+  childrenOrEmpty, ensurePersistentDir, openScope, type RecipeClient, type WaitOptions,
+} from '../../internal/index.js';
 import { ConsumerLoop, type ConsumerStats } from './consume.js';
 import { bytesSerializer, type QueueSerializer } from './format.js';
 import { Handoff } from './handoff.js';

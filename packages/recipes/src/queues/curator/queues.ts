@@ -4,11 +4,9 @@
  * removable by id). A Curator process and a zkts process can put into and consume from the same queue.
  */
 import { RecipeArgumentError } from '../../errors.js';
-import { childrenOrEmpty } from '../../internal/nodes.js';
+import { childrenOrEmpty, retrying, type WaitOptions } from '../../internal/index.js';
 import { claimByDelete } from '../claim.js';
 import { joinPath } from '@zkts/protocol';
-import type { WaitOptions } from '../../internal/wait.js';
-import { retrying } from '../../internal/zk.js';
 import { CuratorQueueBase } from './queue-base.js';
 import { commitUnderLock, lockItem, unlockItem } from './item-lock.js';
 import { delayLayout, delayMiddle, fixId, idLayout, idMiddle, idOf, plainLayout, priorityMiddle, sortItems, type ItemName } from './names.js';

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { connect, type ZkClient } from '@zkts/protocol';
-import { Mutex, type Lease } from '@zkts/recipes';
+import { Mutex, type LockHandle } from '@zkts/recipes';
 import { startEnsemble, startFaultProxy, type Ensemble, type FaultProxy } from '@zkts/testkit';
 
 import { settleCleanups } from '../../../src/internal/cleanup.js';
@@ -35,7 +35,7 @@ describe('chaos', () => {
     const viaProxies = proxies.map((p) => p.connectString).join(',');
     const live = new Set<ZkClient>();
     const everyClient: ZkClient[] = [];
-    const holders = new Set<Lease>();
+    const holders = new Set<LockHandle>();
     let violations = 0;
     let grants = 0;
     let sessionsReplaced = 0;

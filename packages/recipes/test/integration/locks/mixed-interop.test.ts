@@ -9,7 +9,7 @@
 // spots the README lists, so the table cannot drift from Curator.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
-import { Mutex, ReadWriteLock, type Lease, type Lockable } from '@zkts/recipes';
+import { Mutex, ReadWriteLock, type LockHandle, type Lockable } from '@zkts/recipes';
 
 import { checkKazoo, compileCurator, curator, kazooWriter, killAll } from '../../support/foreign.js';
 import { Clients, childrenOf, sharedServer, sleep, uniqueRoot } from '../../support/helpers.js';
@@ -35,7 +35,7 @@ async function zktsHolders(locks: readonly { kind: 'read' | 'write'; who: string
   await Promise.all(
     locks.map(async ({ kind, who, lock }, n) => {
       for (let i = 0; i < rounds; i++) {
-        const lease: Lease = await lock.acquire({ timeout: 60_000 });
+        const lease: LockHandle = await lock.acquire({ timeout: 60_000 });
         const start = process.hrtime.bigint();
         await sleep(kind === 'write' ? 1 : 2 + ((n + i) % 3));
         held.push({ kind, who, start, end: process.hrtime.bigint() });

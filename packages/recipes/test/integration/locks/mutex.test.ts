@@ -3,7 +3,7 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { LockBusyError, LockNotHeldError, Mutex, type Lease } from '@zkts/recipes';
+import { LockBusyError, LockNotHeldError, Mutex, type LockHandle } from '@zkts/recipes';
 
 import { settleCleanups } from '../../../src/internal/cleanup.js';
 import { setTestHooks } from '../../../src/internal/test-hooks.js';
@@ -219,7 +219,7 @@ describe('Mutex', () => {
     const seqs: string[] = [];
     for (let round = 0; round < 3; round++) {
       for (let i = 0; i < 3; i++) {
-        const lease: Lease = await new Mutex(c, dir).acquire();
+        const lease: LockHandle = await new Mutex(c, dir).acquire();
         tokens.push(lease.fencingToken);
         seqs.push(lease.node.slice(-10));
         expect(lease.fencingToken).toBe((await c.exists(lease.node))!.czxid);
@@ -278,7 +278,7 @@ describe('Mutex', () => {
       if (m.opName === 'createContainer' && m.path !== undefined) created.push(m.path);
     };
     subscribe('zkts:request', onRequest);
-    let a: Lease;
+    let a: LockHandle;
     try {
       a = await new Mutex(cs[0]!, dir, { data: 'worker-a' }).acquire();
     } finally {

@@ -13,7 +13,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { connect, MultiError, type ZkClient } from '@zkts/protocol';
-import { Mutex, type Lease } from '@zkts/recipes';
+import { Mutex, type LockHandle } from '@zkts/recipes';
 import { dockerUnavailableReason, partitionsUnavailableReason, startEnsemble, type ContainerEnsemble, type ZooKeeperServer } from '@zkts/testkit';
 
 import { rng, sleep, text } from '../../support/helpers.js';
@@ -60,8 +60,8 @@ describe.skipIf(why !== undefined)(`partitions between servers (5 members in con
     }
 
     const clients: ZkClient[] = [];
-    const holders = new Set<Lease>();
-    const holderOf = new Map<Lease, number>();
+    const holders = new Set<LockHandle>();
+    const holderOf = new Map<LockHandle, number>();
     const acked: Ack[] = [];
     const faults: string[] = [];
     let violations = 0;
@@ -79,7 +79,7 @@ describe.skipIf(why !== undefined)(`partitions between servers (5 members in con
     const opened = await Promise.all(connectStrings.map((cs) => connect(cs, { sessionTimeout: SESSION_TIMEOUT })));
     clients.push(...opened);
 
-    const writeFenced = async (client: ZkClient, lease: Lease, writer: number): Promise<void> => {
+    const writeFenced = async (client: ZkClient, lease: LockHandle, writer: number): Promise<void> => {
       const { data } = await client.getData(REGISTER);
       const seen = BigInt(text(data));
       const stale = seen > lease.fencingToken;
@@ -110,7 +110,7 @@ describe.skipIf(why !== undefined)(`partitions between servers (5 members in con
     // guard must refuse the write; if a newer holder wrote meanwhile, its token is stale and the register must
     // not take it. Accepted late writes are fine only while the node still exists (no one else holds the lock).
     let zombies = 0;
-    const zombie = async (client: ZkClient, lease: Lease, writer: number): Promise<void> => {
+    const zombie = async (client: ZkClient, lease: LockHandle, writer: number): Promise<void> => {
       zombies++;
       // Back in touch first (a new session if the old one expired meanwhile; connected() would reject then).
       const deadline = Date.now() + 4 * SESSION_TIMEOUT;

@@ -1,7 +1,7 @@
 // Semaphore, MultiLock, ExclusiveLock, Barrier, DoubleBarrier and Queue against the shared server.
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { Barrier, DoubleBarrier, ExclusiveLock, LeaderElection, MultiLock, Mutex, Queue, RecipeArgumentError, Semaphore, type Lease, type Lockable } from '@zkts/recipes';
+import { Barrier, DoubleBarrier, ExclusiveLock, LeaderElection, MultiLock, Mutex, Queue, RecipeArgumentError, Semaphore, type LockHandle, type Lockable } from '@zkts/recipes';
 
 import { Clients, childrenOf, sleep, text, uniqueRoot, until } from '../../support/helpers.js';
 
@@ -73,7 +73,7 @@ describe('MultiLock', () => {
         const l = await m.acquire(o);
         log.push(`+${name}`);
         const release = l.release.bind(l);
-        return Object.assign(Object.create(l) as Lease, {
+        return Object.assign(Object.create(l) as LockHandle, {
           release: async () => {
             log.push(`-${name}`);
             await release();

@@ -7,7 +7,7 @@ import { KeeperCode, ServerError, SessionExpiredError, type CreateMode } from '@
 import { removeNode, settleCleanups } from '../../../src/internal/cleanup.js';
 import { clientState } from '../../../src/internal/client-state.js';
 import { Mutex } from '../../../src/index.js';
-import { isSessionGone } from '../../../src/internal/zk.js';
+import { isSessionGone } from '../../../src/internal/index.js';
 import { FakeZk, type FakeClient } from '../../support/fake-zk.js';
 
 /** Records the create modes a client sends; with `containers: false` it answers them as a 3.4 server would. */

@@ -3,7 +3,7 @@
 // exactly once when holders leave in queue order.
 import { describe, expect, it } from 'vitest';
 
-import { Mutex, ReadWriteLock, type Lease } from '../../../src/index.js';
+import { Mutex, ReadWriteLock, type LockHandle } from '../../../src/index.js';
 import { FakeZk } from '../../support/fake-zk.js';
 
 const tick = (): Promise<void> => new Promise((r) => setTimeout(r, 5));
@@ -64,7 +64,7 @@ describe('one path, every kind (in-memory ZooKeeper)', () => {
       const c = zk.client();
       return k === 'M' ? new Mutex(c, '/p') : k === 'W' ? new ReadWriteLock(c, '/p').writeLock : new ReadWriteLock(c, '/p').readLock;
     });
-    const leases: Lease[] = [];
+    const leases: LockHandle[] = [];
     const grants: number[] = [];
     const waits = locks.map(async (l, i) => {
       leases[i] = await l.acquire({ timeout: 5000 });
@@ -76,7 +76,7 @@ describe('one path, every kind (in-memory ZooKeeper)', () => {
     // Release in queue order: each holder leaves once everyone ahead of it has left.
     for (let i = 0; i < locks.length; i++) {
       while (leases[i] === undefined) await tick();
-      await (leases[i] as Lease).release();
+      await (leases[i] as LockHandle).release();
     }
     await Promise.all(waits);
     expect(grants.sort((a, b) => a - b)).toEqual(locks.map((_, i) => i));

@@ -7,17 +7,15 @@
  */
 import { basename, joinPath, systemClock, type Clock } from '@zkts/protocol';
 
-import { removeNode } from '../internal/cleanup.js';
-import { contend, newStats, sweepPrefix, type Entry, type QueueSpec, type QueueStats } from './contender.js';
+import {
+  childrenOrEmpty, openScope, readNodes, removeNode, sortContenders, testHooksOf, utf8, type Contender,
+  type ContenderKind, type Data, type RecipeClient, type WaitOptions,
+} from '../internal/index.js';
+import { contend, newStats, sweepPrefix, type Entry, type ContenderSpec, type LockStats } from './contender.js';
 import { LockBusyError, LockNotHeldError } from '../errors.js';
-import { Hold, LeaseHandle, type ExpiryPolicy, type Lease, type LostOn } from './lock-handle.js';
+import { Hold, LockHandleImpl, type ExpiryPolicy, type LockHandle, type LostOn } from './lock-handle.js';
 import { decide, holderIndexes, LOCK_MARKERS } from './lock-rule.js';
 import { IDLE, type Attempt, type LockState } from './lock-state.js';
-import { sortContenders, type Contender, type ContenderKind } from '../internal/names.js';
-import { childrenOrEmpty, readNodes, utf8 } from '../internal/nodes.js';
-import { testHooksOf } from '../internal/test-hooks.js';
-import { openScope, type WaitOptions } from '../internal/wait.js';
-import type { Data, RecipeClient } from '../internal/zk.js';
 
 /** Options of Mutex, ReadLock and WriteLock. */
 export interface LockOptions {
@@ -36,7 +34,7 @@ export interface LockOptions {
 /** Anything MultiLock can hold. */
 export interface Lockable {
   /** Waits for the lock and resolves with its lease. */
-  acquire(options?: WaitOptions): Promise<Lease>;
+  acquire(options?: WaitOptions): Promise<LockHandle>;
 }
 
 /** One contender of a lock, in queue order. */
@@ -56,14 +54,14 @@ export interface Participant {
 /** What a held lock instance keeps: the hold on ZooKeeper and one handle per unreleased acquire. */
 interface Held {
   readonly hold: Hold;
-  handles: LeaseHandle[];
+  handles: LockHandleImpl[];
 }
 
-export abstract class QueueLock implements Lockable {
+export abstract class FairLock implements Lockable {
   readonly client: RecipeClient;
   readonly path: string;
   /** Herd-freedom counters for this instance (diagnostics: the bench and the tests read them). */
-  readonly stats: QueueStats = newStats();
+  readonly stats: LockStats = newStats();
   protected readonly options: LockOptions;
   private state: LockState<Held> = IDLE;
 
@@ -92,17 +90,17 @@ export abstract class QueueLock implements Lockable {
   }
 
   /** Waits for the lock. Rejects with TimeoutError / AbortError (our node removed) or LockBusyError. */
-  async acquire(options: WaitOptions = {}): Promise<Lease> {
+  async acquire(options: WaitOptions = {}): Promise<LockHandle> {
     const scope = openScope(options, `lock ${this.path}`, this.options.clock ?? systemClock);
     try {
-      return (await this.acquireWith({ blocking: true, scope, restartOnExpiry: (this.options.onExpiry ?? 'restart') === 'restart' })) as Lease;
+      return (await this.acquireWith({ blocking: true, scope, restartOnExpiry: (this.options.onExpiry ?? 'restart') === 'restart' })) as LockHandle;
     } finally {
       scope?.dispose();
     }
   }
 
   /** Takes the lock only if nobody is ahead of us; null otherwise (our node removed). */
-  async tryAcquire(): Promise<Lease | null> {
+  async tryAcquire(): Promise<LockHandle | null> {
     return (await this.acquireWith({ blocking: false, scope: null })) ?? null;
   }
 
@@ -130,7 +128,7 @@ export abstract class QueueLock implements Lockable {
     return holderIndexes(sortContenders(ps.map((p) => basename(p.node)), LOCK_MARKERS)).map((i) => ps[i] as Participant);
   }
 
-  protected spec(): QueueSpec {
+  protected spec(): ContenderSpec {
     return {
       client: this.client, dir: this.path, marker: this.marker, markers: LOCK_MARKERS, decide,
       data: this.options.data ?? '', hooks: testHooksOf(this), stats: this.stats, what: `lock ${this.path}`,
@@ -145,7 +143,7 @@ export abstract class QueueLock implements Lockable {
   /** Checks before acquiring; subclasses add rules (upgrade rejection). */
   protected precheck(): void {}
 
-  private async acquireWith(attempt: Attempt): Promise<Lease | undefined> {
+  private async acquireWith(attempt: Attempt): Promise<LockHandle | undefined> {
     const current = this.state;
     if (current.kind === 'waiting') throw new LockBusyError(`${this.path}: an acquire of this instance is already in progress`);
     if (current.kind === 'held') {
@@ -167,7 +165,7 @@ export abstract class QueueLock implements Lockable {
       if (entry === undefined) return undefined;
       const hold = new Hold(this.client, entry.path, entry.stat.czxid, entry.sessionId, this.options.lostOn ?? 'expired');
       hold.sweep = entry.uncertain;
-      const held = { kind: 'held' as const, hold, handles: [] as LeaseHandle[] };
+      const held = { kind: 'held' as const, hold, handles: [] as LockHandleImpl[] };
       this.state = held;
       return this.newHandle(held);
     } finally {
@@ -175,13 +173,13 @@ export abstract class QueueLock implements Lockable {
     }
   }
 
-  private newHandle(held: Held): LeaseHandle {
-    const handle = new LeaseHandle(held.hold, (h) => this.giveBack(held, h));
+  private newHandle(held: Held): LockHandleImpl {
+    const handle = new LockHandleImpl(held.hold, (h) => this.giveBack(held, h));
     held.handles.push(handle);
     return handle;
   }
 
-  private async giveBack(held: Held, handle: LeaseHandle): Promise<void> {
+  private async giveBack(held: Held, handle: LockHandleImpl): Promise<void> {
     const { hold } = held;
     held.handles = held.handles.filter((h) => h !== handle);
     hold.count--;
