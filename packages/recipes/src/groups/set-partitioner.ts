@@ -4,7 +4,7 @@
  *
  * Layout, as kazoo's, so kazoo and zkts processes split one set together: the members are a ShallowParty at
  * `<path>/party` (`<uuidhex>-<identifier>`), and a member owns an item while it holds a kazoo Lock on
- * `<path>/locks/<item>` (`<uuidhex>__lock__<seq>`). The split is kazoo's default (partition.ts) unless a
+ * `<path>/locks/<item>` (`<uuidhex>__lock__<seq>`). The split is kazoo's default (default-partition.ts) unless a
  * `partition` function is given; every member must use the same one.
  *
  * States, as kazoo's: `allocating` (wait until the membership has not changed for `timeBoundary` ms, then take

@@ -1,7 +1,7 @@
 /**
  * The node-level helpers every recipe shares: making a recipe's directory, listing a directory that may not exist
- * yet, and reading a set of nodes that may vanish while we read them. Each was written out by hand in several
- * recipes before; one copy keeps their NO_NODE handling identical.
+ * yet, and reading a set of nodes that may vanish while we read them. One copy keeps their NO_NODE handling
+ * identical across the recipes.
  */
 import { joinPath, parentPath } from '@zkts/protocol';
 

@@ -1,7 +1,7 @@
 /**
  * kazoo's NonBlockingLease and MultiNonBlockingLease (kazoo/recipe/lease.py), sharing kazoo's nodes:
  *
- *   <path>/lease_holder             PERSISTENT, data = kazoo's JSON {version, holder, end} (kazoo-lease-format.ts)
+ *   <path>/lease_holder             PERSISTENT, data = kazoo's JSON {version, holder, end} (holder-format.ts)
  *   <path>/<...>__lock__<seq>       the lock every contender takes around its read-then-write (kazoo's Lock)
  *   MultiNonBlockingLease: the same under <path>/<n> for each slot n < count
  *

@@ -75,7 +75,7 @@ export class ExclusiveLock {
     return this.state.kind === 'held' && !this.state.hold.isLost;
   }
 
-  /** Waits until the lock is ours (or the signal/timeout gives up) and resolves with the lease. */
+  /** Waits until the lock is ours (or the signal/timeout gives up) and resolves with its handle. */
   async acquire(options: WaitOptions = {}): Promise<LockHandle> {
     const scope = openScope(options, `exclusive lock ${this.path}`, this.clock);
     try {

@@ -23,7 +23,7 @@ export interface LockOptions {
   reentrant?: boolean;
   /** Data stored in our contender node; `participants()` reports it. Default: empty. */
   data?: Data;
-  /** When `lease.lost` fires. Default 'expired'. */
+  /** When the handle's `lost` fires. Default 'expired'. */
   lostOn?: LostOn;
   /** What an acquire() still waiting when its session expires does. Default 'restart' (ExpiryPolicy). */
   onExpiry?: ExpiryPolicy;
@@ -33,7 +33,7 @@ export interface LockOptions {
 
 /** Anything MultiLock can hold. */
 export interface Lockable {
-  /** Waits for the lock and resolves with its lease. */
+  /** Waits for the lock and resolves with its handle. */
   acquire(options?: WaitOptions): Promise<LockHandle>;
 }
 

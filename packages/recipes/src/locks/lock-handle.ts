@@ -5,13 +5,13 @@
 import { LockLostError, LockNotHeldError } from '../errors.js';
 import { isConnectedState, isNoNode, type Op, type OpResult, type RecipeClient } from '../internal/index.js';
 
-/** When a lease counts as lost: only when the session is certainly gone, or already when it is in doubt. */
+/** When a held lock counts as lost: only when the session is certainly gone, or already when it is in doubt. */
 export type LostOn = 'expired' | 'suspended';
 
 /**
  * What an acquire() still waiting when its session expires does: start over in the renewed session, with a
  * new node at the back of the queue ('restart', the default, as Curator's and kazoo's locks retry), or reject
- * with the session's error ('reject'). A granted lease is never carried over: its `lost` fires either way.
+ * with the session's error ('reject'). A granted lock is never carried over: its `lost` fires either way.
  */
 export type ExpiryPolicy = 'restart' | 'reject';
 
@@ -143,7 +143,7 @@ export class LockHandleImpl implements LockHandle {
   }
 
   async guard(ops: Op[]): Promise<OpResult[]> {
-    if (this.released) throw new LockNotHeldError('guard() on a released lease');
+    if (this.released) throw new LockNotHeldError('guard() on a released lock handle');
     const results = await this.hold.client.multi([{ op: 'check', path: this.hold.node }, ...ops]);
     return results.slice(1);
   }

@@ -11,8 +11,8 @@
  *   readers   _c_<uuid>-__READ__<seq>  zkts ReadWriteLock.readLock, Curator InterProcessReadWriteLock read side
  *             <uuidhex>__rlock__<seq>  kazoo ReadLock
  *
- * Children with no recognised marker are ignored. Before this rule, Mutex did not see `__READ__`/`__WRIT__`
- * nodes and ReadWriteLock did not see `lock-` nodes, so an exclusive and a shared holder overlapped (issue #12).
+ * Children with no recognised marker are ignored. Every kind reads every marker: a Mutex sees `__READ__`/`__WRIT__`
+ * nodes and a ReadWriteLock sees `lock-` nodes, so an exclusive and a shared holder on one path never overlap.
  * A waiter watches only the node that can unblock it: a writer its immediate predecessor (of either kind), a
  * reader its nearest preceding writer; so a release wakes one waiter, or the run of readers right behind it.
  */

@@ -4,7 +4,7 @@
  * timeout, so N locks could wait N times as long). On failure, and on release, the locks taken are released in
  * reverse order. If a lock taken early is lost while a later one is awaited (a session expiry, with the later
  * lock restarting in the renewed session), the acquire gives everything back and starts over, so it never
- * resolves with a lease that is already lost.
+ * resolves with a handle that is already lost.
  */
 import { systemClock, type Clock } from '@zkts/protocol';
 
@@ -12,20 +12,20 @@ import type { LockHandle } from './lock-handle.js';
 import type { Lockable } from './fair-lock.js';
 import { nested, openScope, type WaitOptions } from '../internal/index.js';
 
-/** The leases of a MultiLock, released together in reverse order. */
+/** A held MultiLock: the handles of its locks (`leases`), released together in reverse order. */
 export interface MultiLockHandle extends AsyncDisposable {
   readonly leases: readonly LockHandle[];
-  /** Fires when any of the leases is lost. */
+  /** Fires when any of the handles is lost. */
   readonly lost: AbortSignal;
   readonly released: boolean;
-  /** Releases every lease, last acquired first. */
+  /** Releases every handle, last acquired first. */
   release(): Promise<void>;
 }
 
 /** Several locks taken in the given order under one deadline; if one cannot be had, those already taken are released. */
 export class MultiLock {
   readonly locks: readonly Lockable[];
-  /** Times an acquire gave everything back and started over because a lease it had taken was lost meanwhile. */
+  /** Times an acquire gave everything back and started over because a lock it had taken was lost meanwhile. */
   restarts = 0;
   private readonly clock: Clock;
 
@@ -48,7 +48,7 @@ export class MultiLock {
           await releaseReversed(taken);
           throw e;
         }
-        // A lease lost while we waited for the later ones (its session expired, say, and the later locks then
+        // A lock lost while we waited for the later ones (its session expired, say, and the later locks then
         // restarted in the renewed one) would make an all-or-nothing hold that is not: give all back, start over.
         if (!taken.some((l) => l.lost.aborted)) return new Multi(taken);
         await releaseReversed(taken).catch(() => undefined);

@@ -5,8 +5,8 @@
  * Each waiter watches only its immediate predecessor: a release wakes exactly one waiter.
  *
  *   const mutex = new Mutex(client, '/app/locks/job');
- *   await using lease = await mutex.acquire({ timeout: 5_000 });
- *   await store.write(x, { fencingToken: lease.fencingToken });
+ *   await using held = await mutex.acquire({ timeout: 5_000 });
+ *   await store.write(x, { fencingToken: held.fencingToken });
  *
  * Non-reentrant (default): acquiring again from the same instance while it holds rejects with LockBusyError
  * (waiting on yourself would deadlock). Two instances never share ownership, even on one client.
@@ -14,7 +14,7 @@
 import { MARKER } from './lock-rule.js';
 import { FairLock } from './fair-lock.js';
 
-/** A fair, herd-free exclusive lock with Curator's node layout (`_c_<uuid>-lock-<seq>`); leases carry fencing tokens. */
+/** A fair, herd-free exclusive lock with Curator's node layout (`_c_<uuid>-lock-<seq>`); its handles carry fencing tokens. */
 export class Mutex extends FairLock {
   protected readonly marker = MARKER.mutex;
 }

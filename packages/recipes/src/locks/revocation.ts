@@ -7,7 +7,7 @@
  *
  * Faults: the data watch is re-registered by the client after a reconnect, and the server then fires it if the
  * data changed meanwhile, so a request written while the holder was disconnected is heard after the reconnect.
- * Watching ends when the lease is released or lost (a lost lease has nothing left to revoke).
+ * Watching ends when the lock handle is released or lost (a lost lock has nothing left to revoke).
  */
 import { LockLostError } from '../errors.js';
 import type { LockHandle } from './lock-handle.js';
@@ -35,9 +35,9 @@ export async function attemptRevoke(client: RecipeClient, node: string): Promise
 }
 
 /**
- * Makes a held lease revocable (Curator's makeRevocable for a granted lock): calls `listener` once when someone
- * writes the revocation marker into the lease's node, including one written before this call. Returns a function
- * that stops watching; watching also stops when the lease is released or lost.
+ * Makes a held lock revocable (Curator's makeRevocable for a granted lock): calls `listener` once when someone
+ * writes the revocation marker into the lock's node, including one written before this call. Returns a function
+ * that stops watching; watching also stops when the handle is released or lost.
  */
 export function onRevocationRequest(client: RecipeClient, lease: LockHandle, listener: (lease: LockHandle) => void): () => void {
   const stop = new AbortController();

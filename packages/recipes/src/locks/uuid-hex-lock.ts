@@ -2,8 +2,7 @@
  * A mutex with kazoo's Lock node layout (kazoo/recipe/lock.py): `<path>/<uuidhex>__lock__<seq>`, data = the
  * identifier. kazoo's Lock counts only `__lock__` / `__rlock__` children as contenders (unless it is given
  * extra_lock_patterns), so a recipe that shares a lock with kazoo processes (SetPartitioner per item, the kazoo
- * leases around their read-then-write) must write
- * this layout to be seen. Everything else is our Mutex: the one lock rule (lock-rule.ts counts `__lock__` as a
+ * leases around their read-then-write) must write this layout to be seen. Everything else is our Mutex: the one lock rule (lock-rule.ts counts `__lock__` as a
  * writer), the recovery of a lost create reply by the uuid prefix, guaranteed removal, fencing tokens.
  */
 import { kazooPrefix } from '../internal/index.js';

@@ -3,7 +3,7 @@
  * a PERSISTENT_SEQUENTIAL node, where <ppp> is the priority printed as `%03d` (0…999, lower first) and <seq>
  * ZooKeeper's sequence suffix. kazoo hands entries out in the string order of their names, which is priority
  * order, then sequence order, as long as the sequences have not passed 2^31; we parse both numbers and compare
- * the sequence wrap-safely (names.ts), so the order is the same until then and stays FIFO after it.
+ * the sequence wrap-safely (internal/names.ts), so the order is the same until then and stays FIFO after it.
  */
 import { RecipeArgumentError } from '../errors.js';
 import { compareSequence, parseSequence } from '../internal/index.js';

@@ -1,7 +1,7 @@
 /**
  * kazoo's LockingQueue (kazoo/recipe/queue.py), node for node, so kazoo and zkts processes share one queue:
  *
- *   <path>/entries/entry-<ppp>-<seq>   PERSISTENT_SEQUENTIAL, data = the item (kazoo-entries.ts)
+ *   <path>/entries/entry-<ppp>-<seq>   PERSISTENT_SEQUENTIAL, data = the item (entry-names.ts)
  *   <path>/taken/<entry name>          EPHEMERAL, data = the consumer's id (32 lowercase hex digits, kazoo's
  *                                      uuid4().hex): the lock on one entry while it is processed
  *

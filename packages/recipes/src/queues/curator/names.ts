@@ -6,8 +6,8 @@
  *   DistributedDelayQueue     `|` + %08X epoch ms + `|`      `queue-|18BF3A5C2D0|0000000007`
  *   DistributedIdQueue        `|` + id + `|`                 `queue-|order-17|0000000007`
  * Curator orders plain and priority items by the whole name as a string, delay items by their time, id items by
- * the name without the id. We order the same way but compare the sequence as a wrap-safe number (names.ts), so
- * the order stays right past 2^31 items; until then it is exactly Curator's.
+ * the name without the id. We order the same way but compare the sequence as a wrap-safe number
+ * (internal/names.ts), so the order stays right past 2^31 items; until then it is exactly Curator's.
  */
 import { RecipeArgumentError } from '../../errors.js';
 import { compareSequence, parseSequence } from '../../internal/index.js';

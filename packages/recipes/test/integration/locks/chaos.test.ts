@@ -39,7 +39,7 @@ describe('chaos', () => {
     let violations = 0;
     let grants = 0;
     let sessionsReplaced = 0;
-    // The client renews an expired session by itself (renewSession): counted here, as replacement no longer happens.
+    // The client renews an expired session by itself (renewSession): counted here; a client is replaced only when it is over.
     let sessionsRenewed = 0;
     const faults: string[] = [];
     let stop = false;

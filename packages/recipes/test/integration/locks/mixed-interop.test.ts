@@ -1,4 +1,4 @@
-// zkts locks of every kind on one path with other libraries' locks (issue #12). Every holder reports the
+// zkts locks of every kind on one path with other libraries' locks. Every holder reports the
 // interval it held on CLOCK_MONOTONIC (overlaps.ts); a writer's interval must meet no other.
 //
 // What can share a path is decided by the other libraries too (README, "Locks on one path"): kazoo's WriteLock,

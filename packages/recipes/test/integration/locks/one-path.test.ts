@@ -1,4 +1,4 @@
-// Every kind of zkts lock on ONE path, against the shared server (issue #12): Mutex and ReadWriteLock writers
+// Every kind of zkts lock on ONE path, against the shared server: Mutex and ReadWriteLock writers
 // exclude everyone, readers share, nobody waits forever; and with mixed kinds queued (kazoo's names included),
 // each waiter still gets exactly one watch event per handoff.
 import { randomBytes } from 'node:crypto';

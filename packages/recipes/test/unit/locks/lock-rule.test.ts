@@ -28,7 +28,7 @@ describe('one rule for every kind', () => {
     expect(queue('MWKRr').map((c) => c.kind)).toEqual(['write', 'write', 'write', 'read', 'read']);
   });
 
-  it('a reader behind a Mutex holder waits; a Mutex behind readers waits (issue #12)', () => {
+  it('a reader behind a Mutex holder waits; a Mutex behind readers waits', () => {
     const s = queue('MR');
     expect(decide(s, 1)).toMatchObject({ granted: false, watch: s[0]?.name });
     const t = queue('RRM');

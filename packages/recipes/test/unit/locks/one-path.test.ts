@@ -1,4 +1,4 @@
-// Every kind of lock on ONE path follows one rule (issue #12), on the in-memory ZooKeeper: Mutex and the read
+// Every kind of lock on ONE path follows one rule, on the in-memory ZooKeeper: Mutex and the read
 // side exclude each other, a downgrade cannot let a waiting Mutex in, and a mixed queue still wakes each waiter
 // exactly once when holders leave in queue order.
 import { describe, expect, it } from 'vitest';
@@ -15,7 +15,7 @@ function flag(p: Promise<unknown>): { done: boolean } {
 }
 
 describe('one path, every kind (in-memory ZooKeeper)', () => {
-  it('a Mutex waits for a reader and a reader waits for a Mutex (the overlap of issue #12)', async () => {
+  it('a Mutex waits for a reader and a reader waits for a Mutex (no exclusive and shared holder overlap)', async () => {
     const zk = new FakeZk();
     const reader = await new ReadWriteLock(zk.client(), '/p').readLock.acquire();
     const mutex = new Mutex(zk.client(), '/p');
