@@ -9,10 +9,10 @@
  * through counter-cas.ts, so a lost reply is settled exactly (or CounterOutcomeUnknownError if the session
  * ended first). setCount, like Curator's, is retried after a connection loss: an unconditional write.
  */
-import { parentPath, sleep } from '@zkts/protocol';
+import { parentPath, systemClock, type Clock } from '@zkts/protocol';
 
 import {
-  ChangeFeed, ensureDir, isConnectedState, isLive, isNodeExists, isNoNode, Pulse, retrying, type RecipeClient,
+  ChangeFeed, ensureDir, isConnectedState, isLive, isNodeExists, isNoNode, KeepAlive, retrying, type RecipeClient,
 } from '../internal/index.js';
 import { CasNode, type Codec } from './counter-cas.js';
 import { RecipeArgumentError, RecipeClosedError } from '../errors.js';
@@ -41,9 +41,6 @@ function checkInt(value: number): number {
   return value;
 }
 
-/** Pause after an unexpected error of the watch loop. */
-const RETRY_PAUSE_MS = 200;
-
 /** Curator SharedCount: a 4-byte big-endian int in one node, watched; versioned setCount / trySetCount and listeners. */
 export class SharedCount implements AsyncDisposable {
   readonly client: RecipeClient;
@@ -51,17 +48,25 @@ export class SharedCount implements AsyncDisposable {
   private readonly seed: number;
   private readonly cas: CasNode<number>;
   private readonly feed = new ChangeFeed<number>();
-  private readonly kick = new Pulse();
-  private readonly closing = new AbortController();
+  /** Follows the node: a pass reads it and waits for its data watch, a reconnect or a failed trySetCount. */
+  private readonly alive: KeepAlive;
   private current: VersionedCount | undefined;
-  private loop: Promise<void> | undefined;
+  /** The data watch the loop waits on, kept across passes in one session so reconnects do not pile up watches. */
+  private armed: { readonly session: bigint; readonly fired: Promise<unknown>; settled: boolean } | undefined;
   private unsubscribe: (() => void) | undefined;
 
-  constructor(client: RecipeClient, path: string, seed: number) {
+  /** `clock`: time source of the retry pause after an unexpected error (default: the system clock). */
+  constructor(client: RecipeClient, path: string, seed: number, options: { clock?: Clock } = {}) {
     this.client = client;
     this.path = path;
     this.seed = checkInt(seed);
     this.cas = new CasNode(client, path, INT);
+    this.alive = new KeepAlive(options.clock ?? systemClock);
+  }
+
+  /** The last unexpected error of the loop that follows the node (it retries after it). */
+  get lastError(): unknown {
+    return this.alive.lastError;
   }
 
   /** The count as last read or written (throws before start()). */
@@ -77,8 +82,8 @@ export class SharedCount implements AsyncDisposable {
 
   /** Creates the node with the seed if missing, reads it, and starts following it. */
   async start(): Promise<void> {
-    if (this.closing.signal.aborted) throw new RecipeClosedError(`shared count ${this.path} closed`);
-    if (this.loop !== undefined) throw new RecipeArgumentError(`shared count ${this.path} already started`);
+    if (this.alive.closed) throw new RecipeClosedError(`shared count ${this.path} closed`);
+    if (this.alive.started) throw new RecipeArgumentError(`shared count ${this.path} already started`);
     await ensureDir(this.client, parentPath(this.path));
     await retrying(this.client, async () => {
       try {
@@ -90,9 +95,9 @@ export class SharedCount implements AsyncDisposable {
     const { data, stat } = await retrying(this.client, () => this.client.getData(this.path));
     this.update(INT.decode(data), stat.version);
     this.unsubscribe = this.client.onStateChange((c) => {
-      if (isConnectedState(c.state)) this.kick.fire();
+      if (isConnectedState(c.state)) this.alive.kick();
     });
-    this.loop = this.follow();
+    void this.alive.start((kicked) => this.pass(kicked), (e, kicked) => this.recover(e, kicked));
   }
 
   /** Writes `value` whatever the node holds (Curator's setCount). */
@@ -113,7 +118,7 @@ export class SharedCount implements AsyncDisposable {
       this.update(value, previous.version + 1);
       return true;
     }
-    this.kick.fire();
+    this.alive.kick();
     return false;
   }
 
@@ -124,12 +129,11 @@ export class SharedCount implements AsyncDisposable {
 
   /** Stops following the node and deletes our receipt (the count stays). */
   async close(): Promise<void> {
-    if (this.closing.signal.aborted) return;
-    this.closing.abort();
+    if (this.alive.closed) return;
+    const stopped = this.alive.close();
     this.unsubscribe?.();
-    this.kick.fire();
     this.feed.end();
-    await this.loop;
+    await stopped;
     await this.cas.close();
   }
 
@@ -145,44 +149,38 @@ export class SharedCount implements AsyncDisposable {
     if (changed) this.feed.emit(value);
   }
 
-  /** Keeps a data watch on the node and reads it on every change and every reconnect. */
-  private async follow(): Promise<void> {
+  /** One pass: reads the node (arming a data watch once per session) and waits for a change or a kick. */
+  private async pass(kicked: Promise<void>): Promise<'stop' | void> {
     const { client, path } = this;
-    let armed: { readonly session: bigint; readonly fired: Promise<unknown>; settled: boolean } | undefined;
-    while (!this.closing.signal.aborted) {
-      const kicked = this.kick.next();
-      try {
-        if (!isLive(client.state)) return;
-        if (!isConnectedState(client.state)) {
-          await kicked;
-          continue;
-        }
-        let fired: Promise<unknown>;
-        if (armed !== undefined && armed.session === client.sessionId && !armed.settled) {
-          const { data, stat } = await client.getData(path);
-          this.update(INT.decode(data), stat.version);
-          fired = armed.fired;
-        } else {
-          const session = client.sessionId;
-          const read = await client.getData(path, { watch: true });
-          this.update(INT.decode(read.data), read.stat.version);
-          const entry = { session, fired: read.watch ?? Promise.resolve(), settled: false };
-          const settle = (): void => void (entry.settled = true);
-          entry.fired.then(settle, settle);
-          armed = entry;
-          fired = entry.fired;
-        }
-        await Promise.race([fired.catch(() => undefined), kicked]);
-      } catch (e) {
-        if (this.closing.signal.aborted) return;
-        if (isNoNode(e)) {
-          // Deleted: wait for it to come back (or for a reconnect).
-          const watched = await client.exists(path, { watch: true }).catch(() => undefined);
-          if (watched !== undefined && watched.stat === null) await Promise.race([watched.watch.catch(() => undefined), kicked]);
-          continue;
-        }
-        await Promise.race([sleep(RETRY_PAUSE_MS, { signal: this.closing.signal }).catch(() => undefined), kicked]);
-      }
+    if (!isLive(client.state)) return 'stop';
+    if (!isConnectedState(client.state)) {
+      await kicked;
+      return;
     }
+    let fired: Promise<unknown>;
+    const armed = this.armed;
+    if (armed !== undefined && armed.session === client.sessionId && !armed.settled) {
+      const { data, stat } = await client.getData(path);
+      this.update(INT.decode(data), stat.version);
+      fired = armed.fired;
+    } else {
+      const session = client.sessionId;
+      const read = await client.getData(path, { watch: true });
+      this.update(INT.decode(read.data), read.stat.version);
+      const entry = { session, fired: read.watch ?? Promise.resolve(), settled: false };
+      const settle = (): void => void (entry.settled = true);
+      entry.fired.then(settle, settle);
+      this.armed = entry;
+      fired = entry.fired;
+    }
+    await Promise.race([fired.catch(() => undefined), kicked]);
+  }
+
+  /** Deleted: waits for the node to come back (or for a kick), then reads again; anything else pauses. */
+  private async recover(e: unknown, kicked: Promise<void>): Promise<'retry' | 'pause'> {
+    if (!isNoNode(e)) return 'pause';
+    const watched = await this.client.exists(this.path, { watch: true }).catch(() => undefined);
+    if (watched !== undefined && watched.stat === null) await Promise.race([watched.watch.catch(() => undefined), kicked]);
+    return 'retry';
   }
 }

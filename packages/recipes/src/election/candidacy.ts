@@ -16,11 +16,11 @@
  * - expired: leadership ends at once. With session renewal (the client's default) the candidacy joins again in
  *   the new session with a new node, at the back of the line; a client whose expiry is final stops it.
  */
-import { joinPath, sleep, type Clock } from '@zkts/protocol';
+import { joinPath, type Clock } from '@zkts/protocol';
 
 import {
-  indexOfName, isConnectedState, isConnectionLoss, isLive, isNoNode, isSessionGone, openScope, Pulse, removeNode,
-  sortContenders, testHooksOf, type MarkerTable, type RecipeClient, type Stat,
+  indexOfName, isConnectedState, isConnectionLoss, isLive, isNoNode, isSessionGone, KeepAlive, openScope, Pulse,
+  removeNode, sortContenders, testHooksOf, type MarkerTable, type RecipeClient, type Stat,
 } from '../internal/index.js';
 import {
   enqueue, removeLateDuplicates, sweepPrefix, type ContenderSpec, type Entry, type LostOn,
@@ -28,9 +28,6 @@ import {
 import { LockLostError, RecipeClosedError } from '../errors.js';
 
 export const LATCH_MARKERS: MarkerTable = { 'latch-': 'write' };
-
-/** Pause after an unexpected error of the election loop before it tries again. */
-const RETRY_PAUSE_MS = 200;
 
 /** One term of leadership. */
 export interface Leadership {
@@ -72,14 +69,11 @@ export interface ElectionStats {
 
 export class Candidacy {
   readonly stats: ElectionStats = { joins: 0, renewals: 0, terms: 0 };
-  /** The last unexpected error of the loop (it retries after it). */
-  lastError: unknown;
   private readonly spec: CandidacySpec;
   private entry: Entry | undefined;
   private term: { readonly leadership: Leadership; readonly controller: AbortController } | undefined;
-  private readonly closing = new AbortController();
-  /** Fires on every session state change, on requeue() and on close: the loop's waits end on it. */
-  private readonly kick = new Pulse();
+  /** Kicked on every session state change, on requeue() and on close: the loop's waits end on it. */
+  private readonly alive: KeepAlive;
   /** Fires when a node of ours exists (start() waits on it) and when the loop ends. */
   private readonly joined = new Pulse();
   private requeueing = false;
@@ -89,12 +83,17 @@ export class Candidacy {
    * often does not pile up one-shot watchers on its node.
    */
   private watched: { readonly path: string; readonly sessionId: bigint; readonly fired: Promise<unknown>; settled: boolean } | undefined;
-  private loop: Promise<void> | undefined;
   private ended: unknown;
   private unsubscribe: (() => void) | undefined;
 
   constructor(spec: CandidacySpec) {
     this.spec = spec;
+    this.alive = new KeepAlive(spec.clock);
+  }
+
+  /** The last unexpected error of the loop (it retries after it). */
+  get lastError(): unknown {
+    return this.alive.lastError;
   }
 
   get leadership(): Leadership | undefined {
@@ -107,20 +106,20 @@ export class Candidacy {
   }
 
   get closed(): boolean {
-    return this.closing.signal.aborted;
+    return this.alive.closed;
   }
 
   /** Joins; resolves once our node exists (rejects if the client is over first). */
   async start(): Promise<void> {
     if (this.closed) throw new RecipeClosedError(`leader election ${this.spec.path} closed`);
-    if (this.loop === undefined) {
+    if (!this.alive.started) {
       this.unsubscribe = this.spec.client.onStateChange((c) => {
         if (c.state === 'expired') this.stepDown('session expired');
         else if (!isLive(c.state)) this.stepDown(`session ${c.state}`);
         else if (c.state === 'suspended' && this.spec.lostOn === 'suspended') this.stepDown('connection suspended');
-        this.kick.fire();
+        this.alive.kick();
       });
-      this.loop = this.run().finally(() => this.joined.fire());
+      void this.alive.start((kicked) => this.pass(kicked), (e) => this.recover(e)).finally(() => this.joined.fire());
     }
     for (;;) {
       const joined = this.joined.next();
@@ -136,17 +135,16 @@ export class Candidacy {
     if (this.closed) return;
     this.requeueing = true;
     this.stepDown('requeued');
-    this.kick.fire();
+    this.alive.kick();
   }
 
   /** Leaves: ends leadership, stops the loop, deletes our node. */
   async close(): Promise<void> {
     if (this.closed) return;
-    this.closing.abort();
+    const stopped = this.alive.close();
     this.stepDown('closed');
-    this.kick.fire();
     this.unsubscribe?.();
-    await this.loop?.catch(() => undefined);
+    await stopped;
     await this.leave();
   }
 
@@ -168,7 +166,7 @@ export class Candidacy {
 
   /** Creates our node; close() cancels a create still under way (its node is then removed by enqueue). */
   private async join(): Promise<Entry> {
-    const scope = openScope({ signal: this.closing.signal }, `leader election ${this.spec.path}`);
+    const scope = openScope({ signal: this.alive.signal }, `leader election ${this.spec.path}`);
     try {
       const { entry } = await enqueue(this.queueSpec(), scope);
       this.stats.joins++;
@@ -195,55 +193,50 @@ export class Candidacy {
     this.spec.onChange(undefined);
   }
 
-  private async run(): Promise<void> {
+  /** One pass of the keep-alive loop: joins (again) when our node is gone, then leads or waits for our predecessor. */
+  private async pass(kicked: Promise<void>): Promise<'stop' | void> {
     const { client, path, lostOn } = this.spec;
-    while (!this.closed) {
-      const kicked = this.kick.next();
-      try {
-        if (!isLive(client.state)) {
-          // The client is over (closed, auth-failed, or expired without renewal): so is the candidacy.
-          this.stepDown(`session ${client.state}`);
-          this.ended = new RecipeClosedError(`leader election ${path}: the client is ${client.state}`);
-          return;
-        }
-        if (!isConnectedState(client.state)) {
-          if (lostOn === 'suspended') this.stepDown('not connected');
-          await Promise.race([client.connected(), kicked]);
-          continue;
-        }
-        if (this.requeueing) {
-          this.requeueing = false;
-          this.stepDown('requeued');
-          await this.leave();
-          continue;
-        }
-        let entry = this.entry;
-        if (entry === undefined || entry.sessionId !== client.sessionId) {
-          // First join, our node lost, or a renewed session: the old node went with its session.
-          this.stepDown('our node belongs to an ended session');
-          if (entry !== undefined && entry.sessionId !== client.sessionId) this.stats.renewals++;
-          this.entry = undefined;
-          entry = await this.join();
-          this.entry = entry;
-          this.joined.fire();
-        }
-        await this.take(entry, kicked);
-      } catch (e) {
-        if (this.closed) return;
-        if (isSessionGone(e)) {
-          this.stepDown('session gone');
-          continue; // the state check above decides: a renewed session, or the end
-        }
-        if (isConnectionLoss(e)) {
-          if (lostOn === 'suspended') this.stepDown('connection lost');
-          continue;
-        }
-        this.lastError = e;
-        // The pause ends early on a kick; the timer then runs out on its own (or at close) and leaves nothing behind.
-        const pause = sleep(RETRY_PAUSE_MS, { signal: this.closing.signal }, this.spec.clock).catch(() => undefined);
-        await Promise.race([pause, kicked]);
-      }
+    if (!isLive(client.state)) {
+      // The client is over (closed, auth-failed, or expired without renewal): so is the candidacy.
+      this.stepDown(`session ${client.state}`);
+      this.ended = new RecipeClosedError(`leader election ${path}: the client is ${client.state}`);
+      return 'stop';
     }
+    if (!isConnectedState(client.state)) {
+      if (lostOn === 'suspended') this.stepDown('not connected');
+      await Promise.race([client.connected(), kicked]);
+      return;
+    }
+    if (this.requeueing) {
+      this.requeueing = false;
+      this.stepDown('requeued');
+      await this.leave();
+      return;
+    }
+    let entry = this.entry;
+    if (entry === undefined || entry.sessionId !== client.sessionId) {
+      // First join, our node lost, or a renewed session: the old node went with its session.
+      this.stepDown('our node belongs to an ended session');
+      if (entry !== undefined && entry.sessionId !== client.sessionId) this.stats.renewals++;
+      this.entry = undefined;
+      entry = await this.join();
+      this.entry = entry;
+      this.joined.fire();
+    }
+    await this.take(entry, kicked);
+  }
+
+  /** A pass that threw: a gone session or connection is the next pass's state check; anything else pauses. */
+  private recover(e: unknown): 'retry' | 'pause' {
+    if (isSessionGone(e)) {
+      this.stepDown('session gone');
+      return 'retry'; // the state check decides: a renewed session, or the end
+    }
+    if (isConnectionLoss(e)) {
+      if (this.spec.lostOn === 'suspended') this.stepDown('connection lost');
+      return 'retry';
+    }
+    return 'pause';
   }
 
   /** getData with a data watch, reusing the one still armed on the same node in the same session. */

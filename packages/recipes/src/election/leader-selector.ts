@@ -14,11 +14,11 @@
  * and at close(). The selector waits for the callback to return before it queues again: a callback that ignores
  * its signal delays its own next term, never overlaps it.
  */
-import { sleep, systemClock, type Clock } from '@zkts/protocol';
+import { systemClock, type Clock } from '@zkts/protocol';
 
 import { RecipeArgumentError, RecipeClosedError } from '../errors.js';
 import { Mutex, type LockHandle, type LostOn, type Participant } from '../locks/index.js';
-import { isLive, Pulse, type RecipeClient } from '../internal/index.js';
+import { isLive, KeepAlive, type RecipeClient } from '../internal/index.js';
 
 /** What a leadership callback learns about its term. */
 export interface SelectorTerm {
@@ -53,9 +53,6 @@ export interface SelectorStats {
   interrupted: number;
 }
 
-/** Pause after an unexpected error of the acquire before queueing again. */
-const RETRY_PAUSE_MS = 200;
-
 /** Selector-style leader election (Curator LeaderSelector): lead for the length of a callback; Curator's mutex layout. */
 export class LeaderSelector implements AsyncDisposable {
   readonly client: RecipeClient;
@@ -65,12 +62,11 @@ export class LeaderSelector implements AsyncDisposable {
   private readonly mutex: Mutex;
   private readonly callback: LeadershipCallback;
   private readonly options: LeaderSelectorOptions;
-  private readonly closing = new AbortController();
-  private readonly wake = new Pulse();
+  /** Queues, leads, queues again; kicked by requeue() and close(), and pauses after an acquire that failed. */
+  private readonly alive: KeepAlive;
   private queued = false;
   private started = false;
   private term: { readonly controller: AbortController; readonly lease: LockHandle } | undefined;
-  private loop: Promise<void> | undefined;
 
   constructor(client: RecipeClient, path: string, callback: LeadershipCallback, options: LeaderSelectorOptions = {}) {
     this.client = client;
@@ -78,7 +74,9 @@ export class LeaderSelector implements AsyncDisposable {
     this.callback = callback;
     this.options = options;
     this.id = options.id ?? globalThis.crypto.randomUUID();
-    this.mutex = new Mutex(client, path, { data: this.id, lostOn: options.lostOn ?? 'suspended', clock: options.clock ?? systemClock });
+    const clock = options.clock ?? systemClock;
+    this.mutex = new Mutex(client, path, { data: this.id, lostOn: options.lostOn ?? 'suspended', clock });
+    this.alive = new KeepAlive(clock);
   }
 
   /** Whether our callback runs now with an un-fired signal. */
@@ -88,7 +86,7 @@ export class LeaderSelector implements AsyncDisposable {
 
   /** Whether close() was called. */
   get closed(): boolean {
-    return this.closing.signal.aborted;
+    return this.alive.closed;
   }
 
   /** Queues for leadership (once; a second call throws RecipeArgumentError). Leadership comes through the callback. */
@@ -97,7 +95,7 @@ export class LeaderSelector implements AsyncDisposable {
     if (this.started) throw new RecipeArgumentError(`leader selector ${this.path} already started`);
     this.started = true;
     this.queued = true;
-    this.loop = this.run();
+    void this.alive.start((kicked) => this.pass(kicked), (e) => this.recover(e));
   }
 
   /**
@@ -107,7 +105,7 @@ export class LeaderSelector implements AsyncDisposable {
   requeue(): boolean {
     if (!this.started || this.closed || this.queued) return false;
     this.queued = true;
-    this.wake.fire();
+    this.alive.kick();
     return true;
   }
 
@@ -119,10 +117,9 @@ export class LeaderSelector implements AsyncDisposable {
   /** Leaves: fires the signal of a running term, waits for the callback to return, and deletes our node. */
   async close(): Promise<void> {
     if (this.closed) return;
-    this.closing.abort(new RecipeClosedError(`leader selector ${this.path} closed`));
-    this.term?.controller.abort(this.closing.signal.reason);
-    this.wake.fire();
-    await this.loop;
+    const stopped = this.alive.close(new RecipeClosedError(`leader selector ${this.path} closed`));
+    this.term?.controller.abort(this.alive.signal.reason);
+    await stopped;
   }
 
   /** The same as close(). */
@@ -130,27 +127,24 @@ export class LeaderSelector implements AsyncDisposable {
     return this.close();
   }
 
-  private async run(): Promise<void> {
-    while (!this.closed) {
-      if (!this.queued) {
-        await this.wake.next();
-        continue;
-      }
-      if (!isLive(this.client.state)) return; // a client that is over (closed, or expiry without renewal)
-      let lease: LockHandle;
-      try {
-        lease = await this.mutex.acquire({ signal: this.closing.signal });
-      } catch (e) {
-        if (this.closed) return;
-        if (!isLive(this.client.state)) return;
-        this.options.onError?.(e);
-        await this.pause();
-        continue;
-      }
-      this.queued = false;
-      await this.lead(lease);
-      if (this.options.autoRequeue === true) this.queued = true;
+  /** One pass of the keep-alive loop: waits until queued, takes the mutex, and leads for one term. */
+  private async pass(kicked: Promise<void>): Promise<'stop' | void> {
+    if (!this.queued) {
+      await kicked;
+      return;
     }
+    if (!isLive(this.client.state)) return 'stop'; // a client that is over (closed, or expiry without renewal)
+    const lease = await this.mutex.acquire({ signal: this.alive.signal });
+    this.queued = false;
+    await this.lead(lease);
+    if (this.options.autoRequeue === true) this.queued = true;
+  }
+
+  /** An acquire that failed: the end when the client is over; otherwise reported, and queued again after a pause. */
+  private recover(e: unknown): 'stop' | 'pause' {
+    if (!isLive(this.client.state)) return 'stop';
+    this.options.onError?.(e);
+    return 'pause';
   }
 
   /** One term: the callback runs until it returns; its signal fires on loss or close; then we release. */
@@ -160,7 +154,7 @@ export class LeaderSelector implements AsyncDisposable {
     const onLost = (): void => controller.abort(lost.reason);
     if (lost.aborted) onLost();
     else lost.addEventListener('abort', onLost, { once: true });
-    if (this.closed) controller.abort(this.closing.signal.reason);
+    if (this.closed) controller.abort(this.alive.signal.reason);
     this.term = { controller, lease };
     try {
       if (!controller.signal.aborted) {
@@ -177,9 +171,5 @@ export class LeaderSelector implements AsyncDisposable {
       this.term = undefined;
       await lease.release().catch((e: unknown) => this.options.onError?.(e));
     }
-  }
-
-  private async pause(): Promise<void> {
-    await sleep(RETRY_PAUSE_MS, { signal: this.closing.signal }, this.options.clock ?? systemClock).catch(() => undefined);
   }
 }

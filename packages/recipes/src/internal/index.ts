@@ -23,5 +23,6 @@ export { childrenOrEmpty, ensureDir, ensurePersistentDir, readNodes, utf8, type 
 export { removeNode, removeSoon, settleCleanups, type CleanupTarget } from './cleanup.js';
 export { clientState, type ClientState } from './client-state.js';
 export { ChangeFeed } from './change-feed.js';
+export { KeepAlive, RETRY_PAUSE_MS, type Pass, type Recover } from './keep-alive.js';
 export { Pulse } from './pulse.js';
 export { setTestHooks, testHooksOf, type TestHooks } from './test-hooks.js';

@@ -16,11 +16,11 @@
  * node is gone with its session (`currentPath` becomes undefined at once) and is created again in the renewed
  * session; a persistent node outlives the session and is kept.
  */
-import { basename, joinPath, parentPath, systemClock, sleep, type Clock } from '@zkts/protocol';
+import { basename, joinPath, parentPath, systemClock, type Clock } from '@zkts/protocol';
 
 import {
   ChangeFeed, checkpoint, childrenOrEmpty, ensureDir, isConnectedState, isConnectionLoss, isExpiry, isLive,
-  isNodeExists, isNoNode, isSessionGone, openScope, protectedPrefix, Pulse, removeNode, removeSoon, retrying, within,
+  isNodeExists, isNoNode, isSessionGone, KeepAlive, openScope, protectedPrefix, removeNode, removeSoon, retrying, within,
   type CreateMode, type Data, type RecipeClient, type Scope, type Stat, type WaitOptions,
 } from '../internal/index.js';
 import { RecipeClosedError } from '../errors.js';
@@ -53,8 +53,6 @@ interface Current {
   readonly stat: Stat;
 }
 
-const RETRY_PAUSE_MS = 200;
-
 /** A node that is re-created after someone deletes it and after a session renewal (Curator PersistentNode); the basis for registration. */
 export class PersistentNode implements AsyncDisposable {
   readonly client: RecipeClient;
@@ -62,17 +60,13 @@ export class PersistentNode implements AsyncDisposable {
   readonly path: string;
   readonly mode: PersistentNodeMode;
   readonly stats: PersistentNodeStats = { creates: 0, losses: 0 };
-  /** The last unexpected error of the loop (it retries after it). */
-  lastError: unknown;
   private readonly protect: boolean;
   private readonly ephemeral: boolean;
   private readonly clock: Clock;
   private data: Data;
   private current: Current | undefined;
   private readonly feed = new ChangeFeed<string | undefined>();
-  private readonly closing = new AbortController();
-  private readonly kick = new Pulse();
-  private loop: Promise<void> | undefined;
+  private readonly alive: KeepAlive;
   /** The removal of what a create cut short by close() produces: close() resolves only after it. */
   private abandoned: Promise<unknown> | undefined;
   private unsubscribe: (() => void) | undefined;
@@ -86,6 +80,7 @@ export class PersistentNode implements AsyncDisposable {
     this.ephemeral = this.mode.startsWith('ephemeral');
     this.data = options.data ?? '';
     this.clock = options.clock ?? systemClock;
+    this.alive = new KeepAlive(this.clock);
   }
 
   /** The full path of our node while it exists (as far as we know), else undefined. */
@@ -100,13 +95,16 @@ export class PersistentNode implements AsyncDisposable {
 
   /** Starts keeping the node (the first create runs in the background: see awaitCreated). Idempotent. */
   start(): void {
-    if (this.loop !== undefined || this.closing.signal.aborted) return;
+    if (this.alive.started || this.alive.closed) return;
     this.unsubscribe = this.client.onStateChange((c) => {
       // An ephemeral goes with its session: say so at once, the loop makes a new one in the renewed session.
       if (c.state === 'expired' && this.ephemeral) this.lose();
-      if (!isLive(c.state)) this.kick.fire();
+      if (!isLive(c.state)) this.alive.kick();
     });
-    this.loop = this.run();
+    // Every wait of a pass ends at close, through one scope on the loop's signal.
+    const scope = openScope({ signal: this.alive.signal }, `persistent node ${this.path}`);
+    void this.alive.start((kicked) => this.pass(kicked, scope), (e) => (isConnectionLoss(e) || isSessionGone(e) ? 'retry' : 'pause'))
+      .finally(() => scope?.dispose());
   }
 
   /** Resolves with our node's path once it exists (at once if it does). Rejects on timeout/abort or close. */
@@ -148,11 +146,10 @@ export class PersistentNode implements AsyncDisposable {
 
   /** Stops keeping the node and deletes it (guaranteed: retried across reconnects). */
   async close(): Promise<void> {
-    if (this.closing.signal.aborted) return;
-    this.closing.abort();
-    this.kick.fire();
+    if (this.alive.closed) return;
+    const stopped = this.alive.close();
     this.unsubscribe?.();
-    await this.loop?.catch(() => undefined);
+    await stopped;
     await this.abandoned?.catch(() => undefined); // waited for, never a reason for close() to fail
     const current = this.current;
     this.setCurrent(undefined);
@@ -181,43 +178,33 @@ export class PersistentNode implements AsyncDisposable {
     this.setCurrent(undefined);
   }
 
-  private async run(): Promise<void> {
+  /** The last unexpected error of the loop (it retries after it). */
+  get lastError(): unknown {
+    return this.alive.lastError;
+  }
+
+  /** One pass of the keep-alive loop: makes our node when it is gone, then waits while it exists. */
+  private async pass(kicked: Promise<void>, scope: Scope): Promise<'stop' | void> {
     const { client } = this;
-    const scope = openScope({ signal: this.closing.signal }, `persistent node ${this.path}`);
-    try {
-      while (!this.closing.signal.aborted) {
-        const kicked = this.kick.next();
-        try {
-          if (!isLive(client.state)) {
-            if (this.ephemeral) this.lose();
-            return; // the client is over: so is the node
-          }
-          if (!isConnectedState(client.state)) {
-            await Promise.race([client.connected(), kicked]);
-            continue;
-          }
-          let current = this.current;
-          if (current !== undefined && this.ephemeral && current.stat.ephemeralOwner !== client.sessionId) {
-            this.lose();
-            current = undefined;
-          }
-          if (current === undefined) {
-            current = await this.create(scope);
-            if (current === undefined) continue;
-            this.setCurrent(current);
-          }
-          await this.watch(current, scope);
-        } catch (e) {
-          if (this.closing.signal.aborted) return;
-          if (isConnectionLoss(e) || isSessionGone(e)) continue; // the state checks above decide what next
-          this.lastError = e;
-          const pause = sleep(RETRY_PAUSE_MS, { signal: this.closing.signal }, this.clock).catch(() => undefined);
-          await Promise.race([pause, kicked]);
-        }
-      }
-    } finally {
-      scope?.dispose();
+    if (!isLive(client.state)) {
+      if (this.ephemeral) this.lose();
+      return 'stop'; // the client is over: so is the node
     }
+    if (!isConnectedState(client.state)) {
+      await Promise.race([client.connected(), kicked]);
+      return;
+    }
+    let current = this.current;
+    if (current !== undefined && this.ephemeral && current.stat.ephemeralOwner !== client.sessionId) {
+      this.lose();
+      current = undefined;
+    }
+    if (current === undefined) {
+      current = await this.create(scope);
+      if (current === undefined) return;
+      this.setCurrent(current);
+    }
+    await this.watch(current, scope);
   }
 
   /** Waits while our node exists; returns when it is gone (or changed, or the session ended). */

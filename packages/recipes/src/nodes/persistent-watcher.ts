@@ -12,10 +12,10 @@
  * (a change made before the read may or may not also arrive as an event). The client's own `resync` (sent
  * after a renewal) is folded into ours, so a reader hears one marker per gap.
  */
-import { systemClock, sleep, type Clock } from '@zkts/protocol';
+import { systemClock, type Clock } from '@zkts/protocol';
 
 import {
-  ChangeFeed, isConnectedState, isLive, Pulse, type PersistentWatch, type RecipeClient, type WatchEvent,
+  ChangeFeed, isConnectedState, isLive, KeepAlive, Pulse, type PersistentWatch, type RecipeClient, type WatchEvent,
 } from '../internal/index.js';
 import { RecipeClosedError } from '../errors.js';
 
@@ -27,8 +27,6 @@ export interface PersistentWatcherOptions {
   clock?: Clock;
 }
 
-const RETRY_PAUSE_MS = 200;
-
 /** A persistent (or recursive) watch that survives reconnects and renewals; a `resync` event marks each gap (Curator PersistentWatcher). */
 export class PersistentWatcher implements AsyncIterable<WatchEvent>, AsyncDisposable {
   readonly client: RecipeClient;
@@ -36,18 +34,14 @@ export class PersistentWatcher implements AsyncIterable<WatchEvent>, AsyncDispos
   readonly recursive: boolean;
   /** Times the watch was added (the first included). */
   adds = 0;
-  /** The last unexpected error of addWatch (it retries after it). */
-  lastError: unknown;
   private readonly clock: Clock;
   private readonly feed = new ChangeFeed<WatchEvent>();
-  private readonly closing = new AbortController();
-  private readonly kick = new Pulse();
+  private readonly alive: KeepAlive;
   /** Fires whenever a watch gets armed (start() waits on it). */
   private readonly armed = new Pulse();
   private handle: PersistentWatch | undefined;
   /** Events may have been missed since the last marker: the next arming or reconnect sends `resync`. */
   private gap = false;
-  private loop: Promise<void> | undefined;
   private unsubscribe: (() => void) | undefined;
 
   constructor(client: RecipeClient, path: string, options: PersistentWatcherOptions = {}) {
@@ -55,19 +49,33 @@ export class PersistentWatcher implements AsyncIterable<WatchEvent>, AsyncDispos
     this.path = path;
     this.recursive = options.recursive === true;
     this.clock = options.clock ?? systemClock;
+    this.alive = new KeepAlive(this.clock);
+  }
+
+  /** The last unexpected error of addWatch (it retries after it). */
+  get lastError(): unknown {
+    return this.alive.lastError;
   }
 
   /** Adds the watch; resolves once it is armed. Idempotent. */
   async start(): Promise<void> {
-    if (this.closing.signal.aborted) throw new RecipeClosedError(`persistent watcher ${this.path} closed`);
-    if (this.loop === undefined) {
+    if (this.alive.closed) throw new RecipeClosedError(`persistent watcher ${this.path} closed`);
+    if (!this.alive.started) {
       this.unsubscribe = this.client.onStateChange((c) => {
         if (c.state === 'suspended' || c.state === 'expired') this.gap = true;
         // A reconnect with the watch still armed (the client re-armed it): the marker now, before new events.
         else if (isConnectedState(c.state) && this.handle !== undefined) this.resync();
-        if (!isLive(c.state)) this.kick.fire();
+        if (!isLive(c.state)) this.alive.kick();
       });
-      this.loop = this.run();
+      // Connection trouble or a session that ended: the next pass's state checks decide; anything else, pause first.
+      const recover = (): 'retry' | 'pause' => (isLive(this.client.state) && isConnectedState(this.client.state) ? 'pause' : 'retry');
+      void this.alive.start((kicked) => this.pass(kicked), recover).then(() => {
+        if (!this.alive.closed) {
+          // The client is over (closed, or expired without renewal): so is the watcher.
+          this.feed.end();
+          this.armed.fire();
+        }
+      });
     }
     for (;;) {
       const armed = this.armed.next();
@@ -94,14 +102,13 @@ export class PersistentWatcher implements AsyncIterable<WatchEvent>, AsyncDispos
 
   /** Removes the watch; iterators end. */
   async close(): Promise<void> {
-    if (this.closing.signal.aborted) return;
-    this.closing.abort();
+    if (this.alive.closed) return;
+    const stopped = this.alive.close();
     this.unsubscribe?.();
-    this.kick.fire();
     const handle = this.handle;
     this.handle = undefined;
     await handle?.remove().catch(() => undefined);
-    await this.loop;
+    await stopped;
     this.feed.end();
     this.armed.fire();
   }
@@ -117,36 +124,19 @@ export class PersistentWatcher implements AsyncIterable<WatchEvent>, AsyncDispos
     this.feed.emit({ type: 'resync', path: this.path, zxid: -1n });
   }
 
-  private async run(): Promise<void> {
+  /** One pass of the keep-alive loop: adds the watch once connected, then forwards its events until it ends. */
+  private async pass(kicked: Promise<void>): Promise<'stop' | void> {
     const { client } = this;
-    while (!this.closing.signal.aborted) {
-      const kicked = this.kick.next();
-      if (!isLive(client.state)) break; // the client is over
-      let handle: PersistentWatch;
-      try {
-        if (!isConnectedState(client.state)) await Promise.race([client.connected(), kicked]);
-        if (this.closing.signal.aborted || !isConnectedState(client.state)) continue;
-        handle = await client.addWatch(this.path, this.recursive ? 'persistent-recursive' : 'persistent');
-      } catch (e) {
-        // Connection trouble or a session that ended: the state checks decide; anything else, pause first.
-        if (isLive(client.state) && isConnectedState(client.state)) {
-          this.lastError = e;
-          await Promise.race([sleep(RETRY_PAUSE_MS, { signal: this.closing.signal }, this.clock).catch(() => undefined), kicked]);
-        }
-        continue;
-      }
-      if (this.closing.signal.aborted) {
-        await handle.remove().catch(() => undefined);
-        break;
-      }
-      this.adds++;
-      await this.forward(handle);
+    if (!isLive(client.state)) return 'stop'; // the client is over
+    if (!isConnectedState(client.state)) await Promise.race([client.connected(), kicked]);
+    if (this.alive.closed || !isConnectedState(client.state)) return;
+    const handle = await client.addWatch(this.path, this.recursive ? 'persistent-recursive' : 'persistent');
+    if (this.alive.closed) {
+      await handle.remove().catch(() => undefined);
+      return 'stop';
     }
-    if (!this.closing.signal.aborted) {
-      // The client is over (closed, or expired without renewal): so is the watcher.
-      this.feed.end();
-      this.armed.fire();
-    }
+    this.adds++;
+    await this.forward(handle);
   }
 
   /** Delivers the handle's events until it ends (removed, or its session ended without renewal). */
