@@ -1,13 +1,12 @@
-// Waits go through protocol's CancelScope on an injectable clock: timeouts land at exact clock times, a
-// long-lived signal shared by many waits holds no listener once they are over, and leader election's wait loop
-// adds none per pass.
+// Lock waits go through protocol's CancelScope on an injectable clock: timeouts land at exact clock times, and
+// a long-lived signal shared by many waits holds no listener once they are over.
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 
 import { ManualClock } from '@zkts/testkit';
 
 import { settleCleanups } from '../../../src/internal/cleanup.js';
-import { LeaderElection, MultiLock, Mutex } from '../../../src/index.js';
+import { MultiLock, Mutex } from '../../../src/index.js';
 import { FakeZk } from '../../support/fake-zk.js';
 
 const tick = (): Promise<void> => new Promise((r) => setTimeout(r, 5));
@@ -68,25 +67,6 @@ describe('timeouts on a manual clock', () => {
     expect(zk.children('/a')).toEqual([]); // released in reverse on failure
     expect(zk.children('/b')).toEqual([blocker.node.slice(3)]);
   });
-
-  it('LeaderElection.awaitLeadership times out on the clock', async () => {
-    const zk = new FakeZk();
-    const clock = new ManualClock();
-    const leader = new LeaderElection(zk.client(), '/e');
-    await leader.start();
-    await leader.awaitLeadership();
-    const follower = new LeaderElection(zk.client(), '/e', { clock });
-    await follower.start();
-    const waiting = track(follower.awaitLeadership({ timeout: 300 }));
-    clock.advance(299);
-    await tick();
-    expect(waiting.state).toBe('pending');
-    clock.advance(1);
-    await tick();
-    expect(waiting.state).toBe('TIMEOUT');
-    await follower.close();
-    await leader.close();
-  });
 });
 
 describe('listeners', () => {
@@ -105,22 +85,5 @@ describe('listeners', () => {
     );
     expect(mutexes.reduce((s, m) => s + m.stats.wakeups, 0)).toBeGreaterThan(10); // they really waited
     expect(getEventListeners(ac.signal, 'abort')).toHaveLength(0);
-  });
-
-  it("awaitLeadership holds one listener on the caller's signal while it waits, none after", async () => {
-    const zk = new FakeZk();
-    const ac = new AbortController();
-    const first = new LeaderElection(zk.client(), '/e');
-    await first.start();
-    await first.awaitLeadership();
-    const second = new LeaderElection(zk.client(), '/e');
-    await second.start();
-    const waiting = second.awaitLeadership({ signal: ac.signal });
-    await tick();
-    expect(getEventListeners(ac.signal, 'abort')).toHaveLength(1);
-    await first.close();
-    await waiting;
-    expect(getEventListeners(ac.signal, 'abort')).toHaveLength(0);
-    await second.close();
   });
 });

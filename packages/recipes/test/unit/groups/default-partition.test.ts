@@ -1,11 +1,7 @@
-// The pure parts of the group recipes: kazoo's default partition function and the order it rests on (Python's
-// code-point order), kazoo's node prefix, and the argument checks every group recipe runs.
+// kazoo's default partition function for SetPartitioner and the order it rests on (Python's code-point order).
 import { describe, expect, it } from 'vitest';
 
-import { RecipeArgumentError } from '../../../src/errors.js';
-import { kazooPrefix } from '../../../src/internal/names.js';
 import { compareCodePoints, kazooPartition } from '../../../src/groups/default-partition.js';
-import { checkNodeName, checkPath } from '../../../src/internal/validate.js';
 
 describe('kazoo partition function', () => {
   it('sorted items, every n-th from the index in the sorted members (what python3 computes)', () => {
@@ -37,20 +33,5 @@ describe('kazoo partition function', () => {
     expect(['\uffff', '\u{1F600}'].sort()).toEqual(['\u{1F600}', '\uffff']); // what the default sort would do
     expect(compareCodePoints('ab', 'a')).toBeGreaterThan(0);
     expect(compareCodePoints('a', 'a')).toBe(0);
-  });
-});
-
-describe('names and checks', () => {
-  it("kazoo's prefix is the uuid's 32 hex digits", () => {
-    expect(kazooPrefix('0f8fad5b-d9cb-469f-a165-70867728950e')).toBe('0f8fad5bd9cb469fa16570867728950e');
-  });
-
-  it('paths and node names: RecipeArgumentError (INVALID_USE) with the reason', () => {
-    expect(() => checkPath('/a/b')).not.toThrow();
-    for (const bad of ['a', '/a/', '//a', '/a/./b']) expect(() => checkPath(bad), bad).toThrow(RecipeArgumentError);
-    expect(() => checkNodeName('id', 'worker-1')).not.toThrow();
-    for (const bad of ['', 'a/b', '.', '..', 'a\u0000b', 42]) {
-      expect(() => checkNodeName('id', bad), String(bad)).toThrow(expect.objectContaining({ code: 'INVALID_USE' }));
-    }
   });
 });
