@@ -1,6 +1,6 @@
 // Curator's queue family (DistributedQueue, priority, delay, id) against the shared server: order, due times,
-// removal by id, bounded puts, competing consumers. Faults: curator-queue-faults.test.ts; Curator itself:
-// curator-queue-interop.test.ts.
+// removal by id, bounded puts, competing consumers. Faults: faults.test.ts beside it; Curator itself:
+// interop.test.ts.
 import { afterEach, describe, expect, it } from 'vitest';
 import { TimeoutError } from '@zkts/protocol';
 

@@ -1,7 +1,7 @@
 // Curator's queue family without a server: the item bytes (golden, from Curator's ItemSerializer layout), the
 // names of each queue kind and their order, and the consumer loop on the in-memory fake with a manual clock
 // (delay), lost replies (put, claim) and the lock-safe requeue. The real server and Curator itself:
-// test/integration/curator-queue*.test.ts.
+// test/integration/queues/curator/.
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '@zkts/testkit';
 import { SessionExpiredError } from '@zkts/protocol';
