@@ -156,7 +156,7 @@ export class Candidacy {
     if (entry.uncertain !== undefined) await sweepPrefix(this.spec.client, entry.uncertain, entry.sessionId);
   }
 
-  private queueSpec(): ContenderSpec {
+  private contenderSpec(): ContenderSpec {
     const { client, path, id, owner } = this.spec;
     return {
       client, dir: path, marker: 'latch-', markers: LATCH_MARKERS, decide: () => ({ granted: true }),
@@ -168,7 +168,7 @@ export class Candidacy {
   private async join(): Promise<Entry> {
     const scope = openScope({ signal: this.alive.signal }, `leader election ${this.spec.path}`);
     try {
-      const { entry } = await enqueue(this.queueSpec(), scope);
+      const { entry } = await enqueue(this.contenderSpec(), scope);
       this.stats.joins++;
       return entry;
     } finally {

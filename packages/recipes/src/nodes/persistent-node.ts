@@ -93,6 +93,11 @@ export class PersistentNode implements AsyncDisposable {
     return this.current?.stat;
   }
 
+  /** The last unexpected error of the loop (it retries after it). */
+  get lastError(): unknown {
+    return this.alive.lastError;
+  }
+
   /** Starts keeping the node (the first create runs in the background: see awaitCreated). Idempotent. */
   start(): void {
     if (this.alive.started || this.alive.closed) return;
@@ -176,11 +181,6 @@ export class PersistentNode implements AsyncDisposable {
     if (this.current === undefined) return;
     this.stats.losses++;
     this.setCurrent(undefined);
-  }
-
-  /** The last unexpected error of the loop (it retries after it). */
-  get lastError(): unknown {
-    return this.alive.lastError;
   }
 
   /** One pass of the keep-alive loop: makes our node when it is gone, then waits while it exists. */
