@@ -10,10 +10,10 @@ import { RecipeArgumentError, RecipeClosedError, RecipeError } from '../errors.j
 import { checkPath, openScope, within, type WaitOptions } from '../internal/index.js';
 import type { CacheClient } from './client.js';
 import { Engine, type WalkReason } from './engine/engine.js';
-import { CacheDecodeError, CacheReadError } from './errors.js';
 import { Fanout } from './engine/fanout.js';
 import { WatchKeeper } from './engine/keeper.js';
 import { Reads } from './engine/reads.js';
+import { CacheDecodeError, CacheReadError } from './errors.js';
 import type { CacheEvent, CacheListener, CacheOptions, Decoder } from './types.js';
 
 const DEFAULT_MAX_PENDING = 10_000;

@@ -11,10 +11,10 @@
  */
 import { exponentialBackoff, ServerError, sleep, type RetryPolicy } from '@zkts/protocol';
 
-import { CasNode, type CasStats, type Codec, type Versioned } from './counter-cas.js';
 import { RecipeArgumentError } from '../errors.js';
-import { Mutex } from '../locks/index.js';
 import type { RecipeClient } from '../internal/index.js';
+import { Mutex } from '../locks/index.js';
+import { CasNode, type CasStats, type Codec, type Versioned } from './counter-cas.js';
 
 /** The outcome of a change: whether it was applied, and the value before and after (Curator's AtomicValue). */
 export interface AtomicResult<T> {

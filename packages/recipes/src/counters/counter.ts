@@ -7,9 +7,9 @@
  */
 import { sleep } from '@zkts/protocol';
 
-import { CasNode, type CasStats, type Codec } from './counter-cas.js';
 import { RecipeArgumentError } from '../errors.js';
 import type { RecipeClient } from '../internal/index.js';
+import { CasNode, type CasStats, type Codec } from './counter-cas.js';
 
 /** Options of a kazoo-compatible Counter. */
 export interface CounterOptions {

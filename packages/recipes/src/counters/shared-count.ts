@@ -11,11 +11,11 @@
  */
 import { parentPath, systemClock, type Clock } from '@zkts/protocol';
 
+import { RecipeArgumentError, RecipeClosedError } from '../errors.js';
 import {
   ChangeFeed, ensureDir, isConnectedState, isLive, isNodeExists, isNoNode, KeepAlive, retrying, type RecipeClient,
 } from '../internal/index.js';
 import { CasNode, type Codec } from './counter-cas.js';
-import { RecipeArgumentError, RecipeClosedError } from '../errors.js';
 
 /** A value with the node version it was read at (Curator's VersionedValue). */
 export interface VersionedCount {

@@ -6,8 +6,8 @@
  * `cacheChanged` does).
  */
 import { ChildrenCache } from '../cache/index.js';
-import { ChangeFeed, type WaitOptions } from '../internal/index.js';
 import { InstanceFormatError } from '../errors.js';
+import { ChangeFeed, type WaitOptions } from '../internal/index.js';
 import type { ServiceInstance } from './instance.js';
 import type { ServiceDiscovery } from './service-discovery.js';
 

@@ -18,6 +18,7 @@
  */
 import { joinPath, type Clock } from '@zkts/protocol';
 
+import { LockLostError, RecipeClosedError } from '../errors.js';
 import {
   indexOfName, isConnectedState, isConnectionLoss, isLive, isNoNode, isSessionGone, KeepAlive, openScope, Pulse,
   removeNode, sortContenders, testHooksOf, type MarkerTable, type RecipeClient, type Stat,
@@ -25,7 +26,6 @@ import {
 import {
   enqueue, removeLateDuplicates, sweepPrefix, type ContenderSpec, type Entry, type LostOn,
 } from '../locks/index.js';
-import { LockLostError, RecipeClosedError } from '../errors.js';
 
 export const LATCH_MARKERS: MarkerTable = { 'latch-': 'write' };
 

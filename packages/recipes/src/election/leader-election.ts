@@ -10,12 +10,12 @@
  */
 import { joinPath, systemClock, type Clock } from '@zkts/protocol';
 
-import { Candidacy, LATCH_MARKERS, type ElectionStats, type Leadership } from './candidacy.js';
+import { RecipeClosedError } from '../errors.js';
 import {
   ChangeFeed, childrenOrEmpty, openScope, readNodes, sortContenders, utf8, within, type RecipeClient, type WaitOptions,
 } from '../internal/index.js';
-import { RecipeClosedError } from '../errors.js';
 import type { LostOn } from '../locks/index.js';
+import { Candidacy, LATCH_MARKERS, type ElectionStats, type Leadership } from './candidacy.js';
 
 export type { Leadership };
 

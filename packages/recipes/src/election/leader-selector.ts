@@ -17,8 +17,8 @@
 import { systemClock, type Clock } from '@zkts/protocol';
 
 import { RecipeArgumentError, RecipeClosedError } from '../errors.js';
-import { Mutex, type LockHandle, type LostOn, type Participant } from '../locks/index.js';
 import { isLive, KeepAlive, type RecipeClient } from '../internal/index.js';
+import { Mutex, type LockHandle, type LostOn, type Participant } from '../locks/index.js';
 
 /** What a leadership callback learns about its term. */
 export interface SelectorTerm {

@@ -14,11 +14,11 @@ import { joinPath, systemClock, type Clock } from '@zkts/protocol';
 
 import type { CacheClient } from '../cache/index.js';
 import { RecipeClosedError } from '../errors.js';
-import { MemberView } from './member-view.js';
-import { PersistentNode } from '../nodes/index.js';
 import {
   checkNodeName, checkPath, nested, openScope, type Data, type RecipeClient, type WaitOptions,
 } from '../internal/index.js';
+import { PersistentNode } from '../nodes/index.js';
+import { MemberView } from './member-view.js';
 
 /** Options of a GroupMember. */
 export interface GroupMemberOptions {

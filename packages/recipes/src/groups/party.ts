@@ -15,12 +15,12 @@ import { joinPath, systemClock, type Clock } from '@zkts/protocol';
 
 import type { CacheClient } from '../cache/index.js';
 import { RecipeClosedError } from '../errors.js';
-import { MemberView, type MemberRule } from './member-view.js';
 import {
   checkNodeName, checkPath, childrenOrEmpty, kazooPrefix, nested, openScope, readNodes, utf8, type RecipeClient,
   type WaitOptions,
 } from '../internal/index.js';
 import { PersistentNode } from '../nodes/index.js';
+import { MemberView, type MemberRule } from './member-view.js';
 
 /** Options of a Party or ShallowParty. */
 export interface PartyOptions {

@@ -24,11 +24,11 @@
 import { joinPath, sleep, systemClock, type Clock } from '@zkts/protocol';
 
 import type { CacheClient } from '../cache/index.js';
+import { LockLostError, RecipeArgumentError, RecipeClosedError } from '../errors.js';
 import {
   ChangeFeed, checkNodeName, checkPath, isConnectedState, isConnectionLoss, isSessionGone, openScope, Pulse, within,
   type RecipeClient, type WaitOptions,
 } from '../internal/index.js';
-import { LockLostError, RecipeArgumentError, RecipeClosedError } from '../errors.js';
 import { UuidHexLock, type LockHandle } from '../locks/index.js';
 import { kazooPartition } from './default-partition.js';
 import { ShallowParty } from './party.js';

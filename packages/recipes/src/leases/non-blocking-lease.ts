@@ -19,11 +19,11 @@
 import { joinPath, MultiError, systemClock, type Clock } from '@zkts/protocol';
 
 import { DataFormatError, RecipeArgumentError } from '../errors.js';
-import { decodeLease, encodeLease } from './holder-format.js';
-import { UuidHexLock, type LockHandle } from '../locks/index.js';
 import {
   ensureDir, isConnectionLoss, isExpiry, isNoNode, reconnected, retrying, type RecipeClient, type WaitOptions,
 } from '../internal/index.js';
+import { UuidHexLock, type LockHandle } from '../locks/index.js';
+import { decodeLease, encodeLease } from './holder-format.js';
 
 /** Options of NonBlockingLease and MultiNonBlockingLease. */
 export interface NonBlockingLeaseOptions {

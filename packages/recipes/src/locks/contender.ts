@@ -13,12 +13,12 @@
  */
 import { basename, joinPath } from '@zkts/protocol';
 
+import { LockLostError } from '../errors.js';
 import {
   checkpoint, childrenOrEmpty, ensureDir, indexOfName, isConnectionLoss, isLive, isNoNode, protectedPrefix, removeNode,
   removeSoon, retrying, sortContenders, within, type Contender, type Data, type MarkerTable, type RecipeClient,
   type Scope, type Stat, type TestHooks,
 } from '../internal/index.js';
-import { LockLostError } from '../errors.js';
 import type { Decision } from './lock-rule.js';
 import { restarts, type Attempt } from './lock-state.js';
 

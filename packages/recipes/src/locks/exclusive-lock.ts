@@ -6,11 +6,11 @@
  */
 import { joinPath, systemClock, type Clock } from '@zkts/protocol';
 
+import { LockBusyError } from '../errors.js';
 import {
   checkpoint, ensureDir, isConnectionLoss, isNodeExists, isNoNode, openScope, removeNode, retrying, utf8, within,
   type RecipeClient, type Stat, type WaitOptions,
 } from '../internal/index.js';
-import { LockBusyError } from '../errors.js';
 import { Hold, LockHandleImpl, type ExpiryPolicy, type LockHandle, type LostOn } from './lock-handle.js';
 import { IDLE, restarts, type Attempt, type LockState } from './lock-state.js';
 

@@ -7,12 +7,12 @@
  */
 import { basename, joinPath, systemClock, type Clock } from '@zkts/protocol';
 
+import { LockBusyError, LockNotHeldError } from '../errors.js';
 import {
   childrenOrEmpty, openScope, readNodes, removeNode, sortContenders, testHooksOf, utf8, type Contender,
   type ContenderKind, type Data, type RecipeClient, type WaitOptions,
 } from '../internal/index.js';
 import { contend, newStats, sweepPrefix, type Entry, type ContenderSpec, type LockStats } from './contender.js';
-import { LockBusyError, LockNotHeldError } from '../errors.js';
 import { Hold, LockHandleImpl, type ExpiryPolicy, type LockHandle, type LostOn } from './lock-handle.js';
 import { decide, holderIndexes, LOCK_MARKERS } from './lock-rule.js';
 import { IDLE, type Attempt, type LockState } from './lock-state.js';

@@ -8,9 +8,9 @@
  */
 import { systemClock, type Clock } from '@zkts/protocol';
 
-import type { LockHandle } from './lock-handle.js';
-import type { Lockable } from './fair-lock.js';
 import { nested, openScope, type WaitOptions } from '../internal/index.js';
+import type { Lockable } from './fair-lock.js';
+import type { LockHandle } from './lock-handle.js';
 
 /** A held MultiLock: the handles of its locks (`leases`), released together in reverse order. */
 export interface MultiLockHandle extends AsyncDisposable {

@@ -11,8 +11,8 @@
  * Non-reentrant (default): acquiring again from the same instance while it holds rejects with LockBusyError
  * (waiting on yourself would deadlock). Two instances never share ownership, even on one client.
  */
-import { MARKER } from './lock-rule.js';
 import { FairLock } from './fair-lock.js';
+import { MARKER } from './lock-rule.js';
 
 /** A fair, herd-free exclusive lock with Curator's node layout (`_c_<uuid>-lock-<seq>`); its handles carry fencing tokens. */
 export class Mutex extends FairLock {

@@ -10,8 +10,8 @@
  * Watching ends when the lock handle is released or lost (a lost lock has nothing left to revoke).
  */
 import { LockLostError } from '../errors.js';
-import type { LockHandle } from './lock-handle.js';
 import { isConnectionLoss, isNoNode, type RecipeClient } from '../internal/index.js';
+import type { LockHandle } from './lock-handle.js';
 
 /** Curator's revocation marker (LockInternals.REVOKE_MESSAGE): the bytes of "__REVOKE__". */
 export const REVOKE_MESSAGE: Uint8Array = new TextEncoder().encode('__REVOKE__');

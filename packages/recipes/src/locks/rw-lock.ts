@@ -14,15 +14,15 @@
  */
 import { basename, joinPath } from '@zkts/protocol';
 
+import { LockLostError, LockUpgradeError } from '../errors.js';
 import {
   checkpoint, ensureDir, formatSequence, isConnectionLoss, isNodeExists, isNoNode, parseContender, protectedPrefix,
   removeSoon, retrying, type RecipeClient, type Scope,
 } from '../internal/index.js';
 import type { Entry } from './contender.js';
-import { LockLostError, LockUpgradeError } from '../errors.js';
+import { FairLock, type LockOptions, type Participant } from './fair-lock.js';
 import { LOCK_MARKERS, MARKER } from './lock-rule.js';
 import type { Attempt } from './lock-state.js';
-import { FairLock, type LockOptions, type Participant } from './fair-lock.js';
 
 /** A fair read-write lock with Curator's layout: readers share, a writer excludes everyone. `readLock` and `writeLock` are its two locks. */
 export class ReadWriteLock {

@@ -8,12 +8,12 @@
  */
 import { joinPath, systemClock, type Clock } from '@zkts/protocol';
 
+import { LockLostError, RecipeArgumentError } from '../errors.js';
 import {
   checkpoint, childrenOrEmpty, ensureDir, isServerCode, nested, openScope, readNodes, removeNode, removeSoon, retrying,
   utf8, within, type Data, type RecipeClient, type Scope, type WaitOptions,
 } from '../internal/index.js';
 import { enqueue, sweepPrefix, type ContenderSpec, type Entry } from './contender.js';
-import { LockLostError, RecipeArgumentError } from '../errors.js';
 import { Hold, type ExpiryPolicy, type LostOn } from './lock-handle.js';
 import { restarts } from './lock-state.js';
 import { Mutex } from './mutex.js';

@@ -6,8 +6,8 @@
  * writer), the recovery of a lost create reply by the uuid prefix, guaranteed removal, fencing tokens.
  */
 import { kazooPrefix } from '../internal/index.js';
-import { FairLock } from './fair-lock.js';
 import type { ContenderSpec } from './contender.js';
+import { FairLock } from './fair-lock.js';
 
 /** A fair mutex whose nodes are kazoo's (`<uuidhex>__lock__<seq>`), so kazoo's Lock queues with it. */
 export class UuidHexLock extends FairLock {

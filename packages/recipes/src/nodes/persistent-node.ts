@@ -18,12 +18,12 @@
  */
 import { basename, joinPath, parentPath, systemClock, type Clock } from '@zkts/protocol';
 
+import { RecipeClosedError } from '../errors.js';
 import {
   ChangeFeed, checkpoint, childrenOrEmpty, ensureDir, isConnectedState, isConnectionLoss, isExpiry, isLive,
   isNodeExists, isNoNode, isSessionGone, KeepAlive, openScope, protectedPrefix, removeNode, removeSoon, retrying, within,
   type CreateMode, type Data, type RecipeClient, type Scope, type Stat, type WaitOptions,
 } from '../internal/index.js';
-import { RecipeClosedError } from '../errors.js';
 
 /** The kinds of node a PersistentNode keeps. */
 export type PersistentNodeMode = 'ephemeral' | 'ephemeral-sequential' | 'persistent' | 'persistent-sequential' | 'container';

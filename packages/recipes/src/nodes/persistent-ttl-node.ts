@@ -12,10 +12,10 @@
  */
 import { joinPath, sleep, systemClock, type Clock } from '@zkts/protocol';
 
+import { RecipeArgumentError } from '../errors.js';
 import {
   isConnectedState, isNodeExists, isNoNode, Pulse, removeNode, type Data, type RecipeClient, type WaitOptions,
 } from '../internal/index.js';
-import { RecipeArgumentError } from '../errors.js';
 import { PersistentNode } from './persistent-node.js';
 
 /** Options of a PersistentTtlNode. */

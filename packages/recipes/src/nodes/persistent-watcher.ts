@@ -14,10 +14,10 @@
  */
 import { systemClock, type Clock } from '@zkts/protocol';
 
+import { RecipeClosedError } from '../errors.js';
 import {
   ChangeFeed, isConnectedState, isLive, KeepAlive, Pulse, type PersistentWatch, type RecipeClient, type WatchEvent,
 } from '../internal/index.js';
-import { RecipeClosedError } from '../errors.js';
 
 /** Options of a PersistentWatcher. */
 export interface PersistentWatcherOptions {

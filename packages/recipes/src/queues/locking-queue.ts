@@ -21,11 +21,11 @@
  */
 import { joinPath, MultiError, systemClock, type Clock } from '@zkts/protocol';
 
+import { LockBusyError, OutcomeUnknownError, RecipeArgumentError } from '../errors.js';
 import {
   checkpoint, ensureDir, isConnectionLoss, isExpiry, isLive, isNodeExists, isNoNode, openScope, reconnected,
   removeNode, retrying, utf8, within, type Data, type RecipeClient, type Scope, type WaitOptions,
 } from '../internal/index.js';
-import { LockBusyError, OutcomeUnknownError, RecipeArgumentError } from '../errors.js';
 import { availableEntries, DEFAULT_PRIORITY, entryPrefix } from './entry-names.js';
 import { commitOnce } from './receipt.js';
 

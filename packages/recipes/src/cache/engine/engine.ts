@@ -20,11 +20,11 @@
 import { ServerError, parentPath, type Stat, type WatchEvent } from '@zkts/protocol';
 
 import { isConnectionLoss, isSessionGone, isUnimplemented } from '../../internal/index.js';
+import type { NodeEvent } from '../types.js';
 import { OrderBuffer } from './order.js';
 import type { ChildrenRead, DataRead, Reads } from './reads.js';
 import { Scheduler, type Ctx, type Walk, type WalkReason } from './scheduler.js';
 import { TreeStore } from './store.js';
-import type { NodeEvent } from '../types.js';
 
 export type { WalkReason } from './scheduler.js';
 

@@ -9,8 +9,8 @@
  * - an iterator reads at its own pace; when the cache closes it ends after what was buffered for it, and when
  *   the cache fails it throws that error after them.
  */
-import { PendingQueue } from './pending.js';
 import type { CacheEvent, CacheListener } from '../types.js';
+import { PendingQueue } from './pending.js';
 
 abstract class Consumer<T> {
   readonly queue: PendingQueue<T>;

@@ -5,8 +5,8 @@
  */
 import type { Stat } from '@zkts/protocol';
 
-import { statAt, type Bases } from './record-format.js';
 import type { CachedNode } from '../types.js';
+import { statAt, type Bases } from './record-format.js';
 
 export class LazyNode<T> implements CachedNode<T> {
   #chunk: Uint8Array;

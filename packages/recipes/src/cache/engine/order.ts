@@ -13,8 +13,8 @@
  * - events are released up to the lowest bound still open, all of them when none is;
  * - during a full (re-)read nothing is released: it may find anything.
  */
-import { mergeEvents } from './pending.js';
 import type { NodeEvent } from '../types.js';
+import { mergeEvents } from './pending.js';
 
 /** Ties within one zxid: removals deepest first, then everything else parents first. */
 function before<T>(a: Keyed<T>, b: Keyed<T>): number {

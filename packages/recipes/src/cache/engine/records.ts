@@ -14,9 +14,9 @@
  */
 import type { Stat } from '@zkts/protocol';
 
+import type { CachedNode } from '../types.js';
 import { LazyNode } from './lazy-node.js';
 import { COMPACT, GHOST, PREFIX, RAW, Writer, after, decoder, hashBytes, longAt, safe, unzigzag, varintAt, zigzag, type Bases } from './record-format.js';
-import type { CachedNode } from '../types.js';
 
 const CHUNK = 64 * 1024;
 const BIG = CHUNK / 4;

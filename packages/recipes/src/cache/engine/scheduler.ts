@@ -9,9 +9,9 @@
  * - A walk keeps at most `window` requests in flight; the rest wait in its backlog.
  * - Outcomes are handled in sending order (sequencer.ts), then `settled` tells the engine.
  */
+import type { ResyncReason } from '../types.js';
 import { Bounds } from './order.js';
 import { Sequencer } from './sequencer.js';
-import type { ResyncReason } from '../types.js';
 
 /** Reads made for one notification: open while any is on the wire; `token` is its bound in `Bounds`. */
 export interface Chain {

@@ -10,9 +10,9 @@
  */
 import type { Stat } from '@zkts/protocol';
 
+import type { CachedNode } from '../types.js';
 import { hashName } from './record-format.js';
 import { Arena } from './records.js';
-import type { CachedNode } from '../types.js';
 
 export interface Removed<T> {
   path: string;

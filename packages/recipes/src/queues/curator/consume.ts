@@ -11,15 +11,15 @@
  */
 import { joinPath, type Clock } from '@zkts/protocol';
 
-import { claimByDelete } from '../claim.js';
 import { QueueItemCorruptError } from '../../errors.js';
 import {
   ensurePersistentDir, isConnectionLoss, isExpiry, isLive, isNoNode, reconnected, retrying, type Op, type RecipeClient,
 } from '../../internal/index.js';
+import { claimByDelete } from '../claim.js';
 import { decodeItem } from './format.js';
-import { putItem } from './put.js';
 import { commitUnderLock, lockItem, unlockItem, type ItemLock } from './item-lock.js';
 import { ITEM_PREFIX, sortItems, type ItemLayout, type ItemName } from './names.js';
+import { putItem } from './put.js';
 
 /** What the consumer loop needs to know about its queue. */
 export interface ConsumerSetup<T> {

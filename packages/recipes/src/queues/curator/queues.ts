@@ -7,9 +7,9 @@ import { RecipeArgumentError } from '../../errors.js';
 import { childrenOrEmpty, retrying, type WaitOptions } from '../../internal/index.js';
 import { claimByDelete } from '../claim.js';
 import { joinPath } from '@zkts/protocol';
-import { CuratorQueueBase } from './queue-base.js';
 import { commitUnderLock, lockItem, unlockItem } from './item-lock.js';
 import { delayLayout, delayMiddle, fixId, idLayout, idMiddle, idOf, plainLayout, priorityMiddle, sortItems, type ItemName } from './names.js';
+import { CuratorQueueBase } from './queue-base.js';
 
 const list = <T>(messages: Iterable<T>): T[] => [...messages];
 
