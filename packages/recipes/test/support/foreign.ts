@@ -1,6 +1,6 @@
-// Lock processes of other libraries for the interop tests: Curator in a JVM (java/CuratorLocks.java, compiled
-// once per test file against Debian's jars) and kazoo in Debian's python3 (python/kazoo_locks.py). Missing
-// tools fail the test with the package to install: these tests must not silently skip.
+// Processes for the interop and kill tests: Curator in a JVM (java/, compiled once per test file against Debian's
+// jars), kazoo in Debian's python3 (python/), and zkts scripts (node/) in their own Node process. Missing tools
+// fail the test with the package to install: these tests must not silently skip.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,7 +1,5 @@
 // Lock faults: a holder process killed, session expiry while holding and while waiting, a lost create reply,
 // release during a disconnect, suspension policy.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { Mutex } from '@zkts/recipes';
@@ -9,13 +7,13 @@ import type { FaultProxy } from '@zkts/testkit';
 
 import { settleCleanups } from '../../../src/internal/cleanup.js';
 import { expireSession, Proxies, victimClient as victim, type Victim } from '../../support/expiry.js';
+import { killAll, zktsProcess } from '../../support/foreign.js';
 import { Clients, childrenOf, sharedServer, sleep, until, uniqueRoot } from '../../support/helpers.js';
 
 const clients = new Clients();
 const proxies = new Proxies();
-const children: ChildProcess[] = [];
 afterEach(async () => {
-  for (const c of children.splice(0)) c.kill('SIGKILL');
+  killAll();
   await clients.closeAll();
   await proxies.closeAll();
 });
@@ -26,25 +24,13 @@ const victimClient = (): Promise<Victim> => victim(clients, proxies);
 describe('lock faults', () => {
   it('holder process SIGKILLed → the next waiter holds within the session timeout', async () => {
     const dir = `${uniqueRoot()}/lock`;
-    const fixture = fileURLToPath(new URL('../../support/fixtures/hold-lock.ts', import.meta.url));
-    const child = spawn(process.execPath, ['--conditions=zkts-source', '--import', 'tsx', fixture, sharedServer(), dir, '2000'], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    children.push(child);
-    const held = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      child.stdout!.on('data', (b: Buffer) => {
-        out += b.toString();
-        const m = /HELD (\S+)/.exec(out);
-        if (m) resolve(m[1]!);
-      });
-      child.on('exit', (code) => reject(new Error(`fixture exited early (${code})`)));
-    });
+    const child = zktsProcess('hold-lock.ts', sharedServer(), dir, '2000');
+    const held = (await child.line(/HELD (\S+)/))[1]!;
     const c = await clients.connect();
     const waiter = new Mutex(c, dir).acquire({ timeout: 20_000 });
     await until(async () => (await childrenOf(c, dir)).length === 2, 5000, 'waiter enqueued');
     const killedAt = Date.now();
-    child.kill('SIGKILL');
+    child.proc.kill('SIGKILL');
     const lease = await waiter;
     const took = Date.now() - killedAt;
     expect(lease.node).not.toBe(held);

@@ -1,21 +1,17 @@
 // kazoo's LockingQueue layout against a real server: priority order, locks, a consumer SIGKILLed mid-item,
 // lost replies and session expiry around get / put / consume, and kazoo processes on the same queue.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { LockingQueue, OutcomeUnknownError, type RecipeClient } from '@zkts/recipes';
 import type { FaultProxy } from '@zkts/testkit';
 
 import { expireSession, Proxies, victimClient } from '../../support/expiry.js';
-import { checkKazoo, kazooScript, killAll } from '../../support/foreign.js';
+import { checkKazoo, kazooScript, killAll, zktsProcess } from '../../support/foreign.js';
 import { Clients, childrenOf, sharedServer, text, until, uniqueRoot } from '../../support/helpers.js';
 
 const clients = new Clients();
 const proxies = new Proxies();
-const children: ChildProcess[] = [];
 afterEach(async () => {
-  for (const c of children.splice(0)) c.kill('SIGKILL');
   killAll();
   await clients.closeAll();
   await proxies.closeAll();
@@ -108,22 +104,10 @@ describe('LockingQueue (kazoo layout)', () => {
     const producer = new LockingQueue(c, path);
     const items = Array.from({ length: 12 }, (_, i) => `item-${i}`);
     await producer.putAll(items);
-    const fixture = fileURLToPath(new URL('../../support/fixtures/take-entry.ts', import.meta.url));
-    const child = spawn(process.execPath, ['--conditions=zkts-source', '--import', 'tsx', fixture, sharedServer(), path, '2000'], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    children.push(child);
-    const killedItem = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      child.stdout!.on('data', (b: Buffer) => {
-        out += b.toString();
-        const m = /GOT \S+ (\S+)/.exec(out);
-        if (m) resolve(m[1]!);
-      });
-      child.on('exit', (code) => reject(new Error(`fixture exited early (${code})`)));
-    });
+    const child = zktsProcess('take-entry.ts', sharedServer(), path, '2000');
+    const killedItem = (await child.line(/GOT \S+ (\S+)/))[1]!;
     expect(killedItem).toBe('item-0');
-    child.kill('SIGKILL');
+    child.proc.kill('SIGKILL');
     // Two consumers drain the queue concurrently; the killed consumer's entry comes back when its session ends.
     const consumers = await clients.many(2);
     const delivered: string[] = [];
