@@ -4,7 +4,7 @@ import { subscribe } from 'node:diagnostics_channel';
 import { connect } from '@zkts/protocol';
 import type { ZkClient } from '@zkts/protocol';
 import { Mutex } from '@zkts/recipes';
-import type { Lease } from '@zkts/recipes';
+import type { LockHandle } from '@zkts/recipes';
 
 import type { BenchClient, BenchLock, BenchSession, ConnectOptions, Done } from '../harness/session.js';
 
@@ -17,7 +17,7 @@ subscribe('zkts:event', () => {
 
 class ZktsLock implements BenchLock {
   readonly #mutex: Mutex;
-  #lease: Lease | undefined;
+  #lease: LockHandle | undefined;
 
   constructor(client: ZkClient, dir: string) {
     this.#mutex = new Mutex(client, dir);

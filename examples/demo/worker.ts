@@ -8,7 +8,7 @@
 import { connect } from '@zkts/protocol';
 import type { ZkClient } from '@zkts/protocol';
 import { Mutex, ReadWriteLock } from '@zkts/recipes';
-import type { Lease } from '@zkts/recipes';
+import type { LockHandle } from '@zkts/recipes';
 
 import type { WorkerMessage } from './messages.js';
 import { FAIR_LOCK, RW_LOCK, COUNTER, COUNTER_LOCK, SESSION_TIMEOUT_MS } from './messages.js';
@@ -20,7 +20,7 @@ function send(message: WorkerMessage): void {
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** Holds the lease for holdMs, reporting a progress step every 250 ms ("work"), then releases it. */
-async function hold(name: string, lease: Lease, holdMs: number): Promise<void> {
+async function hold(name: string, lease: LockHandle, holdMs: number): Promise<void> {
   send({ kind: 'acquired', name, token: lease.fencingToken.toString() });
   const steps = Math.max(1, Math.ceil(holdMs / 250));
   for (let i = 1; i <= steps; i++) {

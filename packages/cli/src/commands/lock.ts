@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 
 import { Mutex, ReadWriteLock } from '@zkts/recipes';
-import type { Lease, LostOn } from '@zkts/recipes';
+import type { LockHandle, LostOn } from '@zkts/recipes';
 
 import { flag, stringOption } from '../args.js';
 import type { Command, CommandContext } from '../command.js';
@@ -33,7 +33,7 @@ function lostOn(context: CommandContext): LostOn {
   return value;
 }
 
-async function acquire(context: CommandContext, path: string, shared: boolean, when: LostOn): Promise<Lease> {
+async function acquire(context: CommandContext, path: string, shared: boolean, when: LostOn): Promise<LockHandle> {
   const client = await context.session.client();
   const options = { lostOn: when };
   const lock = shared ? new ReadWriteLock(client, path, options).readLock : new Mutex(client, path, options);

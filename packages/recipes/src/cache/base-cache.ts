@@ -7,14 +7,13 @@
 import { ClientClosedError } from '@zkts/protocol';
 
 import { RecipeArgumentError, RecipeClosedError, RecipeError } from '../errors.js';
-import { checkPath } from '../validate.js';
-import { openScope, within, type WaitOptions } from '../wait.js';
+import { checkPath, openScope, within, type WaitOptions } from '../internal/index.js';
 import type { CacheClient } from './client.js';
-import { Engine, type WalkReason } from './engine.js';
+import { Engine, type WalkReason } from './engine/engine.js';
+import { Fanout } from './engine/fanout.js';
+import { WatchKeeper } from './engine/keeper.js';
+import { Reads } from './engine/reads.js';
 import { CacheDecodeError, CacheReadError } from './errors.js';
-import { Fanout } from './fanout.js';
-import { WatchKeeper } from './keeper.js';
-import { Reads } from './reads.js';
 import type { CacheEvent, CacheListener, CacheOptions, Decoder } from './types.js';
 
 const DEFAULT_MAX_PENDING = 10_000;

@@ -2,11 +2,9 @@
  * The slice of @zkts/protocol's ZkClient the caches use, as a structural type (any ZkClient fits; unit tests pass
  * a fake). It is wider than RecipeClient: the caches need persistent watches (addWatch), one-shot watches with a
  * listener (delivered in wire order with the replies, which promise-based watches are not) and exists on any path.
- * Kept apart from zk.ts so the lock recipes' contract does not grow with the caches'.
+ * Kept apart from RecipeClient so the lock recipes' contract does not grow with the caches'.
  */
 import type { CallOptions, PersistentWatch, ReadOp, ReadResult, SessionState, Stat, StateChange, WatchListener } from '@zkts/protocol';
-
-import { isServerCode } from '../zk.js';
 
 /** The slice of ZkClient the caches use (a ZkClient fits). */
 export interface CacheClient {
@@ -28,12 +26,3 @@ export interface CacheClient {
   /** Optional: without it (or on a server that answers UNIMPLEMENTED) full reads go one node per request. */
   multiRead?(ops: ReadOp[], options?: CallOptions): Promise<ReadResult[]>;
 }
-
-/** A server before 3.6 answers addWatch with UNIMPLEMENTED: the caches then fall back to one-shot watches. */
-export const isUnimplemented = (e: unknown): boolean => isServerCode(e, 'UNIMPLEMENTED');
-
-/** The session states in which requests go out. */
-export const isConnectedState = (s: SessionState): boolean => s === 'connected' || s === 'connected-read-only';
-
-/** States after which nothing more will happen with this client. */
-export const isFinalState = (s: SessionState): boolean => s === 'closed' || s === 'auth-failed';

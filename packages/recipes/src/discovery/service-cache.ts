@@ -5,10 +5,9 @@
  * Listeners hear the current instances after each change once the first read is done (as Curator's
  * `cacheChanged` does).
  */
-import { ChildrenCache } from '../cache/children-cache.js';
-import { ChangeFeed } from '../change-feed.js';
+import { ChildrenCache } from '../cache/index.js';
 import { InstanceFormatError } from '../errors.js';
-import type { WaitOptions } from '../wait.js';
+import { ChangeFeed, type WaitOptions } from '../internal/index.js';
 import type { ServiceInstance } from './instance.js';
 import type { ServiceDiscovery } from './service-discovery.js';
 

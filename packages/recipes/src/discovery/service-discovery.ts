@@ -13,12 +13,12 @@
  */
 import { joinPath, type Clock } from '@zkts/protocol';
 
-import type { CacheClient } from '../cache/client.js';
+import type { CacheClient } from '../cache/index.js';
 import { RecipeArgumentError, RecipeClosedError, ServiceNotRegisteredError } from '../errors.js';
-import { childrenOrEmpty, readNodes } from '../nodes.js';
-import { PersistentNode, type PersistentNodeMode } from '../persistent-node.js';
-import type { WaitOptions } from '../wait.js';
-import { isConnectionLoss, isNoNode, isServerCode, retrying, type RecipeClient } from '../zk.js';
+import {
+  childrenOrEmpty, isConnectionLoss, isNoNode, isServerCode, readNodes, retrying, type RecipeClient, type WaitOptions,
+} from '../internal/index.js';
+import { PersistentNode, type PersistentNodeMode } from '../nodes/index.js';
 import { checkSegment, type ServiceInstance, type ServiceType } from './instance.js';
 import { JsonInstanceSerializer, type InstanceSerializer } from './serializer.js';
 import { closeHooks, ServiceCache, type ServiceCacheOptions } from './service-cache.js';

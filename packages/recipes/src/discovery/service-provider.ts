@@ -5,7 +5,7 @@
  */
 import { systemClock, type Clock } from '@zkts/protocol';
 
-import type { WaitOptions } from '../wait.js';
+import type { WaitOptions } from '../internal/index.js';
 import { DownInstances, type DownInstancePolicy } from './down-instances.js';
 import type { ServiceInstance } from './instance.js';
 import { closeHooks, ServiceCache, type ServiceCacheOptions } from './service-cache.js';

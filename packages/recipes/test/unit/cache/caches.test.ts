@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { ChildrenCache, NodeCache, RecipeArgumentError, TreeCache, type CacheEvent } from '../../../src/index.js';
-import { FakeTree } from './fake-tree.js';
+import { FakeTree } from '../../support/fake-tree.js';
 
 const text = (b: Uint8Array | undefined): string => (b === undefined ? '' : new TextDecoder().decode(b));
 const tick = (): Promise<void> => new Promise((r) => setImmediate(r));

@@ -1,0 +1,6 @@
+/** Leader election: Curator's LeaderLatch (LeaderElection, on the Candidacy engine) and LeaderSelector. */
+export { LeaderElection, type LeaderElectionOptions, type ElectionParticipant, type Leadership } from './leader-election.js';
+export type { ElectionStats } from './candidacy.js';
+export {
+  LeaderSelector, type LeaderSelectorOptions, type LeadershipCallback, type SelectorTerm, type SelectorStats,
+} from './leader-selector.js';

@@ -1,0 +1,105 @@
+/**
+ * Guaranteed removal of our own nodes. A contender node left behind blocks everyone queued after it forever
+ * (pitfall 6: zk-ruby/zk#49, kazoo #732), and a release that gives up on a connection loss leaves the lock held
+ * (pitfall 8: CURATOR-678). So removal never uses the caller's signal (it may be the reason we are cleaning
+ * up: vitess#15756) and retries after every reconnect until the node is gone or the session that owns it is.
+ */
+import { joinPath } from '@zkts/protocol';
+
+import { clientState } from './client-state.js';
+import { isConnectionLoss, isExpiry, isNoNode, isSessionGone } from './error-kinds.js';
+import type { RecipeClient } from './recipe-client.js';
+import { isLive } from './session-state.js';
+
+/** A removal not tied to one session goes on after an expiry while the client renews its session. */
+function outlivesSession(client: RecipeClient, ownerSession: bigint | undefined): boolean {
+  return ownerSession === undefined && isLive(client.state);
+}
+
+/**
+ * Settles once every cleanup these clients started so far has finished (tests use it to check for orphans).
+ * The registry is per client (client-state.ts): settling one client never waits on another's outage.
+ */
+export async function settleCleanups(...clients: RecipeClient[]): Promise<void> {
+  for (const client of clients) {
+    const { cleanups } = clientState(client);
+    while (cleanups.size > 0) await Promise.allSettled([...cleanups]);
+  }
+}
+
+/** What to remove: a known node, or the node whose create reply was lost (found by its protected prefix). */
+export type CleanupTarget =
+  | { readonly path: string }
+  | { readonly dir: string; readonly prefix: string; readonly create?: Promise<{ path: string }> };
+
+/**
+ * Deletes the target, retrying across reconnects. Resolves when it is gone, when the owning session is gone
+ * (ephemerals go with it) or when `ownerSession` is no longer the client's session. Without `ownerSession`
+ * the node is not tied to a session (a persistent node, or one whose owner we do not know): an expiry does not
+ * end the removal, which goes on in the renewed session until the node is gone or the client is over.
+ */
+export function removeNode(client: RecipeClient, target: CleanupTarget, ownerSession?: bigint): Promise<void> {
+  const { cleanups } = clientState(client);
+  const job = removeLoop(client, target, ownerSession).finally(() => cleanups.delete(job));
+  cleanups.add(job);
+  return job;
+}
+
+async function removeLoop(client: RecipeClient, target: CleanupTarget, ownerSession: bigint | undefined): Promise<void> {
+  let path: string | undefined;
+  if ('path' in target) {
+    path = target.path;
+  } else if (target.create !== undefined) {
+    // A create still in flight: wait for its outcome instead of racing it, or it could land after our search.
+    try {
+      path = (await target.create).path;
+    } catch (e) {
+      if (!isConnectionLoss(e)) return; // definitely not created
+    }
+  }
+  for (;;) {
+    if (ownerSession !== undefined && client.sessionId !== ownerSession) return;
+    try {
+      if (path === undefined && !('path' in target)) {
+        const { children } = await client.getChildren(target.dir);
+        const found = children.find((c) => c.startsWith(target.prefix));
+        if (found === undefined) return;
+        path = joinPath(target.dir, found);
+      }
+      if (path === undefined) return;
+      await client.delete(path);
+      return;
+    } catch (e) {
+      if (isNoNode(e)) return;
+      const expired = isExpiry(e);
+      if (isSessionGone(e) && !(expired && outlivesSession(client, ownerSession))) return;
+      if (!isConnectionLoss(e) && !expired) return; // e.g. NO_AUTH: retrying cannot help; nothing else is safe to do
+      try {
+        await client.connected();
+      } catch (again) {
+        // The session ended: its ephemerals are gone; a node not tied to it is removed in the next session.
+        if (!(isExpiry(again) && outlivesSession(client, ownerSession))) return;
+      }
+    }
+  }
+}
+
+/**
+ * Starts a removal and waits for it while the connection is up; if the client is (or becomes) disconnected the
+ * removal goes on in the background and this returns, so a timeout or abort is not held hostage by an outage.
+ */
+export async function removeSoon(client: RecipeClient, target: CleanupTarget, ownerSession?: bigint): Promise<void> {
+  const job = removeNode(client, target, ownerSession);
+  if (client.state !== 'connected') return;
+  let off: (() => void) | undefined;
+  const left = new Promise<void>((resolve) => {
+    off = client.onStateChange((c) => {
+      if (c.state !== 'connected') resolve();
+    });
+  });
+  try {
+    await Promise.race([job, left]);
+  } finally {
+    off?.();
+  }
+}

@@ -1,0 +1,28 @@
+/**
+ * What two or more recipe families share: the client contract, error and state predicates, retry rules, waits,
+ * argument checks, node-name parsing, node helpers, guaranteed cleanup and per-client state, change feeds and
+ * test hooks. The package entry exports none of it except the two contract types every recipe takes
+ * (RecipeClient, WaitOptions) and ContenderKind (through locks/); families import it only through this file,
+ * and it imports no family.
+ */
+export type {
+  CallOptions, CreateMode, Data, Op, OpResult, PersistentWatch, RecipeClient, SessionState, Stat, StateChange, WatchEvent,
+} from './recipe-client.js';
+export {
+  isConnectionLoss, isExpiry, isNoNode, isNodeExists, isServerCode, isSessionGone, isUnimplemented,
+} from './error-kinds.js';
+export { isConnectedState, isFinalState, isLive } from './session-state.js';
+export { reconnected, retrying, retryingAcrossSessions } from './retry.js';
+export { checkpoint, nested, openScope, within, type Scope, type WaitOptions } from './wait.js';
+export { checkNodeName, checkPath } from './validate.js';
+export {
+  compareContenders, compareSequence, formatSequence, indexOfName, kazooPrefix, parseContender, parseSequence,
+  protectedPrefix, sortContenders, type Contender, type ContenderKind, type MarkerTable,
+} from './names.js';
+export { childrenOrEmpty, ensureDir, ensurePersistentDir, readNodes, utf8, type NodeRead } from './nodes.js';
+export { removeNode, removeSoon, settleCleanups, type CleanupTarget } from './cleanup.js';
+export { clientState, type ClientState } from './client-state.js';
+export { ChangeFeed } from './change-feed.js';
+export { KeepAlive, RETRY_PAUSE_MS, type Pass, type Recover } from './keep-alive.js';
+export { Pulse } from './pulse.js';
+export { setTestHooks, testHooksOf, type TestHooks } from './test-hooks.js';

@@ -1,0 +1,4 @@
+/** Time-bound leases held until their end time, not by a session: kazoo's NonBlockingLease and MultiNonBlockingLease. */
+export {
+  NonBlockingLease, MultiNonBlockingLease, type NonBlockingLeaseOptions, type LeaseTerm,
+} from './non-blocking-lease.js';

@@ -1,0 +1,208 @@
+/**
+ * The handle-level behaviour shared by Mutex and both sides of ReadWriteLock: one instance is one contender;
+ * reentrancy (optional) counts acquires of the same instance; release is guaranteed (retried across reconnects
+ * until the node or the session is gone) and the instance stays "releasing" until then, so a new acquire can
+ * never overlap a stale node of ours. The kinds differ only in the marker they write; who waits for whom is
+ * lock-rule.ts's one rule, the same for every node on the path.
+ */
+import { basename, joinPath, systemClock, type Clock } from '@zkts/protocol';
+
+import { LockBusyError, LockNotHeldError } from '../errors.js';
+import {
+  childrenOrEmpty, openScope, readNodes, removeNode, sortContenders, testHooksOf, utf8, type Contender,
+  type ContenderKind, type Data, type RecipeClient, type WaitOptions,
+} from '../internal/index.js';
+import { contend, newStats, sweepPrefix, type Entry, type ContenderSpec, type LockStats } from './contender.js';
+import { Hold, LockHandleImpl, type ExpiryPolicy, type LockHandle, type LostOn } from './lock-handle.js';
+import { decide, holderIndexes, LOCK_MARKERS } from './lock-rule.js';
+import { IDLE, type Attempt, type LockState } from './lock-state.js';
+
+/** Options of Mutex, ReadLock and WriteLock. */
+export interface LockOptions {
+  /** Re-acquiring from the same instance while held increments a count (default false: rejects with LockBusyError). */
+  reentrant?: boolean;
+  /** Data stored in our contender node; `participants()` reports it. Default: empty. */
+  data?: Data;
+  /** When the handle's `lost` fires. Default 'expired'. */
+  lostOn?: LostOn;
+  /** What an acquire() still waiting when its session expires does. Default 'restart' (ExpiryPolicy). */
+  onExpiry?: ExpiryPolicy;
+  /** Time source for `timeout` (default: the system clock); tests pass a manual one. */
+  clock?: Clock;
+}
+
+/** Anything MultiLock can hold. */
+export interface Lockable {
+  /** Waits for the lock and resolves with its handle. */
+  acquire(options?: WaitOptions): Promise<LockHandle>;
+}
+
+/** One contender of a lock, in queue order. */
+export interface Participant {
+  /** Full path of the contender node. */
+  node: string;
+  sequence: number;
+  kind: ContenderKind;
+  /** The node's data as UTF-8 text (Curator writes the host address, zkts the `data` option). */
+  data: string;
+  /** The session owning the node. */
+  ephemeralOwner: bigint;
+  /** czxid of the node: its fencing token once granted. */
+  czxid: bigint;
+}
+
+/** What a held lock instance keeps: the hold on ZooKeeper and one handle per unreleased acquire. */
+interface Held {
+  readonly hold: Hold;
+  handles: LockHandleImpl[];
+}
+
+export abstract class FairLock implements Lockable {
+  readonly client: RecipeClient;
+  readonly path: string;
+  /** Herd-freedom counters for this instance (diagnostics: the bench and the tests read them). */
+  readonly stats: LockStats = newStats();
+  protected readonly options: LockOptions;
+  private state: LockState<Held> = IDLE;
+
+  constructor(client: RecipeClient, path: string, options: LockOptions = {}) {
+    this.client = client;
+    this.path = path;
+    this.options = options;
+  }
+
+  /** The marker our nodes carry (lock-rule.ts MARKER): it makes them writers or readers for everyone. */
+  protected abstract readonly marker: string;
+
+  /** True while this instance holds the lock and the hold has not been lost. */
+  get isHeld(): boolean {
+    return this.state.kind === 'held' && !this.state.hold.isLost;
+  }
+
+  /** Full path of the node of the current hold, if any. */
+  protected get currentNode(): string | undefined {
+    return this.state.kind === 'held' ? this.state.hold.node : undefined;
+  }
+
+  /** How many unreleased acquires this instance holds (0 or 1 unless reentrant). */
+  get holdCount(): number {
+    return this.state.kind === 'held' ? this.state.hold.count : 0;
+  }
+
+  /** Waits for the lock. Rejects with TimeoutError / AbortError (our node removed) or LockBusyError. */
+  async acquire(options: WaitOptions = {}): Promise<LockHandle> {
+    const scope = openScope(options, `lock ${this.path}`, this.options.clock ?? systemClock);
+    try {
+      return (await this.acquireWith({ blocking: true, scope, restartOnExpiry: (this.options.onExpiry ?? 'restart') === 'restart' })) as LockHandle;
+    } finally {
+      scope?.dispose();
+    }
+  }
+
+  /** Takes the lock only if nobody is ahead of us; null otherwise (our node removed). */
+  async tryAcquire(): Promise<LockHandle | null> {
+    return (await this.acquireWith({ blocking: false, scope: null })) ?? null;
+  }
+
+  /** Releases the most recent unreleased acquire of this instance; LockNotHeldError if there is none. */
+  async release(): Promise<void> {
+    const last = this.state.kind === 'held' ? this.state.handles.at(-1) : undefined;
+    if (last === undefined) throw new LockNotHeldError(`${this.path}: release() without a held lock`);
+    await last.release();
+  }
+
+  /** Contenders in queue order with their data. Foreign children are skipped. */
+  async participants(): Promise<Participant[]> {
+    const sorted = sortContenders(await childrenOrEmpty(this.client, this.path), LOCK_MARKERS);
+    const byPath = new Map(sorted.map((c) => [joinPath(this.path, c.name), c]));
+    const read = await readNodes(this.client, [...byPath.keys()]);
+    return read.map(({ path, data, stat }) => {
+      const c = byPath.get(path) as Contender;
+      return { node: path, sequence: c.sequence, kind: c.kind, data: utf8(data), ephemeralOwner: stat.ephemeralOwner, czxid: stat.czxid };
+    });
+  }
+
+  /** Who holds the lock now, by the one rule: the head writer, or the readers ahead of the first writer. */
+  async holders(): Promise<Participant[]> {
+    const ps = await this.participants();
+    return holderIndexes(sortContenders(ps.map((p) => basename(p.node)), LOCK_MARKERS)).map((i) => ps[i] as Participant);
+  }
+
+  protected spec(): ContenderSpec {
+    return {
+      client: this.client, dir: this.path, marker: this.marker, markers: LOCK_MARKERS, decide,
+      data: this.options.data ?? '', hooks: testHooksOf(this), stats: this.stats, what: `lock ${this.path}`,
+    };
+  }
+
+  /** Gets a granted node (or undefined for a failed try). Subclasses override for special paths (downgrade). */
+  protected obtain(attempt: Attempt): Promise<Entry | undefined> {
+    return contend(this.spec(), attempt);
+  }
+
+  /** Checks before acquiring; subclasses add rules (upgrade rejection). */
+  protected precheck(): void {}
+
+  private async acquireWith(attempt: Attempt): Promise<LockHandle | undefined> {
+    const current = this.state;
+    if (current.kind === 'waiting') throw new LockBusyError(`${this.path}: an acquire of this instance is already in progress`);
+    if (current.kind === 'held') {
+      if (!current.hold.isLost) {
+        if (this.options.reentrant !== true) throw new LockBusyError(`${this.path}: this non-reentrant instance already holds the lock`);
+        current.hold.count++;
+        return this.newHandle(current);
+      }
+      // The session took our node; drop the stale hold (its handles stay released-on-call).
+      this.dropHold(current);
+    }
+    this.precheck();
+    const releasing = this.state.kind === 'releasing' ? this.state.done : undefined;
+    const waiting = { kind: 'waiting' } as const;
+    this.state = waiting;
+    try {
+      if (releasing !== undefined) await releasing;
+      const entry = await this.obtain(attempt);
+      if (entry === undefined) return undefined;
+      const hold = new Hold(this.client, entry.path, entry.stat.czxid, entry.sessionId, this.options.lostOn ?? 'expired');
+      hold.sweep = entry.uncertain;
+      const held = { kind: 'held' as const, hold, handles: [] as LockHandleImpl[] };
+      this.state = held;
+      return this.newHandle(held);
+    } finally {
+      if (this.state === waiting) this.state = IDLE;
+    }
+  }
+
+  private newHandle(held: Held): LockHandleImpl {
+    const handle = new LockHandleImpl(held.hold, (h) => this.giveBack(held, h));
+    held.handles.push(handle);
+    return handle;
+  }
+
+  private async giveBack(held: Held, handle: LockHandleImpl): Promise<void> {
+    const { hold } = held;
+    held.handles = held.handles.filter((h) => h !== handle);
+    hold.count--;
+    if (hold.count > 0) return;
+    hold.end();
+    const sweep = hold.sweep;
+    const done = removeNode(this.client, { path: hold.node }, hold.sessionId).then(() =>
+      sweep === undefined ? undefined : sweepPrefix(this.client, sweep, hold.sessionId),
+    );
+    // Only the hold this instance still has moves it to "releasing"; a stale hold (dropped after a loss) does not.
+    const releasing = { kind: 'releasing', done } as const;
+    if (this.state.kind === 'held' && this.state.hold === hold) this.state = releasing;
+    try {
+      await done;
+    } finally {
+      if (this.state === releasing) this.state = IDLE;
+    }
+  }
+
+  private dropHold(held: Held): void {
+    held.hold.end();
+    held.handles = [];
+    this.state = IDLE;
+    void removeNode(this.client, { path: held.hold.node }, held.hold.sessionId);
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * A held lock, as a handle: release it, `await using` it, watch `lost`, pass `fencingToken` to the resource you
+ * protect, or run a multi that commits only while the lock node still exists (`guard`).
+ */
+import { LockLostError, LockNotHeldError } from '../errors.js';
+import { isConnectedState, isNoNode, type Op, type OpResult, type RecipeClient } from '../internal/index.js';
+
+/** When a held lock counts as lost: only when the session is certainly gone, or already when it is in doubt. */
+export type LostOn = 'expired' | 'suspended';
+
+/**
+ * What an acquire() still waiting when its session expires does: start over in the renewed session, with a
+ * new node at the back of the queue ('restart', the default, as Curator's and kazoo's locks retry), or reject
+ * with the session's error ('reject'). A granted lock is never carried over: its `lost` fires either way.
+ */
+export type ExpiryPolicy = 'restart' | 'reject';
+
+/** A held lock: release it (or `await using` it), watch `lost`, pass `fencingToken` to what you protect, and write through `guard`. */
+export interface LockHandle extends AsyncDisposable {
+  /** Full path of the node that holds the lock. */
+  readonly node: string;
+  /**
+   * The node's czxid: grows with every grant of this lock (grant order = creation order = zxid order), is
+   * 64-bit, and survives the lock directory being deleted (unlike the sequence number, which resets and wraps).
+   */
+  readonly fencingToken: bigint;
+  /** Fires when the lock can no longer be trusted: session expired/closed (and suspended, by policy). */
+  readonly lost: AbortSignal;
+  /** True once release() was called on this handle. */
+  readonly released: boolean;
+  /** Gives this handle's hold back; the node is deleted when the last hold of the lock goes. Idempotent. */
+  release(): Promise<void>;
+  /** A multi that commits only while our node exists: `[{ op: 'check', path: node }, ...ops]`. */
+  guard(ops: Op[]): Promise<OpResult[]>;
+}
+
+/**
+ * The ZooKeeper side of a hold, shared by the reentrant handles of one lock instance. Tracks loss: session
+ * state changes (always), and a data watch on our own node, armed the first time someone looks at `lost` (so
+ * a lock nobody watches costs no extra request).
+ */
+export class Hold {
+  readonly client: RecipeClient;
+  readonly node: string;
+  readonly fencingToken: bigint;
+  readonly sessionId: bigint;
+  /** Set when a duplicate node with our uuid may exist: the release sweeps it (contender.ts sweepPrefix). */
+  sweep: { readonly dir: string; readonly prefix: string } | undefined;
+  count = 1;
+  private readonly controller = new AbortController();
+  private readonly unsubscribe: () => void;
+  private armed = false;
+  private ended = false;
+
+  constructor(client: RecipeClient, node: string, czxid: bigint, sessionId: bigint, lostOn: LostOn) {
+    this.client = client;
+    this.node = node;
+    this.fencingToken = czxid;
+    this.sessionId = sessionId;
+    this.unsubscribe = client.onStateChange((c) => {
+      if (c.state === 'expired' || c.state === 'closed' || c.state === 'auth-failed') this.lose(`session ${c.state}`);
+      else if (c.state === 'suspended' && lostOn === 'suspended') this.lose('connection suspended');
+      else if (c.sessionId !== 0n && c.sessionId !== sessionId) this.lose('a new session replaced ours');
+    });
+    if (client.sessionId !== sessionId || client.state === 'expired' || client.state === 'closed') this.lose('session gone');
+    else if (lostOn === 'suspended' && !isConnectedState(client.state)) this.lose('not connected');
+  }
+
+  get lost(): AbortSignal {
+    if (!this.armed) {
+      this.armed = true;
+      this.armNodeWatch();
+    }
+    return this.controller.signal;
+  }
+
+  /** Whether loss was detected, without arming the node watch that reading `lost` arms. */
+  get isLost(): boolean {
+    return this.controller.signal.aborted;
+  }
+
+  /** The hold is over (released or lost): stop listening. */
+  end(): void {
+    this.ended = true;
+    this.unsubscribe();
+  }
+
+  lose(why: string): void {
+    if (this.controller.signal.aborted) return;
+    this.controller.abort(new LockLostError(`lock ${this.node} lost: ${why}`));
+    this.unsubscribe();
+  }
+
+  private armNodeWatch(): void {
+    if (this.ended || this.controller.signal.aborted) return;
+    this.client.getData(this.node, { watch: true }).then(
+      (r) => {
+        r.watch?.then(
+          (ev) => {
+            if (this.ended) return;
+            if (ev.type === 'deleted') this.lose('node deleted');
+            else this.armNodeWatch();
+          },
+          () => undefined, // session loss is reported through the state listener
+        );
+      },
+      (e: unknown) => {
+        if (this.ended) return;
+        if (isNoNode(e)) this.lose('node deleted');
+        // Connection trouble: the state listener covers the session; a later access does not re-arm.
+      },
+    );
+  }
+}
+
+/** One acquire's handle. Reentrant acquires of one instance each get their own handle on a shared Hold. */
+export class LockHandleImpl implements LockHandle {
+  private readonly hold: Hold;
+  private readonly giveBack: (handle: LockHandleImpl) => Promise<void>;
+  private done: Promise<void> | undefined;
+
+  constructor(hold: Hold, giveBack: (handle: LockHandleImpl) => Promise<void>) {
+    this.hold = hold;
+    this.giveBack = giveBack;
+  }
+
+  get node(): string {
+    return this.hold.node;
+  }
+  get fencingToken(): bigint {
+    return this.hold.fencingToken;
+  }
+  get lost(): AbortSignal {
+    return this.hold.lost;
+  }
+  get released(): boolean {
+    return this.done !== undefined;
+  }
+
+  release(): Promise<void> {
+    this.done ??= this.giveBack(this);
+    return this.done;
+  }
+
+  async guard(ops: Op[]): Promise<OpResult[]> {
+    if (this.released) throw new LockNotHeldError('guard() on a released lock handle');
+    const results = await this.hold.client.multi([{ op: 'check', path: this.hold.node }, ...ops]);
+    return results.slice(1);
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.release();
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * Several locks taken in a fixed order (the order given: callers that always list locks in one global order
+ * cannot deadlock each other), under ONE deadline shared by all of them (Curator gives each lock the full
+ * timeout, so N locks could wait N times as long). On failure, and on release, the locks taken are released in
+ * reverse order. If a lock taken early is lost while a later one is awaited (a session expiry, with the later
+ * lock restarting in the renewed session), the acquire gives everything back and starts over, so it never
+ * resolves with a handle that is already lost.
+ */
+import { systemClock, type Clock } from '@zkts/protocol';
+
+import { nested, openScope, type WaitOptions } from '../internal/index.js';
+import type { Lockable } from './fair-lock.js';
+import type { LockHandle } from './lock-handle.js';
+
+/** A held MultiLock: the handles of its locks (`leases`), released together in reverse order. */
+export interface MultiLockHandle extends AsyncDisposable {
+  readonly leases: readonly LockHandle[];
+  /** Fires when any of the handles is lost. */
+  readonly lost: AbortSignal;
+  readonly released: boolean;
+  /** Releases every handle, last acquired first. */
+  release(): Promise<void>;
+}
+
+/** Several locks taken in the given order under one deadline; if one cannot be had, those already taken are released. */
+export class MultiLock {
+  readonly locks: readonly Lockable[];
+  /** Times an acquire gave everything back and started over because a lock it had taken was lost meanwhile. */
+  restarts = 0;
+  private readonly clock: Clock;
+
+  /** `clock` times the shared deadline (default: the system clock). */
+  constructor(locks: readonly Lockable[], options: { clock?: Clock } = {}) {
+    this.locks = [...locks];
+    this.clock = options.clock ?? systemClock;
+  }
+
+  /** Takes every lock in order, or none. */
+  async acquire(options: WaitOptions = {}): Promise<MultiLockHandle> {
+    // One scope for all the locks: each acquire gets its signal, which fires at the shared deadline.
+    const scope = openScope(options, 'multi-lock', this.clock);
+    try {
+      for (;;) {
+        const taken: LockHandle[] = [];
+        try {
+          for (const lock of this.locks) taken.push(await lock.acquire(nested(scope)));
+        } catch (e) {
+          await releaseReversed(taken);
+          throw e;
+        }
+        // A lock lost while we waited for the later ones (its session expired, say, and the later locks then
+        // restarted in the renewed one) would make an all-or-nothing hold that is not: give all back, start over.
+        if (!taken.some((l) => l.lost.aborted)) return new Multi(taken);
+        await releaseReversed(taken).catch(() => undefined);
+        this.restarts++;
+      }
+    } finally {
+      scope?.dispose();
+    }
+  }
+}
+
+async function releaseReversed(leases: readonly LockHandle[]): Promise<void> {
+  const errors: unknown[] = [];
+  for (const lease of [...leases].reverse()) {
+    try {
+      await lease.release();
+    } catch (e) {
+      errors.push(e);
+    }
+  }
+  if (errors.length === 1) throw errors[0];
+  if (errors.length > 1) throw new AggregateError(errors, 'releasing a multi-lock failed');
+}
+
+class Multi implements MultiLockHandle {
+  readonly leases: readonly LockHandle[];
+  private done: Promise<void> | undefined;
+  private lostSignal: AbortSignal | undefined;
+
+  constructor(leases: readonly LockHandle[]) {
+    this.leases = leases;
+  }
+
+  get lost(): AbortSignal {
+    this.lostSignal ??= AbortSignal.any(this.leases.map((l) => l.lost));
+    return this.lostSignal;
+  }
+
+  get released(): boolean {
+    return this.done !== undefined;
+  }
+
+  release(): Promise<void> {
+    this.done ??= releaseReversed(this.leases);
+    return this.done;
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.release();
+  }
+}

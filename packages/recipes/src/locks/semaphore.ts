@@ -1,0 +1,192 @@
+/**
+ * A counting semaphore with Curator InterProcessSemaphoreV2's layout and algorithm: an inner Mutex at
+ * `<path>/locks` admits one acquirer at a time; it creates its lease nodes under `<path>/leases` and, still
+ * holding the mutex, waits (children watch) until the lease count fits `maxLeases`. Only the mutex holder
+ * watches, so a freed lease wakes one acquirer, in FIFO order. Several leases are all-or-nothing: any failure
+ * returns every lease created so far (CURATOR-315/462). `maxLeases` is a convention every participant must
+ * share, as in Curator.
+ */
+import { joinPath, systemClock, type Clock } from '@zkts/protocol';
+
+import { LockLostError, RecipeArgumentError } from '../errors.js';
+import {
+  checkpoint, childrenOrEmpty, ensureDir, isServerCode, nested, openScope, readNodes, removeNode, removeSoon, retrying,
+  utf8, within, type Data, type RecipeClient, type Scope, type WaitOptions,
+} from '../internal/index.js';
+import { enqueue, sweepPrefix, type ContenderSpec, type Entry } from './contender.js';
+import { Hold, type ExpiryPolicy, type LostOn } from './lock-handle.js';
+import { restarts } from './lock-state.js';
+import { Mutex } from './mutex.js';
+
+/** Options of a Semaphore. */
+export interface SemaphoreOptions {
+  data?: Data;
+  lostOn?: LostOn;
+  /** What an acquire() still waiting when its session expires does. Default 'restart' (ExpiryPolicy). */
+  onExpiry?: ExpiryPolicy;
+  /** Time source for `timeout` (default: the system clock); tests pass a manual one. */
+  clock?: Clock;
+}
+
+/** Leases taken from a Semaphore, returned together. */
+export interface SemaphoreLease extends AsyncDisposable {
+  /** Full paths of our lease nodes. */
+  readonly nodes: readonly string[];
+  /** Fires when the session is gone (or suspended, by policy): the leases can no longer be trusted. */
+  readonly lost: AbortSignal;
+  readonly released: boolean;
+  /** Returns every lease of this acquire (guaranteed delete). Idempotent. */
+  release(): Promise<void>;
+}
+
+const LEASE_MARKERS = { 'lease-': 'write' } as const;
+
+/** A counting semaphore over `maxLeases` leases (Curator's InterProcessSemaphoreV2 algorithm). */
+export class Semaphore {
+  readonly client: RecipeClient;
+  readonly path: string;
+  readonly maxLeases: number;
+  private readonly options: SemaphoreOptions;
+  private readonly leasesDir: string;
+  private readonly inner: Mutex;
+
+  constructor(client: RecipeClient, path: string, maxLeases: number, options: SemaphoreOptions = {}) {
+    if (!Number.isInteger(maxLeases) || maxLeases < 1) throw new RecipeArgumentError(`maxLeases must be a positive integer, got ${maxLeases}`);
+    this.client = client;
+    this.path = path;
+    this.maxLeases = maxLeases;
+    this.options = options;
+    this.leasesDir = joinPath(path, 'leases');
+    this.inner = new Mutex(client, joinPath(path, 'locks'), { onExpiry: options.onExpiry ?? 'restart' });
+  }
+
+  /** Takes `qty` leases, all or none. Rejects with TimeoutError / AbortError having returned any it created. */
+  async acquire(qty = 1, options: WaitOptions = {}): Promise<SemaphoreLease> {
+    if (!Number.isInteger(qty) || qty < 1 || qty > this.maxLeases) {
+      throw new RecipeArgumentError(`cannot take ${qty} of ${this.maxLeases} leases`);
+    }
+    // One scope for the whole call: the inner mutex, the lease creates and the wait share its deadline.
+    const scope = openScope(options, `semaphore ${this.path}`, this.options.clock ?? systemClock);
+    const attempt = { blocking: true, scope, restartOnExpiry: (this.options.onExpiry ?? 'restart') === 'restart' };
+    try {
+      for (;;) {
+        const mine: Entry[] = [];
+        try {
+          return await this.acquireWithin(qty, scope, mine);
+        } catch (e) {
+          // Our session expired while we waited: start over in the renewed one (the leases went with it).
+          if (!restarts(attempt, e, this.client, mine[0]?.sessionId)) throw e;
+        }
+      }
+    } finally {
+      scope?.dispose();
+    }
+  }
+
+  private async acquireWithin(qty: number, scope: Scope, mine: Entry[]): Promise<SemaphoreLease> {
+    // A fresh inner Mutex per call: concurrent acquires of one Semaphore object queue like separate processes.
+    const inner = new Mutex(this.client, this.inner.path, { onExpiry: this.options.onExpiry ?? 'restart' });
+    const gate = await inner.acquire(nested(scope));
+    try {
+      const spec: ContenderSpec = {
+        client: this.client, dir: this.leasesDir, marker: 'lease-', markers: LEASE_MARKERS,
+        decide: () => ({ granted: true }), data: this.options.data ?? '', what: `semaphore ${this.path}`,
+      };
+      await this.checkMaxLeases();
+      for (let i = 0; i < qty; i++) mine.push((await enqueue(spec, scope)).entry);
+      await this.waitForRoom(mine, scope);
+    } catch (e) {
+      await Promise.all(mine.map((m) => removeSoon(this.client, { path: m.path }, m.sessionId)));
+      for (const m of mine) if (m.uncertain !== undefined) void sweepPrefix(this.client, m.uncertain, m.sessionId);
+      throw e;
+    } finally {
+      await gate.release();
+    }
+    return new Leases(this.client, mine, this.options.lostOn ?? 'expired');
+  }
+
+  /** The lease nodes currently held, with their data. */
+  async leaseHolders(): Promise<{ node: string; data: string }[]> {
+    const children = await childrenOrEmpty(this.client, this.leasesDir);
+    const read = await readNodes(this.client, children.map((c) => joinPath(this.leasesDir, c)));
+    return read.map(({ path, data }) => ({ node: path, data: utf8(data) }));
+  }
+
+  /**
+   * Participants must agree on maxLeases (Curator leaves that to convention; kazoo checks it). The first
+   * acquirer records it in the semaphore node's data; a different value is rejected. Runs under the inner
+   * mutex, so the record is not raced; the data resets with the container once the semaphore is idle.
+   */
+  private async checkMaxLeases(): Promise<void> {
+    const { client } = this;
+    await ensureDir(client, this.path);
+    const { data, stat } = await retrying(client, () => client.getData(this.path));
+    const recorded = utf8(data);
+    if (recorded === '') {
+      try {
+        await retrying(client, () => client.setData(this.path, String(this.maxLeases), { version: stat.version }));
+      } catch (e) {
+        if (!isServerCode(e, 'BAD_VERSION')) throw e;
+        return this.checkMaxLeases();
+      }
+      return;
+    }
+    if (recorded !== String(this.maxLeases)) {
+      throw new RecipeArgumentError(`semaphore ${this.path} is used with maxLeases ${recorded}, not ${this.maxLeases}`);
+    }
+  }
+
+  private async waitForRoom(mine: readonly Entry[], scope: Scope): Promise<void> {
+    const what = `semaphore ${this.path}`;
+    for (;;) {
+      checkpoint(scope);
+      const r = await within(scope, retrying(this.client, () => this.client.getChildren(this.leasesDir, { watch: true })));
+      const names = new Set(r.children);
+      for (const m of mine) if (!names.has(m.name)) throw new LockLostError(`${what}: lease node ${m.path} vanished`);
+      if (r.children.length <= this.maxLeases) return;
+      if (r.watch !== undefined) await within(scope, r.watch);
+    }
+  }
+}
+
+class Leases implements SemaphoreLease {
+  readonly nodes: readonly string[];
+  private readonly client: RecipeClient;
+  private readonly holds: Hold[];
+  private readonly entries: readonly Entry[];
+  private done: Promise<void> | undefined;
+  private lostSignal: AbortSignal | undefined;
+
+  constructor(client: RecipeClient, entries: readonly Entry[], lostOn: LostOn) {
+    this.client = client;
+    this.nodes = entries.map((e) => e.path);
+    this.entries = entries;
+    this.holds = entries.map((e) => new Hold(client, e.path, e.stat.czxid, e.sessionId, lostOn));
+  }
+
+  get lost(): AbortSignal {
+    this.lostSignal ??= AbortSignal.any(this.holds.map((h) => h.lost));
+    return this.lostSignal;
+  }
+
+  get released(): boolean {
+    return this.done !== undefined;
+  }
+
+  release(): Promise<void> {
+    this.done ??= Promise.all(
+      this.holds.map((h) => {
+        h.end();
+        return removeNode(this.client, { path: h.node }, h.sessionId);
+      }),
+    ).then(async () => {
+      // A lease create whose reply was lost may have landed twice: sweep our uuids.
+      for (const e of this.entries) if (e.uncertain !== undefined) await sweepPrefix(this.client, e.uncertain, e.sessionId);
+    });
+    return this.done;
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.release();
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * A FIFO queue of PERSISTENT_SEQUENTIAL items `<path>/_c_<uuid>-qn-<seq>`, in sequence order. A consumer claims
+ * an item by deleting it: the delete that succeeds owns the item, so each item goes to one consumer.
+ * The delete runs in a multi with the create of an EPHEMERAL receipt `<item>.claim` holding a random token, so
+ * a claim whose reply was lost is settled after the reconnect: the receipt with our token exists iff our multi
+ * committed (it is ours until our session ends; we delete it right after). Exactly one consumer gets each item.
+ * `offer` is protected too: if the create reply is lost, the uuid finds the item again instead of adding a second.
+ */
+import { joinPath } from '@zkts/protocol';
+
+import {
+  checkpoint, childrenOrEmpty, ensureDir, isConnectionLoss, isNoNode, openScope, protectedPrefix, retrying,
+  sortContenders, within, type Data, type MarkerTable, type RecipeClient, type WaitOptions,
+} from '../internal/index.js';
+import { claimByDelete } from './claim.js';
+
+const ITEM_MARKERS: MarkerTable = { 'qn-': 'write' };
+
+/** A FIFO queue of nodes. A consumer claims an item by deleting it in one multi with an ephemeral receipt, so an item is never delivered twice, even when a reply is lost. */
+export class Queue {
+  readonly client: RecipeClient;
+  readonly path: string;
+
+  constructor(client: RecipeClient, path: string) {
+    this.client = client;
+    this.path = path;
+  }
+
+  /** Appends an item; resolves with its node path. */
+  async offer(data: Data): Promise<string> {
+    const { client } = this;
+    const prefix = protectedPrefix(globalThis.crypto.randomUUID());
+    for (;;) {
+      try {
+        return (await client.create(joinPath(this.path, `${prefix}qn-`), data, { mode: 'persistent-sequential' })).path;
+      } catch (e) {
+        if (isNoNode(e)) {
+          await ensureDir(client, this.path);
+          continue;
+        }
+        if (!isConnectionLoss(e)) throw e;
+        await client.connected();
+        const { children } = await retrying(client, () => client.getChildren(this.path));
+        const found = children.find((c) => c.startsWith(prefix));
+        if (found !== undefined) return joinPath(this.path, found);
+      }
+    }
+  }
+
+  /** Takes the head item, or null when the queue is empty. */
+  async poll(): Promise<Uint8Array | null> {
+    return this.claimFirst(await childrenOrEmpty(this.client, this.path));
+  }
+
+  /** Waits for an item and takes it. */
+  async take(options: WaitOptions = {}): Promise<Uint8Array> {
+    const scope = openScope(options, `queue ${this.path}`);
+    try {
+      for (;;) {
+        checkpoint(scope);
+        let r: { children: string[]; watch?: Promise<unknown> };
+        try {
+          r = await within(scope, retrying(this.client, () => this.client.getChildren(this.path, { watch: true })));
+        } catch (e) {
+          if (!isNoNode(e)) throw e;
+          await ensureDir(this.client, this.path);
+          continue;
+        }
+        const item = await this.claimFirst(r.children);
+        if (item !== null) return item;
+        if (r.watch !== undefined) await within(scope, r.watch);
+      }
+    } finally {
+      scope?.dispose();
+    }
+  }
+
+  /** Number of items now. */
+  async size(): Promise<number> {
+    return sortContenders(await childrenOrEmpty(this.client, this.path), ITEM_MARKERS).length;
+  }
+
+  private async claimFirst(children: readonly string[]): Promise<Uint8Array | null> {
+    const { client } = this;
+    for (const item of sortContenders(children, ITEM_MARKERS)) {
+      const path = joinPath(this.path, item.name);
+      let data: Uint8Array;
+      try {
+        data = (await retrying(client, () => client.getData(path))).data;
+      } catch (e) {
+        if (isNoNode(e)) continue; // another consumer took it
+        throw e;
+      }
+      if (await this.claim(path)) return data;
+    }
+    return null;
+  }
+
+  /** Deletes the item with a receipt in one multi; true if our claim committed. */
+  private claim(item: string): Promise<boolean> {
+    return claimByDelete(this.client, { item, receipt: `${item}.claim` });
+  }
+}

@@ -1,0 +1,302 @@
+// Mutex against the shared real server: exclusion, the seeds' read-modify-write counter, FIFO fairness with a
+// timing-out waiter, herd-freedom with 1,000 waiters, the lost-wakeup window, reentrancy, fencing tokens.
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { LockBusyError, LockNotHeldError, Mutex, type LockHandle } from '@zkts/recipes';
+
+import { settleCleanups } from '../../../src/internal/cleanup.js';
+import { setTestHooks } from '../../../src/internal/test-hooks.js';
+
+import { Clients, childrenOf, sleep, text, uniqueRoot, until } from '../../support/helpers.js';
+
+const clients = new Clients();
+const stopRecording: (() => void)[] = [];
+afterEach(async () => {
+  for (const stop of stopRecording.splice(0)) stop();
+  await clients.closeAll();
+});
+
+/** Records the removeWatches requests this process sends and their outcome (from the client's diagnostics). */
+function watchRemovals(): { sessionId: bigint; path: string; err: number }[] {
+  const sent = new Map<string, { sessionId: bigint; path: string }>();
+  const done: { sessionId: bigint; path: string; err: number }[] = [];
+  const onRequest = (msg: unknown): void => {
+    const m = msg as { opName: string; sessionId: bigint; xid: number; path: string };
+    if (m.opName === 'removeWatches') sent.set(`${m.sessionId}/${m.xid}`, { sessionId: m.sessionId, path: m.path });
+  };
+  const onReply = (msg: unknown): void => {
+    const m = msg as { opName: string; sessionId: bigint; xid: number; err: number };
+    const req = sent.get(`${m.sessionId}/${m.xid}`);
+    if (m.opName === 'removeWatches' && req !== undefined) done.push({ ...req, err: m.err });
+  };
+  subscribe('zkts:request', onRequest);
+  subscribe('zkts:reply', onReply);
+  stopRecording.push(() => {
+    unsubscribe('zkts:request', onRequest);
+    unsubscribe('zkts:reply', onReply);
+  });
+  return done;
+}
+
+describe('Mutex', () => {
+  it('mutual exclusion: 8 clients × 200 rounds, never two in the critical section', async () => {
+    const root = uniqueRoot();
+    const cs = await clients.many(8);
+    let inside = 0;
+    let violations = 0;
+    let rounds = 0;
+    await Promise.all(
+      cs.map(async (c) => {
+        const m = new Mutex(c, `${root}/lock`);
+        for (let i = 0; i < 200; i++) {
+          const lease = await m.acquire({ timeout: 30_000 });
+          inside++;
+          if (inside !== 1) violations++;
+          if (i % 50 === 0) await sleep(1); // sometimes yield inside, so a second holder would be seen
+          inside--;
+          rounds++;
+          await lease.release();
+        }
+      }),
+    );
+    expect(violations).toBe(0);
+    expect(rounds).toBe(1600);
+    expect(await childrenOf(cs[0]!, `${root}/lock`)).toEqual([]);
+  });
+
+  it('100 workers read-modify-write a counter node under the lock (no version checks) → exactly 100', async () => {
+    const root = uniqueRoot();
+    const cs = await clients.many(5);
+    await cs[0]!.create(root, null);
+    await cs[0]!.create(`${root}/counter`, '0');
+    await Promise.all(
+      Array.from({ length: 100 }, async (_, i) => {
+        const c = cs[i % cs.length]!;
+        await using _lease = await new Mutex(c, `${root}/lock`).acquire({ timeout: 60_000 });
+        const { data } = await c.getData(`${root}/counter`);
+        await c.setData(`${root}/counter`, String(Number(text(data)) + 1));
+      }),
+    );
+    expect(text((await cs[0]!.getData(`${root}/counter`)).data)).toBe('100');
+  });
+
+  it('fairness: grants in creation order; a waiter that times out leaves no node, the rest keep order', async () => {
+    const root = uniqueRoot();
+    const cs = await clients.many(3);
+    const dir = `${root}/lock`;
+    const head = await new Mutex(cs[0]!, dir).acquire();
+    const removals = watchRemovals();
+    const order: number[] = [];
+    const waiters: Promise<void>[] = [];
+    const mutexes: Mutex[] = [];
+    for (let i = 0; i < 6; i++) {
+      const m = new Mutex(cs[i % 3]!, dir);
+      mutexes.push(m);
+      const timeout = i === 2 ? 300 : 30_000;
+      waiters.push(
+        m.acquire({ timeout }).then(
+          async (l) => {
+            order.push(i);
+            await l.release();
+          },
+          (e: unknown) => {
+            order.push(-i);
+            if (!(e instanceof Error && 'code' in e && e.code === 'TIMEOUT')) throw e;
+          },
+        ),
+      );
+      // Wait until this waiter's node exists, so creation order is the loop order.
+      while ((await childrenOf(cs[0]!, dir)).length < i + 2) await sleep(5);
+    }
+    await sleep(500); // waiter 2 times out while the head still holds
+    expect(order).toEqual([-2]);
+    // It left no watch behind on the node it waited for (waiter 1's): its client removed it on the server.
+    // (ZooKeeper's checkWatches cannot show this: it answers for any session while others watch the path.)
+    const waitedFor = (await mutexes[1]!.participants())[2]!.node;
+    expect(removals).toContainEqual({ sessionId: cs[2]!.sessionId, path: waitedFor, err: 0 });
+    expect((await childrenOf(cs[0]!, dir)).length).toBe(6); // head + 5 waiters, the timed-out one is gone
+    await head.release();
+    await Promise.all(waiters);
+    expect(order).toEqual([-2, 0, 1, 3, 4, 5]);
+    expect(await childrenOf(cs[0]!, dir)).toEqual([]);
+  });
+
+  it('herd-free: 1,000 waiters, each release wakes exactly one of them', async () => {
+    const root = uniqueRoot();
+    const cs = await clients.many(4);
+    const dir = `${root}/lock`;
+    let deletedEvents = 0;
+    const onEvent = (msg: unknown): void => {
+      const m = msg as { type: string; path: string };
+      if (m.path.startsWith(`${dir}/`) && (m.type === 'deleted' || m.type === 'NodeDeleted')) deletedEvents++;
+    };
+    subscribe('zkts:event', onEvent);
+    try {
+      const head = await new Mutex(cs[0]!, dir).acquire();
+      const n = 1000;
+      const mutexes = Array.from({ length: n }, (_, i) => new Mutex(cs[i % cs.length]!, dir));
+      let inside = 0;
+      let violations = 0;
+      let granted = 0;
+      const all = mutexes.map(async (m) => {
+        const l = await m.acquire({ timeout: 100_000 });
+        inside++;
+        if (inside !== 1) violations++;
+        granted++;
+        inside--;
+        await l.release();
+      });
+      while ((await childrenOf(cs[0]!, dir)).length < n + 1) await sleep(50);
+      // Every waiter has its watch set (each watches one distinct predecessor) before the first release.
+      while (mutexes.reduce((s, m) => s + m.stats.watches, 0) < n) await sleep(20);
+      await head.release();
+      await Promise.all(all);
+      expect(granted).toBe(n);
+      expect(violations).toBe(0);
+      const wakeups = mutexes.reduce((s, m) => s + m.stats.wakeups, 0);
+      const listings = mutexes.reduce((s, m) => s + m.stats.listings, 0);
+      // n releases to wait for (the head's + n-1 waiters'), one wakeup each: exactly n.
+      expect(wakeups).toBe(n);
+      // Watch events delivered by the client for deletions in the lock dir: one per watched predecessor.
+      expect(deletedEvents).toBe(n);
+      // Each waiter listed once when it enqueued and once after its wakeup, except the one that was second in
+      // line when it enqueued: its only predecessor's deletion makes it the head without another listing.
+      expect(listings).toBe(2 * n - 1);
+    } finally {
+      unsubscribe('zkts:event', onEvent);
+    }
+  });
+
+  it('no lost wakeup: predecessor deleted between getChildren and the watch call', async () => {
+    const root = uniqueRoot();
+    const [c1, c2] = await clients.many(2);
+    const dir = `${root}/lock`;
+    const held = await new Mutex(c1!, dir).acquire();
+    let injected = 0;
+    const waiter = setTestHooks(new Mutex(c2!, dir), {
+      afterGetChildren: async ({ watch }) => {
+        injected++;
+        expect(`${dir}/${watch}`).toBe(held.node);
+        await held.release(); // the node it is about to watch is gone before the getData call
+      },
+    });
+    const lease = await waiter.acquire({ timeout: 5000 });
+    expect(injected).toBe(1);
+    expect(await childrenOf(c1!, dir)).toEqual([lease.node.slice(dir.length + 1)]);
+    await lease.release();
+  });
+
+  it('reentrant counts balance; non-reentrant rejects a second acquire; two instances never share', async () => {
+    const root = uniqueRoot();
+    const c = await clients.connect();
+    const r = new Mutex(c, `${root}/r`, { reentrant: true });
+    const a = await r.acquire();
+    const b = await r.acquire();
+    expect(r.holdCount).toBe(2);
+    expect(b.node).toBe(a.node);
+    await a.release();
+    expect(await childrenOf(c, `${root}/r`)).toHaveLength(1);
+    await b.release();
+    expect(await childrenOf(c, `${root}/r`)).toHaveLength(0);
+    await expect(r.release()).rejects.toBeInstanceOf(LockNotHeldError);
+
+    const n = new Mutex(c, `${root}/n`);
+    const held = await n.acquire();
+    await expect(n.acquire()).rejects.toBeInstanceOf(LockBusyError);
+    expect(await new Mutex(c, `${root}/n`).tryAcquire()).toBeNull();
+    await held.release();
+    const other = await new Mutex(c, `${root}/n`).tryAcquire();
+    expect(other).not.toBeNull();
+    await other!.release();
+  });
+
+  it('fencing token (czxid) strictly increases, even after the container parent is deleted and recreated', async () => {
+    const root = uniqueRoot();
+    const c = await clients.connect();
+    const dir = `${root}/lock`;
+    const tokens: bigint[] = [];
+    const seqs: string[] = [];
+    for (let round = 0; round < 3; round++) {
+      for (let i = 0; i < 3; i++) {
+        const lease: LockHandle = await new Mutex(c, dir).acquire();
+        tokens.push(lease.fencingToken);
+        seqs.push(lease.node.slice(-10));
+        expect(lease.fencingToken).toBe((await c.exists(lease.node))!.czxid);
+        await lease.release();
+      }
+      await c.delete(dir); // what ZooKeeper's container reaper does to an empty lock dir
+    }
+    for (let i = 1; i < tokens.length; i++) expect(tokens[i]! > tokens[i - 1]!).toBe(true);
+    // The sequence number, by contrast, restarted with each new parent: useless as a token.
+    expect(seqs[3]).toBe(seqs[0]);
+  });
+
+  it('guard() commits only while our node exists; a node deleted behind our back fires lost', async () => {
+    const root = uniqueRoot();
+    const [c1, admin] = await clients.many(2);
+    await c1!.create(root, null);
+    await c1!.create(`${root}/resource`, 'v0');
+    const lease = await new Mutex(c1!, `${root}/lock`).acquire();
+    const lost = lease.lost;
+    const [r] = await lease.guard([{ op: 'setData', path: `${root}/resource`, data: 'v1' }]);
+    expect(r).toMatchObject({ op: 'setData' });
+    await admin!.delete(lease.node); // e.g. an operator, or the session's ephemerals going away
+    await expect(lease.guard([{ op: 'setData', path: `${root}/resource`, data: 'v2' }])).rejects.toMatchObject({ code: 'NO_NODE' });
+    expect(text((await c1!.getData(`${root}/resource`)).data)).toBe('v1');
+    await until(() => lost.aborted, 3000, 'lost');
+    await lease.release(); // already gone: completes without error
+  });
+
+  it('kazoo contenders (<uuid>__lock__<seq>) are queued behind; foreign children are ignored', async () => {
+    const root = uniqueRoot();
+    const [c1, c2] = await clients.many(2);
+    const dir = `${root}/lock`;
+    await c1!.mkdirp(dir);
+    await c1!.create(`${dir}/config`, 'not a contender');
+    await c1!.create(`${dir}/zz-lock-notanumber`, null);
+    const kazoo = await c1!.create(`${dir}/0123456789abcdef0123456789abcdef__lock__`, 'kazoo-id', { mode: 'ephemeral-sequential' });
+    const m = new Mutex(c2!, dir);
+    expect(await m.tryAcquire()).toBeNull();
+    const p = m.acquire({ timeout: 5000 });
+    await sleep(100);
+    expect((await m.holders()).map((h) => h.node)).toEqual([kazoo.path]);
+    await c1!.delete(kazoo.path);
+    const lease = await p;
+    expect((await m.participants()).map((x) => x.node)).toEqual([lease.node]);
+    await lease.release();
+    expect((await childrenOf(c1!, dir)).sort()).toEqual(['config', 'zz-lock-notanumber']);
+  });
+
+  it('the lock dir is created as a container; participants() and holders() report owners in order', async () => {
+    const root = uniqueRoot();
+    const cs = await clients.many(2);
+    const dir = `${root}/lock`;
+    const created: string[] = [];
+    const onRequest = (msg: unknown): void => {
+      const m = msg as { opName?: string; path?: string };
+      if (m.opName === 'createContainer' && m.path !== undefined) created.push(m.path);
+    };
+    subscribe('zkts:request', onRequest);
+    let a: LockHandle;
+    try {
+      a = await new Mutex(cs[0]!, dir, { data: 'worker-a' }).acquire();
+    } finally {
+      unsubscribe('zkts:request', onRequest);
+    }
+    // Parents are made with createContainer (Curator's creatingParentContainersIfNeeded), lazily: after NoNode.
+    expect(created).toEqual([root, dir]);
+    const bP = new Mutex(cs[1]!, dir, { data: 'worker-b' }).acquire();
+    while ((await childrenOf(cs[0]!, dir)).length < 2) await sleep(5);
+    const m = new Mutex(cs[0]!, dir);
+    const ps = await m.participants();
+    expect(ps.map((p) => p.data)).toEqual(['worker-a', 'worker-b']);
+    expect(ps.map((p) => p.ephemeralOwner)).toEqual([cs[0]!.sessionId, cs[1]!.sessionId]);
+    expect((await m.holders()).map((p) => p.node)).toEqual([a.node]);
+    await a.release();
+    const b = await bP;
+    expect((await m.holders()).map((p) => p.data)).toEqual(['worker-b']);
+    await b.release();
+    await settleCleanups(cs[0]!, cs[1]!);
+  });
+});
