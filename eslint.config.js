@@ -1,6 +1,110 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+// Layer zones (docs/architecture.md names the layers). ESLint keeps only the last `no-restricted-imports` that
+// matches a file, so each zone lists everything its files may not import, the shared rules included.
+const restrict = (...patterns) => ['error', { patterns }];
+const rule = (regex, message) => ({ regex, message });
+const notOtherPackagesSources = rule(
+  '(^|/)packages/[a-z-]+/src/|(^|/)(protocol|recipes|testkit|sasl-kerberos|cli|server)/src/',
+  "Another package's sources are private: import its public entry ('@zkts/…').",
+);
+const recipesOnlyPublicProtocol = rule(
+  '^@zkts/(?!protocol$)',
+  "Recipes are built on @zkts/protocol's client entry alone.",
+);
+const protocolNeverAbove = rule(
+  '^@zkts/(recipes|testkit|sasl-kerberos|server|cli)',
+  'The protocol package depends on no other zkts package.',
+);
+const family = (up) => rule(
+  `^${up}(?!errors\\.js$|[a-z-]+/index\\.js$)`,
+  "A recipe family reaches internal/ and other families only through their index.ts (or the public errors.ts).",
+);
+const recipeFamilies = ['locks', 'election', 'counters', 'groups', 'queues', 'leases', 'nodes', 'barriers', 'cache', 'discovery'];
+const zones = [
+  {
+    // Outside the recipes package nothing reaches into its src/ (internal/ least of all), nor into any other
+    // package's sources; each package's own tests may read their package's src by path.
+    files: ['**/*.ts'],
+    ignores: ['packages/*/test/**', 'packages/*/scripts/**', 'bench/codec/**', 'test/**'],
+    rules: { 'no-restricted-imports': restrict(notOtherPackagesSources) },
+  },
+  {
+    files: ['packages/*/test/**/*.ts', 'test/**/*.ts'],
+    ignores: ['packages/recipes/test/**'],
+    rules: { 'no-restricted-imports': restrict(rule('(^|/)recipes/src/', 'Only the recipes package\'s own tests read its sources.')) },
+  },
+  {
+    files: ['packages/protocol/src/**/*.ts'],
+    rules: { 'no-restricted-imports': restrict(notOtherPackagesSources, protocolNeverAbove) },
+  },
+  {
+    files: ['packages/protocol/src/codec/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrict(
+        notOtherPackagesSources, protocolNeverAbove,
+        rule('(^|/)(client|inspect)/', 'The codec does no I/O and knows no session: it imports only codec/ and errors/.'),
+      ),
+    },
+  },
+  {
+    files: ['packages/protocol/src/inspect/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrict(
+        notOtherPackagesSources, protocolNeverAbove,
+        rule('(^|/)client/', 'The conversation decoder reads frames with the codec; it knows no client.'),
+      ),
+    },
+  },
+  {
+    files: ['packages/protocol/src/errors/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrict(
+        notOtherPackagesSources, protocolNeverAbove,
+        rule('(^|/)(client|codec|inspect)/', 'The error taxonomy sits under every layer and imports none of them.'),
+      ),
+    },
+  },
+  {
+    files: ['packages/recipes/src/index.ts'],
+    rules: {
+      'no-restricted-imports': restrict(
+        notOtherPackagesSources, recipesOnlyPublicProtocol,
+        rule('^\\./[a-z-]+/(?!index\\.js$)', 'The package entry re-exports each family through its index.ts.'),
+      ),
+    },
+  },
+  {
+    files: recipeFamilies.map((f) => `packages/recipes/src/${f}/*.ts`),
+    rules: {
+      'no-restricted-imports': restrict(notOtherPackagesSources, recipesOnlyPublicProtocol, family('\\.\\./')),
+    },
+  },
+  {
+    files: recipeFamilies.map((f) => `packages/recipes/src/${f}/*/**/*.ts`),
+    rules: {
+      'no-restricted-imports': restrict(notOtherPackagesSources, recipesOnlyPublicProtocol, family('\\.\\./\\.\\./')),
+    },
+  },
+  {
+    files: ['packages/recipes/src/internal/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrict(
+        notOtherPackagesSources, recipesOnlyPublicProtocol,
+        rule('^\\.\\./(?!errors\\.js$)', 'internal/ serves every family and imports none (only the public errors).'),
+      ),
+    },
+  },
+  {
+    // The testkit starts real servers for any client: it depends on no zkts package.
+    files: ['packages/testkit/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrict(notOtherPackagesSources, rule('^@zkts/', 'The testkit depends on no other zkts package.')),
+    },
+  },
+];
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'bench/results/**', 'bench/.build/**', '**/*.d.ts'] },
   js.configs.recommended,
@@ -20,4 +124,5 @@ export default tseslint.config(
     files: ['packages/protocol/src/**/*.ts', 'packages/recipes/src/**/*.ts', 'packages/sasl-kerberos/src/**/*.ts'],
     rules: { 'no-console': 'error' },
   },
+  ...zones,
 );
