@@ -80,7 +80,10 @@ describe.each(['auto', 'one-shot'] as const)('caches through faults (watchMode %
     expect(events.find((e) => e.type === 'resynced')).toMatchObject({ reason: 'renewal' });
     expect(viewOf(cache)).toEqual(await fullRead(writer, root));
     await writer.create(`${root}/after`, 'z');
+    // The view takes a change as soon as it is read, but its event waits until every read that might order before
+    // it is done: wait for the event, which is what the replay below checks.
     await until(() => cache.get(`${root}/after`) !== undefined, 5000, 'a change in the new session');
+    await until(() => events.some((e) => e.type === 'added' && e.path === `${root}/after`), 5000, 'its added event');
     const { map, mismatches } = replay(events);
     expect(mismatches).toEqual([]);
     expect(map).toEqual(await fullRead(writer, root));
