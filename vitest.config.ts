@@ -19,6 +19,7 @@ const resolve = {
     exact('@zkts/protocol/inspect', src('protocol', 'inspect')),
     exact('@zkts/recipes', src('recipes')),
     exact('@zkts/testkit', src('testkit')),
+    exact('@zkts/server', src('server')),
     exact('@zkts/sasl-kerberos', src('sasl-kerberos')),
   ],
 };

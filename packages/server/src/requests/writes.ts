@@ -1,0 +1,155 @@
+/**
+ * Handlers of the write opcodes: create/create2/createContainer/createTTL, delete, setData, setACL, multi
+ * (atomic: every op prepared against the changes of the ops before it; on the first failure the whole multi
+ * becomes error results — 0 before it, its code, -2 after — and still consumes its zxid), reconfig (refused:
+ * reconfig is disabled on a standalone server) and closeSession.
+ */
+import {
+  readCreateRequest,
+  readCreateTTLRequest,
+  readDeleteRequest,
+  readMultiRequest,
+  readSetACLRequest,
+  readSetDataRequest,
+  writeCreate2Response,
+  writeCreateResponse,
+  writeMultiResponse,
+  writeSetACLResponse,
+  writeSetDataResponse,
+  type JuteReader,
+  type MultiOp,
+  type MultiResult,
+} from '@zkts/protocol/codec';
+
+import type { Txn, TxnResult } from '../tree/txn.js';
+import type { ClientConnection, ServerCore } from './core.js';
+import { prepCheck, prepCreate, prepDelete, prepSetACL, prepSetData, type PrepContext, type PrepView } from './prep.js';
+import { KeeperCode, Rejection } from './rejection.js';
+import { answerWrite, decode, type Body } from './respond.js';
+
+function createReply(result: TxnResult): Body {
+  if (result.type !== 'create') return null;
+  if (result.op === 'create') return (w) => writeCreateResponse(w, { path: result.path });
+  return (w) => writeCreate2Response(w, { path: result.path, stat: result.stat });
+}
+
+function statReply(result: TxnResult): Body {
+  if (result.type === 'setData') return (w) => writeSetDataResponse(w, { stat: result.stat });
+  if (result.type === 'setACL') return (w) => writeSetACLResponse(w, { stat: result.stat });
+  return null;
+}
+
+/** create (1), create2 (15), createContainer (19). */
+export function handleCreate(op: 'create' | 'create2' | 'createContainer') {
+  return (core: ServerCore, conn: ClientConnection, xid: number, r: JuteReader): void =>
+    answerWrite(core, conn, xid, (view, ctx) => prepCreate(view, ctx, op, { ...decode(r, readCreateRequest), ttl: -1n }), createReply);
+}
+
+/** createTTL (21). */
+export function handleCreateTTL(core: ServerCore, conn: ClientConnection, xid: number, r: JuteReader): void {
+  answerWrite(core, conn, xid, (view, ctx) => prepCreate(view, ctx, 'createTTL', decode(r, readCreateTTLRequest)), createReply);
+}
+
+/** delete (2). */
+export function handleDelete(core: ServerCore, conn: ClientConnection, xid: number, r: JuteReader): void {
+  answerWrite(core, conn, xid, (view, ctx) => prepDelete(view, ctx, decode(r, readDeleteRequest), core.tree), () => null);
+}
+
+/** setData (5). */
+export function handleSetData(core: ServerCore, conn: ClientConnection, xid: number, r: JuteReader): void {
+  answerWrite(core, conn, xid, (view, ctx) => prepSetData(view, ctx, decode(r, readSetDataRequest)), statReply);
+}
+
+/** setACL (7). */
+export function handleSetACL(core: ServerCore, conn: ClientConnection, xid: number, r: JuteReader): void {
+  answerWrite(core, conn, xid, (view, ctx) => prepSetACL(view, ctx, decode(r, readSetACLRequest)), statReply);
+}
+
+/** reconfig (16): a standalone server has reconfig disabled (ReconfigDisabled, -123, with a zxid). */
+export function handleReconfig(core: ServerCore, conn: ClientConnection, xid: number): void {
+  answerWrite(core, conn, xid, () => {
+    throw new Rejection(KeeperCode.RECONFIG_DISABLED);
+  }, () => null);
+}
+
+function prepOne(view: PrepView, ctx: PrepContext, op: MultiOp, core: ServerCore): Txn {
+  switch (op.op) {
+    case 'create':
+    case 'create2':
+    case 'createContainer':
+      return prepCreate(view, ctx, op.op, { ...op, ttl: -1n });
+    case 'createTTL':
+      return prepCreate(view, ctx, 'createTTL', op);
+    case 'delete':
+      return prepDelete(view, ctx, op, core.tree);
+    case 'setData':
+      return prepSetData(view, ctx, op);
+    case 'check':
+      return prepCheck(view, ctx, op);
+    case 'getData':
+    case 'getChildren':
+      // pRequest2Txn has no case for reads: ZooKeeper ends up answering a marshalling error.
+      throw new Rejection(KeeperCode.MARSHALLING_ERROR);
+  }
+}
+
+/** PrepRequestProcessor's multi loop: txns, or error txns once one op failed. */
+function prepMulti(view: PrepView, ctx: PrepContext, ops: readonly MultiOp[], core: ServerCore): Txn {
+  const txns: Txn[] = [];
+  let failed = -1;
+  for (const op of ops) {
+    if (failed >= 0) {
+      txns.push({ type: 'error', err: KeeperCode.RUNTIME_INCONSISTENCY });
+      continue;
+    }
+    try {
+      txns.push(prepOne(view, ctx, op, core));
+    } catch (err) {
+      if (!(err instanceof Rejection)) throw err;
+      if (err.code === KeeperCode.MARSHALLING_ERROR && (op.op === 'getData' || op.op === 'getChildren')) throw err;
+      failed = txns.length;
+      txns.push({ type: 'error', err: err.code });
+    }
+  }
+  // DataTree.processTxn: ops before the failure become error 0.
+  if (failed >= 0) for (let i = 0; i < failed; i++) txns[i] = { type: 'error', err: 0 };
+  return { type: 'multi', txns };
+}
+
+function multiResult(result: TxnResult): MultiResult {
+  switch (result.type) {
+    case 'create':
+      return result.op === 'create' ? { op: 'create', path: result.path } : { op: result.op, path: result.path, stat: result.stat };
+    case 'delete':
+      return { op: 'delete' };
+    case 'check':
+      return { op: 'check' };
+    case 'setData':
+      return { op: 'setData', stat: result.stat };
+    case 'error':
+      return { op: 'error', err: result.err };
+    default:
+      return { op: 'error', err: KeeperCode.RUNTIME_INCONSISTENCY };
+  }
+}
+
+/** multi (14). */
+export function handleMulti(core: ServerCore, conn: ClientConnection, xid: number, r: JuteReader): void {
+  answerWrite(
+    core,
+    conn,
+    xid,
+    (view, ctx) => prepMulti(view, ctx, decode(r, readMultiRequest), core),
+    (result) => {
+      const results = result.type === 'multi' ? result.results.map(multiResult) : [];
+      return (w) => writeMultiResponse(w, results);
+    },
+  );
+}
+
+/** closeSession (-11): one transaction, the reply, then the connection closes. */
+export function handleCloseSession(core: ServerCore, conn: ClientConnection, xid: number): void {
+  const { zxid } = core.closeSession(conn.sessionId);
+  conn.reply(xid, zxid, 0);
+  conn.close('session closed by the client');
+}
