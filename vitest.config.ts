@@ -43,7 +43,7 @@ export default defineConfig({
         resolve,
         test: {
           name: 'integration',
-          include: ['packages/*/test/integration/**/*.test.ts', 'test/**/*.test.ts'],
+          include: ['packages/*/test/integration/**/*.test.ts', 'packages/*/test/conformance/**/*.test.ts', 'test/**/*.test.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
           globalSetup: ['packages/testkit/test/global-setup.ts'],

@@ -3,6 +3,7 @@
  * read (a frame too short for one closes the connection), auth is answered outside the session, every other
  * request touches the session first (a closing session's requests are dropped unanswered), and an opcode
  * ZooKeeper does not accept from clients is answered Unimplemented (-6, zxid -1) before the connection closes.
+ * Opcodes follow ZooKeeper 3.8.0, the release the conformance suite runs against.
  */
 import { JuteReader, OpCode, readRequestHeader } from '@zkts/protocol/codec';
 
@@ -26,6 +27,7 @@ const HANDLERS = new Map<number, Handler>([
   [OpCode.setData, writes.handleSetData],
   [OpCode.setACL, writes.handleSetACL],
   [OpCode.multi, writes.handleMulti],
+  [OpCode.check, writes.handleCheck],
   [OpCode.reconfig, writes.handleReconfig],
   [OpCode.closeSession, writes.handleCloseSession],
   [OpCode.deleteContainer, handleDeleteContainer],

@@ -30,7 +30,7 @@ import {
 } from '@zkts/protocol/codec';
 
 import { clientInfos, hasPermission, maskDigests } from '../tree/acl.js';
-import { statOf, type DataNode } from '../tree/data-tree.js';
+import type { DataNode } from '../tree/data-tree.js';
 import type { ClientConnection, ServerCore } from './core.js';
 import { KeeperCode, reject, Rejection } from './rejection.js';
 import { answerRead, decode } from './respond.js';
@@ -51,11 +51,11 @@ export function handleExists(core: ServerCore, conn: ClientConnection, xid: numb
     const req = decode(r, readExistsRequest);
     const path = req.path ?? reject(KeeperCode.MARSHALLING_ERROR);
     if (path.includes('\0')) reject(KeeperCode.BAD_ARGUMENTS);
+    // ZooKeeper 3.8.0 checks no ACL on exists (later 3.8 releases require READ on an existing node).
     const node = core.tree.getNode(path);
-    if (node !== undefined) requireRead(node, conn);
     if (req.watch) core.watches.data.add(path, conn);
     if (node === undefined) reject(KeeperCode.NO_NODE);
-    const stat = statOf(node);
+    const stat = core.tree.statOf(node);
     return (w) => writeExistsResponse(w, { stat });
   });
 }
@@ -79,7 +79,7 @@ function getChildren(core: ServerCore, conn: ClientConnection, req: { path: stri
 export function handleGetData(core: ServerCore, conn: ClientConnection, xid: number, r: JuteReader): void {
   answerRead(core, conn, xid, () => {
     const { data, node } = getData(core, conn, decode(r, readGetDataRequest));
-    const stat = statOf(node);
+    const stat = core.tree.statOf(node);
     return (w) => writeGetDataResponse(w, { data, stat });
   });
 }
@@ -96,7 +96,7 @@ export function handleGetChildren(core: ServerCore, conn: ClientConnection, xid:
 export function handleGetChildren2(core: ServerCore, conn: ClientConnection, xid: number, r: JuteReader): void {
   answerRead(core, conn, xid, () => {
     const { children, node } = getChildren(core, conn, decode(r, readGetChildren2Request));
-    const stat = statOf(node);
+    const stat = core.tree.statOf(node);
     return (w) => writeGetChildren2Response(w, { children, stat });
   });
 }
@@ -107,7 +107,7 @@ export function handleGetACL(core: ServerCore, conn: ClientConnection, xid: numb
     const node = existing(core, decode(r, readGetACLRequest).path);
     requireRead(node, conn, Perms.READ | Perms.ADMIN);
     const acl = hasPermission(node.acl, Perms.ADMIN, conn.authInfo) ? [...node.acl] : maskDigests(node.acl);
-    const stat = statOf(node);
+    const stat = core.tree.statOf(node);
     return (w) => writeGetACLResponse(w, { acl, stat });
   });
 }
@@ -143,7 +143,10 @@ export function handleGetEphemerals(core: ServerCore, conn: ClientConnection, xi
   });
 }
 
-/** multiRead (22): each read answers on its own; a write inside is a marshalling error for the whole. */
+/**
+ * multiRead (22): each read answers on its own; a write inside is a marshalling error for the whole. The
+ * server rebuilds each read as an Op without its watch flag, so multiRead never leaves a watch.
+ */
 export function handleMultiRead(core: ServerCore, conn: ClientConnection, xid: number, r: JuteReader): void {
   answerRead(core, conn, xid, () => {
     const ops = decode(r, readMultiRequest);
@@ -151,10 +154,10 @@ export function handleMultiRead(core: ServerCore, conn: ClientConnection, xid: n
     for (const op of ops) {
       try {
         if (op.op === 'getData') {
-          const { data, node } = getData(core, conn, op);
-          results.push({ op: 'getData', data, stat: statOf(node) });
+          const { data, node } = getData(core, conn, { path: op.path, watch: false });
+          results.push({ op: 'getData', data, stat: core.tree.statOf(node) });
         } else if (op.op === 'getChildren') {
-          results.push({ op: 'getChildren', children: getChildren(core, conn, op).children });
+          results.push({ op: 'getChildren', children: getChildren(core, conn, { path: op.path, watch: false }).children });
         } else {
           reject(KeeperCode.MARSHALLING_ERROR);
         }

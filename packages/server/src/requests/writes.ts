@@ -5,6 +5,7 @@
  * reconfig is disabled on a standalone server) and closeSession.
  */
 import {
+  readCheckVersionRequest,
   readCreateRequest,
   readCreateTTLRequest,
   readDeleteRequest,
@@ -21,9 +22,9 @@ import {
   type MultiResult,
 } from '@zkts/protocol/codec';
 
-import type { Txn, TxnResult } from '../tree/txn.js';
+import type { CreateOp, Txn, TxnResult } from '../tree/txn.js';
 import type { ClientConnection, ServerCore } from './core.js';
-import { prepCheck, prepCreate, prepDelete, prepSetACL, prepSetData, type PrepContext, type PrepView } from './prep.js';
+import { prepCheck, prepCreate, prepDelete, prepSetACL, prepSetData, PrepView, type PrepContext } from './prep.js';
 import { KeeperCode, Rejection } from './rejection.js';
 import { answerWrite, decode, type Body } from './respond.js';
 
@@ -72,14 +73,25 @@ export function handleReconfig(core: ServerCore, conn: ClientConnection, xid: nu
   }, () => null);
 }
 
+/**
+ * The server rebuilds every create of a multi as an Op whose type follows its flags (Op.Create.getOpcode,
+ * unknown flags read as persistent): container flags make createContainer, TTL flags createTTL, anything else
+ * a plain create — so a create2 inside a multi answers without a Stat.
+ */
+function multiCreateOp(flags: number): CreateOp {
+  if (flags === 4) return 'createContainer';
+  if (flags === 5 || flags === 6) return 'createTTL';
+  return 'create';
+}
+
 function prepOne(view: PrepView, ctx: PrepContext, op: MultiOp, core: ServerCore): Txn {
   switch (op.op) {
     case 'create':
     case 'create2':
     case 'createContainer':
-      return prepCreate(view, ctx, op.op, { ...op, ttl: -1n });
+      return prepCreate(view, ctx, multiCreateOp(op.flags), { ...op, ttl: -1n });
     case 'createTTL':
-      return prepCreate(view, ctx, 'createTTL', op);
+      return prepCreate(view, ctx, multiCreateOp(op.flags), op);
     case 'delete':
       return prepDelete(view, ctx, op, core.tree);
     case 'setData':
@@ -119,7 +131,8 @@ function prepMulti(view: PrepView, ctx: PrepContext, ops: readonly MultiOp[], co
 function multiResult(result: TxnResult): MultiResult {
   switch (result.type) {
     case 'create':
-      return result.op === 'create' ? { op: 'create', path: result.path } : { op: result.op, path: result.path, stat: result.stat };
+      // CreateResult(path, stat) goes on the wire as create2.
+      return result.op === 'create' ? { op: 'create', path: result.path } : { op: 'create2', path: result.path, stat: result.stat };
     case 'delete':
       return { op: 'delete' };
     case 'check':
@@ -145,6 +158,23 @@ export function handleMulti(core: ServerCore, conn: ClientConnection, xid: numbe
       return (w) => writeMultiResponse(w, results);
     },
   );
+}
+
+/**
+ * check (13) on its own: ZooKeeper 3.8.0 accepts it and commits a check transaction; a failed check is
+ * answered with its error, a passing one never (the server fails building a reply it has no Stat for).
+ */
+export function handleCheck(core: ServerCore, conn: ClientConnection, xid: number, r: JuteReader): void {
+  const ctx = core.prepContext(conn.sessionId, conn.authInfo);
+  let txn: Txn;
+  try {
+    txn = prepCheck(new PrepView(core.tree), ctx, decode(r, readCheckVersionRequest));
+  } catch (err) {
+    if (!(err instanceof Rejection)) throw err;
+    txn = { type: 'error', err: err.code };
+  }
+  const result = core.commit(txn, ctx);
+  if (result.type === 'error') conn.reply(xid, core.tree.lastZxid, result.err);
 }
 
 /** closeSession (-11): one transaction, the reply, then the connection closes. */

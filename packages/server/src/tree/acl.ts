@@ -7,6 +7,8 @@
 import { createHash } from 'node:crypto';
 import type { ACL, ClientInfo, Id } from '@zkts/protocol/codec';
 
+import { javaStringHash } from './java-hash-order.js';
+
 /** world:anyone with every permission (ZooDefs.Ids.OPEN_ACL_UNSAFE). */
 export const OPEN_ACL: readonly ACL[] = Object.freeze([{ perms: 31, id: { scheme: 'world', id: 'anyone' } }]);
 /** world:anyone READ (ZooDefs.Ids.READ_ACL_UNSAFE), the ACL of /zookeeper/config. */
@@ -91,6 +93,26 @@ function isAuthenticatedScheme(scheme: string): boolean {
   return scheme === 'digest';
 }
 
+/** The jute-generated Id.hashCode: 37 × (37 × 17 + scheme.hashCode()) + id.hashCode(), as an int. */
+function idHash(a: AuthId): number {
+  return (Math.imul(37, (Math.imul(37, 17) + javaStringHash(a.scheme)) | 0) + javaStringHash(a.id)) | 0;
+}
+
+/**
+ * A connection's identities in the order ZooKeeper lists them: they live in a set backed by a
+ * ConcurrentHashMap (16 bins, doubling at 3/4 full), which iterates bin by bin, ties in insertion order.
+ */
+export function authOrder(authInfo: readonly AuthId[]): AuthId[] {
+  let bins = 16;
+  while (authInfo.length >= bins * 0.75) bins *= 2;
+  const keyed = authInfo.map((a, i) => {
+    const h = idHash(a);
+    return { a, i, bin: ((h ^ (h >>> 16)) & 0x7fffffff) & (bins - 1) };
+  });
+  keyed.sort((x, y) => x.bin - y.bin || x.i - y.i);
+  return keyed.map((k) => k.a);
+}
+
 /** PrepRequestProcessor.fixupACL: the ACL to store, or undefined for InvalidACL. */
 export function fixupACL(acls: readonly ACL[] | null, authInfo: readonly AuthId[]): ACL[] | undefined {
   const unique: ACL[] = [];
@@ -106,7 +128,7 @@ export function fixupACL(acls: readonly ACL[] | null, authInfo: readonly AuthId[
       out.push(a);
     } else if (scheme === 'auth') {
       let valid = false;
-      for (const cid of authInfo) {
+      for (const cid of authOrder(authInfo)) {
         if (isAuthenticatedScheme(cid.scheme)) {
           valid = true;
           out.push({ perms: a.perms, id: { scheme: cid.scheme, id: cid.id } });
@@ -152,7 +174,7 @@ export function maskDigests(acl: readonly ACL[]): ACL[] {
 
 /** AuthUtil.getClientInfos: each identity with the user name its provider reports ('' without a provider). */
 export function clientInfos(authInfo: readonly AuthId[]): ClientInfo[] {
-  return authInfo.map((a) => {
+  return authOrder(authInfo).map((a) => {
     if (a.scheme === 'digest') return { authScheme: a.scheme, user: a.id.split(':', 1)[0] ?? '' };
     if (a.scheme === 'ip') return { authScheme: a.scheme, user: a.id };
     return { authScheme: a.scheme, user: '' };

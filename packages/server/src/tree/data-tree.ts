@@ -45,20 +45,25 @@ function zeroStat(): NodeStat {
   return { czxid: 0n, mzxid: 0n, ctime: 0n, mtime: 0n, version: 0, cversion: 0, aversion: 0, ephemeralOwner: 0n, pzxid: 0n };
 }
 
-/** The wire Stat of a node. */
-export function statOf(node: DataNode): Stat {
+/**
+ * The wire Stat of a node (DataNode.copyStat): the stored cversion counts creates, the reported one counts
+ * changes (creates + deletes = 2 × creates − children left), and containers and TTL nodes report
+ * ephemeralOwner 0.
+ */
+export function statOf(node: DataNode, extendedTypesEnabled: boolean): Stat {
   const s = node.stat;
+  const numChildren = node.children.size;
   return {
     czxid: s.czxid,
     mzxid: s.mzxid,
     ctime: s.ctime,
     mtime: s.mtime,
     version: s.version,
-    cversion: s.cversion,
+    cversion: (Math.imul(s.cversion, 2) - numChildren) | 0,
     aversion: s.aversion,
-    ephemeralOwner: s.ephemeralOwner,
+    ephemeralOwner: ephemeralKind(s.ephemeralOwner, extendedTypesEnabled) === 'normal' ? s.ephemeralOwner : 0n,
     dataLength: node.data === null ? 0 : node.data.byteLength,
-    numChildren: node.children.size,
+    numChildren,
     pzxid: s.pzxid,
   };
 }
@@ -115,6 +120,11 @@ export class DataTree {
     let n = 0;
     for (const key of this.nodes.keys()) if (key.startsWith(prefix)) n++;
     return n;
+  }
+
+  /** The wire Stat of `node`. */
+  statOf(node: DataNode): Stat {
+    return statOf(node, this.extendedTypesEnabled);
   }
 
   /** A node's children in ZooKeeper's order. */

@@ -6,7 +6,7 @@
  */
 import type { ACL, Stat } from '@zkts/protocol/codec';
 
-import { statOf, type DataTree } from './data-tree.js';
+import type { DataTree } from './data-tree.js';
 
 /** The create opcodes, which decide the reply record (create answers path only). */
 export type CreateOp = 'create' | 'create2' | 'createContainer' | 'createTTL';
@@ -42,15 +42,15 @@ function apply(tree: DataTree, txn: Txn, zxid: bigint, time: bigint): TxnResult 
   switch (txn.type) {
     case 'create': {
       const node = tree.createNode(txn.path, txn.data, txn.acl, txn.owner, txn.parentCVersion, zxid, time);
-      return { type: 'create', op: txn.op, path: txn.path, stat: statOf(node) };
+      return { type: 'create', op: txn.op, path: txn.path, stat: tree.statOf(node) };
     }
     case 'delete':
       tree.deleteNode(txn.path, zxid);
       return { type: 'delete' };
     case 'setData':
-      return { type: 'setData', stat: statOf(tree.setData(txn.path, txn.data, txn.version, zxid, time)) };
+      return { type: 'setData', stat: tree.statOf(tree.setData(txn.path, txn.data, txn.version, zxid, time)) };
     case 'setACL':
-      return { type: 'setACL', stat: statOf(tree.setACL(txn.path, txn.acl, txn.version)) };
+      return { type: 'setACL', stat: tree.statOf(tree.setACL(txn.path, txn.acl, txn.version)) };
     case 'check':
       return { type: 'check' };
     case 'error':

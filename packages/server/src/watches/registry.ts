@@ -72,7 +72,7 @@ export class WatchRegistry implements WatchTrigger {
     }
   }
 
-  /** checkWatches: undefined for a WatcherType ZooKeeper cannot parse (a marshalling error there). */
+  /** checkWatches: undefined for a WatcherType ZooKeeper 3.8.0 does not parse here (a marshalling error), 4 and 5 included. */
   contains(path: string, type: number): boolean | undefined {
     switch (type) {
       case WatcherTypeCode.Children:
@@ -81,9 +81,6 @@ export class WatchRegistry implements WatchTrigger {
         return this.data.contains(path);
       case WatcherTypeCode.Any:
         return this.child.contains(path) || this.data.contains(path);
-      case 4:
-      case 5:
-        return false;
       default:
         return undefined;
     }
@@ -101,9 +98,6 @@ export class WatchRegistry implements WatchTrigger {
         const d = this.data.remove(path, watcher);
         return c || d;
       }
-      case 4:
-      case 5:
-        return false;
       default:
         return undefined;
     }

@@ -3,7 +3,8 @@
  * one manager for data/exist watches and one for child watches. Each (watcher, path) pair has one mode —
  * standard (one-shot), persistent or persistent-recursive — and setting a watch again replaces the mode, as
  * WatcherModeManager does. A trigger walks the path and, when recursive watches exist, its ancestors; each
- * watcher gets at most one event per trigger, and only if it may READ the node (NIOServerCnxn.process).
+ * watcher gets at most one event per trigger, and only if it may READ the node (NIOServerCnxn.process, the
+ * CVE-2024-23944 fix that Debian's 3.8.0 and ZooKeeper 3.8.4 carry).
  */
 import { Perms, type ACL } from '@zkts/protocol/codec';
 
