@@ -137,7 +137,7 @@ export class RawSession {
   /** Sends a request; resolves with its reply (or `closed` when the connection ends first). */
   async call<O extends RequestOpCode>(op: O, body: RequestBody<O>, xid?: number): Promise<Incoming> {
     const x = op === 11 ? -2 : (xid ?? this.nextXid++);
-    if (op !== 11 && op !== 100) this.pending.set(x, op);
+    if (op !== 11) this.pending.set(x, op);
     const start = this.frames.length;
     const w = new JuteWriter();
     this.socket.write(Buffer.from(writeRequestFrame(w, x, op, body, { maxPacket: 16 * 1024 * 1024 })));
