@@ -2,12 +2,18 @@
 // observes must be deep-equal.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { observe, type Scenario } from './harness.js';
+import { edgeScenarios } from './scenarios-edges.js';
 import { sessionScenarios } from './scenarios-session.js';
 import { treeScenarios } from './scenarios-tree.js';
 import { watchScenarios } from './scenarios-watches.js';
 import { startPair, type ServerPair } from './servers.js';
 
-const all: [string, Scenario][] = [...Object.entries(sessionScenarios), ...Object.entries(treeScenarios), ...Object.entries(watchScenarios)];
+const all: [string, Scenario][] = [
+  ...Object.entries(sessionScenarios),
+  ...Object.entries(treeScenarios),
+  ...Object.entries(watchScenarios),
+  ...Object.entries(edgeScenarios),
+];
 
 describe('conformance with ZooKeeper 3.8', () => {
   let pair: ServerPair;
