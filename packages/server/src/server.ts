@@ -33,7 +33,10 @@ export async function startServer(options: ServerOptions = {}): Promise<ZkServer
     try {
       core.commit(prepDeleteContainer(new PrepView(core.tree), ctx, path, core.tree), ctx);
     } catch (err) {
-      if (!(err instanceof Rejection)) throw err;
+      if (!(err instanceof Rejection)) {
+        resolved.logger.warn(`reaping ${path} failed: ${(err as Error).message}`);
+        return;
+      }
       core.commit({ type: 'error', err: err.code }, ctx);
     }
   });

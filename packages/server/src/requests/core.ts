@@ -87,7 +87,12 @@ export class ServerCore {
   /** The expirer: close the session, then drop its connection without a word (the client learns on reconnect). */
   private expire(session: Session): void {
     this.options.logger.info(`session 0x${BigInt.asUintN(64, session.id).toString(16)} expired`);
-    this.closeSession(session.id);
+    try {
+      this.closeSession(session.id);
+    } catch (err) {
+      // A timer callback must never take the process down.
+      this.options.logger.warn(`closing expired session failed: ${(err as Error).message}`);
+    }
     const conn = this.connections.get(session.id);
     if (conn !== undefined) {
       this.connections.delete(session.id);
