@@ -115,3 +115,24 @@ describe('robustness', () => {
     await stillServes(server, bystander);
   });
 });
+
+describe('back-pressure', () => {
+  it('a client that stops reading stops being served; others are not held up; it gets every reply once it reads', async () => {
+    await using server = await startServer();
+    const writer = await session(server);
+    const big = new Uint8Array(512 * 1024).fill(7);
+    writer.socket.write(requestFrame(1, 1, { path: '/big', data: big, acl: [{ perms: 31, id: { scheme: 'world', id: 'anyone' } }], flags: 0 }));
+    expect(replyOf(await writer.next()).err).toBe(0);
+    const slow = await session(server);
+    slow.socket.pause();
+    const n = 60;
+    const batch = Buffer.concat(Array.from({ length: n }, (_, i) => Buffer.from(requestFrame(i + 1, 4, { path: '/big', watch: false }))));
+    slow.socket.write(batch);
+    await new Promise((r) => setTimeout(r, 200));
+    await stillServes(server, writer);
+    slow.socket.resume();
+    let last = 0;
+    for (let i = 0; i < n; i++) last = replyOf(await slow.next(10_000)).xid;
+    expect(last).toBe(n);
+  });
+});
