@@ -67,4 +67,19 @@ export const edgeScenarios: Record<string, Scenario> = {
     await c.call('s3', OP.getChildren, get(c.root));
     await c.call('s2', OP.setData, set(c.root, 'again'));
   },
+  async 'many children, many ephemerals: Java hash order through resizes and deletes'(c) {
+    await c.open('s1');
+    await c.open('s2');
+    await c.call('s2', OP.create, create(c.root));
+    for (let i = 0; i < 60; i++) await c.call('s1', OP.create, create(`${c.root}/n${(i * 7919) % 1000}`, '', i % 3 === 0 ? 1 : 0));
+    for (let i = 0; i < 20; i++) await c.call('s1', OP.create, create(`${c.root}/lock-`, '', 3));
+    await c.call('s1', OP.getChildren, get(c.root));
+    await c.call('s1', OP.getEphemerals, { prefixPath: c.root });
+    for (let i = 0; i < 60; i += 4) await c.call('s1', OP.delete, del(`${c.root}/n${(i * 7919) % 1000}`));
+    await c.call('s2', OP.getChildren, get(c.root));
+    await c.call('s2', OP.addWatch, addWatch(c.root, 1));
+    await c.call('s1', OP.closeSession, null);
+    await c.awaitClose('s1');
+    await c.call('s2', OP.getChildren2, get(c.root));
+  },
 };
