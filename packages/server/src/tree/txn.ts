@@ -38,17 +38,22 @@ export function applyTxn(tree: DataTree, txn: Txn, zxid: bigint, time: bigint): 
   return result;
 }
 
+/** Request data arrives as a view into a socket chunk: the tree keeps its own copy, so no chunk stays pinned. */
+function own(data: Uint8Array | null): Uint8Array | null {
+  return data === null ? null : data.slice();
+}
+
 function apply(tree: DataTree, txn: Txn, zxid: bigint, time: bigint): TxnResult {
   switch (txn.type) {
     case 'create': {
-      const node = tree.createNode(txn.path, txn.data, txn.acl, txn.owner, txn.parentCVersion, zxid, time);
+      const node = tree.createNode(txn.path, own(txn.data), txn.acl, txn.owner, txn.parentCVersion, zxid, time);
       return { type: 'create', op: txn.op, path: txn.path, stat: tree.statOf(node) };
     }
     case 'delete':
       tree.deleteNode(txn.path, zxid);
       return { type: 'delete' };
     case 'setData':
-      return { type: 'setData', stat: tree.statOf(tree.setData(txn.path, txn.data, txn.version, zxid, time)) };
+      return { type: 'setData', stat: tree.statOf(tree.setData(txn.path, own(txn.data), txn.version, zxid, time)) };
     case 'setACL':
       return { type: 'setACL', stat: tree.statOf(tree.setACL(txn.path, txn.acl, txn.version)) };
     case 'check':
