@@ -1,7 +1,8 @@
 // A seeded random workload for the differential run: several sessions issue creates of every mode, deletes
 // and setData with right, wrong and any versions, multis (some failing), ACL changes, digest auth, one-shot,
-// persistent and recursive watches, multiReads, and close and reopen their sessions — over a small namespace so
-// that operations collide. The choices depend only on the seed, so both servers receive the same requests.
+// persistent and recursive watches, multiReads, close and reopen their sessions, and one session expires —
+// over a small namespace so that operations collide. The choices depend only on the seed, so both servers
+// receive the same requests.
 import type { ACL, MultiOp } from '@zkts/protocol/codec';
 import type { Scenario } from './harness.js';
 import { acl, addWatch, auth, create, createTTL, del, get, OP, OPEN, set, setAcl, watchReq } from './ops.js';
@@ -29,7 +30,7 @@ export function randomWorkload(seed: number, ops: number, sessionCount = 4): Sce
     const open = async (n: string): Promise<void> => {
       const g = (generation.get(n) ?? 0) + 1;
       generation.set(n, g);
-      await c.open(`${n}.${g}`);
+      await c.open(`${n}.${g}`, { timeout: 10_000 });
     };
     const cur = (n: string): string => `${n}.${generation.get(n) ?? 1}`;
     for (const n of names) await open(n);
@@ -49,6 +50,15 @@ export function randomWorkload(seed: number, ops: number, sessionCount = 4): Sce
       return flags === 4 ? { op: 'createContainer', ...create(p, data(), 4) } : { op: pick(['create', 'create2'] as const), ...create(p, data(), flags) };
     };
     for (let i = 0; i < ops; i++) {
+      if (i === Math.floor(ops / 2)) {
+        // One expiry per run: a short-lived session leaves ephemerals and goes silent; its ephemerals go when
+        // the server expires it, and the others' watches see that.
+        await c.open('doomed', { timeout: 1000 });
+        for (const seg of segs) await c.call('doomed', OP.create, create(`${c.root}/${seg}/doomed`, '', 1));
+        await c.call('doomed', OP.create, create(`${c.root}/doomed-`, '', 3));
+        c.drop('doomed');
+        await c.sleep(2500);
+      }
       const who = pick(names);
       const s = cur(who);
       const p = randomPath();
