@@ -5,7 +5,7 @@
 // receive the same requests.
 import type { ACL, MultiOp } from '@zkts/protocol/codec';
 import type { Scenario } from './harness.js';
-import { acl, addWatch, auth, create, createTTL, del, get, OP, OPEN, set, setAcl, watchReq } from './ops.js';
+import { acl, addWatch, auth, create, createTTL, del, get, OP, OPEN, set, setAcl, setWatches, watchReq } from './ops.js';
 
 /** mulberry32: a small, fast, seedable PRNG. */
 export function rng(seed: number): () => number {
@@ -49,7 +49,11 @@ export function randomWorkload(seed: number, ops: number, sessionCount = 4): Sce
       const flags = pick([0, 0, 0, 1, 2, 3, 4]);
       return flags === 4 ? { op: 'createContainer', ...create(p, data(), 4) } : { op: pick(['create', 'create2'] as const), ...create(p, data(), flags) };
     };
+    // A zxid seen a while ago, for setWatches replays (each server's own, so the replay point is the same).
+    let mark = 0n;
+    let lastSeen = 0n;
     for (let i = 0; i < ops; i++) {
+      if (i % 40 === 0) mark = lastSeen;
       if (i === Math.floor(ops / 2)) {
         // One expiry per run: a short-lived session leaves ephemerals and goes silent; its ephemerals go when
         // the server expires it, and the others' watches see that.
@@ -109,8 +113,20 @@ export function randomWorkload(seed: number, ops: number, sessionCount = 4): Sce
         await open(who);
       } else if (roll < 0.84) {
         await c.call(s, OP.whoAmI, null);
+      } else if (roll < 0.87) {
+        const list = (): string[] => Array.from({ length: Math.floor(r() * 3) }, randomPath);
+        if (r() < 0.5) await c.call(s, OP.setWatches, setWatches(mark, list(), list(), list()));
+        else await c.call(s, OP.setWatches2, { ...setWatches(mark, list(), list(), list()), persistentWatches: list(), persistentRecursiveWatches: list() });
       } else {
         await c.call(s, OP.create, create(p, data(), pick([0, 1])));
+      }
+      const frames = c.session(cur(who)).frames;
+      for (let k = frames.length - 1; k >= 0; k--) {
+        const f = frames[k];
+        if (f?.kind === 'reply' && f.zxid > 0n) {
+          lastSeen = f.zxid;
+          break;
+        }
       }
     }
   };
