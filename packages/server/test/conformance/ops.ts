@@ -1,5 +1,5 @@
 // Request bodies for the conformance scenarios, by opcode, with short names.
-import { OpCode, type ACL, type MultiOp } from '@zkts/protocol/codec';
+import { JuteWriter, OpCode, type ACL, type MultiOp } from '@zkts/protocol/codec';
 
 export const OP = OpCode;
 export const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
@@ -39,4 +39,13 @@ export function frame(xid: number, type: number, body: number[] | Uint8Array = [
   v.setInt32(4, type);
   out.set(b, 8);
   return out;
+}
+
+/** A request frame payload with any xid: header, then the body `write` produces. */
+export function frameWith(xid: number, type: number, write: (w: JuteWriter) => void): Uint8Array {
+  const w = new JuteWriter();
+  w.writeInt(xid);
+  w.writeInt(type);
+  write(w);
+  return w.toBytes().slice();
 }

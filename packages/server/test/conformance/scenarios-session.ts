@@ -1,6 +1,7 @@
 // Conformance scenarios: handshakes, re-attach, closeSession, expiry, auth and malformed input.
 import type { Scenario } from './harness.js';
-import { auth, create, frame, get, OP, path } from './ops.js';
+import { writeAuthPacket, writeSetWatches } from '@zkts/protocol/codec';
+import { auth, create, enc, frame, frameWith, get, OP, path, setWatches } from './ops.js';
 
 export const sessionScenarios: Record<string, Scenario> = {
   async 'handshake negotiates and clamps the timeout'(c) {
@@ -143,5 +144,17 @@ export const sessionScenarios: Record<string, Scenario> = {
     await c.call('s1', OP.sync, path('/'));
     await c.call('s1', OP.sync, path('/no/such'));
     await c.call('s1', OP.whoAmI, null);
+  },
+  async 'the special xids: auth -4 and setWatches -8 come back as sent'(c) {
+    await c.open('s1');
+    await c.call('s1', OP.create, create(c.root));
+    await c.raw('s1', frameWith(-4, OP.auth, (w) => writeAuthPacket(w, auth('digest', 'x:y'))), { xid: -4, op: OP.auth });
+    await c.call('s1', OP.getData, get(c.root, true));
+    await c.raw('s1', frameWith(-8, OP.setWatches, (w) => writeSetWatches(w, setWatches(0n, [c.root], [], [c.root]))), { xid: -8, op: OP.setWatches });
+    await c.raw('s1', frameWith(0, OP.exists, (w) => {
+      w.writeString(c.root);
+      w.writeBool(false);
+    }), { xid: 0, op: OP.exists });
+    await c.call('s1', OP.setData, { path: c.root, data: enc('v'), version: -1 });
   },
 };
