@@ -2,8 +2,9 @@
  * One client connection: length-prefixed framing with frames bounded by maxBuffer (a longer length prefix,
  * like any malformed input, closes this connection only), the handshake as the first frame, then requests in
  * order; replies and notifications go out through one reused writer. Back-pressure: while the socket's
- * buffer is full, reading pauses, so a client that does not read its replies stops being served rather than
- * growing the server's memory. Nothing thrown while handling a frame escapes the socket handler.
+ * buffer is full, no further request is handled (not even the rest of a chunk already read) and reading
+ * pauses, so a client that does not read its replies stops being served rather than growing the server's
+ * memory. Nothing thrown while handling a frame escapes the socket handler.
  */
 import { FrameSplitter, JuteWriter, writeReplyHeader, writeWatcherEvent } from '@zkts/protocol/codec';
 import type { Socket } from 'node:net';
@@ -21,6 +22,7 @@ function hostAddress(socket: Socket): string {
 }
 
 let nextConnectionId = 1;
+const EMPTY = new Uint8Array(0);
 
 /** A client connection: the ClientConnection the request handlers use, over a socket. */
 export class Connection implements ClientConnection {
@@ -32,6 +34,9 @@ export class Connection implements ClientConnection {
   private readonly splitter: FrameSplitter;
   private readonly writer = new JuteWriter(4096);
   private state: 'handshake' | 'open' | 'closing' | 'closed' = 'handshake';
+  /** Frames read but not yet handled (waiting for the socket to drain), from `head` on. */
+  private queue: Uint8Array[] = [];
+  private head = 0;
 
   constructor(
     private readonly core: ServerCore,
@@ -45,7 +50,9 @@ export class Connection implements ClientConnection {
     socket.setNoDelay(true);
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
     socket.on('drain', () => {
-      if (this.state === 'open' || this.state === 'handshake') socket.resume();
+      if (this.ending()) return;
+      socket.resume();
+      this.pump();
     });
     socket.on('error', (err) => this.logger.debug(`connection ${this.id}: ${err.message}`));
     socket.on('close', () => this.onSocketClosed());
@@ -58,16 +65,30 @@ export class Connection implements ClientConnection {
 
   private onData(chunk: Buffer): void {
     if (this.ending()) return;
-    let frames: Uint8Array[];
     try {
-      frames = this.splitter.push(chunk);
+      for (const frame of this.splitter.push(chunk)) this.queue.push(frame);
     } catch (err) {
       this.logger.warn(`connection ${this.id} from ${this.remoteAddress}: ${(err as Error).message}; closing it`);
       this.destroy();
       return;
     }
-    for (const frame of frames) {
+    this.pump();
+  }
+
+  /** Handles queued frames in order until the queue is empty or the socket's buffer is full. */
+  private pump(): void {
+    while (this.head < this.queue.length) {
       if (this.ending()) return;
+      if (this.socket.writableNeedDrain) {
+        this.socket.pause();
+        return;
+      }
+      const frame = this.queue[this.head] as Uint8Array;
+      this.queue[this.head++] = EMPTY;
+      if (this.head === this.queue.length) {
+        this.queue = [];
+        this.head = 0;
+      }
       try {
         if (this.state === 'handshake') {
           if (handshake(this.core, this, frame)) this.state = 'open';
@@ -85,7 +106,7 @@ export class Connection implements ClientConnection {
   private send(bytes: Uint8Array): void {
     if (this.state === 'closed' || this.socket.destroyed) return;
     // The writer's view is reused for the next frame: the socket gets its own copy.
-    if (!this.socket.write(Buffer.from(bytes))) this.socket.pause();
+    this.socket.write(Buffer.from(bytes));
   }
 
   reply(xid: number, zxid: bigint, err: number, body?: (w: JuteWriter) => void): void {

@@ -125,10 +125,13 @@ describe('back-pressure', () => {
     expect(replyOf(await writer.next()).err).toBe(0);
     const slow = await session(server);
     slow.socket.pause();
-    const n = 60;
+    // 400 reads of 512 KiB in one 10 KB write: answered all at once, that would be 200 MiB in memory.
+    const n = 400;
+    const before = process.memoryUsage().arrayBuffers;
     const batch = Buffer.concat(Array.from({ length: n }, (_, i) => Buffer.from(requestFrame(i + 1, 4, { path: '/big', watch: false }))));
     slow.socket.write(batch);
-    await new Promise((r) => setTimeout(r, 200));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(48 * 1024 * 1024);
     await stillServes(server, writer);
     slow.socket.resume();
     let last = 0;
