@@ -9,6 +9,7 @@ import { CONTAINER_EPHEMERAL_OWNER, ephemeralKind, isValidTtl, ttlOf, ttlOwner }
 import { javaStringHash, JavaHashSet } from '../../src/tree/java-hash-order.js';
 import { invalidPathReason, sequenceSuffix } from '../../src/tree/path.js';
 import { applyTxn } from '../../src/tree/txn.js';
+import { prepCreate, PrepView } from '../../src/requests/prep.js';
 
 describe('paths', () => {
   it('validates as PathUtils.validatePath', () => {
@@ -115,5 +116,28 @@ describe('DataTree', () => {
     expect(reapCandidates(tree, 1400)).toEqual([]);
     applyTxn(tree, { type: 'delete', path: '/c/k' }, 5n, 1000n);
     expect(reapCandidates(tree, 1600)).toEqual(['/c', '/t']);
+  });
+});
+
+describe('sequential names past 2^31', () => {
+  it('as ZooKeeper: the tree keeps the cversion at 2^31 - 1 (createNode only raises it), a multi wraps to a signed name', () => {
+    const tree = new DataTree(true);
+    applyTxn(tree, { type: 'create', op: 'create', path: '/q', data: null, acl: OPEN_ACL, owner: 0n, parentCVersion: 1 }, 1n, 1n);
+    (tree.getNode('/q') ?? expect.unreachable()).stat.cversion = 2147483647;
+    const create = (view: PrepView): string => {
+      const ctx = { sessionId: 5n, authInfo: [], zxid: tree.lastZxid + 1n, time: 2n, extendedTypesEnabled: true };
+      const txn = prepCreate(view, ctx, 'create', { path: '/q/s-', data: null, acl: OPEN_ACL.slice(), flags: 2, ttl: -1n });
+      if (txn.type !== 'create') throw new Error('expected a create');
+      return txn.path;
+    };
+    // Two creates in one multi: the change record's cversion wraps, and %010d prints the sign.
+    const multi = new PrepView(tree);
+    expect([create(multi), create(multi)]).toEqual(['/q/s-2147483647', '/q/s--2147483648']);
+    // One at a time: the first lands, the next gets the same name (NodeExists), as in ZooKeeper 3.8.
+    const ctx = { sessionId: 5n, authInfo: [], zxid: 2n, time: 2n, extendedTypesEnabled: true };
+    applyTxn(tree, prepCreate(new PrepView(tree), ctx, 'create', { path: '/q/s-', data: null, acl: OPEN_ACL.slice(), flags: 2, ttl: -1n }), 2n, 2n);
+    expect(() => create(new PrepView(tree))).toThrow('NODE_EXISTS');
+    // Reported cversion: stored × 2 − children, in int arithmetic.
+    expect(tree.statOf(tree.getNode('/q') ?? expect.unreachable()).cversion).toBe((Math.imul(2147483647, 2) - 1) | 0);
   });
 });
