@@ -19,6 +19,7 @@ const resolve = {
     exact('@zkts/protocol/inspect', src('protocol', 'inspect')),
     exact('@zkts/recipes', src('recipes')),
     exact('@zkts/testkit', src('testkit')),
+    exact('@zkts/server', src('server')),
     exact('@zkts/sasl-kerberos', src('sasl-kerberos')),
   ],
 };
@@ -42,7 +43,7 @@ export default defineConfig({
         resolve,
         test: {
           name: 'integration',
-          include: ['packages/*/test/integration/**/*.test.ts', 'test/**/*.test.ts'],
+          include: ['packages/*/test/integration/**/*.test.ts', 'packages/*/test/conformance/**/*.test.ts', 'test/**/*.test.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
           globalSetup: ['packages/testkit/test/global-setup.ts'],

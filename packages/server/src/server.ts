@@ -1,0 +1,75 @@
+/**
+ * startServer: one in-process, in-memory ZooKeeper 3.8 standalone server — the shared state (tree, watches,
+ * sessions), the TCP listener, the session expiry and the container/TTL reaper — and its handle.
+ */
+import { resolveOptions, type ServerOptions } from './options.js';
+import { Listener } from './net/listener.js';
+import { ServerCore } from './requests/core.js';
+import { prepDeleteContainer, PrepView } from './requests/prep.js';
+import { Rejection } from './requests/rejection.js';
+import { ContainerReaper } from './tree/container-reaper.js';
+
+/** A running server. */
+export interface ZkServer extends AsyncDisposable {
+  /** `host:port`, for a client's connect string. */
+  readonly connectString: string;
+  readonly host: string;
+  readonly port: number;
+  /** The last zxid applied. */
+  readonly lastZxid: bigint;
+  /** Number of open client connections. */
+  readonly connectionCount: number;
+  /** Stops listening, drops every connection and every timer. The data is gone. */
+  close(): Promise<void>;
+}
+
+/** Starts a server and resolves once it listens. */
+export async function startServer(options: ServerOptions = {}): Promise<ZkServer> {
+  const resolved = resolveOptions(options);
+  const core = new ServerCore(resolved);
+  const listener = new Listener(core);
+  const reaper = new ContainerReaper(core.tree, resolved.clock, resolved.containerCheckIntervalMs, (path) => {
+    const ctx = core.prepContext(0n, []);
+    try {
+      core.commit(prepDeleteContainer(new PrepView(core.tree), ctx, path, core.tree), ctx);
+    } catch (err) {
+      if (!(err instanceof Rejection)) {
+        resolved.logger.warn(`reaping ${path} failed: ${(err as Error).message}`);
+        return;
+      }
+      core.commit({ type: 'error', err: err.code }, ctx);
+    }
+  });
+  let port: number;
+  try {
+    port = await listener.listen(resolved.port, resolved.host);
+  } catch (err) {
+    core.sessions.stop();
+    throw err;
+  }
+  reaper.start();
+  const host = resolved.host;
+  const hostPart = host.includes(':') ? `[${host}]` : host;
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      reaper.stop();
+      core.sessions.stop();
+      await listener.close();
+    })();
+    return closing;
+  };
+  return {
+    connectString: `${hostPart}:${port}`,
+    host,
+    port,
+    get lastZxid() {
+      return core.tree.lastZxid;
+    },
+    get connectionCount() {
+      return listener.size;
+    },
+    close,
+    [Symbol.asyncDispose]: close,
+  };
+}
