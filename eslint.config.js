@@ -97,6 +97,16 @@ const zones = [
     },
   },
   {
+    // The server speaks the wire through the codec; it shares nothing with the client's session.
+    files: ['packages/server/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrict(
+        notOtherPackagesSources,
+        rule('^@zkts/(?!protocol/codec$)', 'The server depends on @zkts/protocol/codec alone.'),
+      ),
+    },
+  },
+  {
     // The testkit starts real servers for any client: it depends on no zkts package.
     files: ['packages/testkit/src/**/*.ts'],
     rules: {

@@ -25,6 +25,7 @@ const cases: Case[] = [
   { file: 'packages/recipes/src/cache/engine/example.ts', forbidden: '../../internal/wait.js', allowed: '../types.js' },
   { file: 'packages/recipes/src/queues/curator/example.ts', forbidden: '../../locks/mutex.js', allowed: '../../errors.js' },
   { file: 'packages/recipes/src/internal/example.ts', forbidden: '../locks/index.js', allowed: '../errors.js' },
+  { file: 'packages/server/src/requests/example.ts', forbidden: '@zkts/protocol', allowed: '@zkts/protocol/codec' },
   { file: 'packages/testkit/src/example.ts', forbidden: '@zkts/protocol', allowed: 'node:net' },
   { file: 'packages/cli/src/example.ts', forbidden: '../../recipes/src/internal/index.js', allowed: '@zkts/recipes' },
   { file: 'packages/cli/test/unit/example.test.ts', forbidden: '../../../recipes/src/internal/index.js', allowed: '../../src/main.js' },
