@@ -129,10 +129,12 @@ export class EmbeddedZooKeeperServer implements ZooKeeperServer {
     return server;
   }
 
+  /** The client port (kept across stop and start). */
   get port(): number {
     return this.#port;
   }
 
+  /** `127.0.0.1:<port>`. */
   get connectString(): string {
     return `${this.host}:${this.#port}`;
   }
@@ -142,6 +144,7 @@ export class EmbeddedZooKeeperServer implements ZooKeeperServer {
     return this.#server !== undefined;
   }
 
+  /** Listens again on the same port (no-op while running). */
   start(): Promise<void> {
     return this.#serialize(async () => {
       if (this.#server) return;
@@ -150,6 +153,7 @@ export class EmbeddedZooKeeperServer implements ZooKeeperServer {
     });
   }
 
+  /** Closes the server: every connection dropped; the data kept only in a dataDir. */
   stop(): Promise<void> {
     return this.#serialize(async () => {
       const server = this.#server;
@@ -158,10 +162,12 @@ export class EmbeddedZooKeeperServer implements ZooKeeperServer {
     });
   }
 
+  /** The same as stop: in one process, closing is as abrupt as it gets. */
   kill(): Promise<void> {
     return this.stop();
   }
 
+  /** stop + start on the same port. */
   async restart(): Promise<void> {
     await this.stop();
     await this.start();
@@ -173,6 +179,7 @@ export class EmbeddedZooKeeperServer implements ZooKeeperServer {
     return fourLetter({ host: this.host, port: this.#port }, cmd);
   }
 
+  /** Closes the server. */
   async [Symbol.asyncDispose](): Promise<void> {
     await this.stop();
   }

@@ -6,8 +6,11 @@ export type Backend = 'local' | 'container' | 'embedded' | 'auto';
 
 /** The clock an embedded server runs on: the shape of ManualClock (and of @zkts/server's Clock). */
 export interface EmbeddedClock {
+  /** Milliseconds since the epoch, as this clock has it. */
   now(): number;
+  /** Calls `callback` once, `ms` from now on this clock; returns a handle for clearTimeout. */
   setTimeout(callback: () => void, ms: number): object;
+  /** Cancels a timer this clock's setTimeout made. */
   clearTimeout(timer: object): void;
 }
 
