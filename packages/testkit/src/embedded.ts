@@ -53,7 +53,7 @@ const REFUSED = [
   'fourLetterWhitelist', 'tls', 'clientPort', 'sasl', 'enforceAuth', 'x509Auth',
 ] as const satisfies readonly (keyof ServerOptions)[];
 
-/** Throws UnsupportedOptionError for the first option the embedded backend cannot honour. */
+/** Throws UnsupportedOptionError for the first option the embedded backend cannot honour. @internal */
 export function refuseEmbeddedOptions(options: ServerOptions): void {
   for (const option of REFUSED) {
     if (options[option] !== undefined) {
@@ -70,7 +70,7 @@ let loaded: Promise<EmbeddedServerModule> | undefined;
 
 /**
  * Imports @zkts/server: as the testkit sees it, else as the project in the working directory sees it (a strict
- * installer such as pnpm links only declared dependencies next to the testkit).
+ * installer such as pnpm links only declared dependencies next to the testkit). @internal
  */
 export function loadEmbeddedServer(): Promise<EmbeddedServerModule> {
   loaded ??= (async () => {
