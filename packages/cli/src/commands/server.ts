@@ -34,15 +34,16 @@ export const server: Command = {
     'and exits 0.\n' +
     '\n' +
     'It is for development, tests, demos and single-node tools: one node, no quorum, no replication. The data\n' +
-    'lives in memory and goes when the server stops, unless --data-dir gives it a directory. Use ZooKeeper when\n' +
-    'data matters (docs/guides/embedded-server.md).\n' +
+    'lives in memory and goes when the server stops; --data-dir passes a data directory on to the server (see\n' +
+    "@zkts/server's README for what it keeps there). Use ZooKeeper when data matters\n" +
+    '(docs/guides/embedded-server.md).\n' +
     '\n' +
     '  zkts server &                  # 127.0.0.1:2181\n' +
     '  zkts server --port 0           # a free port: the first line of stdout says which',
   options: {
     port: { type: 'string', arg: 'PORT', description: `TCP port (default ${DEFAULT_PORT}; 0: a free one)` },
     host: { type: 'string', arg: 'HOST', description: 'address to listen on (default 127.0.0.1)' },
-    'data-dir': { type: 'string', arg: 'DIR', description: "the server's data directory (default: memory only)" },
+    'data-dir': { type: 'string', arg: 'DIR', description: "the server's data directory, passed on as its dataDir" },
   },
   async run(context: CommandContext): Promise<number> {
     atMost(context, 0);
@@ -63,7 +64,8 @@ export const server: Command = {
       });
     });
     out.emit({ connectString: running.connectString, host: running.host, port: running.port }, running.connectString);
-    out.note(`zkts server: ZooKeeper 3.8 (in memory${dataDir === undefined ? '' : `, data dir ${dataDir}`}) on ${running.connectString}; Ctrl-C stops it`);
+    const where = dataDir === undefined ? 'in memory' : `data dir ${dataDir}`;
+    out.note(`zkts server: ZooKeeper 3.8 (${where}) on ${running.connectString}; Ctrl-C stops it`);
     await waitForAbort(context.signal);
     await running.close();
     return ExitCode.OK;

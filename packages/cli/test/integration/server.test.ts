@@ -1,7 +1,9 @@
 // `zkts server` as a user runs it: the built bin (bin/zkts.js → dist/), a zkts client against the connect string
 // it prints, and Ctrl-C (SIGINT) or SIGTERM closing it with exit code 0.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -68,6 +70,20 @@ describe('zkts server', () => {
     } finally {
       first.child.kill('SIGINT');
       await first.done;
+    }
+  });
+
+  it('passes --data-dir on to the server and says so', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'zkts-server-data-'));
+    const run = startBin(['--port', '0', '--data-dir', dir]);
+    try {
+      await waitForOutput(run.stdout, /^127\.0\.0\.1:\d+\n/);
+      await waitForOutput(run.stderr, new RegExp(`data dir ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+      run.child.kill('SIGTERM');
+      expect((await run.done).code).toBe(0);
+    } finally {
+      run.child.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
