@@ -1,7 +1,8 @@
-// `npm run demo` (scripts/demo.sh): starts a local ZooKeeper through the testkit (or uses ZKTS_SERVER), runs
-// the demo, prints a summary and a last line `DEMO_SUMMARY {json}`, and stops what it started.
-import { startZooKeeper } from '@zkts/testkit';
-import type { ZooKeeperServer } from '@zkts/testkit';
+// `npm run demo` (scripts/demo.sh): starts an in-memory ZooKeeper in this process (@zkts/server: no Java), or
+// uses a real one (`--server HOST:PORT`, or ZKTS_SERVER), runs the demo, prints a summary and a last line
+// `DEMO_SUMMARY {json}`, and stops what it started.
+import { startServer } from '@zkts/server';
+import type { ZkServer } from '@zkts/server';
 
 import { runDemo } from './demo.js';
 import type { DemoSummary } from './messages.js';
@@ -26,14 +27,23 @@ function summaryText(s: DemoSummary): string {
   ].join('\n');
 }
 
+/** `--server HOST:PORT` (or `--server=HOST:PORT`), else ZKTS_SERVER, else undefined: start our own. */
+function serverArgument(args: readonly string[]): string | undefined {
+  for (const [i, arg] of args.entries()) {
+    if (arg === '--server') return args[i + 1];
+    if (arg.startsWith('--server=')) return arg.slice('--server='.length);
+  }
+  return process.env['ZKTS_SERVER'] || undefined;
+}
+
 async function main(): Promise<void> {
-  let server: ZooKeeperServer | undefined;
-  let connectString = process.env['ZKTS_SERVER'];
+  let server: ZkServer | undefined;
+  let connectString = serverArgument(process.argv.slice(2));
   if (!connectString) {
-    print('Starting a local ZooKeeper (testkit)…');
     // A short tick lets the killed holder's session expire within a few seconds.
-    server = await startZooKeeper({ tickTime: 500, minSessionTimeout: 1000 });
+    server = await startServer({ tickTime: 500, minSessionTimeout: 1000 });
     connectString = server.connectString;
+    print(`Started an in-memory ZooKeeper 3.8 server (@zkts/server) on ${connectString}; --server HOST:PORT uses a real one.`);
   }
   try {
     const live = process.stdout.isTTY ? (line: string): void => void process.stdout.write(`\r${line}`) : undefined;
@@ -43,8 +53,8 @@ async function main(): Promise<void> {
     process.exitCode = summary.ok ? 0 : 1;
   } finally {
     if (server) {
-      await server.stop();
-      print('Stopped the local ZooKeeper.');
+      await server.close();
+      print('Stopped the in-memory ZooKeeper.');
     }
   }
 }

@@ -9,10 +9,10 @@ import { join } from 'node:path';
 
 import { repoRoot } from './doc-blocks.js';
 
-/** The four packages in dependency order (recipes and the CLI build against protocol's dist). */
-export const PACKAGES = ['protocol', 'recipes', 'testkit', 'cli'] as const;
-/** The three with importable entry points; the CLI is a bin only. */
-export const LIBRARIES = ['protocol', 'recipes', 'testkit'] as const;
+/** The five packages in dependency order (server, recipes and the CLI build against protocol's dist). */
+export const PACKAGES = ['protocol', 'server', 'recipes', 'testkit', 'cli'] as const;
+/** The four with importable entry points; the CLI is a bin only. */
+export const LIBRARIES = ['protocol', 'server', 'recipes', 'testkit'] as const;
 
 const bin = (name: string): string => join(repoRoot, 'node_modules/.bin', name);
 export const tsc = join(repoRoot, 'node_modules/typescript/bin/tsc');

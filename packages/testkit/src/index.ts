@@ -1,13 +1,14 @@
 export { startEnsemble, startZooKeeper } from './start.js';
 export { ManualClock } from './manual-clock.js';
 export { LocalZooKeeperServer } from './local-server.js';
-export { ZooKeeperNotInstalledError, ServerStartError } from './errors.js';
+export { ZooKeeperNotInstalledError, ServerStartError, UnsupportedOptionError } from './errors.js';
+export { EmbeddedZooKeeperServer } from './embedded.js';
 export { fourLetter, modeOf, parseMntr } from './four-letter.js';
 export { digestCredential } from './digest.js';
 export { freePort, freePorts } from './ports.js';
 export { probeJavaRuntime, javaRuntime } from './java.js';
 export { listTaggedProcesses, reapOrphans, TAG_PROPERTY, RUN_PROPERTY, RUN_ENV } from './processes.js';
-export type { Backend, LogLevel, SaslServerOptions, ServerOptions, TlsMaterial, ZooKeeperServer } from './options.js';
+export type { Backend, EmbeddedClock, LogLevel, SaslServerOptions, ServerOptions, TlsMaterial, ZooKeeperServer } from './options.js';
 export { startKdc, kdcUnavailableReason } from './kdc.js';
 export type { Kdc, KdcOptions } from './kdc.js';
 export { renderClientJaas, renderServerJaas } from './auth-config.js';

@@ -1,5 +1,18 @@
-/** Where servers run: a local JVM, a Docker container (engine found by testcontainers), or whichever is available. */
-export type Backend = 'local' | 'container' | 'auto';
+/**
+ * Where servers run: a local JVM, a Docker container (engine found by testcontainers), @zkts/server in this
+ * process (`embedded`), or whichever of local and container is available (`auto`).
+ */
+export type Backend = 'local' | 'container' | 'embedded' | 'auto';
+
+/** The clock an embedded server runs on: the shape of ManualClock (and of @zkts/server's Clock). */
+export interface EmbeddedClock {
+  /** Milliseconds since the epoch, as this clock has it. */
+  now(): number;
+  /** Calls `callback` once, `ms` from now on this clock; returns a handle for clearTimeout. */
+  setTimeout(callback: () => void, ms: number): object;
+  /** Cancels a timer this clock's setTimeout made. */
+  clearTimeout(timer: object): void;
+}
 
 /** The server's log4j/logback level. */
 export type LogLevel = 'ERROR' | 'WARN' | 'INFO' | 'DEBUG';
@@ -19,8 +32,21 @@ export interface SaslServerOptions {
 
 /** What a test can ask of a server; everything is optional and defaults to a fast, permissive server. */
 export interface ServerOptions {
-  /** Default `'auto'`: local when Java and the jars exist, else a container when a Docker engine answers. */
+  /**
+   * Default `'auto'`: local when Java and the jars exist, else a container when a Docker engine answers. Never
+   * `'embedded'` unless asked for: see README "Embedded".
+   */
   backend?: Backend;
+  /**
+   * Embedded backend only: the server's clock, e.g. a ManualClock, so a test moves session expiry and container
+   * reaping by hand.
+   */
+  clock?: EmbeddedClock;
+  /**
+   * Embedded backend only: passed to @zkts/server as its `dataDir`. Without it the data lives in memory and is
+   * gone after `stop`, `kill` or `restart`.
+   */
+  dataDir?: string;
   /**
    * Container backend only: the ZooKeeper image (any image with java and ZooKeeper's jars: an Apache release's
    * lib/ or Debian's /usr/share/java). Default `$ZKTS_ZOOKEEPER_IMAGE`, else `zookeeper:3.8` when present, else

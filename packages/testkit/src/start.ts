@@ -2,7 +2,8 @@ import { startContainerEnsemble } from './container-ensemble.js';
 import { dockerUnavailableReason } from './container-runtime.js';
 import { startContainerZooKeeper } from './container.js';
 import { startLocalEnsemble } from './ensemble.js';
-import { ZooKeeperNotInstalledError } from './errors.js';
+import { EmbeddedZooKeeperServer } from './embedded.js';
+import { UnsupportedOptionError, ZooKeeperNotInstalledError } from './errors.js';
 import { probeJavaRuntime } from './java.js';
 import { startLocalZooKeeper } from './local-server.js';
 
@@ -10,32 +11,49 @@ import type { ContainerEnsemble } from './container-ensemble.js';
 import type { Ensemble, EnsembleOptions } from './ensemble.js';
 import type { Backend, ServerOptions, ZooKeeperServer } from './options.js';
 
-/** The environment variable choosing the backend: local, container or auto. */
+/** The environment variable choosing the backend: local, container, embedded or auto. */
 export const BACKEND_ENV = 'ZKTS_TESTKIT_BACKEND';
 
 function requestedBackend(options: ServerOptions): Backend {
   const fromEnv = process.env[BACKEND_ENV];
   const backend = options.backend ?? fromEnv ?? 'auto';
-  if (backend !== 'local' && backend !== 'container' && backend !== 'auto') {
-    throw new TypeError(`unknown testkit backend ${JSON.stringify(backend)} (local, container or auto)`);
+  if (backend !== 'local' && backend !== 'container' && backend !== 'embedded' && backend !== 'auto') {
+    throw new TypeError(`unknown testkit backend ${JSON.stringify(backend)} (local, container, embedded or auto)`);
   }
   return backend;
 }
 
-/** `auto`: local when Java and the jars exist, else a container when a Docker engine answers. */
-export async function resolveBackend(options: ServerOptions): Promise<'local' | 'container'> {
+/**
+ * `auto`: local when Java and the jars exist, else a container when a Docker engine answers. `auto` never picks
+ * `embedded`: a test that asks for ZooKeeper gets ZooKeeper unless it says otherwise.
+ */
+export async function resolveBackend(options: ServerOptions): Promise<'local' | 'container' | 'embedded'> {
   const backend = requestedBackend(options);
   if (backend !== 'auto') return backend;
   const local = probeJavaRuntime();
   if (typeof local !== 'string') return 'local';
   const docker = await dockerUnavailableReason();
   if (docker === undefined) return 'container';
-  throw new ZooKeeperNotInstalledError(`${local} (No Docker engine for the container backend either: ${docker})`);
+  throw new ZooKeeperNotInstalledError(
+    `${local} (No Docker engine for the container backend either: ${docker}. backend 'embedded' needs neither.)`,
+  );
+}
+
+/** The options only the embedded backend has, refused by name elsewhere. */
+function refuseEmbeddedOnly(options: ServerOptions, backend: string): void {
+  for (const option of ['clock', 'dataDir'] as const) {
+    if (options[option] !== undefined) {
+      throw new UnsupportedOptionError(option, `the option \`${option}\` is for backend 'embedded' only, not '${backend}'`);
+    }
+  }
 }
 
 /** Starts a standalone ZooKeeper server and resolves once it serves. */
 export async function startZooKeeper(options: ServerOptions = {}): Promise<ZooKeeperServer> {
-  return (await resolveBackend(options)) === 'local' ? startLocalZooKeeper(options) : startContainerZooKeeper(options);
+  const backend = await resolveBackend(options);
+  if (backend === 'embedded') return EmbeddedZooKeeperServer.start(options);
+  refuseEmbeddedOnly(options, backend);
+  return backend === 'local' ? startLocalZooKeeper(options) : startContainerZooKeeper(options);
 }
 
 /**
@@ -46,5 +64,10 @@ export async function startZooKeeper(options: ServerOptions = {}): Promise<ZooKe
 export async function startEnsemble(options: EnsembleOptions & { backend: 'container' }): Promise<ContainerEnsemble>;
 export async function startEnsemble(options: EnsembleOptions): Promise<Ensemble>;
 export async function startEnsemble(options: EnsembleOptions): Promise<Ensemble> {
-  return (await resolveBackend(options)) === 'local' ? startLocalEnsemble(options) : startContainerEnsemble(options);
+  const backend = await resolveBackend(options);
+  if (backend === 'embedded') {
+    throw new UnsupportedOptionError('backend', "backend 'embedded' is one standalone server: ensembles need backend 'local' or 'container'");
+  }
+  refuseEmbeddedOnly(options, backend);
+  return backend === 'local' ? startLocalEnsemble(options) : startContainerEnsemble(options);
 }

@@ -10,6 +10,7 @@ import { lock } from './lock.js';
 import { ls } from './ls.js';
 import { proxy } from './proxy.js';
 import { rm } from './rm.js';
+import { server } from './server.js';
 import { set } from './set.js';
 import { shell } from './shell.js';
 import { snapshot } from './snapshot.js';
@@ -19,4 +20,4 @@ import { txnlog } from './txnlog.js';
 import { watch } from './watch.js';
 import { whoami } from './whoami.js';
 
-export const COMMANDS: readonly Command[] = [ls, tree, get, set, create, rm, stat, acl, auth, whoami, watch, srvr, mntr, ruok, lock, txnlog, snapshot, decode, proxy, shell];
+export const COMMANDS: readonly Command[] = [ls, tree, get, set, create, rm, stat, acl, auth, whoami, watch, srvr, mntr, ruok, lock, txnlog, snapshot, decode, proxy, server, shell];

@@ -30,7 +30,7 @@ function mtimes(dir: string, extension: string): [number, number] | undefined {
 }
 
 export function buildIsFresh(): boolean {
-  return ['cli', 'protocol', 'recipes', 'sasl-kerberos'].every((pkg) => {
+  return ['cli', 'protocol', 'recipes', 'sasl-kerberos', 'server'].every((pkg) => {
     const built = mtimes(join(REPO_ROOT, 'packages', pkg, 'dist'), '.js');
     const sources = mtimes(join(REPO_ROOT, 'packages', pkg, 'src'), '.ts');
     return built !== undefined && sources !== undefined && built[0] >= sources[1];

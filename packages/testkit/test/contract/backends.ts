@@ -1,10 +1,24 @@
 // The testkit's backends as the contract suites see them: what to pass to startZooKeeper/startEnsemble, why
-// the backend cannot run here (only the container backend may be missing: no Docker engine), and how many
-// servers this test process owns right now (JVMs or containers), for "leaves nothing behind" checks.
-import { dockerUnavailableReason, listTaggedContainers, listTaggedProcesses } from '../../src/index.js';
+// the backend cannot run here (only the container backend may be missing: no Docker engine), how many
+// servers this test process owns right now (JVMs or containers), for "leaves nothing behind" checks, and what
+// its servers are (a JVM, durable data, four-letter words): the suites check each trait where it holds and
+// the documented alternative where it does not.
+import { dockerUnavailableReason, listTaggedContainers, listTaggedProcesses, startZooKeeper } from '../../src/index.js';
+
+export interface Traits {
+  /** A ZooKeeper JVM (its own log, a start deadline, JVM options). */
+  jvm: boolean;
+  /** The data survives stop, kill and restart. */
+  durable: boolean;
+  /** The server answers four-letter words. */
+  fourLetterWords: boolean;
+}
+
+const JAVA_ZOOKEEPER: Traits = { jvm: true, durable: true, fourLetterWords: true };
 
 export interface BackendUnderTest {
-  backend: 'local' | 'container';
+  backend: 'local' | 'container' | 'embedded';
+  traits: Traits;
   /** Why the backend cannot run on this machine (the suites then skip, saying so); undefined when it can. */
   unavailable: string | undefined;
   /** Servers (JVMs / containers) owned by this process. */
@@ -13,6 +27,7 @@ export interface BackendUnderTest {
 
 export const localBackend: BackendUnderTest = {
   backend: 'local',
+  traits: JAVA_ZOOKEEPER,
   // The local backend is required on every machine zkts tests on: it never skips.
   unavailable: undefined,
   owned: () => Promise.resolve(listTaggedProcesses().filter((p) => p.tag.startsWith(`${process.pid}-`)).length),
@@ -22,8 +37,26 @@ export async function containerBackend(): Promise<BackendUnderTest> {
   const reason = await dockerUnavailableReason();
   return {
     backend: 'container',
+    traits: JAVA_ZOOKEEPER,
     unavailable: reason === undefined ? undefined : `no Docker engine answers (${reason})`,
     owned: async () => (await listTaggedContainers()).filter((c) => c.tag.startsWith(`${process.pid}-`)).length,
+  };
+}
+
+/**
+ * @zkts/server in this process: always available, in memory (no dataDir), four-letter words as far as the
+ * server answers them (asked once: `ruok`).
+ */
+export async function embeddedBackend(): Promise<BackendUnderTest> {
+  const probe = await startZooKeeper({ backend: 'embedded' });
+  const answers = await probe.fourLetter('ruok').then((a) => a === 'imok', () => false);
+  await probe[Symbol.asyncDispose]();
+  return {
+    backend: 'embedded',
+    traits: { jvm: false, durable: false, fourLetterWords: answers },
+    unavailable: undefined,
+    // Nothing outlives the process: the servers are objects in it.
+    owned: () => Promise.resolve(0),
   };
 }
 
