@@ -23,6 +23,8 @@ export interface ClientConnection extends Watcher {
   sessionTimeout: number;
   /** Identities: `ip:<address>` from the start, then what `auth` packets add. */
   readonly authInfo: AuthId[];
+  /** The peer's address as ZooKeeper logs it. */
+  readonly remoteAddress: string;
   /** Queues a reply frame: ReplyHeader, then `body` when given. */
   reply(xid: number, zxid: bigint, err: number, body?: (w: JuteWriter) => void): void;
   /** Queues a frame whose payload `write` produces (the headerless ConnectResponse). */
@@ -51,7 +53,14 @@ export class ServerCore {
 
   /** The context in which the next transaction of `sessionId` is prepared. */
   prepContext(sessionId: bigint, authInfo: readonly AuthId[]): PrepContext {
-    return { sessionId, authInfo, zxid: this.tree.lastZxid + 1n, time: this.now(), extendedTypesEnabled: this.options.extendedTypesEnabled };
+    return {
+      sessionId,
+      authInfo,
+      zxid: this.tree.lastZxid + 1n,
+      time: this.now(),
+      extendedTypesEnabled: this.options.extendedTypesEnabled,
+      authSchemes: this.options.authSchemes,
+    };
   }
 
   /** Applies `txn` with the zxid and time `ctx` reserved. */
