@@ -53,6 +53,8 @@ export async function startServer(options: ServerOptions = {}): Promise<ZkServer
     await listener.close();
     throw err;
   }
+  core.stats.clientPort = port;
+  core.stats.securePort = securePort ?? -1;
   reaper.start();
   const host = resolved.host;
   const hostPart = host.includes(':') ? `[${host}]` : host;

@@ -6,6 +6,8 @@
  */
 import type { JuteWriter } from '@zkts/protocol/codec';
 
+import type { LiveConnection } from '../four-letter/commands.js';
+import { ServerStats } from '../four-letter/stats.js';
 import type { ResolvedOptions } from '../options.js';
 import { SessionTracker, type Session } from '../session/session-tracker.js';
 import type { AuthId } from '../tree/acl.js';
@@ -39,8 +41,13 @@ export class ServerCore {
   readonly watches = new WatchRegistry();
   readonly sessions: SessionTracker;
   private readonly connections = new Map<bigint, ClientConnection>();
+  /** The counters the four-letter words report. */
+  readonly stats: ServerStats;
+  /** Every open connection, bound to a session or not (the four-letter words list them). */
+  readonly live = new Set<LiveConnection>();
 
   constructor(readonly options: ResolvedOptions) {
+    this.stats = new ServerStats(options.clock.now());
     this.tree = new DataTree(options.extendedTypesEnabled);
     this.tree.watches = this.watches;
     this.sessions = new SessionTracker(options.clock, options.tickTime, (s) => this.expire(s));

@@ -39,6 +39,7 @@ export function handleSasl(core: ServerCore, conn: ClientConnection, xid: number
   } catch (err) {
     if (!(err instanceof SaslFailure)) throw err;
     core.options.logger.warn(`client ${conn.remoteAddress} failed to SASL authenticate: ${err.message}`);
+    core.stats.authFailed++;
     const required = core.options.enforceAuthSchemes.includes('sasl');
     refuse(conn, xid, required ? KeeperCode.SESSION_CLOSED_REQUIRE_SASL_AUTH : KeeperCode.AUTH_FAILED, 'SASL authentication failed');
     return true;
