@@ -45,7 +45,7 @@ function connectionInfo(c: LiveConnection, self: LiveConnection, brief: boolean)
     const l = s.latency;
     line += `,sid=${hex(c.sessionId)},lop=${s.lastOp},est=${s.established},to=${c.sessionTimeout}`;
     if (s.lastCxid >= 0) line += `,lcxid=${hex(s.lastCxid)}`;
-    line += `,lzxid=${hex(s.lastZxid)},lresp=${s.lastResponseTime},llat=${l.last},minlat=${l.minimum},avglat=${Math.trunc(l.average())},maxlat=${l.max}`;
+    line += `,lzxid=${hex(s.lastZxid)},lresp=${s.lastResponseElapsed},llat=${l.last},minlat=${l.minimum},avglat=${Math.trunc(l.average())},maxlat=${l.max}`;
   }
   return `${line})\n`;
 }

@@ -54,6 +54,8 @@ export class ConnectionStats {
   lastCxid = -1;
   lastZxid = -1n;
   lastResponseTime = 0;
+  /** lresp: ZooKeeper prints the monotonic Time.currentElapsedTime(), not a wall time. */
+  lastResponseElapsed = 0;
   readonly latency = new Latency();
 
   constructor(readonly established: number) {}
@@ -66,6 +68,7 @@ export class ConnectionStats {
     this.lastCxid = -1;
     this.lastZxid = -1n;
     this.lastResponseTime = 0;
+    this.lastResponseElapsed = 0;
     this.latency.reset();
   }
 
@@ -75,6 +78,7 @@ export class ConnectionStats {
     if (cxid >= 0) this.lastCxid = cxid;
     this.lastZxid = zxid;
     this.lastResponseTime = end;
+    this.lastResponseElapsed = Math.trunc(performance.now());
     this.latency.add(Math.max(0, end - start));
   }
 }

@@ -89,6 +89,31 @@ describe('SASL DIGEST-MD5, side by side with ZooKeeper', () => {
     }
   });
 
+  it('a SASL super user (zookeeper.superUser): super in whoAmI, past every ACL, on both', async () => {
+    const pair = await Promise.all([
+      startZooKeeper({ sasl: { digestUsers: USERS, superUser: 'bob' }, tickTime: 500 }),
+      startServer({ saslUsers: USERS, saslSuperUser: 'bob', tickTime: 500 }),
+    ]);
+    try {
+      const seen = [];
+      for (const s of pair) {
+        const other = await connectAs(s.connectString, 'bjørn', USERS['bjørn']);
+        await other.create('/private', 'p', { acl: [Acls.sasl('bjørn')] });
+        await other.close();
+        const bob = await connectAs(s.connectString, 'bob', USERS.bob);
+        seen.push({
+          whoAmI: sortInfo(await bob.whoAmI()).filter((i) => !i.startsWith('ip:')),
+          read: Buffer.from((await bob.getData('/private')).data ?? []).toString(),
+        });
+        await bob.close();
+      }
+      expect(seen[1]).toEqual(seen[0]);
+      expect(seen[1]).toEqual({ whoAmI: ['sasl:bob', 'super:'], read: 'p' });
+    } finally {
+      await Promise.all([pair[0][Symbol.asyncDispose](), pair[1].close()]);
+    }
+  }, 120_000);
+
   it('enforce.auth: an anonymous session is closed with -124 by both; a SASL session works', async () => {
     for (const connectString of [enforcedZk.connectString, enforcedOurs.connectString]) {
       const anon = await connectAs(connectString).catch((e: unknown) => e);
