@@ -95,6 +95,11 @@ describe('TLS and x509, side by side with ZooKeeper', () => {
   });
 
   it('clientAuth want: no certificate is served without an x509 id; none: a certificate is not asked for', async () => {
+    // ZooKeeper with ssl.clientAuth=want serves a client without a certificate, with no x509 id.
+    await using wantZk = await startZooKeeper({ tls: true, clientPort: false, x509Auth: true, tickTime: 500, config: { 'ssl.clientAuth': 'want' } });
+    const zkAnon = await connectTls(wantZk.connectString, { ca: wantZk.tls?.ca ?? '' });
+    expect((await zkAnon.whoAmI()).map((i) => i.authScheme)).toEqual(['ip']);
+    await zkAnon.close();
     for (const clientAuth of ['want', 'none'] as const) {
       await using server = await startServer({ tls: { key: certs.server.key, cert: certs.server.cert, ca: certs.ca, clientAuth } });
       const anon = await connectTls(`127.0.0.1:${server.securePort}`, { ca: certs.ca });
