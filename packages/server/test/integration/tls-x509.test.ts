@@ -3,7 +3,7 @@
 // startServer's TLS port (certificates from openssl here). whoAmI, x509 ACLs and a client without a certificate
 // must come out the same; then the subject's RFC 2253 form and clientAuth want/none on our server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issueClientCertificate, startZooKeeper, type ZooKeeperServer } from '@zkts/testkit';
+import { fourLetter, issueClientCertificate, startZooKeeper, type ZooKeeperServer } from '@zkts/testkit';
 import { Acls, Perms, createClient, type ZkClient } from '@zkts/protocol';
 import { startServer, type ZkServer } from '@zkts/server';
 
@@ -76,6 +76,14 @@ describe('TLS and x509, side by side with ZooKeeper', () => {
     const mine = await observe(`127.0.0.1:${ours.securePort}`, client('zkts-client'), client('zkts-other'), root);
     expect(mine).toEqual(theirs);
     expect(mine).toMatchObject({ whoAmI: [{ authScheme: 'x509', user: 'CN=zkts-client' }], otherRead: 'NO_AUTH', otherReadAfter: 'ok' });
+  });
+
+  it('four-letter words on the TLS port: srvr answered by both', async () => {
+    if (zookeeper.tls === undefined || ours.securePort === undefined) throw new Error('no TLS');
+    const theirs = await fourLetter({ host: '127.0.0.1', port: zookeeper.port, tls: zookeeper.tls }, 'srvr');
+    const mine = await fourLetter({ host: '127.0.0.1', port: ours.securePort, tls: { ca: certs.ca, ...(certs.clients.get('/CN=zkts-client') as { key: string; cert: string }) } }, 'srvr');
+    const lineKeys = (t: string): string[] => t.split('\n').map((l) => l.split(':')[0] ?? '');
+    expect(lineKeys(mine)).toEqual(lineKeys(theirs));
   });
 
   it('a client without a certificate gets no session from either (clientAuth need)', async () => {
