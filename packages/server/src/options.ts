@@ -77,6 +77,35 @@ export interface ServerOptions {
   clock?: Clock;
   /** Default silent. */
   logger?: Logger;
+  /**
+   * SASL DIGEST-MD5 users, name → password (a JAAS `Server` section with DigestLoginModule; realm
+   * `zk-sasl-md5`). Set, the server answers sasl requests and registers the `sasl` ACL scheme.
+   */
+  saslUsers?: Readonly<Record<string, string>>;
+  /** `zookeeper.superUser`: the SASL user that is also `super`. */
+  saslSuperUser?: string;
+  /**
+   * `enforce.auth.enabled`: true requires `sasl` (`enforce.auth.schemes=sasl`), a list names the schemes. A
+   * connection without such an identity gets -124 for its first other request and is closed.
+   */
+  enforceAuth?: boolean | readonly string[];
+  /** `4lw.commands.whitelist`: the four-letter words answered (`'*'` for all); `srvr` is always on. */
+  fourLetterWords?: readonly string[];
+  /** A TLS client port (ZooKeeper's secureClientPort) with these PEM credentials; see TlsOptions. */
+  tls?: TlsOptions;
+}
+
+/** TLS for the secure client port. */
+export interface TlsOptions {
+  /** PEM private key and certificate (chain) of the server. */
+  key: string | Buffer;
+  cert: string | Buffer;
+  /** PEM CA certificate(s) that sign client certificates. */
+  ca?: string | Buffer | (string | Buffer)[];
+  /** `ssl.clientAuth`: default `'need'` (a client without a valid certificate fails the TLS handshake). */
+  clientAuth?: 'need' | 'want' | 'none';
+  /** The secure port; default 0 (a free one). The plain `port` is served too. */
+  securePort?: number;
 }
 
 /** Every setting, resolved. */
@@ -92,6 +121,15 @@ export interface ResolvedOptions {
   readonly containerCheckIntervalMs: number;
   readonly clock: Clock;
   readonly logger: Logger;
+  readonly saslUsers: ReadonlyMap<string, string> | undefined;
+  readonly saslSuperUser: string | undefined;
+  /** enforce.auth.schemes; empty when not enforced. */
+  readonly enforceAuthSchemes: readonly string[];
+  /** Optional authentication providers registered (`sasl` with saslUsers, `x509` with tls). */
+  readonly authSchemes: readonly string[];
+  /** Whitelisted four-letter words. */
+  readonly fourLetterWords: ReadonlySet<string>;
+  readonly tls: TlsOptions | undefined;
 }
 
 /** jute.maxbuffer's default, 0xfffff, plus ZooKeeper's 1024 bytes of request-header slack. */
@@ -100,6 +138,22 @@ export const DEFAULT_MAX_BUFFER = 0xfffff + 1024;
 function positive(name: string, value: number): number {
   if (!Number.isInteger(value) || value <= 0) throw new RangeError(`${name} must be a positive integer, got ${value}`);
   return value;
+}
+
+/** Every four-letter word ZooKeeper 3.8 knows (FourLetterCommands). */
+export const FOUR_LETTER_WORDS: readonly string[] = Object.freeze([
+  'conf', 'cons', 'crst', 'dirs', 'dump', 'envi', 'gtmk', 'hash', 'isro', 'mntr', 'ruok', 'srst', 'srvr', 'stat', 'stmk', 'wchc', 'wchp', 'wchs',
+]);
+
+/** FourLetterCommands.isEnabled's list: `*` means every word, and `srvr` is always there. */
+function whitelist(words: readonly string[] | undefined): ReadonlySet<string> {
+  const out = new Set<string>();
+  for (const w of words ?? []) {
+    if (w.trim() === '*') for (const k of FOUR_LETTER_WORDS) out.add(k);
+    else if (w.trim() !== '') out.add(w.trim());
+  }
+  out.add('srvr');
+  return out;
 }
 
 /** Fills in defaults and checks ranges (a bad option throws RangeError before anything listens). */
@@ -124,5 +178,11 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
     containerCheckIntervalMs: positive('containerCheckIntervalMs', options.containerCheckIntervalMs ?? 60_000),
     clock: options.clock ?? systemClock,
     logger: options.logger ?? silentLogger,
+    saslUsers: options.saslUsers === undefined ? undefined : new Map(Object.entries(options.saslUsers)),
+    saslSuperUser: options.saslSuperUser,
+    enforceAuthSchemes: options.enforceAuth === true ? ['sasl'] : options.enforceAuth === false || options.enforceAuth === undefined ? [] : [...options.enforceAuth],
+    authSchemes: [...(options.saslUsers === undefined ? [] : ['sasl']), ...(options.tls === undefined ? [] : ['x509'])],
+    fourLetterWords: whitelist(options.fourLetterWords),
+    tls: options.tls,
   };
 }

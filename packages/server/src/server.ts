@@ -17,6 +17,8 @@ export interface ZkServer extends AsyncDisposable {
   readonly port: number;
   /** The last zxid applied. */
   readonly lastZxid: bigint;
+  /** The TLS port, when `tls` is set. */
+  readonly securePort: number | undefined;
   /** Number of open client connections. */
   readonly connectionCount: number;
   /** Stops listening, drops every connection and every timer. The data is gone. */
@@ -28,6 +30,7 @@ export async function startServer(options: ServerOptions = {}): Promise<ZkServer
   const resolved = resolveOptions(options);
   const core = new ServerCore(resolved);
   const listener = new Listener(core);
+  const secure = resolved.tls === undefined ? undefined : new Listener(core, resolved.tls);
   const reaper = new ContainerReaper(core.tree, resolved.clock, resolved.containerCheckIntervalMs, (path) => {
     const ctx = core.prepContext(0n, []);
     try {
@@ -41,12 +44,17 @@ export async function startServer(options: ServerOptions = {}): Promise<ZkServer
     }
   });
   let port: number;
+  let securePort: number | undefined;
   try {
     port = await listener.listen(resolved.port, resolved.host);
+    securePort = await secure?.listen(resolved.tls?.securePort ?? 0, resolved.host);
   } catch (err) {
     core.sessions.stop();
+    await listener.close();
     throw err;
   }
+  core.stats.clientPort = port;
+  core.stats.securePort = securePort ?? -1;
   reaper.start();
   const host = resolved.host;
   const hostPart = host.includes(':') ? `[${host}]` : host;
@@ -55,7 +63,7 @@ export async function startServer(options: ServerOptions = {}): Promise<ZkServer
     closing ??= (async () => {
       reaper.stop();
       core.sessions.stop();
-      await listener.close();
+      await Promise.all([listener.close(), secure?.close()]);
     })();
     return closing;
   };
@@ -63,11 +71,12 @@ export async function startServer(options: ServerOptions = {}): Promise<ZkServer
     connectString: `${hostPart}:${port}`,
     host,
     port,
+    securePort,
     get lastZxid() {
       return core.tree.lastZxid;
     },
     get connectionCount() {
-      return listener.size;
+      return listener.size + (secure?.size ?? 0);
     },
     close,
     [Symbol.asyncDispose]: close,

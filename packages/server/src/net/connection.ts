@@ -12,6 +12,8 @@ import type { Socket } from 'node:net';
 import type { Logger } from '../options.js';
 import type { ClientConnection, ServerCore } from '../requests/core.js';
 import { dispatch } from '../requests/dispatch.js';
+import { answer, knownWord } from '../four-letter/commands.js';
+import { ConnectionStats } from '../four-letter/stats.js';
 import { handshake } from '../session/handshake.js';
 import type { AuthId } from '../tree/acl.js';
 
@@ -31,6 +33,10 @@ export class Connection implements ClientConnection {
   sessionTimeout = 0;
   readonly authInfo: AuthId[];
   readonly remoteAddress: string;
+  readonly remotePort: number;
+  readonly stats: ConnectionStats;
+  /** The connection's first bytes until four have arrived: a four-letter word, or a frame's length. */
+  private firstBytes: Buffer | undefined = Buffer.alloc(0);
   private readonly splitter: FrameSplitter;
   private readonly writer = new JuteWriter(4096);
   private state: 'handshake' | 'open' | 'closing' | 'closed' = 'handshake';
@@ -45,6 +51,9 @@ export class Connection implements ClientConnection {
     private readonly onClosed: (conn: Connection) => void,
   ) {
     this.remoteAddress = hostAddress(socket);
+    this.remotePort = socket.remotePort ?? 0;
+    this.stats = new ConnectionStats(core.options.clock.now());
+    core.live.add(this);
     this.authInfo = [{ scheme: 'ip', id: this.remoteAddress }];
     this.splitter = new FrameSplitter({ maxPacket: core.options.maxBuffer });
     socket.setNoDelay(true);
@@ -65,6 +74,16 @@ export class Connection implements ClientConnection {
 
   private onData(chunk: Buffer): void {
     if (this.ending()) return;
+    if (this.firstBytes !== undefined) {
+      const head = this.firstBytes.length === 0 ? chunk : Buffer.concat([this.firstBytes, chunk]);
+      if (head.length < 4) {
+        this.firstBytes = head;
+        return;
+      }
+      this.firstBytes = undefined;
+      if (this.fourLetterWord(head)) return;
+      chunk = head;
+    }
     try {
       for (const frame of this.splitter.push(chunk)) this.queue.push(frame);
     } catch (err) {
@@ -73,6 +92,18 @@ export class Connection implements ClientConnection {
       return;
     }
     this.pump();
+  }
+
+  /** NIOServerCnxn.checkFourLetterWord: answers a known word in the first four bytes, then closes. */
+  private fourLetterWord(head: Buffer): boolean {
+    const word = knownWord(head);
+    if (word === undefined) return false;
+    this.core.stats.received++;
+    this.stats.received++;
+    this.logger.info(`processing ${word} command from ${this.remoteAddress}`);
+    this.socket.write(answer(this.core, word, this, this.core.live));
+    this.close('four-letter word');
+    return true;
   }
 
   /** Handles queued frames in order until the queue is empty or the socket's buffer is full. */
@@ -90,11 +121,14 @@ export class Connection implements ClientConnection {
         this.head = 0;
       }
       try {
+        const start = this.core.options.clock.now();
+        const wasHandshake = this.state === 'handshake';
         if (this.state === 'handshake') {
           if (handshake(this.core, this, frame)) this.state = 'open';
         } else {
           dispatch(this.core, this, frame, this.remoteAddress);
         }
+        this.core.stats.requestDone(this.stats, frame, wasHandshake, this.core.tree.lastZxid, start, this.core.options.clock.now());
       } catch (err) {
         this.logger.warn(`connection ${this.id}: request failed (${(err as Error).message}); closing it`);
         this.destroy();
@@ -107,6 +141,8 @@ export class Connection implements ClientConnection {
     if (this.state === 'closed' || this.socket.destroyed) return;
     // The writer's view is reused for the next frame: the socket gets its own copy.
     this.socket.write(Buffer.from(bytes));
+    this.stats.sent++;
+    this.core.stats.packetSent(bytes.length - 4);
   }
 
   reply(xid: number, zxid: bigint, err: number, body?: (w: JuteWriter) => void): void {
@@ -148,6 +184,7 @@ export class Connection implements ClientConnection {
   }
 
   private onSocketClosed(): void {
+    this.core.live.delete(this);
     if (this.state !== 'closing') this.core.connectionClosed(this);
     this.state = 'closed';
     this.onClosed(this);

@@ -29,6 +29,7 @@ export function handleAuth(core: ServerCore, conn: ClientConnection, xid: number
     return;
   }
   core.options.logger.warn(`no authentication provider for scheme ${JSON.stringify(packet.scheme)}`);
+  core.stats.authFailed++;
   conn.reply(xid, 0n, KeeperCode.AUTH_FAILED);
   conn.close('authentication failed');
 }

@@ -6,6 +6,8 @@
  */
 import type { JuteWriter } from '@zkts/protocol/codec';
 
+import type { LiveConnection } from '../four-letter/commands.js';
+import { ServerStats } from '../four-letter/stats.js';
 import type { ResolvedOptions } from '../options.js';
 import { SessionTracker, type Session } from '../session/session-tracker.js';
 import type { AuthId } from '../tree/acl.js';
@@ -23,6 +25,8 @@ export interface ClientConnection extends Watcher {
   sessionTimeout: number;
   /** Identities: `ip:<address>` from the start, then what `auth` packets add. */
   readonly authInfo: AuthId[];
+  /** The peer's address as ZooKeeper logs it. */
+  readonly remoteAddress: string;
   /** Queues a reply frame: ReplyHeader, then `body` when given. */
   reply(xid: number, zxid: bigint, err: number, body?: (w: JuteWriter) => void): void;
   /** Queues a frame whose payload `write` produces (the headerless ConnectResponse). */
@@ -37,8 +41,13 @@ export class ServerCore {
   readonly watches = new WatchRegistry();
   readonly sessions: SessionTracker;
   private readonly connections = new Map<bigint, ClientConnection>();
+  /** The counters the four-letter words report. */
+  readonly stats: ServerStats;
+  /** Every open connection, bound to a session or not (the four-letter words list them). */
+  readonly live = new Set<LiveConnection>();
 
   constructor(readonly options: ResolvedOptions) {
+    this.stats = new ServerStats(options.clock.now());
     this.tree = new DataTree(options.extendedTypesEnabled);
     this.tree.watches = this.watches;
     this.sessions = new SessionTracker(options.clock, options.tickTime, (s) => this.expire(s));
@@ -51,7 +60,14 @@ export class ServerCore {
 
   /** The context in which the next transaction of `sessionId` is prepared. */
   prepContext(sessionId: bigint, authInfo: readonly AuthId[]): PrepContext {
-    return { sessionId, authInfo, zxid: this.tree.lastZxid + 1n, time: this.now(), extendedTypesEnabled: this.options.extendedTypesEnabled };
+    return {
+      sessionId,
+      authInfo,
+      zxid: this.tree.lastZxid + 1n,
+      time: this.now(),
+      extendedTypesEnabled: this.options.extendedTypesEnabled,
+      authSchemes: this.options.authSchemes,
+    };
   }
 
   /** Applies `txn` with the zxid and time `ctx` reserved. */

@@ -7,6 +7,7 @@
  */
 import { JuteReader, OpCode, readRequestHeader } from '@zkts/protocol/codec';
 
+import { enforceAuth, handleSasl } from '../sasl/sasl-op.js';
 import { handleAuth } from './auth.js';
 import type { ClientConnection, ServerCore } from './core.js';
 import { prepDeleteContainer } from './prep.js';
@@ -77,11 +78,13 @@ export function dispatch(core: ServerCore, conn: ClientConnection, frame: Uint8A
     }
     return;
   }
+  if (type === OpCode.sasl && handleSasl(core, conn, xid, r)) return;
   if (type === OpCode.sasl) {
     // No SASL server is configured: ZooKeeper fails on the missing SASL server and drops the connection.
     conn.close('SASL is not configured');
     return;
   }
+  if (!enforceAuth(core, conn, xid)) return;
   if (!core.sessions.touch(conn.sessionId, conn.sessionTimeout)) return;
   const handler = HANDLERS.get(type);
   if (handler === undefined) {

@@ -27,6 +27,8 @@ export interface PrepContext {
   readonly zxid: bigint;
   readonly time: bigint;
   readonly extendedTypesEnabled: boolean;
+  /** Authentication providers registered beyond digest and ip (`sasl`, `x509`). */
+  readonly authSchemes?: readonly string[];
 }
 
 /** The tree with the changes of earlier ops of the same request on top. */
@@ -99,7 +101,7 @@ export function prepCreate(view: PrepView, ctx: PrepContext, op: CreateOp, req: 
   let path = requirePath(req.path);
   if (path.lastIndexOf('/') === -1 || path.includes('\0')) reject(KeeperCode.BAD_ARGUMENTS);
   const parentPath = parentOf(path);
-  const acl = fixupACL(req.acl, ctx.authInfo) ?? reject(KeeperCode.INVALID_ACL);
+  const acl = fixupACL(req.acl, ctx.authInfo, ctx.authSchemes) ?? reject(KeeperCode.INVALID_ACL);
   const parent = view.record(parentPath);
   checkACL(parent.acl, Perms.CREATE, ctx);
   if (isSequential) path += sequenceSuffix(parent.stat.cversion);
@@ -178,7 +180,7 @@ export function prepSetData(view: PrepView, ctx: PrepContext, req: { path: strin
 export function prepSetACL(view: PrepView, ctx: PrepContext, req: { path: string | null; acl: ACL[] | null; version: number }): Txn {
   const path = requirePath(req.path);
   validatePath(path);
-  const acl = fixupACL(req.acl, ctx.authInfo) ?? reject(KeeperCode.INVALID_ACL);
+  const acl = fixupACL(req.acl, ctx.authInfo, ctx.authSchemes) ?? reject(KeeperCode.INVALID_ACL);
   const node = view.record(path);
   checkACL(node.acl, Perms.ADMIN, ctx);
   const version = checkVersion(node.stat.aversion, req.version);

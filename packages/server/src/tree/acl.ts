@@ -77,8 +77,15 @@ export function ipMatches(remote: string, aclExpr: string): boolean {
   return acl.every((v, i) => v === addr[i]);
 }
 
-/** The ACL id syntax each registered provider accepts (isValid). */
-function providerAccepts(scheme: string, id: string): boolean {
+/** KerberosName's syntax, which SASLAuthenticationProvider.isValid applies: an `@` only as `name[/host]@realm`. */
+function kerberosNameValid(id: string): boolean {
+  return !id.includes('@') || /^[^/@]*(\/[^/@]*)?@[^/@]*$/.test(id);
+}
+
+/** The ACL id syntax each registered provider accepts (isValid); `extra` lists the optional providers. */
+function providerAccepts(scheme: string, id: string, extra: readonly string[]): boolean {
+  if (scheme === 'sasl' && extra.includes('sasl')) return kerberosNameValid(id);
+  if (scheme === 'x509' && extra.includes('x509')) return true;
   if (scheme === 'digest') return javaSplit(id, ':').length === 2;
   if (scheme === 'ip') {
     const slash = id.indexOf('/');
@@ -88,9 +95,9 @@ function providerAccepts(scheme: string, id: string): boolean {
   return false;
 }
 
-/** Only the digest provider counts as "authenticated" for the `auth` scheme (ip does not). */
+/** The providers that count as "authenticated" for the `auth` scheme (ip does not). */
 function isAuthenticatedScheme(scheme: string): boolean {
-  return scheme === 'digest';
+  return scheme === 'digest' || scheme === 'sasl' || scheme === 'x509';
 }
 
 /** The jute-generated Id.hashCode: 37 × (37 × 17 + scheme.hashCode()) + id.hashCode(), as an int. */
@@ -114,7 +121,7 @@ export function authOrder(authInfo: readonly AuthId[]): AuthId[] {
 }
 
 /** PrepRequestProcessor.fixupACL: the ACL to store, or undefined for InvalidACL. */
-export function fixupACL(acls: readonly ACL[] | null, authInfo: readonly AuthId[]): ACL[] | undefined {
+export function fixupACL(acls: readonly ACL[] | null, authInfo: readonly AuthId[], extra: readonly string[] = []): ACL[] | undefined {
   const unique: ACL[] = [];
   for (const a of acls ?? []) {
     if (!unique.some((u) => sameACL(u, a))) unique.push(a);
@@ -136,7 +143,7 @@ export function fixupACL(acls: readonly ACL[] | null, authInfo: readonly AuthId[
       }
       if (!valid) return undefined;
     } else {
-      if (id === null || !providerAccepts(scheme, id)) return undefined;
+      if (id === null || !providerAccepts(scheme, id, extra)) return undefined;
       out.push(a);
     }
   }
@@ -155,10 +162,10 @@ export function hasPermission(acl: readonly ACL[], perm: number, authInfo: reado
     if ((a.perms & perm) === 0) continue;
     const { scheme, id } = a.id;
     if (scheme === 'world' && id === 'anyone') return true;
-    if (scheme === 'digest' || scheme === 'ip') {
+    if (scheme === 'digest' || scheme === 'ip' || scheme === 'sasl' || scheme === 'x509') {
       for (const auth of authInfo) {
         if (auth.scheme !== scheme || id === null) continue;
-        if (scheme === 'digest' ? auth.id === id : ipMatches(auth.id, id)) return true;
+        if (scheme === 'ip' ? ipMatches(auth.id, id) : auth.id === id) return true;
       }
     }
   }
@@ -176,7 +183,7 @@ export function maskDigests(acl: readonly ACL[]): ACL[] {
 export function clientInfos(authInfo: readonly AuthId[]): ClientInfo[] {
   return authOrder(authInfo).map((a) => {
     if (a.scheme === 'digest') return { authScheme: a.scheme, user: a.id.split(':', 1)[0] ?? '' };
-    if (a.scheme === 'ip') return { authScheme: a.scheme, user: a.id };
+    if (a.scheme === 'ip' || a.scheme === 'sasl' || a.scheme === 'x509') return { authScheme: a.scheme, user: a.id };
     return { authScheme: a.scheme, user: '' };
   });
 }

@@ -85,6 +85,11 @@ export class WatchManager {
     return this.table.get(path)?.get(watcher);
   }
 
+  /** Every watched path with its watchers (the dumps of the four-letter words). */
+  *entries(): Generator<[string, Iterable<Watcher>]> {
+    for (const [path, watchers] of this.table) yield [path, watchers.keys()];
+  }
+
   /** Number of (path, watcher) pairs. */
   get size(): number {
     let n = 0;

@@ -50,7 +50,7 @@ describe('robustness', () => {
     b.socket.write(Uint8Array.from([0, 0, 0, 3, 1, 2, 3]));
     await b.closed;
     const c = await rawConnect(server.port);
-    c.socket.write(new TextEncoder().encode('ruok'));
+    c.socket.write(new TextEncoder().encode('xyzw'));
     await c.closed;
     await stillServes(server, bystander);
   });
