@@ -27,6 +27,7 @@ export interface EmbeddedStartOptions {
   containerCheckIntervalMs?: number;
   clock?: EmbeddedClock;
   dataDir?: string;
+  fourLetterWords?: readonly string[];
 }
 
 /** The running server, as the backend uses it. @internal */
@@ -50,7 +51,7 @@ const HOST = '127.0.0.1';
  */
 const REFUSED = [
   'image', 'heap', 'logLevel', 'config', 'systemProperties', 'jvmArgs', 'reconfigEnabled', 'readOnlyMode',
-  'fourLetterWhitelist', 'tls', 'clientPort', 'sasl', 'enforceAuth', 'x509Auth',
+  'tls', 'clientPort', 'sasl', 'enforceAuth', 'x509Auth',
 ] as const satisfies readonly (keyof ServerOptions)[];
 
 /** Throws UnsupportedOptionError for the first option the embedded backend cannot honour. @internal */
@@ -200,5 +201,8 @@ function startOptions(options: ServerOptions): EmbeddedStartOptions {
   if (options.containerCheckIntervalMs !== undefined) out.containerCheckIntervalMs = options.containerCheckIntervalMs;
   if (options.clock !== undefined) out.clock = options.clock;
   if (options.dataDir !== undefined) out.dataDir = options.dataDir;
+  // ZooKeeper's 4lw.commands.whitelist is one comma-separated string, '*' by default as for the other backends;
+  // the server takes the words.
+  out.fourLetterWords = (options.fourLetterWhitelist ?? '*').split(',').map((w) => w.trim()).filter((w) => w !== '');
   return out;
 }
