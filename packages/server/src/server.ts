@@ -8,6 +8,7 @@ import { ServerCore } from './requests/core.js';
 import { prepDeleteContainer, PrepView } from './requests/prep.js';
 import { Rejection } from './requests/rejection.js';
 import { ContainerReaper } from './tree/container-reaper.js';
+import { openDataDir } from './persistence/data-dir.js';
 
 /** A running server. */
 export interface ZkServer extends AsyncDisposable {
@@ -27,6 +28,7 @@ export interface ZkServer extends AsyncDisposable {
 export async function startServer(options: ServerOptions = {}): Promise<ZkServer> {
   const resolved = resolveOptions(options);
   const core = new ServerCore(resolved);
+  const dataDir = resolved.dataDir === undefined ? undefined : openDataDir(core, { ...resolved, dataDir: resolved.dataDir });
   const listener = new Listener(core);
   const reaper = new ContainerReaper(core.tree, resolved.clock, resolved.containerCheckIntervalMs, (path) => {
     const ctx = core.prepContext(0n, []);
@@ -45,6 +47,7 @@ export async function startServer(options: ServerOptions = {}): Promise<ZkServer
     port = await listener.listen(resolved.port, resolved.host);
   } catch (err) {
     core.sessions.stop();
+    dataDir?.close();
     throw err;
   }
   reaper.start();
@@ -56,6 +59,7 @@ export async function startServer(options: ServerOptions = {}): Promise<ZkServer
       reaper.stop();
       core.sessions.stop();
       await listener.close();
+      dataDir?.close();
     })();
     return closing;
   };

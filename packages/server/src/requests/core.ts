@@ -37,6 +37,8 @@ export class ServerCore {
   readonly watches = new WatchRegistry();
   readonly sessions: SessionTracker;
   private readonly connections = new Map<bigint, ClientConnection>();
+  /** Sees every transaction before it is applied (the transaction log, with a dataDir). */
+  txnLog: ((txn: Txn, ctx: PrepContext) => void) | undefined;
 
   constructor(readonly options: ResolvedOptions) {
     this.tree = new DataTree(options.extendedTypesEnabled);
@@ -50,12 +52,13 @@ export class ServerCore {
   }
 
   /** The context in which the next transaction of `sessionId` is prepared. */
-  prepContext(sessionId: bigint, authInfo: readonly AuthId[]): PrepContext {
-    return { sessionId, authInfo, zxid: this.tree.lastZxid + 1n, time: this.now(), extendedTypesEnabled: this.options.extendedTypesEnabled };
+  prepContext(sessionId: bigint, authInfo: readonly AuthId[], xid = 0): PrepContext {
+    return { sessionId, authInfo, zxid: this.tree.lastZxid + 1n, time: this.now(), extendedTypesEnabled: this.options.extendedTypesEnabled, xid };
   }
 
   /** Applies `txn` with the zxid and time `ctx` reserved. */
   commit(txn: Txn, ctx: PrepContext): TxnResult {
+    this.txnLog?.(txn, ctx);
     const result = applyTxn(this.tree, txn, ctx.zxid, ctx.time);
     if (txn.type === 'closeSession') this.sessions.remove(txn.sessionId);
     return result;

@@ -27,6 +27,8 @@ export interface PrepContext {
   readonly zxid: bigint;
   readonly time: bigint;
   readonly extendedTypesEnabled: boolean;
+  /** The request's xid (the logged txn's cxid); 0 for the server's own transactions. */
+  readonly xid?: number;
 }
 
 /** The tree with the changes of earlier ops of the same request on top. */

@@ -165,7 +165,7 @@ export function handleMulti(core: ServerCore, conn: ClientConnection, xid: numbe
  * answered with its error, a passing one never (the server fails building a reply it has no Stat for).
  */
 export function handleCheck(core: ServerCore, conn: ClientConnection, xid: number, r: JuteReader): void {
-  const ctx = core.prepContext(conn.sessionId, conn.authInfo);
+  const ctx = core.prepContext(conn.sessionId, conn.authInfo, xid);
   let txn: Txn;
   try {
     txn = prepCheck(new PrepView(core.tree), ctx, decode(r, readCheckVersionRequest));
