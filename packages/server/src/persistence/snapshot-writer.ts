@@ -2,7 +2,7 @@
  * Writes the tree and the sessions as a ZooKeeper snapshot (FileSnap.serialize): the sessions with their
  * timeouts, the ACL cache (ReferenceCountedACLCache: one key per distinct ACL list, -1 for the open ACL of
  * the nodes ZooKeeper creates with it), then every node parents first in ZooKeeper's child order, sealed with
- * the Adler-32 checksums. The file appears under its final name `snapshot.<hex zxid>` only once complete.
+ * the Adler-32 checksums, then the tree digest at the last zxid (DataTree.serializeZxidDigest), sealed again. The file appears under its final name `snapshot.<hex zxid>` only once complete.
  */
 import { closeSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { DATA_FILE_VERSION, encodeSnapshot, OPEN_ACL_ID, SNAP_MAGIC, type ACL, type SnapshotAcl, type SnapshotContents, type SnapshotNode } from '@zkts/protocol/codec';
 
 import type { DataTree } from '../tree/data-tree.js';
+import { DIGEST_VERSION, nodeDigest } from './digest.js';
 import { dataFileName } from './txn-log-writer.js';
 
 /** The paths ZooKeeper's DataTree creates with the open ACL's key (-1). */
@@ -26,6 +27,7 @@ function isOpen(acl: readonly ACL[]): boolean {
 
 /** The snapshot of `tree` and `sessions` (id → timeout). */
 export function snapshotContents(tree: DataTree, sessions: Iterable<{ id: bigint; timeout: number }>): SnapshotContents {
+  let digest = 0n;
   const acls: SnapshotAcl[] = [];
   const keys = new Map<string, bigint>();
   const keyOf = (path: string, acl: readonly ACL[]): bigint => {
@@ -44,11 +46,14 @@ export function snapshotContents(tree: DataTree, sessions: Iterable<{ id: bigint
     const node = tree.getNode(path);
     if (node === undefined) return;
     nodes.push({ path, data: node.data, acl: keyOf(path, node.acl), stat: { ...node.stat } });
+    digest = BigInt.asIntN(64, digest + nodeDigest(path, node));
     for (const child of tree.childrenOf(node)) visit(`${path}/${child}`);
   };
   visit('');
   const list = [...sessions].map((s) => ({ id: s.id, timeout: s.timeout }));
-  return { header: { magic: SNAP_MAGIC, version: DATA_FILE_VERSION, dbid: -1n }, sessions: list, acls, nodes, digest: null };
+  // DataTree.serializeZxidDigest: the digest at the last zxid (an empty one, zxid 0, before any txn).
+  const zxidDigest = tree.lastZxid > 0n ? { zxid: tree.lastZxid, digestVersion: DIGEST_VERSION, digest } : { zxid: 0n, digestVersion: DIGEST_VERSION, digest: 0n };
+  return { header: { magic: SNAP_MAGIC, version: DATA_FILE_VERSION, dbid: -1n }, sessions: list, acls, nodes, digest: zxidDigest };
 }
 
 /** Writes `snapshot.<zxid>` into `dir` (through a temporary name ZooKeeper ignores). Returns its path. */

@@ -1,10 +1,10 @@
 // Persistence side by side with ZooKeeper 3.8: ZooKeeper started on a dataDir our server wrote (its logs
-// replayed past an older snapshot) sees the same tree, continues the same sequence counters and lets the
+// replayed past an older snapshot, its digest checked) sees the same tree, continues the same sequence counters and lets the
 // open session re-attach; our server started on a dataDir ZooKeeper wrote (after a crash: logs replayed)
 // does the same. ZooKeeper's TxnLogToolkit and SnapshotFormatter and `zkts txnlog`/`zkts snapshot` read our
 // files without a complaint.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -77,6 +77,13 @@ describe('persistence against ZooKeeper 3.8', () => {
     await zk.start();
     const seen = await dumpAt(zk.connectString);
     expect(seen).toEqual(expected);
+    // ZooKeeper checked the tree it loaded against our snapshot's digest, and read everything without a word.
+    if ('logFile' in zk && typeof zk.logFile === 'string') {
+      const complaints = readFileSync(zk.logFile, 'utf8')
+        .split('\n')
+        .filter((l) => /WARN|ERROR/.test(l) && /persistence\.|DataTree|ZKDatabase|SerializeUtils|[Ss]napshot|[Dd]igest/.test(l));
+      expect(complaints).toEqual([]);
+    }
     // The open session's ephemerals are there, and the session re-attaches with its password.
     owner.updateServers(zk.connectString);
     await owner.connected();
