@@ -20,7 +20,7 @@ export interface ZkServer extends AsyncDisposable {
   readonly lastZxid: bigint;
   /** Number of open client connections. */
   readonly connectionCount: number;
-  /** Stops listening, drops every connection and every timer. The data is gone. */
+  /** Stops listening, drops every connection and every timer. The data is gone, unless kept in a dataDir. */
   close(): Promise<void>;
 }
 
