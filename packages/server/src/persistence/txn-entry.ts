@@ -45,7 +45,7 @@ function record(txn: Txn, origin: TxnOrigin, tree: DataTree, top: boolean): { ty
       // CheckVersionTxn carries the checked version + 1. A lone check is logged as a harmless ErrorTxn(0):
       // ZooKeeper 3.8 logs type 13 at the top level but cannot read it back (SerializeUtils.deserializeTxn).
       if (top) return { type: OpCode.error, txn: { kind: 'error', err: 0 } };
-      const version = (tree.getNode(txn.path)?.stat.version ?? -1) + 1;
+      const version = txn.version ?? (tree.getNode(txn.path)?.stat.version ?? -1) + 1;
       return { type: OpCode.check, txn: { kind: 'check', path: txn.path, version } };
     }
     case 'error':

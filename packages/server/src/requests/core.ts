@@ -80,9 +80,9 @@ export class ServerCore {
   }
 
   /** Ends a session: one closeSession transaction deletes its ephemerals; its connection is closed. */
-  closeSession(sessionId: bigint): { zxid: bigint } {
+  closeSession(sessionId: bigint, xid = 0): { zxid: bigint } {
     this.sessions.setClosing(sessionId);
-    const ctx = this.prepContext(sessionId, []);
+    const ctx = this.prepContext(sessionId, [], xid);
     this.commit({ type: 'closeSession', sessionId, paths: this.tree.ephemeralsOf(sessionId) }, ctx);
     return { zxid: ctx.zxid };
   }

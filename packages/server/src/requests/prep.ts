@@ -197,6 +197,6 @@ export function prepCheck(view: PrepView, ctx: PrepContext, req: { path: string 
   validatePath(path);
   const node = view.record(path);
   checkACL(node.acl, Perms.READ, ctx);
-  checkVersion(node.stat.version, req.version);
-  return { type: 'check', path };
+  const version = checkVersion(node.stat.version, req.version);
+  return { type: 'check', path, version };
 }

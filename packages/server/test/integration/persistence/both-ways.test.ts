@@ -8,7 +8,7 @@ import { cpSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readTxnLog } from '@zkts/protocol/codec';
+import { readTxnLog, type TxnEntry } from '@zkts/protocol/codec';
 import { connect } from '@zkts/protocol';
 import { startServer } from '@zkts/server';
 import { javaRuntime, startZooKeeper, type ZooKeeperServer } from '@zkts/testkit';
@@ -47,6 +47,27 @@ function snapshotsNewestFirst(dir: string): string[] {
   return readdirSync(dir)
     .filter((f) => f.startsWith('snapshot.'))
     .sort((a, b) => (zxid(b) > zxid(a) ? 1 : zxid(b) < zxid(a) ? -1 : 0));
+}
+
+/** Every entry of the logs in `dir`, in zxid order. */
+function logEntries(dir: string): TxnEntry[] {
+  const zxid = (name: string): bigint => BigInt(`0x${name.slice('log.'.length)}`);
+  const logs = readdirSync(dir)
+    .filter((f) => f.startsWith('log.'))
+    .sort((a, b) => (zxid(a) < zxid(b) ? -1 : 1));
+  return logs.flatMap((name) => readTxnLog(new Uint8Array(readFileSync(join(dir, name)))).records.map((r) => r.entry as TxnEntry));
+}
+
+/** Entries without what differs between two runs: times, digests, session ids (numbered by appearance). */
+function normalized(entries: TxnEntry[]): string[] {
+  const sessions = new Map<bigint, number>();
+  return entries.map((e) => {
+    if (!sessions.has(e.header.clientId)) sessions.set(e.header.clientId, sessions.size);
+    const { clientId, time: _time, ...header } = e.header;
+    return JSON.stringify({ session: sessions.get(clientId), ...header, txn: e.txn }, (_k, v: unknown) =>
+      typeof v === 'bigint' ? v.toString() : v instanceof Uint8Array ? Buffer.from(v).toString('hex') : v,
+    );
+  });
 }
 
 const servers: { close(): Promise<void> }[] = [];
@@ -116,6 +137,20 @@ describe('persistence against ZooKeeper 3.8', () => {
     await zk.start();
     expect(await nextSequential(zk.connectString)).toBe(ourNext);
     await owner.close();
+  });
+
+  it("logs the same transactions as ZooKeeper, record for record", async () => {
+    const zk = await startZooKeeper(ZK_OPTIONS);
+    servers.push({ close: async () => zk[Symbol.asyncDispose]() });
+    await (await writeWorkload(zk.connectString)).close();
+    await zk.kill();
+    const dataDir = tempDir('same-log');
+    const server = await startServer({ dataDir, tickTime: 500, preAllocSize: 16 });
+    await (await writeWorkload(server.connectString)).close();
+    await server.close();
+    const theirs = normalized(logEntries(join(zk.dataDir, 'version-2')));
+    expect(theirs.length).toBeGreaterThan(20);
+    expect(normalized(logEntries(join(dataDir, 'version-2')))).toEqual(theirs);
   });
 
   it("ZooKeeper's tools and the zkts CLI read our files", async () => {
