@@ -118,15 +118,17 @@ describe('persistence against ZooKeeper 3.8', () => {
   });
 
   it('our server loads the dataDir ZooKeeper wrote', async () => {
-    const zk = await startZooKeeper(ZK_OPTIONS);
+    // ZooKeeper snapshots (in the background, fuzzily) every 5 to 10 txns here.
+    const zk = await startZooKeeper({ systemProperties: { ...ZK_OPTIONS.systemProperties, 'zookeeper.snapCount': 10 } });
     servers.push({ close: async () => zk[Symbol.asyncDispose]() });
     const owner = await writeWorkload(zk.connectString);
     const sessionId = owner.sessionId;
     const expected = await dumpAt(zk.connectString);
-    // A crash: ZooKeeper wrote no snapshot since its start, everything is in its log.
+    // A crash: the newest snapshot is followed by more log.
     await zk.kill();
     const copy = tempDir('zk-copy');
     cpSync(zk.dataDir, copy, { recursive: true });
+    expect(readdirSync(join(copy, 'version-2')).filter((f) => f.startsWith('snapshot.')).length).toBeGreaterThan(2);
     await using server = await startServer({ dataDir: copy, preAllocSize: 16 });
     expect(await dumpAt(server.connectString)).toEqual(expected);
     owner.updateServers(server.connectString);
