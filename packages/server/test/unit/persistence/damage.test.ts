@@ -4,6 +4,7 @@
 // DataFileError. Files that are not ZooKeeper's are ignored.
 import { cpSync, readFileSync, readdirSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '@zkts/protocol';
 import { DataFileError, readTxnLog } from '@zkts/protocol/codec';
@@ -127,6 +128,14 @@ describe('damaged dataDirs', () => {
     const err = await startServer({ dataDir }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DataFileError);
     expect(String(err)).toMatch(/no snapshot/);
+  });
+
+  it('reads a gzip-compressed snapshot (snapshot.<zxid>.gz)', async () => {
+    const { dataDir, dir, snaps } = damaged();
+    const newest = join(dir, snaps[snaps.length - 1] as string);
+    writeFileSync(`${newest}.gz`, gzipSync(readFileSync(newest)));
+    for (const s of snaps) rmSync(join(dir, s));
+    expect((await dump(dataDir)).tree).toEqual(full);
   });
 
   it('starts empty on an empty or missing dataDir and writes snapshot.0', async () => {
