@@ -10,10 +10,11 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 
-import { DataFileError, readSnapshot, readTxnLog, type Snapshot, type TxnEntry } from '@zkts/protocol/codec';
+import { DataFileError, readSnapshot, type Snapshot, type TxnEntry } from '@zkts/protocol/codec';
 
 import type { Logger } from '../options.js';
 import type { DataTree } from '../tree/data-tree.js';
+import { scanLogFile } from './log-reader.js';
 import { loadSnapshot, replayEntry, type SessionTimeouts } from './replay.js';
 
 /** What a restore found. */
@@ -73,7 +74,7 @@ function readSnapshotFile(path: string, name: string): Snapshot | string {
 
 /** Reads a log file's entries; throws where ZooKeeper's FileTxnIterator fails. */
 function readLogEntries(path: string, name: string, logger: Logger): TxnEntry[] {
-  const log = readTxnLog(readFileSync(path), { file: name });
+  const log = scanLogFile(path, name);
   for (const problem of log.problems) {
     if (problem.code === 'FILE_BAD_CHECKSUM') throw problem;
   }

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { OpCode, readSnapshot, readTxnLog, type TxnEntry } from '@zkts/protocol/codec';
 
+import { scanLogFile } from '../../../src/persistence/log-reader.js';
 import { zooKeeperPassword } from '../../../src/persistence/session-password.js';
 import { snapshotContents, writeSnapshotFile } from '../../../src/persistence/snapshot-writer.js';
 import { txnEntryOf } from '../../../src/persistence/txn-entry.js';
@@ -63,6 +64,24 @@ describe('TxnLogWriter', () => {
     const parsed = readTxnLog(new Uint8Array(readFileSync(join(dir, 'log.1'))));
     expect(parsed.records).toHaveLength(100);
     expect(parsed.problems).toEqual([]);
+  });
+});
+
+describe('scanLogFile', () => {
+  it('reads entries across its windows, one larger than a window included, and stops at the zeros', () => {
+    const dir = tempDir('windows');
+    const log = new TxnLogWriter(dir, false, 64 * 1024);
+    const big = entry(1n, '/big');
+    if (big.txn?.kind === 'create') big.txn.data = new Uint8Array(1536 * 1024).fill(7);
+    log.append(big);
+    for (let z = 2n; z <= 30_000n; z++) log.append(entry(z, `/node-${z}`));
+    log.roll();
+    const scan = scanLogFile(join(dir, 'log.1'), 'log.1');
+    expect(scan.problems).toEqual([]);
+    expect(scan.end.kind).toBe('preallocated');
+    expect(scan.records).toHaveLength(30_000);
+    expect(scan.records[29_999]?.entry?.header.zxid).toBe(30_000n);
+    expect(scan.records.map((r) => r.offset)).toEqual(readTxnLog(new Uint8Array(readFileSync(join(dir, 'log.1')))).records.map((r) => r.offset));
   });
 });
 
