@@ -4,6 +4,7 @@
  * digest, and the injectable clock and logger. `resolveOptions` turns the user's object into the complete,
  * validated settings every other module reads.
  */
+import { resolvePersistenceOptions, type PersistenceOptions, type ResolvedPersistenceOptions } from './persistence/options.js';
 
 /** An opaque timer handle, only ever passed back to the clock that made it. */
 export type ClockTimer = object;
@@ -45,7 +46,7 @@ export interface Logger {
 export const silentLogger: Logger = Object.freeze({ debug() {}, info() {}, warn() {} });
 
 /** Options of startServer; every one is optional. */
-export interface ServerOptions {
+export interface ServerOptions extends PersistenceOptions {
   /** TCP port; 0 (default) picks a free one. */
   port?: number;
   /** Address to listen on; default 127.0.0.1. */
@@ -109,7 +110,7 @@ export interface TlsOptions {
 }
 
 /** Every setting, resolved. */
-export interface ResolvedOptions {
+export interface ResolvedOptions extends ResolvedPersistenceOptions {
   readonly port: number;
   readonly host: string;
   readonly tickTime: number;
@@ -167,6 +168,7 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
   const port = options.port ?? 0;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new RangeError(`port must be 0..65535, got ${port}`);
   return {
+    ...resolvePersistenceOptions(options),
     port,
     host: options.host ?? '127.0.0.1',
     tickTime,

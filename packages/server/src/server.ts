@@ -8,6 +8,7 @@ import { ServerCore } from './requests/core.js';
 import { prepDeleteContainer, PrepView } from './requests/prep.js';
 import { Rejection } from './requests/rejection.js';
 import { ContainerReaper } from './tree/container-reaper.js';
+import { openDataDir } from './persistence/data-dir.js';
 
 /** A running server. */
 export interface ZkServer extends AsyncDisposable {
@@ -21,7 +22,7 @@ export interface ZkServer extends AsyncDisposable {
   readonly securePort: number | undefined;
   /** Number of open client connections. */
   readonly connectionCount: number;
-  /** Stops listening, drops every connection and every timer. The data is gone. */
+  /** Stops listening, drops every connection and every timer. The data is gone, unless kept in a dataDir. */
   close(): Promise<void>;
 }
 
@@ -29,6 +30,7 @@ export interface ZkServer extends AsyncDisposable {
 export async function startServer(options: ServerOptions = {}): Promise<ZkServer> {
   const resolved = resolveOptions(options);
   const core = new ServerCore(resolved);
+  const dataDir = resolved.dataDir === undefined ? undefined : openDataDir(core, { ...resolved, dataDir: resolved.dataDir });
   const listener = new Listener(core);
   const secure = resolved.tls === undefined ? undefined : new Listener(core, resolved.tls);
   const reaper = new ContainerReaper(core.tree, resolved.clock, resolved.containerCheckIntervalMs, (path) => {
@@ -51,6 +53,7 @@ export async function startServer(options: ServerOptions = {}): Promise<ZkServer
   } catch (err) {
     core.sessions.stop();
     await listener.close();
+    dataDir?.close();
     throw err;
   }
   core.stats.clientPort = port;
@@ -64,6 +67,7 @@ export async function startServer(options: ServerOptions = {}): Promise<ZkServer
       reaper.stop();
       core.sessions.stop();
       await Promise.all([listener.close(), secure?.close()]);
+      dataDir?.close();
     })();
     return closing;
   };

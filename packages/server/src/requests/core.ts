@@ -45,6 +45,8 @@ export class ServerCore {
   readonly stats: ServerStats;
   /** Every open connection, bound to a session or not (the four-letter words list them). */
   readonly live = new Set<LiveConnection>();
+  /** Sees every transaction before it is applied (the transaction log, with a dataDir). */
+  txnLog: ((txn: Txn, ctx: PrepContext) => void) | undefined;
 
   constructor(readonly options: ResolvedOptions) {
     this.stats = new ServerStats(options.clock.now());
@@ -59,7 +61,7 @@ export class ServerCore {
   }
 
   /** The context in which the next transaction of `sessionId` is prepared. */
-  prepContext(sessionId: bigint, authInfo: readonly AuthId[]): PrepContext {
+  prepContext(sessionId: bigint, authInfo: readonly AuthId[], xid = 0): PrepContext {
     return {
       sessionId,
       authInfo,
@@ -67,11 +69,13 @@ export class ServerCore {
       time: this.now(),
       extendedTypesEnabled: this.options.extendedTypesEnabled,
       authSchemes: this.options.authSchemes,
+      xid,
     };
   }
 
   /** Applies `txn` with the zxid and time `ctx` reserved. */
   commit(txn: Txn, ctx: PrepContext): TxnResult {
+    this.txnLog?.(txn, ctx);
     const result = applyTxn(this.tree, txn, ctx.zxid, ctx.time);
     if (txn.type === 'closeSession') this.sessions.remove(txn.sessionId);
     return result;
@@ -93,9 +97,9 @@ export class ServerCore {
   }
 
   /** Ends a session: one closeSession transaction deletes its ephemerals; its connection is closed. */
-  closeSession(sessionId: bigint): { zxid: bigint } {
+  closeSession(sessionId: bigint, xid = 0): { zxid: bigint } {
     this.sessions.setClosing(sessionId);
-    const ctx = this.prepContext(sessionId, []);
+    const ctx = this.prepContext(sessionId, [], xid);
     this.commit({ type: 'closeSession', sessionId, paths: this.tree.ephemeralsOf(sessionId) }, ctx);
     return { zxid: ctx.zxid };
   }

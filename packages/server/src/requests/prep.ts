@@ -29,6 +29,8 @@ export interface PrepContext {
   readonly extendedTypesEnabled: boolean;
   /** Authentication providers registered beyond digest and ip (`sasl`, `x509`). */
   readonly authSchemes?: readonly string[];
+  /** The request's xid (the logged txn's cxid); 0 for the server's own transactions. */
+  readonly xid?: number;
 }
 
 /** The tree with the changes of earlier ops of the same request on top. */
@@ -197,6 +199,6 @@ export function prepCheck(view: PrepView, ctx: PrepContext, req: { path: string 
   validatePath(path);
   const node = view.record(path);
   checkACL(node.acl, Perms.READ, ctx);
-  checkVersion(node.stat.version, req.version);
-  return { type: 'check', path };
+  const version = checkVersion(node.stat.version, req.version);
+  return { type: 'check', path, version };
 }

@@ -43,7 +43,7 @@ export function answerWrite(
   prepare: (view: PrepView, ctx: PrepContext) => Txn,
   respond: (result: TxnResult) => Body,
 ): void {
-  const ctx = core.prepContext(conn.sessionId, conn.authInfo);
+  const ctx = core.prepContext(conn.sessionId, conn.authInfo, xid);
   let txn: Txn;
   try {
     txn = prepare(new PrepView(core.tree), ctx);

@@ -123,8 +123,7 @@ function prepMulti(view: PrepView, ctx: PrepContext, ops: readonly MultiOp[], co
       txns.push({ type: 'error', err: err.code });
     }
   }
-  // DataTree.processTxn: ops before the failure become error 0.
-  if (failed >= 0) for (let i = 0; i < failed; i++) txns[i] = { type: 'error', err: 0 };
+  // The ops before a failure keep their txns (so they are logged as ZooKeeper logs them); applyTxn answers 0.
   return { type: 'multi', txns };
 }
 
@@ -165,7 +164,7 @@ export function handleMulti(core: ServerCore, conn: ClientConnection, xid: numbe
  * answered with its error, a passing one never (the server fails building a reply it has no Stat for).
  */
 export function handleCheck(core: ServerCore, conn: ClientConnection, xid: number, r: JuteReader): void {
-  const ctx = core.prepContext(conn.sessionId, conn.authInfo);
+  const ctx = core.prepContext(conn.sessionId, conn.authInfo, xid);
   let txn: Txn;
   try {
     txn = prepCheck(new PrepView(core.tree), ctx, decode(r, readCheckVersionRequest));
@@ -179,7 +178,7 @@ export function handleCheck(core: ServerCore, conn: ClientConnection, xid: numbe
 
 /** closeSession (-11): one transaction, the reply, then the connection closes. */
 export function handleCloseSession(core: ServerCore, conn: ClientConnection, xid: number): void {
-  const { zxid } = core.closeSession(conn.sessionId);
+  const { zxid } = core.closeSession(conn.sessionId, xid);
   conn.reply(xid, zxid, 0);
   conn.close('session closed by the client');
 }

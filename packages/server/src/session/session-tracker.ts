@@ -38,6 +38,8 @@ export class SessionTracker {
   private timer: ClockTimer | undefined;
   private timerDue = Infinity;
   private stopped = false;
+  /** How a new session's password is made: random unless persistence derives it as ZooKeeper does. */
+  makePassword: (id: bigint) => Uint8Array = () => new Uint8Array(randomBytes(16));
 
   constructor(
     private readonly clock: Clock,
@@ -56,7 +58,15 @@ export class SessionTracker {
   create(timeout: number): Session {
     const id = this.nextId;
     this.nextId = BigInt.asIntN(64, this.nextId + 1n);
-    const session: Session = { id, timeout, password: new Uint8Array(randomBytes(16)), closing: false, expiresAt: 0 };
+    const session: Session = { id, timeout, password: this.makePassword(id), closing: false, expiresAt: 0 };
+    this.sessions.set(id, session);
+    this.touch(id, timeout);
+    return session;
+  }
+
+  /** A session restored from a dataDir (SessionTrackerImpl's constructor): tracked again with its timeout. */
+  restore(id: bigint, timeout: number): Session {
+    const session: Session = { id, timeout, password: this.makePassword(id), closing: false, expiresAt: 0 };
     this.sessions.set(id, session);
     this.touch(id, timeout);
     return session;

@@ -1,8 +1,9 @@
 /**
  * Transactions and their application (DataTree.processTxn). A write request is validated into a Txn by
  * requests/prep.ts; applying it changes the tree (and so fires watches) and yields what the reply needs: the
- * created path, the node's Stat, or the error code of an error txn. A failed multi arrives as error txns only
- * (0 before the failing op, its code, -2 after) and changes nothing.
+ * created path, the node's Stat, or the error code of an error txn. A failed multi arrives with the txns of
+ * the ops before the failing one (as ZooKeeper logs them), its code, then -2s; it changes nothing and answers
+ * 0 for the ops before the failure.
  */
 import type { ACL, Stat } from '@zkts/protocol/codec';
 
@@ -17,7 +18,7 @@ export type Txn =
   | { type: 'delete'; path: string }
   | { type: 'setData'; path: string; data: Uint8Array | null; version: number }
   | { type: 'setACL'; path: string; acl: readonly ACL[]; version: number }
-  | { type: 'check'; path: string }
+  | { type: 'check'; path: string; version?: number }
   | { type: 'error'; err: number }
   | { type: 'createSession' }
   | { type: 'closeSession'; sessionId: bigint; paths: readonly string[] }
@@ -65,7 +66,12 @@ function apply(tree: DataTree, txn: Txn, zxid: bigint, time: bigint): TxnResult 
     case 'closeSession':
       tree.killSession(txn.sessionId, txn.paths, zxid);
       return { type: 'closeSession' };
-    case 'multi':
+    case 'multi': {
+      // A multi with an error txn was refused as a whole: the ops before the failure answer 0 (processTxn).
+      if (txn.txns.some((t) => t.type === 'error')) {
+        return { type: 'multi', results: txn.txns.map((t) => (t.type === 'error' ? { type: 'error', err: t.err } : { type: 'error', err: 0 })) };
+      }
       return { type: 'multi', results: txn.txns.map((t) => apply(tree, t, zxid, time)) };
+    }
   }
 }
