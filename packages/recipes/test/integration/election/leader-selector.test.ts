@@ -174,14 +174,19 @@ describe('LeaderSelector', () => {
     for (const { client } of members) client.onStateChange((ch) => void (ch.state === 'expired' && expiries++));
     for (const s of selectors) s.start();
     const faults: string[] = [];
-    const until_ = Date.now() + 12_000;
-    while (Date.now() < until_) {
+    // At least 12 s, five faults and one partition (an expiry), whatever the seed's draws; never past 30 s.
+    const minimumUntil = Date.now() + 12_000;
+    const hardStop = Date.now() + 30_000;
+    const enough = (): boolean => faults.length >= 5 && faults.some((f) => f.startsWith('partition'));
+    while (Date.now() < hardStop && (Date.now() < minimumUntil || !enough())) {
       await sleep(300 + random() * 700);
       // Half the time the fault hits the leader, so leadership must move through it.
       const leader = selectors.findIndex((s) => s.isLeader);
       const m = leader >= 0 && random() < 0.5 ? leader : Math.floor(random() * members.length);
       const proxy = members[m]!.proxy;
-      if (random() < 0.6) {
+      // Late in the run with no partition yet, the next fault is one.
+      const owesPartition = Date.now() >= minimumUntil && !faults.some((f) => f.startsWith('partition'));
+      if (!owesPartition && random() < 0.6) {
         faults.push(`cut m${m}`);
         proxy.cut();
       } else {
