@@ -2,7 +2,7 @@
 // options), each started fresh per pass, with the zkts client on both. Start to first request; server heap per
 // 10,000 nodes and per idle session; pipelined getData and create+delete on one connection and on 32; mutex
 // handoffs with 32 contenders. The throughput rows run in the harness's child (harness/child.ts) like every
-// other row; the start and heap rows from here. Passes alternate the order; each figure is the best pass, with
+// other row, after throw-away rounds that warm the server's JIT; the start and heap rows from here. Passes alternate the order; each figure is the best pass, with
 // the range of all passes. Called by harness/run.ts; returns its table for stdout and its figures for the JSON.
 import { performance } from 'node:perf_hooks';
 
@@ -77,6 +77,9 @@ async function measureServer(id: ServerId, p: ServerBenchParams, base: string, f
     } finally {
       await zk.close();
     }
+    // Each server's JIT warms up on throw-away rounds first, as harness/run.ts does for the main server.
+    const warm = { ...QUICK, getOps: 40_000, createDeletePairs: 5_000 };
+    for (const w of ['getPipelined', 'createDelete']) await runZkts(w, server.connectString, `${base}-warm-${w}`, warm);
     const rows: [string, string, string][] = [
       ['get1', 'getPipelined', 'opsPerSec'],
       ['get32', 'getPipelined32', 'opsPerSec'],

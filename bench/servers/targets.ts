@@ -1,6 +1,6 @@
 // The two servers of the server rows, each started fresh per pass and measured from the outside: @zkts/server in
 // its own Node process (zkts-server.ts) and ZooKeeper with the bench's options (harness/server.ts). `heap()` is
-// the server's heap in use after a full GC: Node's heapUsed, or the JVM's (jcmd GC.run, then GC.heap_info).
+// the server's heap in use after full GCs: Node's heapUsed + arrayBuffers, or the JVM's (jcmd GC.run, GC.heap_info).
 import { execFile, spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,5 +1,6 @@
 // @zkts/server in its own process for the server rows (run.ts): `node --expose-gc zkts-server.js`. Prints
-// "PORT <port>" once it listens; answers each "heap" line on stdin with "HEAP <heapUsed after full GCs>";
+// "PORT <port>" once it listens; answers each "heap" line on stdin with "HEAP <heapUsed + arrayBuffers after full
+// GCs>" (node data past 64 bytes lives in array buffers; the JVM counts its byte[] in its heap);
 // exits when stdin closes. Options as the bench's ZooKeeper (server.ts): 60 s sessions, 4 MiB frames.
 import { createInterface } from 'node:readline';
 
@@ -14,7 +15,8 @@ for await (const line of createInterface({ input: process.stdin })) {
     gc();
     await new Promise((r) => setImmediate(r));
   }
-  process.stdout.write(`HEAP ${process.memoryUsage().heapUsed}\n`);
+  const { heapUsed, arrayBuffers } = process.memoryUsage();
+  process.stdout.write(`HEAP ${heapUsed + arrayBuffers}\n`);
 }
 await server.close();
 process.exit(0);
