@@ -1,8 +1,10 @@
 // Curator in its own JVMs against one startServer: InterProcessMutex contending with zkts Mutex processes,
-// LeaderLatch and LeaderSelector, and a CuratorCache following a zkts client's writes.
+// LeaderLatch and LeaderSelector, and a CuratorCache following a zkts client's writes (its events compared with
+// the same run on ZooKeeper).
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { connect } from '@zkts/protocol';
 import { startServer } from '@zkts/server';
 
@@ -84,41 +86,51 @@ describe('Curator on @zkts/server', () => {
     expect(checkOverlaps(terms).overlaps).toBe(0);
   }, 90_000);
 
-  it('CuratorCache sees a zkts client create, change and delete nodes', async () => {
+  it('CuratorCache sees a zkts client create, change and delete nodes, as on ZooKeeper', async () => {
+    const onZooKeeper = await cacheEvents(inject('zkConnectString'), `/interop-cache-${randomBytes(6).toString('hex')}`);
     await using server = await startServer();
-    const zk = await connect(server.connectString);
-    try {
-      await zk.create('/cache', 'root');
-      await zk.create('/cache/a', '1');
-      const cache = javaMain(classpath, 'CuratorRecipes', 'cache', server.connectString, '/cache');
-      await cache.line(/^INITIALIZED$/m);
-      // One write at a time: CuratorCache reads a created node after its event, so a node deleted before
-      // that read is never reported at all (on ZooKeeper too).
-      await zk.create('/cache/b', '2');
-      await cache.line(/^CREATED \/cache\/b 2$/m);
-      await zk.create('/cache/b/c', '3');
-      await cache.line(/^CREATED \/cache\/b\/c 3$/m);
-      await zk.setData('/cache/a', 'one');
-      await cache.line(/^CHANGED \/cache\/a one$/m);
-      await zk.delete('/cache/b/c');
-      await cache.line(/^DELETED \/cache\/b\/c 3$/m);
-      await zk.delete('/cache/b');
-      await cache.line(/^DELETED \/cache\/b 2$/m);
-      const events = cache.output().split('\n').filter((l) => /^(CREATED|CHANGED|DELETED|INITIALIZED)/.test(l));
-      expect(events).toEqual([
-        'CREATED /cache root',
-        'CREATED /cache/a 1',
-        'INITIALIZED',
-        'CREATED /cache/b 2',
-        'CREATED /cache/b/c 3',
-        'CHANGED /cache/a one',
-        'DELETED /cache/b/c 3',
-        'DELETED /cache/b 2',
-      ]);
-      cache.proc.stdin?.end();
-      expect(await cache.exited).toBe(0);
-    } finally {
-      await zk.close();
-    }
+    const onServer = await cacheEvents(server.connectString, '/cache');
+    expect(onServer).toEqual([
+      'CREATED / root',
+      'CREATED /a 1',
+      'INITIALIZED',
+      'CREATED /b 2',
+      'CREATED /b/c 3',
+      'CHANGED /a one',
+      'DELETED /b/c 3',
+      'DELETED /b 2',
+    ]);
+    expect(onServer).toEqual(onZooKeeper);
   }, 90_000);
 });
+
+/** A CuratorCache on `root` while a zkts client writes under it; its events, with `root` written as `/`. */
+async function cacheEvents(connectString: string, root: string): Promise<string[]> {
+  const zk = await connect(connectString);
+  try {
+    await zk.create(root, 'root');
+    await zk.create(`${root}/a`, '1');
+    const cache = javaMain(classpath, 'CuratorRecipes', 'cache', connectString, root);
+    await cache.line(/^INITIALIZED$/m);
+    // One write at a time: CuratorCache reads a created node after its event, so a node deleted before
+    // that read is never reported at all (on ZooKeeper too).
+    const step = async (write: Promise<unknown>, line: string): Promise<void> => {
+      await write;
+      await cache.line(new RegExp(`^${line.replace('@', root).replace(/[/]/g, '\\/')}$`, 'm'));
+    };
+    await step(zk.create(`${root}/b`, '2'), 'CREATED @/b 2');
+    await step(zk.create(`${root}/b/c`, '3'), 'CREATED @/b/c 3');
+    await step(zk.setData(`${root}/a`, 'one'), 'CHANGED @/a one');
+    await step(zk.delete(`${root}/b/c`), 'DELETED @/b/c 3');
+    await step(zk.delete(`${root}/b`), 'DELETED @/b 2');
+    cache.proc.stdin?.end();
+    expect(await cache.exited).toBe(0);
+    return cache
+      .output()
+      .split('\n')
+      .filter((l) => /^(CREATED|CHANGED|DELETED|INITIALIZED)/.test(l))
+      .map((l) => l.replace(`${root}/`, '/').replace(`${root} `, '/ '));
+  } finally {
+    await zk.close();
+  }
+}
