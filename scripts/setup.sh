@@ -33,6 +33,8 @@ if [ -z "${ZOOKEEPER_HOME:-}" ] && [ ! -f /usr/share/java/zookeeper.jar ]; then 
 [ -f /usr/share/java/curator-x-discovery.jar ] || need_apt+=(libcurator-discovery-java)
 # kazoo (Python) for the recipes' mixed-library lock tests; Debian's package serves Debian's python3.
 [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import kazoo' >/dev/null 2>&1 || need_apt+=(python3-kazoo)
+# The C client's shell, cli_mt, for @zkts/server's interop test (Debian installs it outside PATH).
+[ -x /usr/lib/zookeeper/bin/cli_mt ] || need_apt+=(zookeeper-bin)
 command -v tcpdump >/dev/null 2>&1 || need_apt+=(tcpdump)
 # Kerberos: GSSAPI headers for the `kerberos` native module (@zkts/sasl-kerberos, built by `pnpm install`), and
 # MIT's KDC and tools for the SASL GSSAPI tests (the testkit starts a throw-away realm; see packages/testkit/src/kdc.ts).

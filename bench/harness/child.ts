@@ -3,6 +3,8 @@
 // watchReplay, the proxy's ports; for getSequentialInterleaved <client> is a comma-separated list and the JSON
 // line carries `perClient` instead of `metrics`). Prints one JSON line `{"ok":true,"metrics":{…}}` (or
 // `{"ok":false,"error":…}`) as its last line of stdout, so each client's CPU and heap figures are its own.
+import { SERVER_WORKLOADS } from '../servers/workloads.js';
+import type { ServerWorkloadName } from '../servers/workloads.js';
 import { sequentialInterleaved } from './interleaved.js';
 import type { BenchClient } from './session.js';
 import { INTERLEAVED, WORKLOADS } from './workloads.js';
@@ -31,11 +33,13 @@ async function main(): Promise<void> {
   }
   const load = CLIENTS[clientId];
   if (!load) throw new Error(`unknown client ${clientId}`);
-  if (!(workload in WORKLOADS)) throw new Error(`unknown workload ${workload}`);
+  // The server rows' own workloads (bench/servers/) run here too.
+  const run = workload in WORKLOADS ? WORKLOADS[workload as WorkloadName] : SERVER_WORKLOADS[workload as ServerWorkloadName];
+  if (run === undefined) throw new Error(`unknown workload ${workload}`);
   const { client } = await load();
   const params = JSON.parse(paramsJson) as WorkloadParams;
   const extras = JSON.parse(extrasJson) as Pick<WorkloadContext, 'fixture' | 'proxy'>;
-  const metrics = await WORKLOADS[workload as WorkloadName]({ client, connectString, base, params, fixture: extras.fixture, proxy: extras.proxy });
+  const metrics = await run({ client, connectString, base, params, fixture: extras.fixture, proxy: extras.proxy });
   process.stdout.write(`${JSON.stringify({ ok: true, metrics })}\n`);
 }
 

@@ -13,6 +13,8 @@ import { parseArgs } from 'node:util';
 
 import { CACHE_WORKLOAD, runCacheBench } from '../caches/run.js';
 import type { CacheBenchResult } from '../caches/run.js';
+import { runServerBench, SERVER_WORKLOAD } from '../servers/run.js';
+import type { ServerBenchResult } from '../servers/run.js';
 import { createFixture } from './fixture.js';
 import type { Fixture } from './fixture.js';
 import { prepareJava } from './java.js';
@@ -57,7 +59,7 @@ interface ChildLine {
 }
 
 /** One child process; resolves with its last stdout line (parsed), or why there is none. */
-function spawnChild(client: string, workload: RowWorkload, connectString: string, base: string, params: WorkloadParams, extras: Extras): Promise<ChildLine> {
+function spawnChild(client: string, workload: string, connectString: string, base: string, params: WorkloadParams, extras: Extras): Promise<ChildLine> {
   return new Promise((resolve) => {
     const entry = fromSource ? ['--conditions=zkts-source', '--import', 'tsx', join(here, 'child.ts')] : [childScript];
     const args = ['--expose-gc', ...entry, client, workload, connectString, base, JSON.stringify(params), JSON.stringify(extras)];
@@ -138,6 +140,7 @@ async function main(): Promise<void> {
 
   const grid: ResultGrid = {};
   let caches: CacheBenchResult | undefined;
+  let servers: ServerBenchResult | undefined;
   const run = `b${started.getTime().toString(36)}`;
   let fixture: Fixture | undefined;
   const notes: string[] = [];
@@ -229,6 +232,14 @@ async function main(): Promise<void> {
     }
     // The cache rows (bench/caches/run.ts): their own peers (Curator's CuratorCache, kazoo's TreeCache) and table.
     if (!onlyWorkloads || onlyWorkloads.includes(CACHE_WORKLOAD)) caches = await runCacheBench({ connectString, quick: values.quick, clients: onlyClients, base: `/${run}`, log });
+    // The server rows (bench/servers/): @zkts/server beside ZooKeeper, each started fresh, the zkts client on both.
+    if (!onlyWorkloads || onlyWorkloads.includes(SERVER_WORKLOAD)) {
+      const runZkts = async (workload: string, cs: string, base: string, p: WorkloadParams): Promise<Outcome> => {
+        const line = await spawnChild('zkts', workload, cs, base, p, {});
+        return line.ok && line.metrics ? { metrics: line.metrics } : { error: line.error ?? 'no metrics' };
+      };
+      servers = await runServerBench({ quick: values.quick, fromSource, base: `/${run}`, log, runZkts });
+    }
   } finally {
     if (typeof java !== 'string') java.dispose();
     await fixture?.close().catch(() => undefined);
@@ -260,6 +271,7 @@ async function main(): Promise<void> {
   const failed = failures ? `\nFailed runs:\n${failures}\n` : '';
   process.stdout.write(`\n${title}\n${subtitle}\n\n${table(grid, LABELS)}\n${skipped}${failed}\nTargets:\n${targetsText(checks)}\n`);
   if (caches) process.stdout.write(`\n${caches.text}\n`);
+  if (servers) process.stdout.write(`\n${servers.text}\n`);
 
   const resultsDir = join(benchDir, 'results');
   mkdirSync(resultsDir, { recursive: true });
@@ -275,6 +287,7 @@ async function main(): Promise<void> {
     notRun: notes.map((n) => n.trim()),
     targets: checks,
     caches: caches && { params: caches.params, results: caches.results, targets: caches.targets },
+    servers: servers && { params: { ...servers.params, workloads: undefined }, runs: servers.runs, errors: servers.errors },
   };
   const json = `${JSON.stringify(report, null, 2)}\n`;
   const svg = chart(grid, LABELS, title, subtitle);

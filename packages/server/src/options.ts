@@ -74,6 +74,11 @@ export interface ServerOptions extends PersistenceOptions {
   extendedTypesEnabled?: boolean;
   /** ms between container and TTL reaping passes (`znode.container.checkIntervalMs`); default 60000. */
   containerCheckIntervalMs?: number;
+  /**
+   * ms a connection may stay without a session (`zookeeper.nio.sessionlessCnxnTimeout`); default 10000. Each
+   * chunk read before the handshake restarts it, as in ZooKeeper; then the connection is closed.
+   */
+  sessionlessConnectionTimeout?: number;
   /** Default the system clock. */
   clock?: Clock;
   /** Default silent. */
@@ -120,6 +125,7 @@ export interface ResolvedOptions extends ResolvedPersistenceOptions {
   readonly superDigest: string | undefined;
   readonly extendedTypesEnabled: boolean;
   readonly containerCheckIntervalMs: number;
+  readonly sessionlessConnectionTimeout: number;
   readonly clock: Clock;
   readonly logger: Logger;
   readonly saslUsers: ReadonlyMap<string, string> | undefined;
@@ -178,6 +184,7 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
     superDigest: options.superDigest,
     extendedTypesEnabled: options.extendedTypesEnabled ?? true,
     containerCheckIntervalMs: positive('containerCheckIntervalMs', options.containerCheckIntervalMs ?? 60_000),
+    sessionlessConnectionTimeout: positive('sessionlessConnectionTimeout', options.sessionlessConnectionTimeout ?? 10_000),
     clock: options.clock ?? systemClock,
     logger: options.logger ?? silentLogger,
     saslUsers: options.saslUsers === undefined ? undefined : new Map(Object.entries(options.saslUsers)),

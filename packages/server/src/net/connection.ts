@@ -9,7 +9,7 @@
 import { FrameSplitter, JuteWriter, writeReplyHeader, writeWatcherEvent } from '@zkts/protocol/codec';
 import type { Socket } from 'node:net';
 
-import type { Logger } from '../options.js';
+import type { ClockTimer, Logger } from '../options.js';
 import type { ClientConnection, ServerCore } from '../requests/core.js';
 import { dispatch } from '../requests/dispatch.js';
 import { answer, knownWord } from '../four-letter/commands.js';
@@ -43,6 +43,8 @@ export class Connection implements ClientConnection {
   /** Frames read but not yet handled (waiting for the socket to drain), from `head` on. */
   private queue: Uint8Array[] = [];
   private head = 0;
+  /** Closes a connection that has no session yet once it has been quiet for sessionlessConnectionTimeout. */
+  private sessionless: ClockTimer | undefined;
 
   constructor(
     private readonly core: ServerCore,
@@ -65,6 +67,18 @@ export class Connection implements ClientConnection {
     });
     socket.on('error', (err) => this.logger.debug(`connection ${this.id}: ${err.message}`));
     socket.on('close', () => this.onSocketClosed());
+    this.touchSessionless();
+  }
+
+  private touchSessionless(): void {
+    const { clock, sessionlessConnectionTimeout } = this.core.options;
+    if (this.sessionless !== undefined) clock.clearTimeout(this.sessionless);
+    this.sessionless = undefined;
+    if (this.state !== 'handshake') return;
+    this.sessionless = clock.setTimeout(() => {
+      this.logger.warn(`connection ${this.id} from ${this.remoteAddress}: no session after ${sessionlessConnectionTimeout} ms; closing it`);
+      this.destroy();
+    }, sessionlessConnectionTimeout);
   }
 
   /** Whether the connection is on its way out (no more requests are processed). */
@@ -74,6 +88,7 @@ export class Connection implements ClientConnection {
 
   private onData(chunk: Buffer): void {
     if (this.ending()) return;
+    if (this.sessionless !== undefined) this.touchSessionless();
     if (this.firstBytes !== undefined) {
       const head = this.firstBytes.length === 0 ? chunk : Buffer.concat([this.firstBytes, chunk]);
       if (head.length < 4) {
@@ -125,6 +140,7 @@ export class Connection implements ClientConnection {
         const wasHandshake = this.state === 'handshake';
         if (this.state === 'handshake') {
           if (handshake(this.core, this, frame)) this.state = 'open';
+          if (this.state !== 'handshake') this.touchSessionless();
         } else {
           dispatch(this.core, this, frame, this.remoteAddress);
         }
@@ -185,6 +201,7 @@ export class Connection implements ClientConnection {
 
   private onSocketClosed(): void {
     this.core.live.delete(this);
+    if (this.sessionless !== undefined) this.core.options.clock.clearTimeout(this.sessionless);
     if (this.state !== 'closing') this.core.connectionClosed(this);
     this.state = 'closed';
     this.onClosed(this);
