@@ -11,6 +11,8 @@ export type ServerId = 'zkts' | 'zookeeper';
 
 export interface RunningServer {
   connectString: string;
+  /** Only where the server can start inside a program: ms from startServer() to a client's first reply, in-process. */
+  inProcessStartMs?: number;
   heap(): Promise<number>;
   stop(): Promise<void>;
 }
@@ -40,9 +42,11 @@ export async function startZktsServer(fromSource: boolean): Promise<RunningServe
       await new Promise((r) => setTimeout(r, 2));
     }
   };
-  const port = Number((await waitFor(/PORT (\d+)\n/, 0))[1]);
+  const started = await waitFor(/PORT (\d+) START ([\d.]+)\n/, 0);
+  const port = Number(started[1]);
   return {
     connectString: `127.0.0.1:${port}`,
+    inProcessStartMs: Number(started[2]),
     async heap() {
       const from = out.length;
       child.stdin.write('heap\n');

@@ -15,6 +15,9 @@ describe('server rows', () => {
     const line = text.split('\n').find((l) => l.startsWith('getData pipelined, 1 connection')) ?? '';
     expect(line).toContain('200 (100–200)');
     expect(line).toContain('×2.00 (1.00–4.00)');
-    expect(text).toMatch(/server start → first reply\s+ms\s+—/);
+    expect(text).toMatch(/server process start → first reply\s+ms\s+—/);
+    // A row only one server can have (in-process start) prints a dash for the other and no ratio.
+    const inProcess = serverTable({ zkts: [{ startInProcessMs: 12 }], zookeeper: [{}] });
+    expect(inProcess).toMatch(/startServer\(\) in-process → first reply\s+ms\s+12\.0 \(12\.0–12\.0\)\s+—\s+—/);
   });
 });
