@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startZooKeeper, type ZooKeeperServer } from '@zkts/testkit';
 import { startServer, type ZkServer } from '@zkts/server';
 
-import { connectFrame, rawConnect, replyOf, requestFrame, type Raw } from '../unit/raw.js';
+import { connectFrame, rawConnect, replyOf, requestFrame, type Raw } from '../support/raw.js';
 
 const USERS = { bob: 'bob-secret' };
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { JuteReader, readConnectResponse, type MultiOp } from '@zkts/protocol/codec';
 import { startServer, type Logger } from '@zkts/server';
-import { connectFrame, rawConnect, replyOf, requestFrame } from './raw.js';
+import { connectFrame, rawConnect, replyOf, requestFrame } from '../support/raw.js';
 
 const OPEN = [{ perms: 31, id: { scheme: 'world', id: 'anyone' } }];
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);

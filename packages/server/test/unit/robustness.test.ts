@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readConnectResponse, JuteReader } from '@zkts/protocol/codec';
 import { startServer, type Logger, type ZkServer } from '@zkts/server';
-import { connectFrame, rawConnect, replyOf, requestFrame, type Raw } from './raw.js';
+import { connectFrame, rawConnect, replyOf, requestFrame, type Raw } from '../support/raw.js';
 
 const warnings: string[] = [];
 const logger: Logger = { debug() {}, info() {}, warn: (m) => warnings.push(m) };

@@ -4,7 +4,7 @@ import { ManualClock } from '@zkts/testkit';
 import { JuteReader, readConnectResponse } from '@zkts/protocol/codec';
 import { startServer } from '@zkts/server';
 import { initialSessionId, SessionTracker, type Session } from '../../src/session/session-tracker.js';
-import { connectFrame, rawConnect, replyOf, requestFrame } from './raw.js';
+import { connectFrame, rawConnect, replyOf, requestFrame } from '../support/raw.js';
 
 describe('session ids', () => {
   it('are ((time << 24) >>> 8) with server id 0, skipping the container marker', () => {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { JuteReader, readConnectResponse } from '@zkts/protocol/codec';
 import { startServer } from '@zkts/server';
 
-import { connectFrame, rawConnect, replyOf, requestFrame } from './raw.js';
+import { connectFrame, rawConnect, replyOf, requestFrame } from '../support/raw.js';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 

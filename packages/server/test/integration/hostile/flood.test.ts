@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connect } from '@zkts/protocol';
 
-import { connectFrame, rawConnect, requestFrame } from '../../unit/raw.js';
+import { connectFrame, rawConnect, requestFrame } from '../../support/raw.js';
 import { goodSession } from './good-session.js';
 import { killMine, startProcess } from '../interop/processes.js';
 

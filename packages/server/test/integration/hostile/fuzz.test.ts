@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { startServer, type Logger } from '@zkts/server';
 
-import { rawConnect } from '../../unit/raw.js';
+import { rawConnect } from '../../support/raw.js';
 import { baseFrames, fuzzSeed, handshakeFrame, mutate, prng } from './frames.js';
 import { goodSession } from './good-session.js';
 
