@@ -51,8 +51,9 @@ function expectComplete(entries: Entry[]): void {
 
 async function tcpdump(args: string[], file: string): Promise<{ stop: () => Promise<void> }> {
   // --immediate-mode: without it libpcap holds packets in its ring buffer for up to a second, and a capture
-  // stopped sooner than that loses them.
-  const child = spawn('tcpdump', [...args, '--immediate-mode', '-w', file, '-U', 'tcp', 'port', String(serverPort)], { stdio: ['ignore', 'ignore', 'pipe'] });
+  // stopped sooner than that loses them. -B: a larger kernel buffer (KiB), so a busy machine that is slow to
+  // schedule tcpdump does not drop packets of the session under test.
+  const child = spawn('tcpdump', [...args, '--immediate-mode', '-B', '16384', '-w', file, '-U', 'tcp', 'port', String(serverPort)], { stdio: ['ignore', 'ignore', 'pipe'] });
   const output = collect(child);
   await waitForOutput(output.stderr, /listening on/);
   return {
