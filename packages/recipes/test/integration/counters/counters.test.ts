@@ -79,7 +79,10 @@ describe('DistributedAtomicLong', () => {
     const started = Date.now();
     await Promise.all(
       counters.map(async (n) => {
-        for (let i = 0; i < 250; i++) while (!(await n.increment()).succeeded);
+        for (let i = 0; i < 250; i++) {
+          await chaos.reached(Math.floor(i / 20));
+          while (!(await n.increment()).succeeded);
+        }
       }),
     );
     const cuts = await chaos.stop();

@@ -82,6 +82,7 @@ describe('SharedCount', () => {
     await Promise.all(
       counts.map(async (c) => {
         for (let i = 0; i < 150; i++) {
+          await chaos.reached(Math.floor(i / 20));
           for (;;) {
             const v = c.versioned;
             if (await c.trySetCount(v, v.value + 1)) break;
