@@ -2,42 +2,13 @@
 // sent over many connections. The server must stay up, answer a bystander, and never fail inside a handler
 // (a failure there would be logged as "request failed").
 import { describe, expect, it } from 'vitest';
-import { JuteReader, readConnectResponse, type MultiOp } from '@zkts/protocol/codec';
+import { JuteReader, readConnectResponse } from '@zkts/protocol/codec';
 import { startServer, type Logger } from '@zkts/server';
+import { baseFrames } from '../support/fuzz-frames.js';
 import { connectFrame, rawConnect, replyOf, requestFrame } from '../support/raw.js';
 
 const OPEN = [{ perms: 31, id: { scheme: 'world', id: 'anyone' } }];
-const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
 
-function seeds(): Uint8Array[] {
-  const multi: MultiOp[] = [
-    { op: 'create', path: '/f/a', data: enc('x'), acl: OPEN, flags: 0 },
-    { op: 'setData', path: '/f', data: enc('y'), version: -1 },
-    { op: 'check', path: '/f', version: 0 },
-    { op: 'delete', path: '/f/a', version: -1 },
-  ];
-  return [
-    requestFrame(1, 1, { path: '/f/x', data: enc('d'), acl: OPEN, flags: 3 }),
-    requestFrame(2, 15, { path: '/f/y', data: null, acl: OPEN, flags: 1 }),
-    requestFrame(3, 21, { path: '/f/t', data: enc('t'), acl: OPEN, flags: 5, ttl: 1000n }),
-    requestFrame(4, 2, { path: '/f/x', version: -1 }),
-    requestFrame(5, 3, { path: '/f', watch: true }),
-    requestFrame(6, 4, { path: '/f', watch: true }),
-    requestFrame(7, 5, { path: '/f', data: enc('z'), version: -1 }),
-    requestFrame(8, 6, { path: '/f' }),
-    requestFrame(9, 7, { path: '/f/x', acl: OPEN, version: -1 }),
-    requestFrame(10, 12, { path: '/f', watch: true }),
-    requestFrame(11, 14, multi),
-    requestFrame(12, 22, [{ op: 'getData', path: '/f', watch: false }]),
-    requestFrame(13, 101, { relativeZxid: 0n, dataWatches: ['/f'], existWatches: ['/g'], childWatches: ['/f'] }),
-    requestFrame(14, 106, { path: '/f', mode: 1 }),
-    requestFrame(15, 17, { path: '/f', type: 3 }),
-    requestFrame(16, 18, { path: '/f', type: 1 }),
-    requestFrame(17, 103, { prefixPath: '/f' }),
-    requestFrame(18, 104, { path: '/f' }),
-    requestFrame(20, 9, { path: '/f' }),
-  ];
-}
 
 describe('fuzzing with mutated frames', () => {
   it('20,000 mutated requests leave the server up and no handler failing', async () => {
@@ -54,7 +25,7 @@ describe('fuzzing with mutated frames', () => {
       seed = (Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) + 0x6a09e667) >>> 0;
       return seed % n;
     };
-    const bases = seeds();
+    const bases = baseFrames();
     let answered = 0;
     for (let round = 0; round < 100; round++) {
       const raw = await rawConnect(server.port);

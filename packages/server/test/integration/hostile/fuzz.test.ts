@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { startServer, type Logger } from '@zkts/server';
 
 import { rawConnect } from '../../support/raw.js';
-import { baseFrames, fuzzSeed, handshakeFrame, mutate, prng } from './frames.js';
+import { baseFrames, fuzzSeed, handshakeFrame, mutate, prng } from '../../support/fuzz-frames.js';
 import { goodSession } from './good-session.js';
 
 const FRAMES = 100_000;

@@ -4,7 +4,7 @@
 // handshake mutated, which ends that connection. `ZKTS_SEED` replays a run; the test prints the seed it used.
 import type { MultiOp } from '@zkts/protocol/codec';
 
-import { connectFrame, requestFrame } from '../../support/raw.js';
+import { connectFrame, requestFrame } from './raw.js';
 
 const OPEN = [{ perms: 31, id: { scheme: 'world', id: 'anyone' } }];
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
