@@ -1,10 +1,13 @@
 // SASL DIGEST-MD5 side by side: the zkts client authenticates against ZooKeeper 3.8 (a JAAS DigestLoginModule
 // written by the testkit) and against startServer with the same users; whoAmI, sasl ACLs, `auth` ACLs, a wrong
-// password or an unknown user, and enforce.auth must come out the same.
+// password or an unknown user, and enforce.auth must come out the same; so must the bytes of SASL's edges (the
+// challenge's shape, a failed exchange's reply and close, enforce.auth's -124 and close).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startZooKeeper, type ZooKeeperServer } from '@zkts/testkit';
 import { Acls, AuthFailedError, Perms, createClient, type ZkClient } from '@zkts/protocol';
 import { startServer, type ZkServer } from '@zkts/server';
+
+import { enforced, failedExchange } from '../support/sasl-wire.js';
 
 const USERS = { bob: 'bob-secret', 'bjørn': 'pässwörd' };
 
@@ -124,5 +127,16 @@ describe('SASL DIGEST-MD5, side by side with ZooKeeper', () => {
       expect(await bob.exists('/zookeeper')).not.toBeNull();
       await bob.close();
     }
+  });
+
+  it('the challenge, and a failed exchange: the same bytes, then the close', async () => {
+    const theirs = await failedExchange(zookeeper.port);
+    expect(await failedExchange(ours.port)).toEqual(theirs);
+  });
+
+  it('enforce.auth: -124 for the first request, then the close (same bytes); a failed exchange answers -124', async () => {
+    expect(await enforced(enforcedOurs.port)).toBe(await enforced(enforcedZk.port));
+    const [a, b] = [await failedExchange(enforcedZk.port), await failedExchange(enforcedOurs.port)];
+    expect(b).toEqual(a);
   });
 });
