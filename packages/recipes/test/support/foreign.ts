@@ -34,13 +34,20 @@ export function killAll(): void {
   for (const p of running.splice(0)) if (p.exitCode === null && p.signalCode === null) p.kill('SIGKILL');
 }
 
-function start(what: string, command: string, args: string[]): ForeignProcess {
+/**
+ * Starts `command` as a ForeignProcess that `killAll()` ends. `mergeStderr`: stderr counts as output too (for a
+ * program that prints some of its answers there).
+ */
+export function startForeign(what: string, command: string, args: readonly string[], mergeStderr = false): ForeignProcess {
   const proc = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'] });
   running.push(proc);
   let out = '';
   let err = '';
   proc.stdout!.on('data', (b: Buffer) => (out += b.toString()));
-  proc.stderr!.on('data', (b: Buffer) => (err += b.toString()));
+  proc.stderr!.on('data', (b: Buffer) => {
+    if (mergeStderr) out += b.toString();
+    else err += b.toString();
+  });
   const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
   const line = async (re: RegExp, timeout = 30_000): Promise<RegExpExecArray> => {
     const deadline = Date.now() + timeout;
@@ -81,13 +88,13 @@ export function curator(classpath: string, ...args: string[]): ForeignProcess {
 
 /** Runs the main class `main` of a file compiled by compileCurator. */
 export function javaMain(classpath: string, main: string, ...args: string[]): ForeignProcess {
-  return start('Curator process', 'java', ['-Xss512k', '-XX:TieredStopAtLevel=1', '-cp', classpath, main, ...args]);
+  return startForeign('Curator process', 'java', ['-Xss512k', '-XX:TieredStopAtLevel=1', '-cp', classpath, main, ...args]);
 }
 
 /** A zkts script of node/ in its own Node process, on the sources (as the CLI tests run it): killable for real. */
 export function zktsProcess(script: string, ...args: string[]): ForeignProcess {
   const file = fileURLToPath(new URL(`./node/${script}`, import.meta.url));
-  return start('zkts process', process.execPath, ['--conditions=zkts-source', '--import', 'tsx', file, ...args]);
+  return startForeign('zkts process', process.execPath, ['--conditions=zkts-source', '--import', 'tsx', file, ...args]);
 }
 
 /** Fails with the package to install unless Debian's python3 can import kazoo. */
@@ -99,29 +106,29 @@ export function checkKazoo(): void {
 /** A kazoo WriteLock loop (python/kazoo_locks.py). */
 export function kazooWriter(hosts: string, path: string, who: string, grants: number, holdMs: number): ForeignProcess {
   const script = fileURLToPath(new URL('./python/kazoo_locks.py', import.meta.url));
-  return start('kazoo process', PYTHON, [script, hosts, path, who, String(grants), String(holdMs)]);
+  return startForeign('kazoo process', PYTHON, [script, hosts, path, who, String(grants), String(holdMs)]);
 }
 
 /** kazoo's Counter incremented n times (python/kazoo_counter.py); `curator` for support_curator=True. */
 export function kazooCounter(hosts: string, path: string, n: number, curator = false): ForeignProcess {
   const script = fileURLToPath(new URL('./python/kazoo_counter.py', import.meta.url));
-  return start('kazoo process', PYTHON, [script, hosts, path, String(n), ...(curator ? ['curator'] : [])]);
+  return startForeign('kazoo process', PYTHON, [script, hosts, path, String(n), ...(curator ? ['curator'] : [])]);
 }
 
 /** kazoo's Party or ShallowParty that joins and waits to see `expect` (python/kazoo_party.py). */
 export function kazooParty(hosts: string, path: string, kind: 'party' | 'shallow', identifier: string, expect: string): ForeignProcess {
   const script = fileURLToPath(new URL('./python/kazoo_party.py', import.meta.url));
-  return start('kazoo process', PYTHON, [script, hosts, path, kind, identifier, expect]);
+  return startForeign('kazoo process', PYTHON, [script, hosts, path, kind, identifier, expect]);
 }
 
 /** kazoo's SetPartitioner in its documented loop (python/kazoo_partitioner.py); "finish" on stdin ends it. */
 export function kazooPartitioner(hosts: string, path: string, identifier: string, timeBoundarySeconds: number, items: readonly string[]): ForeignProcess {
   const script = fileURLToPath(new URL('./python/kazoo_partitioner.py', import.meta.url));
-  return start('kazoo process', PYTHON, [script, hosts, path, identifier, String(timeBoundarySeconds), items.join(',')]);
+  return startForeign('kazoo process', PYTHON, [script, hosts, path, identifier, String(timeBoundarySeconds), items.join(',')]);
 }
 
 /** A kazoo recipe script from python/ (e.g. kazoo_queue.py) run with `args`; it prints what it did. */
 export function kazooScript(script: string, ...args: string[]): ForeignProcess {
   const file = fileURLToPath(new URL(`./python/${script}`, import.meta.url));
-  return start('kazoo process', PYTHON, [file, ...args]);
+  return startForeign('kazoo process', PYTHON, [file, ...args]);
 }

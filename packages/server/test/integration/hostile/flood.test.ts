@@ -10,7 +10,7 @@ import { connect } from '@zkts/protocol';
 
 import { connectFrame, rawConnect, requestFrame } from '../../support/raw.js';
 import { goodSession } from './good-session.js';
-import { killMine, startProcess } from '../interop/processes.js';
+import { killAll, startForeign } from '../../../../recipes/test/support/foreign.js';
 
 /** ZKTS_FLOOD sets the flood's size (a leak grows with it; JIT warm-up does not). */
 const FLOOD = Number(process.env['ZKTS_FLOOD'] ?? 2000);
@@ -19,7 +19,7 @@ const SLOWLORIS = 200;
 const FLAT_BOUND = 2 * 1024 * 1024;
 const SESSIONLESS_MS = 1500;
 
-afterEach(() => killMine());
+afterEach(() => killAll());
 
 interface Heap {
   heapUsed: number;
@@ -32,7 +32,7 @@ interface Heap {
 function serverProcess(): { port: Promise<number>; heap: () => Promise<Heap> } {
   const file = fileURLToPath(new URL('./server-process.ts', import.meta.url));
   const options = { tickTime: 500, sessionlessConnectionTimeout: SESSIONLESS_MS };
-  const p = startProcess('server process', process.execPath, ['--expose-gc', '--conditions=zkts-source', '--import', 'tsx', file, JSON.stringify(options)]);
+  const p = startForeign('server process', process.execPath, ['--expose-gc', '--conditions=zkts-source', '--import', 'tsx', file, JSON.stringify(options)]);
   let asked = 0;
   return {
     port: p.line(/^PORT (\d+)$/m).then((m) => Number(m[1])),

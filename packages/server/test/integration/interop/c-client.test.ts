@@ -6,9 +6,10 @@ import { afterEach, describe, expect, inject, it } from 'vitest';
 import { connect } from '@zkts/protocol';
 import { startServer } from '@zkts/server';
 
-import { cliMt, killMine } from './processes.js';
+import { killAll } from '../../../../recipes/test/support/foreign.js';
+import { cliMt } from './processes.js';
 
-afterEach(() => killMine());
+afterEach(() => killAll());
 
 const esc = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 

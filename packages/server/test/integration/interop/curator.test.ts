@@ -10,7 +10,7 @@ import { startServer } from '@zkts/server';
 
 import { compileCurator, curator, javaMain, killAll } from '../../../../recipes/test/support/foreign.js';
 import { checkOverlaps, interleaved, parseHeld } from '../../../../recipes/test/support/overlaps.js';
-import { killMine, zktsScript } from './processes.js';
+import { zktsScript } from './processes.js';
 
 let compiled: ReturnType<typeof compileCurator> | undefined;
 let classpath = '';
@@ -25,7 +25,6 @@ beforeAll(() => {
 
 afterEach(() => {
   killAll();
-  killMine();
 });
 
 afterAll(() => compiled?.dispose());

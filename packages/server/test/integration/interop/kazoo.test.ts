@@ -6,13 +6,12 @@ import { startServer } from '@zkts/server';
 
 import { checkKazoo, kazooWriter, killAll } from '../../../../recipes/test/support/foreign.js';
 import { checkOverlaps, interleaved, parseHeld } from '../../../../recipes/test/support/overlaps.js';
-import { kazooRecipe, killMine, zktsScript } from './processes.js';
+import { kazooRecipe, zktsScript } from './processes.js';
 
 beforeAll(() => checkKazoo());
 
 afterEach(() => {
   killAll();
-  killMine();
 });
 
 describe('kazoo on @zkts/server', () => {
