@@ -3,7 +3,7 @@
 # (node-gyp, for the bench's native `zookeeper` peer), the workspace's dependencies, a Java runtime and
 # ZooKeeper's server jars (Debian's `zookeeper` package), Curator's jars (interoperability tests and
 # benchmarks), kazoo (python3-kazoo: the recipes' mixed-library lock tests), tcpdump (the CLI's pcap
-# test), Kerberos (GSSAPI headers for the `kerberos` module; a KDC for the SASL GSSAPI tests), and for the
+# test), chromium (the console's browser tests), Kerberos (GSSAPI headers for the `kerberos` module; a KDC for the SASL GSSAPI tests), and for the
 # testkit's container backend a Docker engine and a ZooKeeper image (the last section).
 # Idempotent: a second run only checks. Set ZOOKEEPER_HOME to an Apache ZooKeeper release to use it
 # instead of Debian's jars.
@@ -36,6 +36,8 @@ if [ -z "${ZOOKEEPER_HOME:-}" ] && [ ! -f /usr/share/java/zookeeper.jar ]; then 
 # The C client's shell, cli_mt, for @zkts/server's interop test (Debian installs it outside PATH).
 [ -x /usr/lib/zookeeper/bin/cli_mt ] || need_apt+=(zookeeper-bin)
 command -v tcpdump >/dev/null 2>&1 || need_apt+=(tcpdump)
+# A real browser for the console's tests (driven by playwright-core, which downloads none).
+[ -x /usr/bin/chromium ] || need_apt+=(chromium)
 # Kerberos: GSSAPI headers for the `kerberos` native module (@zkts/sasl-kerberos, built by `pnpm install`), and
 # MIT's KDC and tools for the SASL GSSAPI tests (the testkit starts a throw-away realm; see packages/testkit/src/kdc.ts).
 [ -f /usr/include/gssapi/gssapi.h ] || need_apt+=(libkrb5-dev)
