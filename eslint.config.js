@@ -107,6 +107,18 @@ const zones = [
     },
   },
   {
+    // The console's page runs in a browser: it knows the API only through its JSON types and imports no Node
+    // module and no zkts package (the bundle would drag them in).
+    files: ['packages/cli/ui/**/*.ts', 'packages/cli/ui/**/*.tsx'],
+    rules: {
+      'no-restricted-imports': restrict(
+        rule('^node:', 'The page runs in a browser: no Node modules.'),
+        rule('^@zkts/', 'The page talks to the console over HTTP; it bundles no zkts package.'),
+        rule('src/console/(?!api-types\\.js$)', 'The page shares only the API contract (api-types.ts) with the console.'),
+      ),
+    },
+  },
+  {
     // The testkit starts real servers for any client: it depends on no zkts package. Its embedded backend loads
     // @zkts/server at run time (a dynamic import in src/embedded.ts, which this rule does not see), installed by
     // the user beside it: a package edge would close a cycle with the packages whose tests use the testkit.

@@ -2,6 +2,7 @@
 import type { Command } from '../command.js';
 import { acl } from './acl.js';
 import { auth } from './auth.js';
+import { consoleCommand } from './console.js';
 import { create } from './create.js';
 import { decode } from './decode.js';
 import { mntr, ruok, srvr } from './four-letter.js';
@@ -20,4 +21,4 @@ import { txnlog } from './txnlog.js';
 import { watch } from './watch.js';
 import { whoami } from './whoami.js';
 
-export const COMMANDS: readonly Command[] = [ls, tree, get, set, create, rm, stat, acl, auth, whoami, watch, srvr, mntr, ruok, lock, txnlog, snapshot, decode, proxy, server, shell];
+export const COMMANDS: readonly Command[] = [ls, tree, get, set, create, rm, stat, acl, auth, whoami, watch, srvr, mntr, ruok, lock, txnlog, snapshot, decode, proxy, consoleCommand, server, shell];

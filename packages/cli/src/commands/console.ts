@@ -1,0 +1,82 @@
+/**
+ * `zkts console`: a web console over the --server ensemble, served from this process on 127.0.0.1. Prints the
+ * URL (with its access token) and serves until SIGINT/SIGTERM. The console's own client uses the global
+ * options (auth, SASL, timeouts), like every other command.
+ */
+import { flag, intOption, stringOption } from '../args.js';
+import type { Command, CommandContext } from '../command.js';
+import { atMost } from '../command.js';
+import { startConsole } from '../console/app.js';
+import { CliError, ExitCode, UsageError } from '../exit-codes.js';
+import { parseHostPort } from '../hosts.js';
+import { cliVersion } from '../version.js';
+
+const DEFAULT_PORT = 8080;
+
+function waitForAbort(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+}
+
+function parseListen(text: string): { host: string; port: number } {
+  if (/^\d+$/.test(text)) return parseHostPort(`127.0.0.1:${text}`, undefined, '--proxy', 0);
+  return parseHostPort(text, undefined, '--proxy', 0);
+}
+
+export const consoleCommand: Command = {
+  name: 'console',
+  summary: 'a web console: browse and edit nodes live, see recipes, sessions, traffic and history',
+  usage: '[--port PORT] [--host HOST] [--read-only] [--data-dir DIR] [--proxy [HOST:]PORT]',
+  details:
+    'Serves a web console for the --server ensemble and prints its URL, which carries a random access token:\n' +
+    'open that URL; a request without the token is refused. It listens on 127.0.0.1 unless --host says\n' +
+    'otherwise. --read-only refuses every write on the console side. --proxy [HOST:]PORT also listens there as\n' +
+    'a decoding proxy to the server: applications pointed at it show up live in the Traffic view. --data-dir\n' +
+    "DIR (the server's dataDir) adds the History view: the transaction log, filterable by path and session.\n" +
+    'Runs until SIGINT/SIGTERM (exit 0).\n' +
+    '\n' +
+    '  zkts --server 127.0.0.1:2181 console\n' +
+    '  zkts --server zk1:2181 console --read-only --proxy 2182',
+  options: {
+    port: { type: 'string', arg: 'PORT', description: `the console's HTTP port (default ${DEFAULT_PORT}; 0: a free one)` },
+    host: { type: 'string', arg: 'HOST', description: 'address to listen on (default 127.0.0.1)' },
+    'read-only': { type: 'boolean', description: 'refuse every write' },
+    'data-dir': { type: 'string', arg: 'DIR', description: "the server's dataDir, for the History view" },
+    proxy: { type: 'string', arg: '[HOST:]PORT', description: 'also run a decoding proxy there (Traffic view)' },
+  },
+  async run(context: CommandContext): Promise<number> {
+    atMost(context, 0);
+    if (context.interactive) throw new UsageError('console runs on its own, not inside the shell');
+    const port = intOption(context.args, 'port') ?? DEFAULT_PORT;
+    if (port > 65535) throw new UsageError(`--port must be 0..65535, got ${port}`);
+    const host = stringOption(context.args, 'host') ?? '127.0.0.1';
+    const dataDir = stringOption(context.args, 'data-dir');
+    const proxyText = stringOption(context.args, 'proxy');
+    const proxy = proxyText === undefined ? undefined : parseListen(proxyText);
+    const client = await context.session.client();
+    let running;
+    try {
+      running = await startConsole({
+        client,
+        server: context.session.server,
+        host,
+        port,
+        readOnly: flag(context.args, 'read-only'),
+        version: cliVersion(),
+        ...(dataDir === undefined ? {} : { dataDir }),
+        ...(proxy === undefined ? {} : { proxy }),
+      });
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (code === 'EADDRINUSE') throw new CliError(ExitCode.USAGE, `port ${port} on ${host} is in use: pick another with --port (0: a free one)`, { cause: error });
+      throw error;
+    }
+    context.out.note(`zkts console: serving ${context.session.server} until Ctrl-C; open the URL below`);
+    context.io.stdout.write(`${running.url}\n`);
+    await waitForAbort(context.signal);
+    await running.close();
+    return 0;
+  },
+};

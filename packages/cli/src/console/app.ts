@@ -1,0 +1,79 @@
+/**
+ * One console: the HTTP server with every feature's routes over one ZooKeeper client. `zkts console` and the
+ * tests start it the same way. The caller owns the client; `close()` stops the HTTP server and the
+ * console's own sources (sampler, proxy), not the client.
+ */
+import type { ZkClient } from '@zkts/protocol';
+
+import { startConsoleServer } from './http-server.js';
+import type { Route } from './router.js';
+import { editRoutes } from './routes/edit.js';
+import { eventsRoutes } from './routes/events.js';
+import { infoRoutes } from './routes/info.js';
+import { recipeRoutes } from './routes/recipes.js';
+import { treeRoutes } from './routes/tree.js';
+import { randomSecret } from './security.js';
+import { defaultAssetsDir } from './static-assets.js';
+
+export interface ConsoleOptions {
+  readonly client: ZkClient;
+  /** The connect string, as shown on the page. */
+  readonly server: string;
+  /** Default 127.0.0.1. */
+  readonly host?: string;
+  /** Default 8080; 0 picks a free port. */
+  readonly port?: number;
+  readonly readOnly?: boolean;
+  /** The server's dataDir, for the History view. */
+  readonly dataDir?: string;
+  /** Where applications connect to have their traffic decoded (`HOST:PORT`; port 0: a free one). */
+  readonly proxy?: { readonly host: string; readonly port: number };
+  /** Default: a fresh random token. */
+  readonly token?: string;
+  readonly version?: string;
+  /** Default: the bundle the package build wrote. */
+  readonly assetsDir?: string;
+}
+
+export interface RunningConsole {
+  readonly url: string;
+  readonly port: number;
+  readonly token: string;
+  close(): Promise<void>;
+}
+
+export async function startConsole(options: ConsoleOptions): Promise<RunningConsole> {
+  const token = options.token ?? randomSecret();
+  const csrf = randomSecret();
+  const readOnly = options.readOnly ?? false;
+  const routes: Route[] = [
+    ...infoRoutes({
+      client: options.client,
+      server: options.server,
+      readOnly,
+      csrf,
+      version: options.version ?? 'dev',
+      proxy: () => null,
+      dataDir: options.dataDir ?? null,
+    }),
+    ...treeRoutes({ client: options.client }),
+    ...eventsRoutes({ client: options.client }),
+    ...editRoutes({ client: options.client }),
+    ...recipeRoutes({ client: options.client }),
+  ];
+  const server = await startConsoleServer({
+    host: options.host ?? '127.0.0.1',
+    port: options.port ?? 8080,
+    token,
+    csrf,
+    readOnly,
+    routes,
+    assetsDir: options.assetsDir ?? defaultAssetsDir(),
+  });
+  return {
+    url: server.url,
+    port: server.port,
+    token,
+    close: () => server.close(),
+  };
+}
