@@ -13,6 +13,7 @@ import { Session } from '../session.js';
 import { cliVersion } from '../version.js';
 
 const DEFAULT_PORT = 8080;
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
 function waitForAbort(signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
@@ -77,6 +78,7 @@ export const consoleCommand: Command = {
       if (code === 'EADDRINUSE') throw new CliError(ExitCode.USAGE, `port ${port} on ${host} is in use: pick another with --port (0: a free one)`, { cause: error });
       throw error;
     }
+    if (!LOOPBACK.has(host)) context.out.note(`zkts console: warning: listening on ${host}, beyond this machine: the token in the URL is all that guards it (plain HTTP)`);
     context.out.note(`zkts console: serving ${session.server} until Ctrl-C; open the URL below`);
     context.io.stdout.write(`${running.url}\n`);
     await waitForAbort(context.signal);
