@@ -271,4 +271,13 @@ describe('inspectRecipe: bounds', () => {
     expect((i?.members.length ?? 0) + unread).toBe(1200);
     expect(i?.summary).toContainEqual(['waiting', '1199']);
   });
+
+  it('a plain directory costs a handful of reads, however many children it has; an aborted signal stops it', async () => {
+    const { zk, reader } = tree();
+    zk.create('/dir', null, 'persistent', 0n);
+    for (let n = 0; n < 300; n++) zk.create(`/dir/child-${n}`, 'x', 'persistent', 0n);
+    expect(await inspectRecipe(reader, '/dir')).toBeUndefined();
+    expect(reader.calls.length).toBeLessThan(15);
+    await expect(inspectRecipe(reader, '/dir', { signal: AbortSignal.abort() })).rejects.toThrow();
+  });
 });
