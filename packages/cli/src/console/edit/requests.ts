@@ -7,7 +7,6 @@ import { type ACL, type CreateMode, ZkError, validatePath } from '@zkts/protocol
 
 import { badRequest, type ConsoleApiError } from '../api-error.js';
 import type { AclEntry, CreateModeName } from '../api-types.js';
-import { PERM_BITS } from './node-snapshot.js';
 
 /** The console's mode names and the client's. */
 export const CREATE_MODES: Readonly<Record<CreateModeName, CreateMode>> = {
@@ -19,6 +18,9 @@ export const CREATE_MODES: Readonly<Record<CreateModeName, CreateMode>> = {
   'persistent-with-ttl': 'persistent-ttl',
   'persistent-sequential-with-ttl': 'persistent-sequential-ttl',
 };
+
+/** ZooKeeper's permission bits by the `cdrwa` letter the API writes them as. */
+const PERM_BITS: Readonly<Record<string, number>> = { c: 4, d: 8, r: 1, w: 2, a: 16 };
 
 /** ZooKeeper keeps a TTL in 40 bits of the ephemeral owner (EphemeralType.TTL). */
 const MAX_TTL = 2 ** 40 - 1;
@@ -90,7 +92,7 @@ function permsField(value: unknown, name: string): number {
   if (typeof value !== 'string') throw field('must be letters of cdrwa', name);
   let perms = 0;
   for (const letter of value) {
-    const bit = PERM_BITS.find(([l]) => l === letter)?.[1];
+    const bit = Object.hasOwn(PERM_BITS, letter) ? PERM_BITS[letter] : undefined;
     if (bit === undefined) throw field(`unknown permission ${JSON.stringify(letter)} (use letters of cdrwa)`, name);
     perms |= bit;
   }

@@ -9,10 +9,11 @@ import type { ZkClient } from '@zkts/protocol';
 
 import { ConsoleApiError } from '../api-error.js';
 import type { CreateReply, DeleteReply, NodeInfo, SubtreeCount } from '../api-types.js';
-import { aclEntries, readNode, statInfo } from '../edit/node-snapshot.js';
+import { readNode } from '../edit/node-snapshot.js';
 import { aclCall, createCall, deleteCall, pathField, setCall } from '../edit/requests.js';
 import { countSubtree, deleteSubtree, walkSubtree } from '../edit/subtree.js';
 import { isCode, refusal } from '../edit/words.js';
+import { aclEntries, statInfo } from '../node-json.js';
 import type { Route } from '../router.js';
 
 export interface EditDeps {
