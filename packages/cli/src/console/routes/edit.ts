@@ -96,7 +96,8 @@ export function editRoutes(deps: EditDeps): Route[] {
           try {
             await client.delete(call.path, { version: call.version });
           } catch (error) {
-            throw refusal(`delete ${call.path}${call.version === -1 ? '' : ` at version ${call.version}`}`, error);
+            const action = `delete ${call.path}${call.version === -1 ? '' : ` at version ${call.version}`}`;
+            throw isCode(error, 'BAD_VERSION') ? await conflict(client, action, call.path, error) : refusal(action, error);
           }
           return { deleted: 1 };
         }

@@ -168,6 +168,7 @@ describe('POST /api/delete and GET /api/count', () => {
     await other.create(`${root}/leaf`);
     const stale = await api.post<ApiErrorBody>('/api/delete', { path: `${root}/leaf`, version: 3 });
     expect([stale.status, stale.body.error.code]).toEqual([409, 'BAD_VERSION']);
+    expect(stale.body.current).toMatchObject({ path: `${root}/leaf`, stat: { version: 0 } });
     expect((await api.post<DeleteReply>('/api/delete', { path: `${root}/leaf`, version: 0 })).body).toEqual({ deleted: 1 });
     expect(await other.exists(`${root}/leaf`)).toBeNull();
     await makeTree(`${root}/parent`);

@@ -30,9 +30,19 @@ afterAll(async () => {
 
 const testid = (id: string): string => `[data-testid="${id}"]`;
 
+/** Waits until the element's text is `text` (textContent of the first match; null while there is none). */
+async function waitText(page: Page, id: string, text: string): Promise<void> {
+  let seen: string | null = null;
+  await until(async () => (seen = await page.locator(testid(id)).first().textContent({ timeout: 1000 }).catch(() => null)) === text, `${id} to read ${JSON.stringify(text)}`).catch(
+    (error: Error) => {
+      throw new Error(`${error.message}; it reads ${JSON.stringify(seen)}`);
+    },
+  );
+}
+
 async function openNode(console: TestConsole, path: string): Promise<Page> {
   const page = await openConsole(browser, console.console, `#/tree${path}`);
-  await page.waitForFunction((p) => document.querySelector('[data-testid="node-path"]')?.textContent === p, path);
+  await waitText(page, 'node-path', path);
   return page;
 }
 
@@ -50,7 +60,7 @@ describe('editing from the console page', () => {
     await page.fill(testid('edit-data'), '{"replicas": 5}');
     // Meanwhile another client changes the node; the page sees it live, the open editor keeps its version.
     await other.setData(path, '{"replicas": 4, "by": "ops"}');
-    await page.waitForFunction(() => document.querySelector('[data-testid="stat-version"]')?.textContent === '1');
+    await waitText(page, 'stat-version', '1');
     await page.click(testid('edit-save'));
     await page.waitForSelector(testid('edit-conflict'));
     expect(await page.textContent(testid('conflict-title'))).toBe('changed meanwhile (version 0 → 1)');
@@ -65,7 +75,7 @@ describe('editing from the console page', () => {
     await page.close();
   });
 
-  it('takes theirs on "reload theirs", and shows a refusal in words with its code', async () => {
+  it('keeps my text on "keep editing", takes theirs on "reload theirs", and shows a refusal in words with its code', async () => {
     const path = `${root}/reload`;
     await other.create(path, 'first');
     const page = await openNode(open, path);
@@ -73,16 +83,23 @@ describe('editing from the console page', () => {
     await page.fill(testid('edit-data'), 'mine');
     await other.setData(path, 'second');
     await page.click(testid('edit-save'));
-    await page.click(testid('conflict-reload'));
-    expect(await page.inputValue(testid('edit-data'))).toBe('second');
+    await page.click(testid('conflict-keep'));
+    expect(await page.inputValue(testid('edit-data'))).toBe('mine');
     expect(await page.textContent(testid('edit-base'))).toBe('saving replaces version 1');
+    await other.setData(path, 'third');
+    await page.click(testid('edit-save'));
+    await waitText(page, 'conflict-title', 'changed meanwhile (version 1 → 2)');
+    await page.click(testid('conflict-reload'));
+    expect(await page.inputValue(testid('edit-data'))).toBe('third');
+    expect(await page.textContent(testid('edit-base'))).toBe('saving replaces version 2');
+    expect(await dataOf(path)).toBe('third');
     // Now the ACL forbids writing: the save is refused NO_AUTH, said in words.
     await other.setACL(path, [{ perms: Perms.READ, id: { scheme: 'world', id: 'anyone' } }]);
-    await page.fill(testid('edit-data'), 'second, edited');
+    await page.fill(testid('edit-data'), 'third, edited');
     await page.click(testid('edit-save'));
     const error = await page.waitForSelector(testid('action-error'));
-    expect(await error.textContent()).toMatch(/^NO_AUTH set the data of .*\/reload at version 1: .*ACL does not grant the console's session this permission/);
-    expect(await dataOf(path)).toBe('second');
+    expect(await error.textContent()).toMatch(/^NO_AUTH set the data of .*\/reload at version 2: .*ACL does not grant the console's session this permission/);
+    expect(await dataOf(path)).toBe('third');
     await page.close();
   });
 
@@ -96,7 +113,7 @@ describe('editing from the console page', () => {
     await page.fill(testid('create-name'), 'made-by-form');
     await page.fill(testid('create-data'), 'hello from the form');
     await page.click(testid('create-submit'));
-    await page.waitForFunction((p) => document.querySelector('[data-testid="node-path"]')?.textContent === p, `${root}/made-by-form`);
+    await waitText(page, 'node-path', `${root}/made-by-form`);
     expect(await dataOf(`${root}/made-by-form`)).toBe('hello from the form');
     await page.click(`${testid('crumb')} >> text=${root.slice(1)}`);
     await page.waitForSelector(`${testid('child-name')} >> text=made-by-form`);
@@ -125,17 +142,17 @@ describe('editing from the console page', () => {
     }
     const page = await openNode(open, base);
     await page.click(testid('action-delete'));
-    await page.waitForFunction((q) => document.querySelector('[data-testid="delete-question"]')?.textContent === q, `delete 10 nodes under ${base}?`);
+    await waitText(page, 'delete-question', `delete 10 nodes under ${base}?`);
     await keepScreenshot(page, 'delete-confirm');
     // It grows after the user saw the count: the console refuses and the page counts again.
     await other.create(`${base}/late`);
     await page.click(testid('delete-confirm'));
     expect(await (await page.waitForSelector(testid('action-error'))).textContent()).toMatch(/^CONFLICT .*more than the 10 nodes confirmed/);
-    await page.waitForFunction((q) => document.querySelector('[data-testid="delete-question"]')?.textContent === q, `delete 11 nodes under ${base}?`);
+    await waitText(page, 'delete-question', `delete 11 nodes under ${base}?`);
     expect((await other.getAllChildrenNumber(base)) + 1).toBe(11);
     await page.click(testid('delete-confirm'));
     await until(async () => (await other.exists(base)) === null, 'the subtree deleted');
-    await page.waitForFunction((p) => document.querySelector('[data-testid="node-path"]')?.textContent === p, root);
+    await waitText(page, 'node-path', root);
     await page.close();
   });
 
