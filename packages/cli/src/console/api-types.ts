@@ -26,7 +26,7 @@ export type ConsoleErrorCode =
 
 export interface ApiErrorBody {
   readonly error: { readonly code: string; readonly message: string };
-  /** With BAD_VERSION (409, from set/acl): the node as it is now, so the page can show what changed meanwhile. */
+  /** With BAD_VERSION (409, from set, acl or a versioned delete): the node as it is now, so the page can show what changed meanwhile. */
   readonly current?: NodeInfo;
 }
 
