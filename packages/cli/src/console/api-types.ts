@@ -20,12 +20,13 @@ export type ConsoleErrorCode =
   | 'BAD_REQUEST' // malformed body or parameters (400)
   | 'NOT_FOUND' // no such API route (404)
   | 'UNAVAILABLE' // the feature was not enabled (no --proxy, no --data-dir) or the server refused a word (409)
-  | 'CONFLICT' // set/acl with a stale version: the body has the node as it is now (409)
+  | 'CONFLICT' // a recursive delete whose subtree grew past the count the user confirmed (409)
+  | 'TOO_LARGE' // a subtree too large for /api/count or a recursive delete (more than 1,000,000 nodes) (413)
   | 'INTERNAL'; // anything else (500)
 
 export interface ApiErrorBody {
   readonly error: { readonly code: string; readonly message: string };
-  /** With CONFLICT (BAD_VERSION): the node as it is now, so the page can show what changed meanwhile. */
+  /** With BAD_VERSION (409, from set, acl or a versioned delete): the node as it is now, so the page can show what changed meanwhile. */
   readonly current?: NodeInfo;
 }
 
@@ -126,7 +127,7 @@ export interface CreateReply {
   readonly path: string;
 }
 
-/** POST /api/set → the new `NodeInfo`; a stale `version` → 409 CONFLICT with `current`. */
+/** POST /api/set → the new `NodeInfo`; a stale `version` → 409 BAD_VERSION (ZooKeeper's code) with `current`. */
 export interface SetDataRequest {
   readonly path: string;
   /** base64 */
@@ -148,7 +149,7 @@ export interface DeleteReply {
   readonly deleted: number;
 }
 
-/** POST /api/acl → the new `NodeInfo`. */
+/** POST /api/acl → the new `NodeInfo`; a stale `aversion` → 409 BAD_VERSION with `current`. */
 export interface SetAclRequest {
   readonly path: string;
   readonly acl: readonly AclEntry[];
@@ -274,11 +275,16 @@ export interface HistoryPage {
 
 /**
  * GET /api/events: Server-Sent Events. `event: change` carries `ChangeEvent`s (batched, at most every 100 ms),
- * `event: state` a `StateEvent` when the console's own session changes state.
+ * `event: state` a `StateEvent` when the console's own session changes state (and once on connecting),
+ * `event: reset` a `ResetEvent`.
  */
 export interface ChangeEvent {
   readonly changes: readonly { readonly type: 'created' | 'deleted' | 'data'; readonly path: string }[];
 }
 export interface StateEvent {
   readonly state: string;
+}
+/** `event: reset`: changes may have been missed (a reconnect, a page too slow to follow): read again what is shown. */
+export interface ResetEvent {
+  readonly reason: string;
 }
