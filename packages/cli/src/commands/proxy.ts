@@ -4,29 +4,21 @@
  * path: whatever the bytes are (garbage, hostile lengths), they are still forwarded, and a decode failure is
  * one error line, never a crash.
  */
-import { createServer, connect } from 'node:net';
-import type { Socket } from 'node:net';
-
 import { flag, intOption, stringOption } from '../args.js';
 import type { Command, CommandContext } from '../command.js';
 import { atMost } from '../command.js';
 import { CliError, ExitCode, UsageError } from '../exit-codes.js';
 import { parseHostPort } from '../hosts.js';
-import { ConnectionConversation } from '../conversation.js';
 import { formatConversationLine, conversationRecord } from '../output.js';
 import { TranscriptRecorder } from '../recorder.js';
+import { listenTapProxy, TapProxyListenError } from '../tap-proxy.js';
+import type { ConnectionTap } from '../tap-proxy.js';
 import { formatReport, TrafficStats } from '../stats/index.js';
 import type { TranscriptConnection } from '../transcript.js';
 
 function parseListen(text: string): { host: string; port: number } {
   if (/^\d+$/.test(text)) return parseHostPort(`127.0.0.1:${text}`, undefined, '--listen', 0);
   return parseHostPort(text, undefined, '--listen', 0);
-}
-
-function address(socket: Socket, side: 'remote' | 'local'): string {
-  const host = side === 'remote' ? socket.remoteAddress : socket.localAddress;
-  const port = side === 'remote' ? socket.remotePort : socket.localPort;
-  return host?.includes(':') === true ? `[${host}]:${port}` : `${host}:${port}`;
 }
 
 export const proxy: Command = {
@@ -64,68 +56,34 @@ export const proxy: Command = {
       const report = stats.report();
       out.emit(report, () => formatReport(report));
     };
-    const sockets = new Set<Socket>();
-    let nextId = 0;
-
-    const server = createServer((client) => {
-      const id = nextId++;
-      const start = Date.now();
-      const upstreamSocket = connect({ host: upstream.host, port: upstream.port });
-      sockets.add(client);
-      sockets.add(upstreamSocket);
-      const clientAddress = address(client, 'remote');
-      const conversation = new ConnectionConversation(id, start);
-      let recorded: TranscriptConnection | undefined;
-      const show = (lines: ReturnType<ConnectionConversation['bytes']>): void => {
-        for (const line of lines) {
-          if (recorder !== undefined && recorded !== undefined && line.frame !== undefined) recorder.frame(recorded, line.dir, line.time, line.frame);
-          if (stats !== undefined) stats.add(line);
-          else out.emit(conversationRecord(line), () => formatConversationLine(line));
-        }
-      };
-      if (stats !== undefined) stats.open(id, clientAddress, start);
-      else out.emit({ conn: id, event: 'open', client: clientAddress, upstream: upstreamText }, `#${id} open ${clientAddress} -> ${upstreamText}`);
-      if (recorder !== undefined) recorded = recorder.open(id, clientAddress, upstreamText, start);
-
-      // Bytes first, then the tap: a decoder bug can delay nothing and break nothing.
-      client.on('data', (chunk: Buffer) => {
-        if (!upstreamSocket.write(chunk)) client.pause();
-        show(conversation.bytes('c2s', chunk, Date.now()));
-      });
-      upstreamSocket.on('data', (chunk: Buffer) => {
-        if (!client.write(chunk)) upstreamSocket.pause();
-        show(conversation.bytes('s2c', chunk, Date.now()));
-      });
-      upstreamSocket.on('drain', () => client.resume());
-      client.on('drain', () => upstreamSocket.resume());
-      let closed = false;
-      const close = (why: string): void => {
-        if (closed) return;
-        closed = true;
-        client.destroy();
-        upstreamSocket.destroy();
-        sockets.delete(client);
-        sockets.delete(upstreamSocket);
-        show(conversation.end(Date.now()));
-        if (stats !== undefined) stats.close(id, Date.now(), why);
-        else out.emit({ conn: id, event: 'close', reason: why }, `#${id} closed (${why})`);
-        if (recorder !== undefined) void recorder.save().catch((error: unknown) => out.error(`proxy: cannot write ${recordFile}: ${String(error)}`));
-      };
-      client.on('end', () => upstreamSocket.end());
-      upstreamSocket.on('end', () => client.end());
-      client.on('close', () => close('client closed'));
-      upstreamSocket.on('close', () => close('upstream closed'));
-      client.on('error', (error) => close(`client: ${error.message}`));
-      upstreamSocket.on('error', (error) => close(`upstream: ${error.message}`));
+    const tapProxy = await listenTapProxy({
+      listen,
+      upstream,
+      open({ id, client: clientAddress, start }): ConnectionTap {
+        let recorded: TranscriptConnection | undefined;
+        if (stats !== undefined) stats.open(id, clientAddress, start);
+        else out.emit({ conn: id, event: 'open', client: clientAddress, upstream: upstreamText }, `#${id} open ${clientAddress} -> ${upstreamText}`);
+        if (recorder !== undefined) recorded = recorder.open(id, clientAddress, upstreamText, start);
+        return {
+          lines(lines): void {
+            for (const line of lines) {
+              if (recorder !== undefined && recorded !== undefined && line.frame !== undefined) recorder.frame(recorded, line.dir, line.time, line.frame);
+              if (stats !== undefined) stats.add(line);
+              else out.emit(conversationRecord(line), () => formatConversationLine(line));
+            }
+          },
+          closed(time, why): void {
+            if (stats !== undefined) stats.close(id, time, why);
+            else out.emit({ conn: id, event: 'close', reason: why }, `#${id} closed (${why})`);
+            if (recorder !== undefined) void recorder.save().catch((error: unknown) => out.error(`proxy: cannot write ${recordFile}: ${String(error)}`));
+          },
+        };
+      },
+      tapError: (conn, error) => out.error(`proxy: #${conn}: ${error instanceof Error ? error.message : String(error)}`),
+    }).catch((error: unknown) => {
+      throw error instanceof TapProxyListenError ? new CliError(ExitCode.UNAVAILABLE, `cannot listen on ${listenText}: ${error.reason}`) : error;
     });
-
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', (error) => reject(new CliError(ExitCode.UNAVAILABLE, `cannot listen on ${listenText}: ${error.message}`)));
-      server.listen(listen.port, listen.host, resolve);
-    });
-    const bound = server.address();
-    const port = typeof bound === 'object' && bound !== null ? bound.port : listen.port;
-    out.note(`zkts proxy: listening on ${listen.host}:${port}, forwarding to ${upstreamText}`);
+    out.note(`zkts proxy: listening on ${listen.host}:${tapProxy.port}, forwarding to ${upstreamText}`);
 
     const timer = stats !== undefined && every !== undefined ? setInterval(printStats, every * 1000) : undefined;
     await new Promise<void>((resolve) => {
@@ -133,13 +91,9 @@ export const proxy: Command = {
       context.signal.addEventListener('abort', () => resolve(), { once: true });
     });
     if (timer !== undefined) clearInterval(timer);
-    server.close();
-    for (const socket of sockets) socket.destroy();
-    if (stats !== undefined) {
-      // Each connection's close handler records its end: let them run before the final report.
-      for (let i = 0; i < 50 && sockets.size > 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
-      printStats();
-    }
+    // Each connection's tap hears it closed before close() resolves: the final report counts every end.
+    await tapProxy.close();
+    printStats();
     if (recorder !== undefined) await recorder.save();
     return ExitCode.OK;
   },
