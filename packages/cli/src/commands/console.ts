@@ -9,6 +9,7 @@ import { atMost } from '../command.js';
 import { startConsole } from '../console/app.js';
 import { CliError, ExitCode, UsageError } from '../exit-codes.js';
 import { parseHostPort } from '../hosts.js';
+import { TapProxyListenError } from '../tap-proxy.js';
 import { cliVersion } from '../version.js';
 
 const DEFAULT_PORT = 8080;
@@ -69,11 +70,13 @@ export const consoleCommand: Command = {
         ...(proxy === undefined ? {} : { proxy }),
       });
     } catch (error) {
+      if (error instanceof TapProxyListenError) throw new CliError(ExitCode.USAGE, `--proxy ${proxyText ?? ''}: ${error.message}`, { cause: error });
       const code = (error as { code?: unknown }).code;
       if (code === 'EADDRINUSE') throw new CliError(ExitCode.USAGE, `port ${port} on ${host} is in use: pick another with --port (0: a free one)`, { cause: error });
       throw error;
     }
     context.out.note(`zkts console: serving ${context.session.server} until Ctrl-C; open the URL below`);
+    if (running.proxy !== null) context.out.note(`zkts console: decoding proxy on ${running.proxy}: point clients there to see their traffic`);
     context.io.stdout.write(`${running.url}\n`);
     await waitForAbort(context.signal);
     await running.close();
