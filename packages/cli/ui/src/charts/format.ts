@@ -10,7 +10,7 @@ export function dateTime(ms: number): string {
 /** A latency or a span in ms: `0.412 ms`, `37 ms`, `2.5 s`, `3 min`. */
 export function duration(ms: number | null | undefined): string {
   if (ms === null || ms === undefined || Number.isNaN(ms)) return '–';
-  if (ms < 10) return `${ms.toFixed(3)} ms`;
+  if (ms < 10) return `${Number(ms.toFixed(3))} ms`;
   if (ms < 1000) return `${Math.round(ms)} ms`;
   if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
   return `${Math.round(ms / 60_000)} min`;
