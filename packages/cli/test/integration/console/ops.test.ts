@@ -80,10 +80,12 @@ describe('console Sessions view', () => {
 
     // mntr is charted over time: the chart gains points as samples come in (sampled every 500 ms here).
     await until(async () => (await page.locator('[data-testid="mntr-zk_znode_count"] [data-testid="chart-point"]').count()) >= 2, 'two mntr samples charted', { timeout: 15_000 });
+    expect(await page.locator(`[data-session="${hex(t.client.sessionId)}"] [data-testid="own-session"]`).count()).toBe(1);
+    await rowA.locator('[data-testid="session-ephemerals-count"]').click();
+    await keepScreenshot(page, 'sessions');
     // Live: a watch that fires leaves the list on the next refresh.
     await a.setData(`${root}/hot`, Buffer.from('y'));
     await until(async () => (await hot.count()) === 0, 'the fired watch leaves the hot paths', { timeout: 10_000 });
-    await keepScreenshot(page, 'sessions');
     await page.close();
   });
 

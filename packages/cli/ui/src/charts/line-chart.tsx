@@ -71,14 +71,16 @@ export function LineChart({ title, series, unit = '', width = 420, height = 150,
     <figure class="chart" data-testid={testid}>
       <figcaption class="chart-title">
         {title}
-        <span class="chart-legend">
-          {series.map((s) => (
-            <span key={s.name} class="legend-item">
-              <span class="legend-swatch" style={{ background: s.color, opacity: s.dashed === true ? 0.6 : 1 }} />
-              {s.name}
-            </span>
-          ))}
-        </span>
+        {series.length < 2 ? null : (
+          <span class="chart-legend">
+            {series.map((s) => (
+              <span key={s.name} class="legend-item">
+                <span class="legend-swatch" style={{ background: s.color, opacity: s.dashed === true ? 0.6 : 1 }} />
+                {s.name}
+              </span>
+            ))}
+          </span>
+        )}
       </figcaption>
       <svg width={width} height={height} viewBox={`0 0 ${width} ${height}`} role="img" aria-label={title}>
         <line class="axis" x1={PAD.left} y1={PAD.top} x2={PAD.left} y2={PAD.top + plotH} />

@@ -33,10 +33,17 @@ function PathList({ paths, testid }: { paths: readonly string[]; testid: string 
   );
 }
 
-function SessionRow({ session }: { session: ServerSession }): JSX.Element {
+function SessionRow({ session, own }: { session: ServerSession; own: boolean }): JSX.Element {
   return (
     <tr data-testid="session-row" data-session={session.id}>
-      <td class="mono" data-testid="session-id">{session.id}</td>
+      <td>
+        <span class="mono" data-testid="session-id">{session.id}</span>
+        {own ? (
+          <span class="badge muted" data-testid="own-session" title="the session this console reads the tree with">
+            this console
+          </span>
+        ) : null}
+      </td>
       <td class="mono" data-testid="session-address">{session.address ?? '–'}</td>
       <td data-testid="session-timeout">{session.timeoutMs === null ? '–' : duration(session.timeoutMs)}</td>
       <td>
@@ -52,7 +59,7 @@ function SessionRow({ session }: { session: ServerSession }): JSX.Element {
   );
 }
 
-function SessionsTable({ info }: { info: SessionsInfo }): JSX.Element {
+function SessionsTable({ info, own }: { info: SessionsInfo; own: string }): JSX.Element {
   if (info.sessions.length === 0) return <p class="muted" data-testid="no-sessions">No sessions listed (see the notes above for the words the server refused).</p>;
   return (
     <table class="grid-table" data-testid="sessions-table">
@@ -70,7 +77,7 @@ function SessionsTable({ info }: { info: SessionsInfo }): JSX.Element {
       </thead>
       <tbody>
         {info.sessions.map((s) => (
-          <SessionRow key={s.id} session={s} />
+          <SessionRow key={s.id} session={s} own={s.id === own} />
         ))}
       </tbody>
     </table>
@@ -109,7 +116,7 @@ function HotPaths({ info }: { info: SessionsInfo }): JSX.Element {
   );
 }
 
-function SessionsView(_props: ViewProps): JSX.Element {
+function SessionsView({ info: consoleInfo }: ViewProps): JSX.Element {
   const sessions = usePoll((signal) => getJson<SessionsInfo>('/api/sessions', {}, signal), EVERY_MS);
   const mntr = usePoll((signal) => getJson<MntrHistory>('/api/mntr', {}, signal), EVERY_MS);
   const info = sessions.value;
@@ -124,7 +131,7 @@ function SessionsView(_props: ViewProps): JSX.Element {
           <h2>
             Sessions <span class="muted" data-testid="session-count">{info.sessions.length}</span>
           </h2>
-          <SessionsTable info={info} />
+          <SessionsTable info={info} own={consoleInfo.session.id} />
           <h2>Most watched paths</h2>
           <p class="muted small">Data watches only (getData/exists): ZooKeeper's words do not list child watches. Flagged at {HERD_THRESHOLD} or more watchers.</p>
           <HotPaths info={info} />

@@ -2,7 +2,7 @@
 import type { JSX } from 'preact';
 
 import type { MntrHistory } from '../../../../src/console/api-types.js';
-import { LineChart } from '../../charts/line-chart.js';
+import { LineChart, shortNumber } from '../../charts/line-chart.js';
 
 const FIGURES: readonly { readonly key: string; readonly title: string; readonly unit: string }[] = [
   { key: 'zk_avg_latency', title: 'average latency', unit: ' ms' },
@@ -30,20 +30,23 @@ export function MntrCharts({ history }: { history: MntrHistory | undefined }): J
       <p class="muted small">
         {state === undefined ? null : <>state {String(state)} · </>}
         {version === undefined ? null : <>version {String(version)} · </>}
-        {history.samples.length} samples, every 2 s
+        {history.samples.length} samples since {new Date(history.samples[0]?.at ?? 0).toLocaleTimeString([], { hour12: false })}
       </p>
       <div class="charts">
-        {FIGURES.map((f) => (
-          <LineChart
-            key={f.key}
-            testid={`mntr-${f.key}`}
-            title={`${f.title}: ${numberOf(last[f.key]) ?? '–'}`}
-            unit={f.unit}
-            width={300}
-            height={120}
-            series={[{ name: f.key, color: '#2563eb', points: history.samples.map((s) => [s.at, numberOf(s.values[f.key])] as const) }]}
-          />
-        ))}
+        {FIGURES.map((f) => {
+          const now = numberOf(last[f.key]);
+          return (
+            <LineChart
+              key={f.key}
+              testid={`mntr-${f.key}`}
+              title={`${f.title}: ${now === null ? '–' : `${shortNumber(now)}${f.unit}`}`}
+              unit={f.unit}
+              width={300}
+              height={120}
+              series={[{ name: f.key, color: '#2563eb', points: history.samples.map((s) => [s.at, numberOf(s.values[f.key])] as const) }]}
+            />
+          );
+        })}
       </div>
     </div>
   );
