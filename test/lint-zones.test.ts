@@ -29,6 +29,9 @@ const cases: Case[] = [
   { file: 'packages/testkit/src/example.ts', forbidden: '@zkts/protocol', allowed: 'node:net' },
   { file: 'packages/cli/src/example.ts', forbidden: '../../recipes/src/internal/index.js', allowed: '@zkts/recipes' },
   { file: 'packages/cli/test/unit/example.test.ts', forbidden: '../../../recipes/src/internal/index.js', allowed: '../../src/main.js' },
+  { file: 'packages/cli/ui/src/views/example.tsx', forbidden: 'node:fs', allowed: 'preact' },
+  { file: 'packages/cli/ui/src/views/example.tsx', forbidden: '@zkts/protocol', allowed: '../../../src/console/api-types.js' },
+  { file: 'packages/cli/ui/src/example.ts', forbidden: '../../src/console/http-server.js', allowed: './api.js' },
   { file: 'bench/clients/example.ts', forbidden: '../../packages/protocol/src/client/client.js', allowed: '@zkts/protocol' },
 ];
 

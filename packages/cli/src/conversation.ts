@@ -9,6 +9,9 @@ import type { ConversationEntry } from '@zkts/protocol/inspect';
 
 import type { Direction } from './transcript.js';
 
+/** Unanswered requests timed per connection: a peer that never replies must not grow a proxy's memory. */
+export const MAX_UNANSWERED = 100_000;
+
 export interface ConversationLine {
   readonly conn: number;
   /** Milliseconds since the epoch. */
@@ -31,6 +34,11 @@ export class ConnectionConversation {
   /** When each request still waiting for its reply was seen, by xid. */
   private readonly sentAt = new Map<number, number>();
   counts = { frames: 0, requests: 0, replies: 0, events: 0, errors: 0 };
+
+  /** Requests still waiting for their reply's time (at most MAX_UNANSWERED). */
+  get unanswered(): number {
+    return this.sentAt.size;
+  }
 
   constructor(conn: number, start: number) {
     this.conn = conn;
@@ -83,8 +91,12 @@ export class ConnectionConversation {
     let latencyMs: number | undefined;
     const xid = entry.xid;
     if (xid !== undefined && xid !== -1) {
-      if (dir === 'c2s') this.sentAt.set(xid, time);
-      else {
+      if (dir === 'c2s') {
+        // Re-inserted so the Map's order stays oldest-sent first and the oldest is what gets forgotten.
+        this.sentAt.delete(xid);
+        this.sentAt.set(xid, time);
+        if (this.sentAt.size > MAX_UNANSWERED) this.sentAt.delete(this.sentAt.keys().next().value as number);
+      } else {
         const sent = this.sentAt.get(xid);
         if (sent !== undefined) latencyMs = time - sent;
         this.sentAt.delete(xid);

@@ -18,13 +18,18 @@ export const DEFAULT_CONNECT_TIMEOUT = 15_000;
 export class Session {
   private readonly options: GlobalOptions;
   private readonly out: Output | undefined;
+  private readonly renew: boolean;
   private pending: Promise<ZkClient> | undefined;
   private opened: ZkClient | undefined;
 
-  /** `out` hears each failed connect attempt as it happens (one line per host and reason). */
-  constructor(options: GlobalOptions, out?: Output) {
+  /**
+   * `out` hears each failed connect attempt as it happens (one line per host and reason). `renew`: a long-running
+   * service (the console) carries on in a new session after an expiry instead of ending with it.
+   */
+  constructor(options: GlobalOptions, out?: Output, { renew = false }: { renew?: boolean } = {}) {
     this.options = options;
     this.out = out;
+    this.renew = renew;
   }
 
   get server(): string {
@@ -50,7 +55,7 @@ export class Session {
     checkConnectString(server);
     // A command's session is the command's: when it expires the command ends (exit 69) rather than carry on in a
     // new session that holds none of its ephemeral nodes, locks or watches.
-    const clientOptions: ClientOptions = { auth: this.options.auth.map((a) => ({ ...a })), renewSession: false };
+    const clientOptions: ClientOptions = { auth: this.options.auth.map((a) => ({ ...a })), renewSession: this.renew };
     if (this.options.sessionTimeout !== undefined) clientOptions.sessionTimeout = this.options.sessionTimeout;
     if (this.options.sasl !== undefined) clientOptions.sasl = await saslOptions(this.options.sasl);
     let client: ZkClient;

@@ -9,10 +9,12 @@ import { atMost } from '../command.js';
 import { startConsole } from '../console/app.js';
 import { CliError, ExitCode, UsageError } from '../exit-codes.js';
 import { parseHostPort } from '../hosts.js';
+import { Session } from '../session.js';
 import { TapProxyListenError } from '../tap-proxy.js';
 import { cliVersion } from '../version.js';
 
 const DEFAULT_PORT = 8080;
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
 function waitForAbort(signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
@@ -56,12 +58,14 @@ export const consoleCommand: Command = {
     const dataDir = stringOption(context.args, 'data-dir');
     const proxyText = stringOption(context.args, 'proxy');
     const proxy = proxyText === undefined ? undefined : parseListen(proxyText);
-    const client = await context.session.client();
+    // The console outlives any one session: after an expiry it carries on in a new one (the page shows the state).
+    const session = new Session(context.global, context.out, { renew: true });
+    const client = await session.client();
     let running;
     try {
       running = await startConsole({
         client,
-        server: context.session.server,
+        server: session.server,
         host,
         port,
         readOnly: flag(context.args, 'read-only'),
@@ -70,16 +74,19 @@ export const consoleCommand: Command = {
         ...(proxy === undefined ? {} : { proxy }),
       });
     } catch (error) {
-      if (error instanceof TapProxyListenError) throw new CliError(ExitCode.USAGE, `--proxy ${proxyText ?? ''}: ${error.message}`, { cause: error });
       const code = (error as { code?: unknown }).code;
+      await session.close();
+      if (error instanceof TapProxyListenError) throw new CliError(ExitCode.USAGE, `--proxy ${proxyText ?? ''}: ${error.message}`, { cause: error });
       if (code === 'EADDRINUSE') throw new CliError(ExitCode.USAGE, `port ${port} on ${host} is in use: pick another with --port (0: a free one)`, { cause: error });
       throw error;
     }
-    context.out.note(`zkts console: serving ${context.session.server} until Ctrl-C; open the URL below`);
+    if (!LOOPBACK.has(host)) context.out.note(`zkts console: warning: listening on ${host}, beyond this machine: the token in the URL is all that guards it (plain HTTP)`);
+    context.out.note(`zkts console: serving ${session.server} until Ctrl-C; open the URL below`);
     if (running.proxy !== null) context.out.note(`zkts console: decoding proxy on ${running.proxy}: point clients there to see their traffic`);
     context.io.stdout.write(`${running.url}\n`);
     await waitForAbort(context.signal);
     await running.close();
+    await session.close();
     return 0;
   },
 };

@@ -24,10 +24,12 @@ function analyse(connections: readonly DecodedConnection[]): TrafficStats {
   // A stable sort keeps each connection's own order for frames seen in the same millisecond.
   lines.sort((a, b) => a.time - b.time);
   for (const line of lines) stats.add(line);
-  for (const connection of connections) {
-    const last = connection.lines[connection.lines.length - 1];
-    if (connection.skipped === undefined && last !== undefined) stats.close(connection.conn, last.time);
-  }
+  // Closed in the order they ended: past the cap, the analysis keeps the connections that closed last.
+  const ends = connections.flatMap((c) => {
+    const last = c.lines[c.lines.length - 1];
+    return c.skipped === undefined && last !== undefined ? [{ conn: c.conn, time: last.time }] : [];
+  });
+  for (const { conn, time } of ends.sort((a, b) => a.time - b.time)) stats.close(conn, time);
   return stats;
 }
 

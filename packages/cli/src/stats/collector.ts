@@ -14,38 +14,28 @@
  * a writer outside the capture) are grouped by type and path within a short window.
  *
  * Memory is bounded for a long-running proxy: changes, writes and slow requests are capped (oldest dropped,
- * totals kept); latency samples are kept (8 bytes each) so percentiles stay exact.
+ * totals kept); latency samples are all kept up to a cap per op, so percentiles are exact until then and
+ * estimated from a uniform sample after (reservoir.ts); closed connections beyond the newest few are folded
+ * into the totals (connections.ts); the request rate coarsens its buckets as the span grows (rate.ts); ops
+ * and error codes are counted by name up to a cap, further names share one `other` entry.
  */
 import type { ConversationLine } from '../conversation.js';
+import { Connections, type ConnState } from './connections.js';
+import { RequestRate } from './rate.js';
 import { buildReport, type StatsReport } from './report.js';
+import { hashString, LatencySamples } from './reservoir.js';
+
+export type { ConnState } from './connections.js';
 
 const WRITE_OPS = new Set(['create', 'create2', 'createTTL', 'createContainer', 'delete', 'setData', 'setACL', 'multi', 'closeSession', 'reconfig']);
 const MAX_CHANGES = 100_000;
 const MAX_WRITES = 100_000;
 const SLOWEST = 10;
+/** Distinct op names (and error codes) counted apart: unknown opcodes from a garbled peer share `other`. */
+const MAX_NAMES = 256;
+const OTHER = 'other';
 /** Notifications without a zxid: same type and path within this many ms are one change. */
 const GROUP_WINDOW_MS = 100;
-
-export interface ConnState {
-  conn: number;
-  client: string | undefined;
-  start: number;
-  end: number | undefined;
-  closeReason: string | undefined;
-  /** The session asked for in the handshake (0 = a new session). */
-  requested: bigint | undefined;
-  session: bigint | undefined;
-  timeout: number | undefined;
-  /** The server refused to resume the session (it had expired). */
-  rejected: boolean;
-  requests: number;
-  pings: number;
-  closeSessionAt: number | undefined;
-  lastClientFrame: number | undefined;
-  /** Longest silence from the client, ms: longer than the session timeout means the session expired. */
-  maxClientGap: number;
-  connectAt: number | undefined;
-}
 
 export interface Change {
   key: string;
@@ -122,16 +112,32 @@ export interface SlowRequest {
   latencyMs: number;
 }
 
+export interface TrafficStatsOptions {
+  /** Latencies kept per op; past it the percentiles are estimated from a uniform sample this size. */
+  readonly maxSamplesPerOp?: number;
+  /** Closed connections kept for the session timelines; older ones are only counted. */
+  readonly maxClosedConnections?: number;
+  /** Seed of the sampling PRNG: the same traffic and seed give the same report. */
+  readonly seed?: number;
+}
+
+export const DEFAULT_MAX_SAMPLES_PER_OP = 50_000;
+export const DEFAULT_MAX_CLOSED_CONNECTIONS = 1000;
+const DEFAULT_SEED = 0x5eed;
+
+/** `name` itself while `map` counts fewer than MAX_NAMES names (or already has it), else `other`. */
+function nameIn(map: ReadonlyMap<string, unknown>, name: string): string {
+  return map.has(name) || map.size < MAX_NAMES ? name : OTHER;
+}
+
 export class TrafficStats {
-  readonly conns = new Map<number, ConnState>();
-  readonly latencies = new Map<string, number[]>();
+  readonly connections: Connections;
+  readonly latencies = new Map<string, LatencySamples>();
   readonly errors = new Map<string, Map<string, number>>();
   readonly changes: Change[] = [];
   droppedChanges = 0;
   readonly writes = new Map<string, Write>();
   readonly slowest: SlowRequest[] = [];
-  /** Requests per second of wall time (key: floor(ms / 1000)). */
-  readonly perSecond = new Map<number, number>();
   totals = { frames: 0, requests: 0, replies: 0, events: 0, pings: 0, errors: 0, decodeErrors: 0 };
   first: number | undefined;
   last: number | undefined;
@@ -139,26 +145,41 @@ export class TrafficStats {
   private readonly recent: SeenWrite[] = [];
   private readonly inFlight = new Map<string, SeenWrite>();
   private writeIds = 0;
+  private readonly maxSamples: number;
+  private readonly seed: number;
+  /** Sessions of dropped connections that a slowest request still names. */
+  private readonly retiredSessions = new Map<number, bigint | undefined>();
+  readonly rate = new RequestRate();
+
+  constructor(options: TrafficStatsOptions = {}) {
+    this.maxSamples = options.maxSamplesPerOp ?? DEFAULT_MAX_SAMPLES_PER_OP;
+    this.seed = options.seed ?? DEFAULT_SEED;
+    this.connections = new Connections(options.maxClosedConnections ?? DEFAULT_MAX_CLOSED_CONNECTIONS);
+  }
+
+  /** The connections kept: every open one and the newest closed ones. */
+  get conns(): ReadonlyMap<number, ConnState> {
+    return this.connections.states;
+  }
 
   /** A connection opened (before its first line). */
   open(conn: number, client: string | undefined, time: number): void {
-    if (this.conns.has(conn)) return;
-    this.conns.set(conn, {
-      conn, client, start: time, end: undefined, closeReason: undefined, requested: undefined, session: undefined, timeout: undefined,
-      rejected: false, requests: 0, pings: 0, closeSessionAt: undefined, lastClientFrame: undefined, maxClientGap: 0, connectAt: undefined,
-    });
+    this.connections.open(conn, client, time);
   }
 
   close(conn: number, time: number, reason?: string): void {
-    const state = this.conns.get(conn);
-    if (state === undefined) return;
-    state.end = time;
-    state.closeReason = reason;
+    for (const gone of this.connections.close(conn, time, reason)) {
+      if (this.slowest.some((s) => s.conn === gone.conn)) this.retiredSessions.set(gone.conn, gone.session);
+    }
+  }
+
+  /** The session of a connection, also when it was dropped but a slowest request still names it. */
+  sessionOf(conn: number): bigint | undefined {
+    return this.conns.get(conn)?.session ?? this.retiredSessions.get(conn);
   }
 
   add(line: ConversationLine): void {
-    this.open(line.conn, undefined, line.time);
-    const state = this.conns.get(line.conn) as ConnState;
+    const state = this.connections.stateFor(line.conn, line.time);
     const { entry } = line;
     this.first = Math.min(this.first ?? line.time, line.time);
     this.last = Math.max(this.last ?? line.time, line.time);
@@ -197,7 +218,7 @@ export class TrafficStats {
         state.requests++;
         if (entry.op === 'closeSession') state.closeSessionAt = line.time;
         this.seeWrite(line);
-        this.perSecond.set(Math.floor(line.time / 1000), (this.perSecond.get(Math.floor(line.time / 1000)) ?? 0) + 1);
+        this.rate.add(line.time);
         return;
       case 'reply':
         this.reply(line);
@@ -210,10 +231,14 @@ export class TrafficStats {
     }
   }
 
-  private latency(op: string, ms: number): void {
-    const list = this.latencies.get(op);
-    if (list === undefined) this.latencies.set(op, [ms]);
-    else list.push(ms);
+  private latency(name: string, ms: number): void {
+    const op = nameIn(this.latencies, name);
+    let samples = this.latencies.get(op);
+    if (samples === undefined) {
+      samples = new LatencySamples(this.maxSamples, (this.seed ^ hashString(op)) >>> 0);
+      this.latencies.set(op, samples);
+    }
+    samples.add(ms);
   }
 
   private seeWrite(line: ConversationLine): void {
@@ -265,9 +290,11 @@ export class TrafficStats {
     }
     if (entry.err !== undefined && entry.err !== 'OK') {
       this.totals.errors++;
-      const byOp = this.errors.get(entry.err) ?? new Map<string, number>();
-      byOp.set(op, (byOp.get(op) ?? 0) + 1);
-      this.errors.set(entry.err, byOp);
+      const err = nameIn(this.errors, entry.err);
+      const byOp = this.errors.get(err) ?? new Map<string, number>();
+      const name = nameIn(byOp, op);
+      byOp.set(name, (byOp.get(name) ?? 0) + 1);
+      this.errors.set(err, byOp);
     } else if (WRITE_OPS.has(op) && entry.zxid !== undefined) {
       this.writes.set(entry.zxid, { op, path: entry.path ?? undefined, conn: line.conn, time: line.time });
       if (this.writes.size > MAX_WRITES) this.writes.delete(this.writes.keys().next().value as string);
@@ -279,6 +306,7 @@ export class TrafficStats {
     this.slowest.push(request);
     this.slowest.sort((a, b) => b.latencyMs - a.latencyMs);
     if (this.slowest.length > SLOWEST) this.slowest.pop();
+    for (const conn of this.retiredSessions.keys()) if (!this.slowest.some((s) => s.conn === conn)) this.retiredSessions.delete(conn);
   }
 
   private event(line: ConversationLine, state: ConnState): void {

@@ -21,6 +21,11 @@ function latencySection(report: StatsReport): string[] {
     if (s === undefined) continue;
     lines.push(`  ${op.padEnd(width)}${[s.count, s.p50.toFixed(3), s.p90.toFixed(3), s.p99.toFixed(3), s.max.toFixed(3), s.mean.toFixed(3)].map((v) => pad(v, 9)).join('')}`);
   }
+  const sampled = ops.filter((op) => report.latency[op]?.sampled === true);
+  if (sampled.length > 0) {
+    const sizes = [...new Set(sampled.map((op) => report.latency[op]?.samples))].join('/');
+    lines.push(`  (p50/p90/p99 of ${sampled.join(', ')} are estimates from a uniform sample of ${sizes} latencies; count, max and mean are exact)`);
+  }
   return lines;
 }
 
@@ -70,7 +75,8 @@ export function formatReport(report: StatsReport): string {
   const origin = report.span.start ?? 0;
   const lines = [
     `traffic: ${t.connections} connection(s), ${t.sessions} session(s), ${t.requests} request(s), ${t.replies} repl(ies), ${t.events} notification(s), ` +
-      `${t.pings} ping(s) in ${(report.span.durationMs / 1000).toFixed(3)} s${t.decodeErrors > 0 ? `; ${t.decodeErrors} undecodable frame(s)` : ''}`,
+      `${t.pings} ping(s) in ${(report.span.durationMs / 1000).toFixed(3)} s${t.decodeErrors > 0 ? `; ${t.decodeErrors} undecodable frame(s)` : ''}` +
+      `${t.droppedConnections === undefined ? '' : `; ${t.droppedConnections} older closed connection(s) counted but left out of the sessions below`}`,
     '',
     ...latencySection(report),
     '',

@@ -11,6 +11,10 @@ export interface LatencySummary {
   p99: number;
   max: number;
   mean: number;
+  /** Present (true) only when the percentiles are estimates from a uniform sample of the latencies. */
+  sampled?: true;
+  /** With `sampled`: how many latencies the percentiles were taken from. */
+  samples?: number;
 }
 
 /** Rounds ms to µs, as conversation records do. */

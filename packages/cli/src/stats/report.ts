@@ -2,8 +2,10 @@
  * The analysis as one plain object (`--json` prints it as is) and as text for people. Kept apart from the
  * collector so the numbers and their presentation can be tested on their own.
  */
-import type { Change, ConnState, SlowRequest, TrafficStats } from './collector.js';
-import { nearestRank, roundMs, summarize, type LatencySummary } from './percentiles.js';
+import type { Change, SlowRequest, TrafficStats } from './collector.js';
+import { sessionKey, type ConnState } from './connections.js';
+import { nearestRank, roundMs, type LatencySummary } from './percentiles.js';
+import type { RateReport } from './rate.js';
 
 export interface SessionEvent {
   t: number;
@@ -37,26 +39,30 @@ export interface ChangeReport {
 export interface StatsReport {
   type: 'stats';
   span: { start: number | null; end: number | null; durationMs: number };
-  totals: TrafficStats['totals'] & { connections: number; sessions: number };
+  /**
+   * `connections` and `sessions` count everything seen; `droppedConnections` (present only when some were
+   * dropped) says how many closed connections are in the totals but no longer in `sessions`.
+   */
+  totals: TrafficStats['totals'] & { connections: number; sessions: number; droppedConnections?: number };
+  /** Per op; an op whose percentiles are estimated from a sample has `sampled: true` (see LatencySummary). */
   latency: Record<string, LatencySummary>;
   errors: { err: string; count: number; ops: Record<string, number> }[];
   slowest: (SlowRequest & { session: string | null })[];
-  rate: { bucketMs: number; buckets: { t: number; requests: number }[]; peakPerSecond: number };
+  rate: RateReport;
   fanout: { changes: number; notifications: number; max: number; mean: number; p50: number; p99: number; droppedChanges: number; perChange: ChangeReport[] };
   sessions: SessionTimeline[];
 }
 
 const hex = (v: bigint): string => `0x${v.toString(16)}`;
-
-function sessionOf(state: ConnState | undefined): string | null {
-  return state?.session === undefined ? null : hex(state.session);
-}
+const session = (id: bigint | undefined): string | null => (id === undefined ? null : hex(id));
 
 function timelines(stats: TrafficStats, origin: number): SessionTimeline[] {
   const bySession = new Map<string, ConnState[]>();
   for (const state of stats.conns.values()) {
-    const key = state.session !== undefined ? hex(state.session) : state.requested !== undefined && state.requested !== 0n ? hex(state.requested) : `#${state.conn}`;
-    bySession.set(key, [...(bySession.get(key) ?? []), state]);
+    const key = sessionKey(state);
+    const list = bySession.get(key);
+    if (list === undefined) bySession.set(key, [state]);
+    else list.push(state);
   }
   const out: SessionTimeline[] = [];
   for (const [session, conns] of bySession) {
@@ -114,40 +120,26 @@ function changeReport(stats: TrafficStats, change: Change): ChangeReport {
   };
 }
 
-function rate(stats: TrafficStats): StatsReport['rate'] {
-  const seconds = [...stats.perSecond.keys()];
-  if (seconds.length === 0) return { bucketMs: 1000, buckets: [], peakPerSecond: 0 };
-  const from = Math.min(...seconds);
-  const to = Math.max(...seconds);
-  // At most 60 buckets of 1, 5, 10, 30, 60, 300… seconds.
-  const span = to - from + 1;
-  const size = [1, 5, 10, 30, 60, 300, 600, 1800, 3600].find((s) => span / s <= 60) ?? Math.ceil(span / 60);
-  const buckets = new Map<number, number>();
-  for (const [second, count] of stats.perSecond) {
-    const b = Math.floor((second - from) / size);
-    buckets.set(b, (buckets.get(b) ?? 0) + count);
-  }
-  // t: the bucket's start in whole seconds from the first second with a request.
-  const list = Array.from({ length: Math.floor((to - from) / size) + 1 }, (_, b) => ({ t: b * size * 1000, requests: buckets.get(b) ?? 0 }));
-  return { bucketMs: size * 1000, buckets: list, peakPerSecond: Math.max(...stats.perSecond.values()) };
-}
-
 export function buildReport(stats: TrafficStats): StatsReport {
   const origin = stats.first ?? 0;
   const latency: Record<string, LatencySummary> = {};
-  for (const op of [...stats.latencies.keys()].sort()) latency[op] = summarize(stats.latencies.get(op) ?? []);
+  for (const [op, samples] of [...stats.latencies].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) latency[op] = samples.summary();
   const errors = [...stats.errors].map(([err, ops]) => ({ err, count: [...ops.values()].reduce((n, v) => n + v, 0), ops: Object.fromEntries(ops) })).sort((a, b) => b.count - a.count);
   const perChange = stats.changes.map((c) => changeReport(stats, c));
   const fanouts = perChange.map((c) => c.fanout).sort((a, b) => a - b);
   const sessions = timelines(stats, origin);
+  const keptSessions = new Set(sessions.map((s) => s.session).filter((s) => !s.startsWith('#')));
+  const dropped = stats.connections.dropped;
+  const totals: StatsReport['totals'] = { ...stats.totals, connections: stats.connections.total, sessions: stats.connections.sessions(keptSessions) };
+  if (dropped > 0) totals.droppedConnections = dropped;
   return {
     type: 'stats',
     span: { start: stats.first ?? null, end: stats.last ?? null, durationMs: roundMs((stats.last ?? origin) - origin) },
-    totals: { ...stats.totals, connections: stats.conns.size, sessions: sessions.filter((s) => !s.session.startsWith('#')).length },
+    totals,
     latency,
     errors,
-    slowest: stats.slowest.map((s) => ({ ...s, latencyMs: roundMs(s.latencyMs), session: sessionOf(stats.conns.get(s.conn)) })),
-    rate: rate(stats),
+    slowest: stats.slowest.map((s) => ({ ...s, latencyMs: roundMs(s.latencyMs), session: session(stats.sessionOf(s.conn)) })),
+    rate: stats.rate.report(),
     fanout: {
       changes: perChange.length,
       notifications: perChange.reduce((n, c) => n + c.notifications, 0),

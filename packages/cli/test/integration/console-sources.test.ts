@@ -76,6 +76,25 @@ describe('console sources against real ZooKeeper', () => {
     await until(async () => (await source.sessions()).hotPaths.every((p) => p.path !== '/s/config'), 'the fired watch leaves wchp');
   });
 
+  it('@zkts/server (embedded) answers in the same formats: the same sessions, ephemerals and watches', async () => {
+    const embedded = await startZooKeeper({ backend: 'embedded', fourLetterWhitelist: 'cons,wchc,dump,srvr' });
+    try {
+      const a = await client(embedded.connectString, 8000);
+      await a.create('/e', null, { mode: 'ephemeral' });
+      await a.exists('/e', { watch: true });
+      const info = await new FourLetterSource([{ host: embedded.host, port: embedded.port }]).sessions();
+      expect(info.words.find((w) => w.word === 'wchp')).toEqual({ word: 'wchp', available: false, reason: 'wchp is not executed because it is not in the whitelist.' });
+      expect(info.sessions).toEqual([
+        { id: hex(a.sessionId), address: expect.stringMatching(/^127\.0\.0\.1:\d+$/), timeoutMs: a.negotiatedTimeout, ephemerals: ['/e'], watches: ['/e'], received: expect.any(Number), sent: expect.any(Number), lastOp: expect.any(String) },
+      ]);
+      // Without wchp, hot paths come from wchc.
+      expect(info.hotPaths).toEqual([{ path: '/e', watchers: 1 }]);
+      await a.close();
+    } finally {
+      await embedded[Symbol.asyncDispose]();
+    }
+  });
+
   it('a server that whitelists only srvr: every word unavailable with ZooKeeper\'s reason, mntr too', async () => {
     const source = new FourLetterSource([{ host: limited.host, port: limited.port }]);
     const info = await source.sessions();

@@ -22,6 +22,19 @@ function normalise(text: string): string {
     .replace(/Zookeeper version: .*/g, 'Zookeeper version: V');
 }
 
+/**
+ * A dump's entries without its expiry buckets. Which bucket a session or connection falls in depends on when each
+ * was last heard (to the tick), so two servers fed the same requests can group them into different buckets: the
+ * comparison keeps every section, session, ephemeral and connection line, and drops only the grouping.
+ */
+function dumpEntries(text: string): string[] {
+  return normalise(text)
+    .split('\n')
+    .filter((line) => !/^\d+ expire at DATE:?$/.test(line.trim()))
+    .map((line) => line.replace(/^(.*Sets) \(\d+\)\/\((\d+)\)/, '$1 (B)/($2)').replace(/^Expiry Queue Size: \d+/, 'Expiry Queue Size: B'))
+    .sort();
+}
+
 const keys = (text: string, sep: string): string[] => text.split('\n').filter((l) => l !== '').map((l) => l.split(sep)[0] ?? '');
 
 describe('four-letter words, side by side with ZooKeeper', () => {
@@ -87,7 +100,7 @@ describe('four-letter words, side by side with ZooKeeper', () => {
     const shape = (t: string): string[] => t.split('\n').map((l) => l.replace(/=[^,)]*/g, '=').replace(/\/127\.0\.0\.1:\d+/g, '/IP:PORT')).sort();
     expect(shape(mine)).toEqual(shape(theirs));
     const [zkDump, ourDump] = await both('dump');
-    expect(normalise(ourDump)).toBe(normalise(zkDump));
+    expect(dumpEntries(ourDump)).toEqual(dumpEntries(zkDump));
   });
 
   it('conf and envi: the same keys where they mean the same thing', async () => {
