@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { keepScreenshot, launchBrowser, openConsole, startTestConsole, type TestConsole } from '../../support/browser.js';
-import { uniqueRoot } from '../../support/cli.js';
+import { collect, spawnZkts, uniqueRoot, waitForOutput } from '../../support/cli.js';
 import { until } from '../../support/wait.js';
 
 let browser: Browser;
@@ -199,6 +199,27 @@ describe('console History view', () => {
       const response = await fetch(`${dirBase}/api/history?${query}`, { headers: { authorization: `Token ${withDir.console.token}` } });
       expect(response.status, query).toBe(400);
       expect(await response.json(), query).toMatchObject({ error: { code: 'BAD_REQUEST' } });
+    }
+  });
+});
+
+describe('zkts console --proxy', () => {
+  it('prints the proxy address it listens on, and Info.proxy is that address', { timeout: 90_000 }, async () => {
+    const child = spawnZkts(['--server', server.connectString, 'console', '--port', '0', '--proxy', '0']);
+    const output = collect(child);
+    try {
+      const [url] = await waitForOutput(output.stdout, /^http:\/\/127\.0\.0\.1:\d+\/\?token=\S+$/m, 60_000);
+      const [, proxy] = await waitForOutput(output.stderr, /decoding proxy on (127\.0\.0\.1:\d+)/);
+      const parsed = new URL(url);
+      const info = await fetch(`${parsed.origin}/api/info?token=${parsed.searchParams.get('token')}`);
+      expect(await info.json()).toMatchObject({ proxy });
+      // And the proxy forwards: a client connected through it works.
+      const through = await createClient(proxy ?? '', { sessionTimeout: 20_000 }).connect();
+      expect((await through.exists('/'))?.numChildren).toBeGreaterThan(0);
+      await through.close();
+    } finally {
+      child.kill('SIGTERM');
+      await output.done;
     }
   });
 });
