@@ -4,7 +4,7 @@
  * four-letter word, with a dataDir the History view reads; one answering only srvr).
  */
 import { createClient, type ZkClient } from '@zkts/protocol';
-import { startZooKeeper, type ZooKeeperServer } from '@zkts/testkit';
+import { startFaultProxy, startZooKeeper, type ZooKeeperServer } from '@zkts/testkit';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -37,7 +37,9 @@ function texts(page: Page, selector: string): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  [browser, server, limited] = await Promise.all([launchBrowser(), startZooKeeper({ fourLetterWhitelist: '*' }), startZooKeeper({ fourLetterWhitelist: 'srvr' })]);
+  // Short ticks and a fast container check: a session expires and an empty container is reaped within seconds.
+  const fast = { tickTime: 500, minSessionTimeout: 1000, maxSessionTimeout: 60_000, systemProperties: { 'znode.container.checkIntervalMs': 500 } };
+  [browser, server, limited] = await Promise.all([launchBrowser(), startZooKeeper({ fourLetterWhitelist: '*', ...fast }), startZooKeeper({ fourLetterWhitelist: 'srvr' })]);
 }, 120_000);
 
 afterAll(async () => {
@@ -181,6 +183,45 @@ describe('console History view', () => {
     // Its own createSession is in the log too.
     await until(async () => (await texts(page, '[data-testid="txn-op"]')).join(',') === 'delete,createSession', 'the deleter did one delete');
     await page.close();
+  });
+
+  it('marks what the server deleted itself: an ephemeral gone with its expired session, an emptied container', async () => {
+    const root = uniqueRoot('ops-expiry');
+    const owner = await client(server.connectString);
+    await owner.create(root, null);
+    await owner.create(`${root}/box`, null, { mode: 'container' });
+    await owner.create(`${root}/box/item`, null);
+    // A client behind a proxy that goes silent: the server expires its session and deletes its ephemeral.
+    const proxy = await startFaultProxy({ host: server.host, port: server.port });
+    const doomed = await createClient(proxy.connectString, { sessionTimeout: 1000 }).connect();
+    await doomed.create(`${root}/eph`, null, { mode: 'ephemeral' });
+    const doomedSession = hex(doomed.sessionId);
+    proxy.blackhole();
+    await owner.delete(`${root}/box/item`);
+
+    const t = await consoleOn(server.connectString, { dataDir: server.dataDir });
+    const page = await openConsole(browser, t.console, `#/history/?path=${encodeURIComponent(`${root}/eph`)}`);
+    const first = page.locator('[data-testid="txn-row"]').first();
+    const refresh = page.locator('[data-testid="history-refresh"]');
+    await until(async () => {
+      if ((await first.getAttribute('data-op')) === 'closeSession') return true;
+      await refresh.click();
+      return false;
+    }, 'the expired session\'s closeSession', { timeout: 20_000, every: 300 });
+    expect(await first.locator('[data-testid="txn-by"]').textContent()).toBe('by expiry');
+    expect(await first.locator('[data-testid="txn-session"]').textContent()).toBe(doomedSession);
+
+    await page.fill('[data-testid="history-path"]', `${root}/box`);
+    await page.click('[data-testid="history-apply"]');
+    await until(async () => {
+      if ((await first.getAttribute('data-op')) === 'deleteContainer') return true;
+      await refresh.click();
+      return false;
+    }, 'the container reaped', { timeout: 20_000, every: 300 });
+    expect(await first.locator('[data-testid="txn-by"]').textContent()).toBe('by reaper');
+    await page.close();
+    await proxy.close();
+    await doomed.close().catch(() => undefined);
   });
 
   it('answers UNAVAILABLE without --proxy or --data-dir, and BAD_REQUEST for a malformed parameter', async () => {

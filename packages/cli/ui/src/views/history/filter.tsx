@@ -48,7 +48,7 @@ export function FilterForm({ filter, onApply, onRefresh, busy }: { filter: Histo
           Clear
         </button>
       ) : null}
-      <button type="button" onClick={onRefresh} disabled={busy}>
+      <button type="button" data-testid="history-refresh" onClick={onRefresh} disabled={busy}>
         Refresh
       </button>
     </form>
