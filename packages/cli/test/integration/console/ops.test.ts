@@ -176,6 +176,15 @@ describe('console History view', () => {
     expect(await rows.nth(1).locator('[data-testid="txn-session"]').textContent()).toBe(hex(writer.sessionId));
     await keepScreenshot(page, 'history');
 
+    // Paging: three at a time (the hash may set the page size), the older page appended below.
+    await page.goto(`${t.console.url.replace(/\/\?.*$/, '/')}#/history/?path=${encodeURIComponent(root)}&limit=3`);
+    await until(async () => (await rows.count()) === 3, 'a first page of three');
+    expect(await page.locator('[data-testid="history-end"]').count()).toBe(0);
+    await page.click('[data-testid="history-older"]');
+    await until(async () => (await rows.count()) === 4, 'the older page appended');
+    expect(await texts(page, '[data-testid="txn-op"]')).toEqual(ops);
+    await page.locator('[data-testid="history-end"]').waitFor();
+
     // Filtering by the deleting session through the form.
     await page.fill('[data-testid="history-path"]', '');
     await page.fill('[data-testid="history-session"]', hex(deleter.sessionId));

@@ -10,7 +10,7 @@ const OPS = ['create', 'create2', 'createContainer', 'createTTL', 'delete', 'del
 export function FilterForm({ filter, onApply, onRefresh, busy }: { filter: HistoryFilter; onApply: (f: HistoryFilter) => void; onRefresh: () => void; busy: boolean }): JSX.Element {
   const [draft, setDraft] = useState(filter);
   useEffect(() => setDraft(filter), [filter.path, filter.session, filter.op]);
-  const field = (name: keyof HistoryFilter, label: string, placeholder: string, list?: string): JSX.Element => (
+  const field = (name: 'path' | 'session' | 'op', label: string, placeholder: string, list?: string): JSX.Element => (
     <label class="field">
       <span class="small muted">{label}</span>
       <input
@@ -44,7 +44,7 @@ export function FilterForm({ filter, onApply, onRefresh, busy }: { filter: Histo
         Filter
       </button>
       {filtered ? (
-        <button type="button" data-testid="history-clear" onClick={() => onApply({ path: '', session: '', op: '' })}>
+        <button type="button" data-testid="history-clear" onClick={() => onApply({ path: '', session: '', op: '', limit: filter.limit ?? '' })}>
           Clear
         </button>
       ) : null}

@@ -20,19 +20,21 @@ export interface HistoryFilter {
   readonly path: string;
   readonly session: string;
   readonly op: string;
+  /** Transactions per page ('' : the default); only from the hash, for a shorter or longer page. */
+  readonly limit?: string;
 }
 
 /** Read from the raw hash, not the decoded one: a path may hold `&`, `=` or `%`. */
 export function filterFromHash(hash: string): HistoryFilter {
   const at = hash.indexOf('?');
   const params = new URLSearchParams(at < 0 ? '' : hash.slice(at + 1));
-  return { path: params.get('path') ?? '', session: params.get('session') ?? '', op: params.get('op') ?? '' };
+  return { path: params.get('path') ?? '', session: params.get('session') ?? '', op: params.get('op') ?? '', limit: params.get('limit') ?? '' };
 }
 
 /** The hash of the History view filtered so (what the tree's "history of this node" links to). */
 export function historyHash(filter: Partial<HistoryFilter>): string {
   const params = new URLSearchParams();
-  for (const key of ['path', 'session', 'op'] as const) {
+  for (const key of ['path', 'session', 'op', 'limit'] as const) {
     const value = filter[key]?.trim();
     if (value !== undefined && value !== '') params.set(key, value);
   }
@@ -47,7 +49,7 @@ interface Loaded {
 
 function HistoryView({ rest }: ViewProps): JSX.Element {
   const filter = filterFromHash(location.hash);
-  const key = `${filter.path}\n${filter.session}\n${filter.op}`;
+  const key = `${filter.path}\n${filter.session}\n${filter.op}\n${filter.limit ?? ''}`;
   const [loaded, setLoaded] = useState<Loaded | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
   const [busy, setBusy] = useState(false);
@@ -55,7 +57,7 @@ function HistoryView({ rest }: ViewProps): JSX.Element {
   const load = async (before: string | undefined, previous: readonly HistoryTxn[]): Promise<void> => {
     setBusy(true);
     try {
-      const page = await getJson<HistoryPage>('/api/history', { path: filter.path || undefined, session: filter.session || undefined, op: filter.op || undefined, limit: PAGE, before });
+      const page = await getJson<HistoryPage>('/api/history', { path: filter.path || undefined, session: filter.session || undefined, op: filter.op || undefined, limit: filter.limit || PAGE, before });
       setLoaded({ txns: [...previous, ...page.txns], next: page.next });
       setError(undefined);
     } catch (e) {
