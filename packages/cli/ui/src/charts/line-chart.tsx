@@ -39,7 +39,7 @@ export function shortNumber(value: number): string {
   if (abs >= 1e6) return `${(value / 1e6).toFixed(1)}M`;
   if (abs >= 1e4) return `${(value / 1e3).toFixed(1)}k`;
   if (Number.isInteger(value)) return String(value);
-  return abs >= 10 ? value.toFixed(1) : value.toFixed(2);
+  return String(Number(abs >= 10 ? value.toFixed(1) : value.toFixed(2)));
 }
 
 function clock(ms: number): string {
@@ -68,7 +68,7 @@ export function LineChart({ title, series, unit = '', width = 420, height = 150,
   const x = (t: number): number => PAD.left + (t1 === t0 ? plotW : ((t - t0) / (t1 - t0)) * plotW);
   const y = (v: number): number => PAD.top + plotH - (v / top) * plotH;
   return (
-    <figure class="chart" data-testid={testid}>
+    <figure class="chart" data-testid={testid} style={{ width: `${width + 14}px` }}>
       <figcaption class="chart-title">
         {title}
         {series.length < 2 ? null : (

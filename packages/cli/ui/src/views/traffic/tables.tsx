@@ -48,7 +48,8 @@ export function HerdTable({ report }: { report: TrafficReport }): JSX.Element {
   return (
     <>
       <p class="muted small" data-testid="herd-summary">
-        {f.changes} changes notified {f.notifications} times; sessions woken per change: max {f.max}, mean {f.mean}, p99 {f.p99}
+        {f.changes} {f.changes === 1 ? 'change' : 'changes'} notified {f.notifications} {f.notifications === 1 ? 'time' : 'times'}; sessions woken per
+        change: max {f.max}, mean {f.mean}, p99 {f.p99}
         {f.droppedChanges > 0 ? ` (${f.droppedChanges} older changes dropped)` : ''}
       </p>
       {changes.length === 0 ? null : (
