@@ -21,7 +21,14 @@ export interface LineChartProps {
   readonly width?: number;
   readonly height?: number;
   readonly testid?: string;
+  /** The x axis spans at least this much (ms), so a few seconds of data sit at the right, not stretched. */
+  readonly minSpanMs?: number;
+  /** Points older than this much before the newest are left out (ms). */
+  readonly maxSpanMs?: number;
 }
+
+/** Above this many points a series is drawn as a line only: a dot per point would be a smear (and DOM weight). */
+const MAX_DOTS = 120;
 
 const PALETTE = ['#2563eb', '#d92d20', '#039855', '#dc6803', '#7a5af8', '#0e9384', '#c11574', '#475467'];
 
@@ -56,12 +63,14 @@ function niceTop(max: number): number {
 
 const PAD = { left: 44, right: 8, top: 8, bottom: 20 };
 
-export function LineChart({ title, series, unit = '', width = 420, height = 150, testid }: LineChartProps): JSX.Element {
+export function LineChart({ title, series: given, unit = '', width = 420, height = 150, testid, minSpanMs = 0, maxSpanMs = Infinity }: LineChartProps): JSX.Element {
+  const newest = Math.max(...given.flatMap((s) => s.points.map(([t]) => t)));
+  const series = given.map((s) => ({ ...s, points: s.points.filter(([t]) => t >= newest - maxSpanMs) }));
   const all = series.flatMap((s) => s.points);
   const times = all.map(([t]) => t);
   const values = all.flatMap(([, v]) => (v === null ? [] : [v]));
-  const t0 = times.length === 0 ? 0 : Math.min(...times);
   const t1 = times.length === 0 ? 1 : Math.max(...times);
+  const t0 = times.length === 0 ? 0 : Math.min(Math.min(...times), t1 - minSpanMs);
   const top = niceTop(values.length === 0 ? 0 : Math.max(...values));
   const plotW = width - PAD.left - PAD.right;
   const plotH = height - PAD.top - PAD.bottom;
@@ -110,7 +119,7 @@ export function LineChart({ title, series, unit = '', width = 420, height = 150,
               />
             ))}
             {s.points.map(([t, v]) =>
-              v === null ? null : (
+              v === null || s.points.length > MAX_DOTS ? null : (
                 <circle key={t} class="point" data-testid="chart-point" cx={x(t)} cy={y(v)} r={2} fill={s.color}>
                   <title>{`${s.name} ${clock(t)}: ${shortNumber(v)}${unit}`}</title>
                 </circle>

@@ -38,6 +38,7 @@ export function MntrCharts({ history }: { history: MntrHistory | undefined }): J
           return (
             <LineChart
               key={f.key}
+              minSpanMs={60_000}
               testid={`mntr-${f.key}`}
               title={`${f.title}: ${now === null ? '–' : `${shortNumber(now)}${f.unit}`}`}
               unit={f.unit}

@@ -15,6 +15,8 @@ import { HerdTable, LatencyTable, SlowestTable } from './tables.js';
 import { SessionTimelines } from './timeline.js';
 
 const EVERY_MS = 1000;
+/** The charts show at least a minute and at most the last five. */
+const SPAN = { minSpanMs: 60_000, maxSpanMs: 300_000 };
 
 function rateSeries(info: TrafficInfo): ChartSeries[] {
   return Object.entries(info.series).map(([op, points]) => ({ name: op, color: colorOf(op), points: points.map((p) => [p.at, p.requests] as const) }));
@@ -48,8 +50,8 @@ function TrafficView({ info }: ViewProps): JSX.Element {
       )}
       {value === undefined ? null : (
         <div class="charts">
-          <LineChart testid="chart-rate" title="requests/s per op" unit="/s" width={560} height={180} series={rateSeries(value)} />
-          <LineChart testid="chart-latency" title="latency per op (p50 solid, p99 dashed)" unit=" ms" width={560} height={180} series={latencySeries(value)} />
+          <LineChart {...SPAN} testid="chart-rate" title="requests/s per op" unit="/s" width={560} height={180} series={rateSeries(value)} />
+          <LineChart {...SPAN} testid="chart-latency" title="latency per op (p50 solid, p99 dashed)" unit=" ms" width={560} height={180} series={latencySeries(value)} />
         </div>
       )}
       {report === null ? null : (
