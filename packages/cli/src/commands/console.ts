@@ -10,6 +10,7 @@ import { startConsole } from '../console/app.js';
 import { CliError, ExitCode, UsageError } from '../exit-codes.js';
 import { parseHostPort } from '../hosts.js';
 import { Session } from '../session.js';
+import { TapProxyListenError } from '../tap-proxy.js';
 import { cliVersion } from '../version.js';
 
 const DEFAULT_PORT = 8080;
@@ -75,11 +76,13 @@ export const consoleCommand: Command = {
     } catch (error) {
       const code = (error as { code?: unknown }).code;
       await session.close();
+      if (error instanceof TapProxyListenError) throw new CliError(ExitCode.USAGE, `--proxy ${proxyText ?? ''}: ${error.message}`, { cause: error });
       if (code === 'EADDRINUSE') throw new CliError(ExitCode.USAGE, `port ${port} on ${host} is in use: pick another with --port (0: a free one)`, { cause: error });
       throw error;
     }
     if (!LOOPBACK.has(host)) context.out.note(`zkts console: warning: listening on ${host}, beyond this machine: the token in the URL is all that guards it (plain HTTP)`);
     context.out.note(`zkts console: serving ${session.server} until Ctrl-C; open the URL below`);
+    if (running.proxy !== null) context.out.note(`zkts console: decoding proxy on ${running.proxy}: point clients there to see their traffic`);
     context.io.stdout.write(`${running.url}\n`);
     await waitForAbort(context.signal);
     await running.close();

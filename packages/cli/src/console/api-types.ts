@@ -245,10 +245,82 @@ export interface TrafficInfo {
   readonly available: boolean;
   /** The proxy's address, for clients. */
   readonly listen: string | null;
-  /** The analysis `zkts proxy --stats --json` prints (StatsReport), or null before any traffic. */
+  /** The analysis `zkts proxy --stats --json` prints (StatsReport; the page reads it as `TrafficReport`), or
+   *  null before any traffic. */
   readonly report: unknown;
   /** Requests per second and latency per op, one point per second. */
   readonly series: Readonly<Record<string, readonly OpSeriesPoint[]>>;
+}
+
+/** Latency of one op over the whole capture, ms (nearest-rank percentiles). */
+export interface LatencySummaryInfo {
+  readonly count: number;
+  readonly min: number;
+  readonly p50: number;
+  readonly p90: number;
+  readonly p99: number;
+  readonly max: number;
+  readonly mean: number;
+}
+
+/** One change the proxy saw notified: its herd factor is `fanout`, the sessions it woke. */
+export interface TrafficChange {
+  readonly zxid: string | null;
+  readonly time: number;
+  readonly types: readonly string[];
+  readonly paths: readonly string[];
+  readonly fanout: number;
+  readonly notifications: number;
+  readonly cause: { readonly op: string; readonly path: string | null; readonly conn: number } | null;
+}
+
+/** One session's story through the proxy; an event's `t` is ms from the capture's start (`span.start`). */
+export interface TrafficSession {
+  readonly session: string;
+  readonly timeoutMs?: number | undefined;
+  readonly connections: number;
+  readonly reconnects: number;
+  readonly requests: number;
+  readonly pings: number;
+  readonly outcome: string;
+  readonly events: readonly { readonly t: number; readonly conn: number; readonly what: string }[];
+}
+
+/**
+ * `TrafficInfo.report` as the page reads it: the parts of `zkts proxy --stats --json`'s report (StatsReport,
+ * src/stats/report.ts, which routes/ops.ts checks against this at compile time) the Traffic view shows.
+ */
+export interface TrafficReport {
+  readonly span: { readonly start: number | null; readonly end: number | null; readonly durationMs: number };
+  readonly totals: {
+    readonly requests: number;
+    readonly replies: number;
+    readonly events: number;
+    readonly errors: number;
+    readonly connections: number;
+    readonly sessions: number;
+  };
+  readonly latency: Readonly<Record<string, LatencySummaryInfo>>;
+  readonly errors: readonly { readonly err: string; readonly count: number; readonly ops: Readonly<Record<string, number>> }[];
+  readonly slowest: readonly {
+    readonly conn: number;
+    readonly op: string;
+    readonly path?: string | undefined;
+    readonly time: number;
+    readonly latencyMs: number;
+    readonly session: string | null;
+  }[];
+  readonly fanout: {
+    readonly changes: number;
+    readonly notifications: number;
+    readonly max: number;
+    readonly mean: number;
+    readonly p50: number;
+    readonly p99: number;
+    readonly droppedChanges: number;
+    readonly perChange: readonly TrafficChange[];
+  };
+  readonly sessions: readonly TrafficSession[];
 }
 
 /** One transaction of the log (`zkts txnlog --json`'s fields). */
