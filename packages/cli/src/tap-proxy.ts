@@ -35,7 +35,7 @@ export interface TapProxyOptions {
   readonly open: (connection: OpenedConnection) => ConnectionTap;
   /** A tap threw: the bytes kept flowing; the caller may say so. */
   readonly tapError?: (conn: number, error: unknown) => void;
-  /** The clock of the decoded lines' times; default Date.now. */
+  /** The clock of the decoded lines' times, ms since the epoch; default the wall clock to the microsecond. */
   readonly now?: () => number;
 }
 
@@ -63,13 +63,18 @@ export class TapProxyListenError extends Error {
   }
 }
 
+/** Date.now() counts whole milliseconds, and a reply on a local network often comes within one: latencies need finer. */
+function wallClockMs(): number {
+  return performance.timeOrigin + performance.now();
+}
+
 export function addressOf(host: string | undefined, port: number | undefined): string {
   return host?.includes(':') === true ? `[${host}]:${port}` : `${host}:${port}`;
 }
 
 /** Starts listening; rejects with TapProxyListenError when the address cannot be bound. */
 export async function listenTapProxy(options: TapProxyOptions): Promise<TapProxy> {
-  const now = options.now ?? Date.now;
+  const now = options.now ?? wallClockMs;
   const live = new Map<number, { sockets: Socket[]; closed: Promise<void> }>();
   let nextId = 0;
 

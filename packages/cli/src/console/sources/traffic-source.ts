@@ -4,7 +4,7 @@
  * same analysis `zkts proxy --stats --json` prints plus per-op series for the live charts.
  */
 import type { HostPort } from '../../hosts.js';
-import { buildReport, TrafficStats } from '../../stats/index.js';
+import { buildReport, TrafficStats, type StatsReport } from '../../stats/index.js';
 import { listenTapProxy } from '../../tap-proxy.js';
 import type { TapProxy } from '../../tap-proxy.js';
 import type { TrafficInfo } from '../api-types.js';
@@ -79,7 +79,7 @@ export class TrafficSource {
     return {
       available: true,
       listen: this.address,
-      report: this.stats.first === undefined ? null : buildReport(this.stats),
+      report: this.stats.first === undefined ? null : newestChanges(buildReport(this.stats)),
       series: this.series.points(now),
     };
   }
@@ -88,4 +88,16 @@ export class TrafficSource {
   close(): Promise<void> {
     return this.proxy.close();
   }
+}
+
+/**
+ * The page polls every second and shows the newest changes: the report keeps up to 100,000 of them, so the
+ * answer carries only the newest PAGE_CHANGES (the fan-out figures still cover all of them).
+ */
+const PAGE_CHANGES = 200;
+
+function newestChanges(report: StatsReport): StatsReport {
+  const all = report.fanout.perChange;
+  if (all.length <= PAGE_CHANGES) return report;
+  return { ...report, fanout: { ...report.fanout, perChange: all.slice(-PAGE_CHANGES) } };
 }
