@@ -6,6 +6,7 @@ import type { Browser } from 'playwright-core';
 import { connect, type ZkClient } from '@zkts/protocol';
 
 import type { ChildrenPage, NodeInfo, SearchResult } from '../../../src/console/api-types.js';
+import { ChangeHub, type ChangeListener } from '../../../src/console/change-hub.js';
 import { startConsoleServer } from '../../../src/console/http-server.js';
 import { eventsRoutes } from '../../../src/console/routes/events.js';
 import { defaultAssetsDir } from '../../../src/console/static-assets.js';
@@ -161,6 +162,42 @@ describe('tree API', () => {
   });
 });
 
+describe('change hub', () => {
+  it('arms one watch while someone listens, and a listener right after the last one left still hears changes', async () => {
+    const parent = `${root}/hub`;
+    await other.create(parent);
+    const client = await connect(server);
+    try {
+      const hub = new ChangeHub(client);
+      const heard: string[] = [];
+      const listener = (tag: string): ChangeListener => ({
+        change: (type, path) => {
+          if (path.startsWith(parent)) heard.push(`${tag} ${type} ${path}`);
+        },
+        reset: () => undefined,
+        state: () => undefined,
+      });
+      const first = hub.subscribe(listener('a'));
+      await hub.ready(5000);
+      expect(hub.armed).toBe(true);
+      await other.create(`${parent}/one`);
+      await until('the first change', () => heard.includes(`a created ${parent}/one`));
+      // The last listener leaves and another comes at once: its watch must outlive the old one's removal.
+      first();
+      expect(hub.armed).toBe(false);
+      const second = hub.subscribe(listener('b'));
+      await hub.ready(5000);
+      expect(hub.armed).toBe(true);
+      await other.setData(`${parent}/one`, Buffer.from('x'));
+      await until('the change after re-arming', () => heard.includes(`b data ${parent}/one`));
+      second();
+      expect(heard.filter((h) => h.startsWith('a '))).toEqual([`a created ${parent}/one`]);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
 describe('tree page', () => {
   it('shows a node another client creates within a second, a data change, and a deletion, without reloading', async () => {
     const live = `${root}/live`;
@@ -221,6 +258,8 @@ describe('tree page', () => {
     const expected = [...names, 'invalid-utf8', 'json'].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     await until('the hostile names', async () => (await shownNames(page)).length === expected.length);
     expect(await shownNames(page)).toEqual(expected);
+    // Names with invisible or direction characters are flagged next to the name (which stays as it is).
+    expect(await page.$$eval('[data-testid="child-hidden-chars"]', (marks) => marks.map((m) => m.textContent?.trim()))).toEqual(['⚠ U+2028', '⚠ U+202E', '⚠ U+200B']);
     expect(await page.textContent('[data-testid="data-text"]')).toBe(scriptData);
     await keepScreenshot(page, 'tree');
 
