@@ -355,6 +355,8 @@ export interface ChangeEvent {
 }
 export interface StateEvent {
   readonly state: string;
+  /** false: the server refused the console's watch (ZooKeeper before 3.6 has no addWatch): no live updates. */
+  readonly live?: boolean;
 }
 /** `event: reset`: changes may have been missed (a reconnect, a page too slow to follow): read again what is shown. */
 export interface ResetEvent {

@@ -4,7 +4,7 @@
  * (a reconnect, a renewed session, a watch that had to be armed again), and the console session's state
  * changes. One hub per client: the tree routes use it to drop cached child lists as they change.
  */
-import type { PersistentWatch, SessionState, StateChange, WatchEvent, ZkClient } from '@zkts/protocol';
+import { ZkError, type PersistentWatch, type SessionState, type StateChange, type WatchEvent, type ZkClient } from '@zkts/protocol';
 
 export type ChangeType = 'created' | 'deleted' | 'data';
 
@@ -12,10 +12,14 @@ export interface ChangeListener {
   change(type: ChangeType, path: string): void;
   /** Changes may have been missed: whatever a page shows should be read again. */
   reset(reason: string): void;
-  state(state: SessionState): void;
+  /** `live`: false when the server refused the watch (ZooKeeper before 3.6 has no addWatch). */
+  state(state: SessionState, live: boolean): void;
 }
 
 const RETRY_MS = 1000;
+
+/** Failures that another try, after a reconnect, may not have. */
+const TRANSIENT = new Set(['CONNECTION_LOSS', 'SESSION_EXPIRED', 'OPERATION_TIMEOUT', 'TIMEOUT', 'SESSION_MOVED', 'NOT_READ_ONLY']);
 
 export class ChangeHub {
   private readonly listeners = new Set<ChangeListener>();
@@ -26,7 +30,15 @@ export class ChangeHub {
   private round = 0;
   private stopStates: (() => void) | undefined;
   private retry: NodeJS.Timeout | undefined;
-  private waiters: (() => void)[] = [];
+  /**
+   * The last removal of the server watch. A new one is added only after it: servers before 3.9 remove a
+   * persistent watch in a second request (type Any), which would otherwise land after the new addWatch and
+   * remove that.
+   */
+  private removing: Promise<void> = Promise.resolve();
+  private waiters = new Set<() => void>();
+  /** The server refused addWatch itself: no retry until the session reconnects. */
+  private refused = false;
 
   constructor(private readonly client: ZkClient) {}
 
@@ -38,16 +50,22 @@ export class ChangeHub {
     return this.listeners.size;
   }
 
-  /** Resolves once the watch is armed (at once when it is), or after `timeoutMs` whatever happened. */
+  /** Whether changes are followed (false once the server refused the watch). */
+  get live(): boolean {
+    return !this.refused;
+  }
+
+  /** Resolves once the watch is armed (at once when it is), refused, or after `timeoutMs` whatever happened. */
   ready(timeoutMs: number): Promise<void> {
-    if (this.watch !== undefined) return Promise.resolve();
+    if (this.watch !== undefined || this.refused) return Promise.resolve();
     return new Promise((resolve) => {
-      const timer = setTimeout(done, timeoutMs);
-      function done(): void {
+      const done = (): void => {
         clearTimeout(timer);
+        this.waiters.delete(done);
         resolve();
-      }
-      this.waiters.push(done);
+      };
+      const timer = setTimeout(done, timeoutMs);
+      this.waiters.add(done);
     });
   }
 
@@ -80,13 +98,15 @@ export class ChangeHub {
     const watch = this.watch;
     this.watch = undefined;
     // The client may be closing: a failed removal leaves nothing behind that the session's end does not clear.
-    watch?.remove().catch(() => undefined);
+    if (watch !== undefined) this.removing = watch.remove().catch(() => undefined);
   }
 
   private onState(change: StateChange): void {
-    for (const l of this.listeners) l.state(change.state);
+    const connected = change.state === 'connected' || change.state === 'connected-read-only';
+    if (connected) this.refused = false;
+    for (const l of this.listeners) l.state(change.state, !this.refused);
     // The server does not replay what changed while a connection was down: pages read again.
-    if ((change.state === 'connected' || change.state === 'connected-read-only') && change.previous !== 'connected') {
+    if (connected && change.previous !== 'connected') {
       this.broadcastReset(`the console's session is ${change.state} again`);
       if (this.watch === undefined && this.retry === undefined) void this.arm();
     }
@@ -96,9 +116,21 @@ export class ChangeHub {
     const round = ++this.round;
     let watch: PersistentWatch;
     try {
+      await this.removing;
+      if (round !== this.round) return;
       watch = await this.client.addWatch('/', 'persistent-recursive');
-    } catch {
+    } catch (error) {
       if (round !== this.round || this.listeners.size === 0) return;
+      const code = error instanceof ZkError ? error.code : 'INTERNAL';
+      // Nothing will follow these; a renewed session arms again through onState.
+      if (code === 'CLIENT_CLOSED' || code === 'AUTH_FAILED' || this.client.state === 'expired') return;
+      if (!TRANSIENT.has(code) && this.client.state === 'connected') {
+        // The server itself refused (no addWatch before ZooKeeper 3.6): pages work without live updates.
+        this.refused = true;
+        this.wake();
+        for (const l of this.listeners) l.state(this.client.state, false);
+        return;
+      }
       // Not connected now: try again (a reconnect also arms through onState).
       this.retry = setTimeout(() => {
         this.retry = undefined;
@@ -107,13 +139,11 @@ export class ChangeHub {
       return;
     }
     if (round !== this.round) {
-      watch.remove().catch(() => undefined);
+      this.removing = watch.remove().catch(() => undefined);
       return;
     }
     this.watch = watch;
-    const waiters = this.waiters;
-    this.waiters = [];
-    for (const done of waiters) done();
+    this.wake();
     void this.follow(watch, round);
   }
 
@@ -126,8 +156,14 @@ export class ChangeHub {
     }
     if (round !== this.round || this.watch !== watch) return;
     this.watch = undefined;
+    const state = this.client.state;
+    if (state === 'closed' || state === 'auth-failed') return;
     this.broadcastReset('the live watch ended and is armed again');
     if (this.listeners.size > 0) void this.arm();
+  }
+
+  private wake(): void {
+    for (const done of [...this.waiters]) done();
   }
 
   private deliver(event: WatchEvent): void {

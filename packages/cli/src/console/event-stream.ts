@@ -66,8 +66,8 @@ export class EventStream implements ChangeListener {
     this.pendingReset = reason;
   }
 
-  state(state: string): void {
-    const event: StateEvent = { state };
+  state(state: string, live: boolean): void {
+    const event: StateEvent = { state, live };
     this.send('state', event);
   }
 

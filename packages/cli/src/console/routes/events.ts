@@ -23,7 +23,7 @@ export function eventsRoutes(deps: EventsDeps): Route[] {
         const events = new EventStream(response, deps.stream);
         const unsubscribe = hub.subscribe(events);
         // The first state event tells the page the watch is armed: what it reads from then on stays current.
-        void hub.ready(ARM_WAIT_MS).then(() => events.state(deps.client.state));
+        void hub.ready(ARM_WAIT_MS).then(() => events.state(deps.client.state, hub.live));
         const end = (): void => {
           unsubscribe();
           events.close();

@@ -7,7 +7,7 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 
 import type { ChildrenPage } from '../../../../src/console/api-types.js';
 import { getJson } from '../../api.js';
-import { childPath, treeHref } from './format.js';
+import { childPath, deceptiveChars, treeHref } from './format.js';
 import { VirtualList } from './virtual-list.js';
 
 export const PAGE_SIZE = 200;
@@ -101,9 +101,17 @@ export function ChildList({ path, revision, filter }: ChildListProps) {
   const renderRow = (index: number) => {
     const name = pages.current.names.get(Math.floor(index / PAGE_SIZE))?.[index % PAGE_SIZE];
     if (name === undefined) return <span class="child pending">…</span>;
+    const hidden = deceptiveChars(name);
     return (
       <a class="child" href={treeHref(childPath(path, name))} title={name} data-testid="child-row">
-        <span data-testid="child-name">{name}</span>
+        <span class="child-name" data-testid="child-name">
+          {name}
+        </span>
+        {hidden.length === 0 ? null : (
+          <span class="tree-warn" title={`this name holds invisible or direction characters: ${hidden.join(' ')}`} data-testid="child-hidden-chars">
+            {` ⚠ ${hidden.join(' ')}`}
+          </span>
+        )}
       </a>
     );
   };

@@ -90,3 +90,16 @@ export function hexRow(bytes: Uint8Array, row: number): { offset: string; hex: s
   }
   return { offset: start.toString(16).padStart(8, '0'), hex: hex.trimEnd(), ascii };
 }
+
+/**
+ * Characters that change how a name looks without showing themselves (zero-width, direction overrides, line
+ * separators): a name holding one may pass for another, so the list flags it.
+ */
+const DECEPTIVE = /[\u00ad\u061c\u115f\u1160\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufeff]/gu;
+
+/** The deceptive characters of a name as `U+XXXX` codes, or an empty list. */
+export function deceptiveChars(name: string): string[] {
+  const found = new Set<string>();
+  for (const match of name.matchAll(DECEPTIVE)) found.add(`U+${(match[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`);
+  return [...found];
+}

@@ -42,11 +42,13 @@ function open(): void {
     for (const l of listeners) l.reset(reason);
   });
   es.addEventListener('state', (event) => {
-    const state = parse<StateEvent>(event)?.state ?? 'unknown';
-    // Every state event follows the console arming its watch or a session change: what is shown may be stale.
-    for (const l of listeners) l.reset(`the console is ${state}`);
+    const body = parse<StateEvent>(event);
+    const state = body?.state ?? 'unknown';
+    const connected = state === 'connected' || state === 'connected-read-only';
+    // A state event follows the console arming its watch or a session change: what is shown may be stale.
+    if (connected) for (const l of listeners) l.reset(`the console is ${state}`);
     lost = false;
-    setStatus(state === 'connected' || state === 'connected-read-only' ? 'live' : state);
+    setStatus(!connected ? state : body?.live === false ? 'no live updates' : 'live');
   });
   es.addEventListener('error', () => {
     if (!lost) setStatus('reconnecting');
