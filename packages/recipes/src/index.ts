@@ -57,3 +57,7 @@ export {
   type JsonInstanceSerializerOptions, type PayloadCodec, type ServiceCacheOptions, type ServiceProviderOptions,
   type InstanceFilter, type DownInstancePolicy, type ProviderStrategy, type RandomStrategyOptions,
 } from './discovery/index.js';
+export {
+  inspectRecipe,
+  type InspectOptions, type RecipeInspection, type RecipeKind, type RecipeLibrary, type RecipeMember,
+} from './inspect/index.js';

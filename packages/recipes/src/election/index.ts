@@ -4,3 +4,6 @@ export type { ElectionStats } from './candidacy.js';
 export {
   LeaderSelector, type LeaderSelectorOptions, type LeadershipCallback, type SelectorTerm, type SelectorStats,
 } from './leader-selector.js';
+
+// For inspect/: the latch's node marker.
+export { LATCH_MARKERS } from './candidacy.js';

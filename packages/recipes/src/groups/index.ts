@@ -4,3 +4,6 @@ export { GroupMember, type GroupMemberOptions } from './group-member.js';
 export {
   SetPartitioner, type SetPartitionerOptions, type PartitionState, type PartitionSet, type PartitionFunction,
 } from './set-partitioner.js';
+
+// For inspect/: kazoo's default split, to show a partitioner's assignment.
+export { kazooPartition } from './default-partition.js';

@@ -2,3 +2,6 @@
 export {
   NonBlockingLease, MultiNonBlockingLease, type NonBlockingLeaseOptions, type LeaseTerm,
 } from './non-blocking-lease.js';
+
+// For inspect/: kazoo's lease node format.
+export { decodeLease, type LeaseRecord } from './holder-format.js';

@@ -16,3 +16,6 @@ export { attemptRevoke, onRevocationRequest, REVOKE_MESSAGE } from './revocation
 
 export { enqueue, removeLateDuplicates, sweepPrefix, type ContenderSpec, type Entry } from './contender.js';
 export { UuidHexLock } from './uuid-hex-lock.js';
+
+// For inspect/: the lock rule's marker table and who holds, read from a listing.
+export { LOCK_MARKERS, MARKER, holderIndexes } from './lock-rule.js';

@@ -8,3 +8,7 @@ export { DistributedQueue, DistributedPriorityQueue, DistributedDelayQueue, Dist
 export { CuratorQueueBase, type CuratorQueueOptions } from './curator/queue-base.js';
 export { bytesSerializer, type QueueSerializer } from './curator/format.js';
 export type { ConsumerStats as QueueConsumerStats } from './curator/consume.js';
+
+// For inspect/: the item names of kazoo's and Curator's queues, read without a queue object.
+export { parseEntry, type EntryName } from './entry-names.js';
+export { delayLayout, epochOf, idLayout, idOf, parseItemName, plainLayout, type ItemLayout, type ItemName } from './curator/names.js';
