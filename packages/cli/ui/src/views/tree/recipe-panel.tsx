@@ -52,6 +52,7 @@ function ageText(m: RecipeMemberInfo, now: number): string {
   if (m.since === null) return '';
   const age = formatAge(now - m.since);
   const standing = standingOf(m);
+  if (m.role === 'leader') return `leading for ${age}`;
   return standing === 'holding' ? `held for ${age}` : standing === 'waiting' ? `waiting for ${age}` : `age ${age}`;
 }
 
