@@ -146,11 +146,11 @@ export async function discoveryBase(r: Reader, l: Listing): Promise<RecipeInspec
   const members: RecipeMember[] = [];
   let probed = 0;
   for (const service of l.children.slice(0, MAX_SERVICES)) {
+    // Probe the first three children only: a base with no instance among them is not a base.
+    if (members.length === 0 && probed++ >= 3) return undefined;
     const dir = joinPath(l.path, service);
     const instances = await r.children(dir);
     if (instances === undefined || instances.length === 0) continue;
-    // Probe the first few services only: a base with no instance among them is not a base.
-    if (members.length === 0 && probed++ >= 3) return undefined;
     const probe = await r.read(joinPath(dir, instances[0] as string));
     const inst = probe === undefined ? undefined : instanceOf(probe);
     if (inst === undefined) continue;
@@ -170,7 +170,9 @@ export async function discoveryBase(r: Reader, l: Listing): Promise<RecipeInspec
 
 /** Curator GroupMember: every child an ephemeral member node named by its id, data = its payload. */
 export async function groupMember(r: Reader, l: Listing): Promise<RecipeInspection | undefined> {
-  if (l.children.length === 0) return undefined;
+  // Probe one child first: a directory of persistent nodes (most of a tree) costs one read, not a thousand.
+  const first = l.children[0];
+  if (first === undefined || ((await r.exists(joinPath(l.path, first)))?.ephemeralOwner ?? 0n) === 0n) return undefined;
   const nodes = (await r.readAll(l.path, l.children)).sort(byAge);
   if (nodes.length === 0 || nodes.some((n) => n.stat.ephemeralOwner === 0n)) return undefined;
   const members = nodes.map((n) => {

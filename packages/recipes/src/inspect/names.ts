@@ -18,6 +18,3 @@ export function recipeName(libraries: readonly RecipeLibrary[], names: Partial<R
   const joined = list.length === 1 ? list[0] : `${list.slice(0, -1).join(', ')} and ${list[list.length - 1]}`;
   return `${generic} (${joined} layout${list.length > 1 ? 's' : ''})`;
 }
-
-/** "1 waiting", "no one waiting". */
-export const count = (n: number, what: string): string => `${n} ${what}`;

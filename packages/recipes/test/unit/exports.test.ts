@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 import { describeSurface } from '../../../../test/support/describe-surface.js';
-import { LockBusyError, LockNotHeldError, RecipeError } from '../../src/index.js';
+import { inspectRecipe, LockBusyError, LockNotHeldError, RecipeError } from '../../src/index.js';
 
 describeSurface(fileURLToPath(new URL('../..', import.meta.url)), fileURLToPath(new URL('./surface', import.meta.url)), {
   '.': () => import('@zkts/recipes'),
@@ -20,5 +20,10 @@ describe('@zkts/recipes exports', () => {
     expect(e).toBeInstanceOf(LockBusyError);
     expect(e).not.toBeInstanceOf(LockNotHeldError);
     expect(new Error('x')).not.toBeInstanceOf(RecipeError);
+  });
+
+  it('inspectRecipe is the inspect family\'s one value: a function of (client, path, options)', () => {
+    expect(typeof inspectRecipe).toBe('function');
+    expect(inspectRecipe.length).toBe(2);
   });
 });
