@@ -2,8 +2,10 @@
  * A node's recipe, when its layout is a known one (GET /api/recipe): a card with the recipe's title, its summary
  * facts and its members in queue order (holders and leaders first, highlighted), each with its owner, library,
  * session (a link to the sessions view) and how long it has held or waited, counted on the page every second.
- * It reloads when the tree view bumps `revision` (a live change) and polls every 2 s while the page is visible,
- * because a session expiring elsewhere changes the queue without touching anything the tree watches first.
+ * It reloads when the tree view bumps `revision` (a live change) and, while it shows a recipe and the page is
+ * visible, polls every 2 s so ages and summary facts stay current even when no event arrives. A plain node is
+ * not polled (the panel shows nothing for it): it becomes a recipe only by children appearing, which bumps
+ * `revision`, and a node with very many children would cost a full listing every poll.
  * Everything read from ZooKeeper is rendered as text.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
@@ -89,8 +91,10 @@ export function RecipePanel({ path, revision }: RecipePanelProps) {
   const [now, setNow] = useState(Date.now());
   // A load's answer is kept only if no later load started: answers can arrive out of order.
   const latest = useRef(0);
+  const showing = useRef(false);
 
   useEffect(() => {
+    showing.current = false;
     setRecipe(undefined);
     setFailure(undefined);
   }, [path]);
@@ -102,6 +106,7 @@ export function RecipePanel({ path, revision }: RecipePanelProps) {
       getJson<RecipeInfo>('/api/recipe', { path }, controller.signal).then(
         (answer) => {
           if (ticket !== latest.current) return;
+          showing.current = answer.kind !== null;
           setNow(Date.now());
           setRecipe(answer);
           setFailure(undefined);
@@ -114,7 +119,7 @@ export function RecipePanel({ path, revision }: RecipePanelProps) {
     };
     load();
     const poll = setInterval(() => {
-      if (document.visibilityState === 'visible') load();
+      if (showing.current && document.visibilityState === 'visible') load();
     }, POLL_MS);
     return () => {
       clearInterval(poll);
