@@ -274,11 +274,18 @@ export interface HistoryPage {
 
 /**
  * GET /api/events: Server-Sent Events. `event: change` carries `ChangeEvent`s (batched, at most every 100 ms),
- * `event: state` a `StateEvent` when the console's own session changes state.
+ * `event: state` a `StateEvent` when the console's own session changes state (and once on connecting),
+ * `event: reset` a `ResetEvent`.
  */
 export interface ChangeEvent {
   readonly changes: readonly { readonly type: 'created' | 'deleted' | 'data'; readonly path: string }[];
 }
 export interface StateEvent {
   readonly state: string;
+  /** false: the server refused the console's watch (ZooKeeper before 3.6 has no addWatch): no live updates. */
+  readonly live?: boolean;
+}
+/** `event: reset`: changes may have been missed (a reconnect, a page too slow to follow): read again what is shown. */
+export interface ResetEvent {
+  readonly reason: string;
 }

@@ -1,0 +1,41 @@
+/** ZooKeeper's records as the API's JSON (api-types.ts): Stat with `0x…` zxids, ACL perms as `cdrwa` letters. */
+import type { ACL, Stat } from '@zkts/protocol';
+
+import type { AclEntry, StatInfo } from './api-types.js';
+
+const hex = (value: bigint): string => `0x${value.toString(16)}`;
+
+export function statInfo(stat: Stat): StatInfo {
+  return {
+    czxid: hex(stat.czxid),
+    mzxid: hex(stat.mzxid),
+    pzxid: hex(stat.pzxid),
+    ctime: stat.ctime,
+    mtime: stat.mtime,
+    version: stat.version,
+    cversion: stat.cversion,
+    aversion: stat.aversion,
+    ephemeralOwner: hex(stat.ephemeralOwner),
+    dataLength: stat.dataLength,
+    numChildren: stat.numChildren,
+  };
+}
+
+/** ZooKeeper's permission bits in `cdrwa` order (the order zkCli prints them). */
+const PERM_LETTERS: readonly (readonly [string, number])[] = [
+  ['c', 4],
+  ['d', 8],
+  ['r', 1],
+  ['w', 2],
+  ['a', 16],
+];
+
+export function permsText(perms: number): string {
+  return PERM_LETTERS.filter(([, bit]) => (perms & bit) !== 0)
+    .map(([letter]) => letter)
+    .join('');
+}
+
+export function aclEntries(acl: readonly ACL[]): AclEntry[] {
+  return acl.map((entry) => ({ scheme: entry.id.scheme, id: entry.id.id, perms: permsText(entry.perms) }));
+}
