@@ -9,7 +9,6 @@ import type { RecipeInfo } from '../../../src/console/api-types.js';
 import { checkKazoo, compileCurator, curator, kazooWriter, killAll, zktsProcess } from '../../../../recipes/test/support/foreign.js';
 import { keepScreenshot, launchBrowser, openConsole, startTestConsole, type TestConsole } from '../../support/browser.js';
 import { sharedServer, uniqueRoot } from '../../support/cli.js';
-import { buildPanelPage } from '../../support/panel-page.js';
 
 const server = sharedServer();
 const root = uniqueRoot('console-recipes');
@@ -25,7 +24,7 @@ beforeAll(async () => {
   checkKazoo();
   curatorClasspath = compileCurator();
   browser = await launchBrowser();
-  open = await startTestConsole(server, { assetsDir: await buildPanelPage() });
+  open = await startTestConsole(server);
   observer = await connect(server);
 });
 afterEach(async () => {
@@ -49,9 +48,9 @@ async function client(options: { sessionTimeout?: number } = {}): Promise<ZkClie
   return c;
 }
 
-/** The page showing `path`'s recipe panel. */
+/** The tree view on `path`: its node detail hosts the recipe panel. */
 async function openRecipe(path: string): Promise<Page> {
-  const page = await openConsole(browser, open.console, `#${path}`);
+  const page = await openConsole(browser, open.console, `#/tree${path}`);
   pages.push(page);
   return page;
 }

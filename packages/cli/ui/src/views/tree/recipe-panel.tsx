@@ -58,29 +58,33 @@ function ageText(m: RecipeMemberInfo, now: number): string {
   return standing === 'holding' ? `held for ${age}` : standing === 'waiting' ? `waiting for ${age}` : `age ${age}`;
 }
 
-function MemberRow({ m, index, now }: { m: RecipeMemberInfo; index: number; now: number }) {
+const shownDetails = (m: RecipeMemberInfo): RecipeMemberInfo['details'] => m.details.filter(([k]) => !AGE_DETAILS.has(k));
+
+function MemberRow({ m, index, now, withDetails }: { m: RecipeMemberInfo; index: number; now: number; withDetails: boolean }) {
   const standing = standingOf(m);
-  const details = m.details.filter(([k]) => !AGE_DETAILS.has(k));
+  const details = shownDetails(m);
   return (
     <tr class={`recipe-member ${standing}`} data-testid="recipe-member" data-role={m.role} data-name={m.name}>
       <td class="recipe-pos">{index + 1}</td>
       <td data-testid="member-role">
         <span class={`recipe-role ${standing}`}>{m.role}</span>
       </td>
-      <td class="recipe-mono" data-testid="member-name" title={m.path}>{m.name}</td>
-      <td data-testid="member-owner">{m.owner ?? '—'}</td>
+      <td class="recipe-mono recipe-name" data-testid="member-name" title={m.path}>{m.name}</td>
+      <td class="recipe-wrap" data-testid="member-owner">{m.owner ?? '—'}</td>
       <td data-testid="member-library">{m.library ?? '—'}</td>
       <td class="recipe-mono" data-testid="member-session">
         {m.session === null ? '—' : <a href={`#/sessions/?session=${encodeURIComponent(m.session)}`}>{m.session}</a>}
       </td>
       <td data-testid="member-age">{ageText(m, now)}</td>
-      <td data-testid="member-details">
-        {details.map(([k, v], i) => (
-          <span key={i} class="recipe-detail">
-            <span class="recipe-detail-key">{k}</span> {v}
-          </span>
-        ))}
-      </td>
+      {withDetails ? (
+        <td class="recipe-wrap" data-testid="member-details">
+          {details.map(([k, v], i) => (
+            <span key={i} class="recipe-detail">
+              <span class="recipe-detail-key">{k}</span> {v}
+            </span>
+          ))}
+        </td>
+      ) : null}
     </tr>
   );
 }
@@ -135,6 +139,7 @@ export function RecipePanel({ path, revision }: RecipePanelProps) {
   if (recipe === undefined || recipe.kind === null) {
     return failure === undefined ? null : <div class="recipe-card recipe-failed" data-testid="recipe-error">{failure}</div>;
   }
+  const withDetails = recipe.members.some((m) => shownDetails(m).length > 0);
   return (
     <section class="recipe-card" data-testid="recipe-panel" data-kind={recipe.kind}>
       <header class="recipe-head">
@@ -167,13 +172,13 @@ export function RecipePanel({ path, revision }: RecipePanelProps) {
               <th>owner</th>
               <th>library</th>
               <th>session</th>
-              <th>for</th>
-              <th>details</th>
+              <th>held / waiting</th>
+              {withDetails ? <th>details</th> : null}
             </tr>
           </thead>
           <tbody>
             {recipe.members.map((m, i) => (
-              <MemberRow key={m.path} m={m} index={i} now={now} />
+              <MemberRow key={m.path} m={m} index={i} now={now} withDetails={withDetails} />
             ))}
           </tbody>
         </table>
