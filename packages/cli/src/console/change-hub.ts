@@ -122,7 +122,8 @@ export class ChangeHub {
     } catch (error) {
       if (round !== this.round || this.listeners.size === 0) return;
       const code = error instanceof ZkError ? error.code : 'INTERNAL';
-      if (code === 'CLIENT_CLOSED' || code === 'AUTH_FAILED') return;
+      // Nothing will follow these; a renewed session arms again through onState.
+      if (code === 'CLIENT_CLOSED' || code === 'AUTH_FAILED' || this.client.state === 'expired') return;
       if (!TRANSIENT.has(code) && this.client.state === 'connected') {
         // The server itself refused (no addWatch before ZooKeeper 3.6): pages work without live updates.
         this.refused = true;

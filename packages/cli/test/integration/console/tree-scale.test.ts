@@ -135,4 +135,29 @@ describe('tree at scale', () => {
     console.log(`1 MiB: text in ${textMs} ms, all of it in ${allTextMs} ms, hex in ${hexMs} ms (${hexRows} lines in the DOM)`);
     await page.close();
   });
+
+  it('follows changes again after the server restarts (the watch is re-armed and the page reads again)', async () => {
+    await writer.create('/restart');
+    const page = await openConsole(browser, tc.console);
+    const guard = guardPage(page);
+    await openTree(page, '#/tree/restart');
+    await until('the empty list', async () => (await page.textContent('[data-testid="child-count"]')) === '0 children');
+    // Every status the badge shows from now on.
+    await page.evaluate(`{
+      const badge = document.querySelector('[data-testid="live-state"]');
+      window.__statuses = [];
+      new MutationObserver(() => window.__statuses.push(badge.textContent)).observe(badge, { childList: true, characterData: true, subtree: true });
+    }`);
+    await zk.restart();
+    await writer.connected();
+    await until('the page to be live again', async () => (await page.textContent('[data-testid="live-state"]')) === 'live', 60_000);
+    const statuses = (await page.evaluate('window.__statuses')) as string[];
+    expect(statuses.some((s) => s !== 'live'), statuses.join(', ')).toBe(true);
+    const started = Date.now();
+    await writer.create('/restart/after');
+    await until('the child created after the restart', async () => (await shownNames(page)).includes('after'), 2000);
+    console.log(`restart: the page showed ${statuses.join(' → ')}; a change after the restart shown in ${Date.now() - started} ms`);
+    expect(guard.errors.filter((e) => !e.includes('Failed to load resource'))).toEqual([]);
+    await page.close();
+  }, 120_000);
 });

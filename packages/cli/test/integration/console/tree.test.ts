@@ -225,6 +225,13 @@ describe('tree page', () => {
     const deletedMs = Date.now() - started;
     expect(await page.textContent('[data-testid="stat-children"]')).toBe('1');
 
+    // The node shown is deleted: the detail says so (its reads now answer 404, which chromium logs).
+    const errorsBefore = [...guard.errors];
+    await other.removeRecursive(live);
+    await page.waitForSelector('[data-testid="node-missing"]', { timeout: 1000 });
+    expect(guard.errors.slice(errorsBefore.length).every((e) => e.includes('status of 404'))).toBe(true);
+    guard.errors.splice(errorsBefore.length);
+
     // Same document throughout: no reload happened.
     expect(await page.evaluate('window.__sameDocument')).toBe(true);
     expect(guard.errors).toEqual([]);

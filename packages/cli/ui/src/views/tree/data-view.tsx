@@ -45,6 +45,7 @@ export function DataView({ bytes, mode, onMode, dataKey }: DataViewProps) {
       <VirtualList
         count={Math.ceil(bytes.length / HEX_ROW_BYTES)}
         rowHeight={HEX_ROW_HEIGHT}
+        height={Math.ceil(bytes.length / HEX_ROW_BYTES) * HEX_ROW_HEIGHT + 4}
         resetKey={dataKey}
         class="hex-dump"
         testid="data-hex"

@@ -17,6 +17,8 @@ export interface VirtualListProps {
   readonly resetKey?: string;
   readonly class?: string;
   readonly testid?: string;
+  /** px: a fixed height (CSS may cap it), for a list that should shrink to few rows. */
+  readonly height?: number;
 }
 
 const OVERSCAN = 8;
@@ -62,6 +64,7 @@ export function VirtualList(props: VirtualListProps) {
     <div
       ref={box}
       class={`vlist ${props.class ?? ''}`}
+      style={props.height === undefined ? undefined : { height: `${props.height}px` }}
       data-testid={props.testid}
       onScroll={(event) => setScrollTop((event.currentTarget as HTMLDivElement).scrollTop)}
     >
