@@ -1,12 +1,72 @@
-/** GET /api/recipe: the recipe a node's layout shows (@zkts/recipes inspectRecipe). */
-import type { ZkClient } from '@zkts/protocol';
+/**
+ * GET /api/recipe?path=P: the recipe a node's layout shows, read by @zkts/recipes' inspectRecipe and mapped to
+ * the JSON contract's RecipeInfo (bigint sessions as `0x…` hex, absent facts as null). A node of no known layout,
+ * or one that is gone, answers `{ kind: null }` rather than an error: the page asks about every node it shows.
+ */
+import { validatePath, type ZkClient } from '@zkts/protocol';
+import { inspectRecipe, type RecipeInspection, type RecipeMember } from '@zkts/recipes';
 
+import { badRequest } from '../api-error.js';
+import type { RecipeInfo, RecipeMemberInfo } from '../api-types.js';
 import type { Route } from '../router.js';
 
 export interface RecipeDeps {
   readonly client: ZkClient;
+  /** ms since the epoch, for the inspection's ages (default Date.now). */
+  readonly now?: () => number;
 }
 
-export function recipeRoutes(_deps: RecipeDeps): Route[] {
-  return [];
+const hex = (id: bigint): string => `0x${id.toString(16)}`;
+
+function memberInfo(m: RecipeMember): RecipeMemberInfo {
+  return {
+    role: m.role,
+    name: m.name,
+    path: m.path,
+    sequence: m.sequence ?? null,
+    owner: m.owner ?? null,
+    library: m.library ?? null,
+    session: m.session === undefined ? null : hex(m.session),
+    since: m.since ?? null,
+    details: m.details.map(([k, v]) => [k, v] as const),
+  };
+}
+
+/** The inspection as the page reads it; undefined (no known layout) as `kind: null`. */
+export function recipeInfo(path: string, found: RecipeInspection | undefined): RecipeInfo {
+  if (found === undefined) return { kind: null, path, libraries: [], title: '', summary: [], members: [] };
+  return {
+    kind: found.kind,
+    path: found.path,
+    libraries: [...found.libraries],
+    title: found.title,
+    summary: found.summary.map(([k, v]) => [k, v] as const),
+    members: found.members.map(memberInfo),
+  };
+}
+
+/** The `path` parameter, refused (400) unless it is a ZooKeeper path the server would accept. */
+function pathParameter(query: URLSearchParams): string {
+  const path = query.get('path');
+  if (path === null) throw badRequest('path is required');
+  try {
+    validatePath(path);
+  } catch (error) {
+    throw badRequest(`bad path: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return path;
+}
+
+export function recipeRoutes(deps: RecipeDeps): Route[] {
+  return [
+    {
+      method: 'GET',
+      path: '/api/recipe',
+      handle: async ({ query, signal }): Promise<RecipeInfo> => {
+        const path = pathParameter(query);
+        const options = deps.now === undefined ? { signal } : { signal, now: deps.now };
+        return recipeInfo(path, await inspectRecipe(deps.client, path, options));
+      },
+    },
+  ];
 }

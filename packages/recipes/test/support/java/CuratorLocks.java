@@ -3,8 +3,9 @@
 //
 //   mutex <connect> <lockPath> <iterations> <counterPath>
 //       acquire, read counter, sleep 2 ms, write counter+1 (no version check), release; N times. Prints DONE.
-//   hold-write|hold-read <connect> <lockPath>
-//       acquire, print "HELD <node>", wait for a line on stdin, release, print RELEASED.
+//   hold-write|hold-read|hold-mutex <connect> <lockPath>
+//       acquire (a side of an InterProcessReadWriteLock, or an InterProcessMutex), print "HELD <node>", wait for
+//       a line on stdin, release, print RELEASED.
 //   loop <connect> <grants> <holdMs> <kind>:<path>...      kind = mutex | write | read
 //       one thread per spec, each with its own lock: acquire, hold holdMs, release, <grants> times; after each
 //       grant print "<read|write> curator-<kind>-<n> <t0> <t1>" (System.nanoTime, CLOCK_MONOTONIC: the same
@@ -111,7 +112,8 @@ public final class CuratorLocks {
         }
       } else {
         InterProcessReadWriteLock rw = new InterProcessReadWriteLock(client, args[2]);
-        InterProcessMutex lock = mode.equals("hold-write") ? rw.writeLock() : rw.readLock();
+        InterProcessMutex lock = mode.equals("hold-mutex") ? new InterProcessMutex(client, args[2])
+            : mode.equals("hold-write") ? rw.writeLock() : rw.readLock();
         lock.acquire();
         String node = null;
         for (String p : lock.getParticipantNodes()) {
