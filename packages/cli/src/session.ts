@@ -19,17 +19,20 @@ export class Session {
   private readonly options: GlobalOptions;
   private readonly out: Output | undefined;
   private readonly renew: boolean;
+  private readonly maxPacket: number | undefined;
   private pending: Promise<ZkClient> | undefined;
   private opened: ZkClient | undefined;
 
   /**
    * `out` hears each failed connect attempt as it happens (one line per host and reason). `renew`: a long-running
-   * service (the console) carries on in a new session after an expiry instead of ending with it.
+   * service (the console) carries on in a new session after an expiry instead of ending with it. `maxPacket`:
+   * the largest reply accepted (the client's default otherwise).
    */
-  constructor(options: GlobalOptions, out?: Output, { renew = false }: { renew?: boolean } = {}) {
+  constructor(options: GlobalOptions, out?: Output, { renew = false, maxPacket }: { renew?: boolean; maxPacket?: number } = {}) {
     this.options = options;
     this.out = out;
     this.renew = renew;
+    this.maxPacket = maxPacket;
   }
 
   get server(): string {
@@ -57,6 +60,7 @@ export class Session {
     // new session that holds none of its ephemeral nodes, locks or watches.
     const clientOptions: ClientOptions = { auth: this.options.auth.map((a) => ({ ...a })), renewSession: this.renew };
     if (this.options.sessionTimeout !== undefined) clientOptions.sessionTimeout = this.options.sessionTimeout;
+    if (this.maxPacket !== undefined) clientOptions.maxPacket = this.maxPacket;
     if (this.options.sasl !== undefined) clientOptions.sasl = await saslOptions(this.options.sasl);
     let client: ZkClient;
     let tracker: FailureTracker;

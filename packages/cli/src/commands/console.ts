@@ -14,6 +14,8 @@ import { TapProxyListenError } from '../tap-proxy.js';
 import { cliVersion } from '../version.js';
 
 const DEFAULT_PORT = 8080;
+/** 64 MiB: what a server with a raised jute.maxbuffer may send back; the client allocates per reply, not up front. */
+const CONSOLE_MAX_PACKET = 64 * 1024 * 1024;
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
 function waitForAbort(signal: AbortSignal): Promise<void> {
@@ -59,7 +61,8 @@ export const consoleCommand: Command = {
     const proxyText = stringOption(context.args, 'proxy');
     const proxy = proxyText === undefined ? undefined : parseListen(proxyText);
     // The console outlives any one session: after an expiry it carries on in a new one (the page shows the state).
-    const session = new Session(context.global, context.out, { renew: true });
+    // Replies can be larger than a command's: a listing of 100,000 children or a 1 MiB node with its framing.
+    const session = new Session(context.global, context.out, { renew: true, maxPacket: CONSOLE_MAX_PACKET });
     const client = await session.client();
     let running;
     try {

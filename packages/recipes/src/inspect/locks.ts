@@ -91,7 +91,8 @@ export async function latchElection(r: Reader, l: Listing): Promise<RecipeInspec
   const members = queueMembers(r, q, (i) => (i === 0 ? 'leader' : 'candidate'), new Set([0]));
   const leader = members[0];
   const leading = leader?.role === 'leader' ? [['leading for', formatDuration(r.now - (leader.since ?? r.now))] as const] : [];
-  return inspection('election', l.path, `Curator LeaderLatch: leader ${who(leader)}, ${q.live.length - 1} candidates`, [
+  const others = q.live.length - 1;
+  return inspection('election', l.path, `Leader latch: leader ${who(leader)}, ${others} candidate${others === 1 ? '' : 's'}`, [
     ['leader', who(leader)], ['candidates', String(q.live.length - 1)], ...leading, ['layout', 'also zkts LeaderElection'],
     ...unreadLine(r.unread),
   ], members);

@@ -54,6 +54,11 @@ export function NodeDetail({ info, path, revision, onChanged }: NodeDetailProps)
       <div class="tree-detail-head">
         <h2 data-testid="node-path">{current.path}</h2>
         <NodeActions info={info} node={current} onChanged={onChanged} />
+        {info.dataDir === null ? null : (
+          <a class="link" href={`#/history/?path=${encodeURIComponent(current.path)}`} data-testid="node-history">
+            history of this node
+          </a>
+        )}
       </div>
       <RecipePanel info={info} path={current.path} revision={revision} />
       <DataView bytes={bytes} mode={mode} onMode={setMode} dataKey={`${current.path}@${current.stat.mzxid}`} />
