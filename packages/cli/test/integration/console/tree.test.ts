@@ -257,12 +257,14 @@ describe('tree page', () => {
     // ZooKeeper refuses C0/C1 control characters in names (PathUtils): the client says so before sending.
     for (const bad of ['ctl\u0001', 'del\u007f']) await expect(other.create(`${hostile}/${bad}`)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
     await other.create(`${hostile}/invalid-utf8`, Buffer.from([0x68, 0x69, 0xff, 0xfe, 0xc3, 0x28, 0x41]));
+    const controlData = 'nul\u0000bell\u0007esc\u001b[31mred\u001b[0m\u007f';
+    await other.create(`${hostile}/control`, Buffer.from(controlData));
     await other.create(`${hostile}/json`, Buffer.from('{"service":"orders","port":8080,"tags":["<b>x</b>"],"nested":{"ok":true}}'));
 
     const page = await openConsole(browser, tc.console);
     const guard = guardPage(page);
     await openTree(page, `#/tree${hostile}`);
-    const expected = [...names, 'invalid-utf8', 'json'].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const expected = [...names, 'control', 'invalid-utf8', 'json'].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     await until('the hostile names', async () => (await shownNames(page)).length === expected.length);
     expect(await shownNames(page)).toEqual(expected);
     // Names with invisible or direction characters are flagged next to the name (which stays as it is).
@@ -289,6 +291,12 @@ describe('tree page', () => {
     // offset, bytes, ASCII column (each in its own span, so the text runs together)
     expect(await page.textContent('[data-testid="hex-line"]')).toBe('0000000068 69 ff fe c3 28 41hi...(A');
     await keepScreenshot(page, 'node-hex');
+
+    // Control characters in data are text like any other: shown as they are, never interpreted.
+    await openTree(page, `#/tree${hostile}/control`);
+    await page.click('[data-testid="data-mode-text"]');
+    await page.waitForSelector('[data-testid="control-chars"]');
+    await until('the control data', async () => (await page.textContent('[data-testid="data-text"]').catch(() => null)) === controlData);
 
     await openTree(page, `#/tree${hostile}/json`);
     await page.click('[data-testid="data-mode-json"]');

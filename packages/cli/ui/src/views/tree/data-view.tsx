@@ -16,6 +16,9 @@ const TEXT_PREVIEW_CHARS = 64 * 1024;
 /** Larger data is not parsed as JSON on every render of a node. */
 const JSON_LIMIT_BYTES = 2 * 1024 * 1024;
 const HEX_ROW_HEIGHT = 18;
+/** C0 controls other than tab and line breaks, and DEL: invisible in text, so the page says they are there. */
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
 export interface DataViewProps {
   readonly bytes: Uint8Array;
@@ -31,6 +34,7 @@ export function DataView({ bytes, mode, onMode, dataKey }: DataViewProps) {
   const json = useMemo(() => (decoded.valid && bytes.length <= JSON_LIMIT_BYTES ? prettyJson(decoded.text) : undefined), [decoded, bytes]);
   const shown: DataMode = mode === 'json' && json === undefined ? 'text' : (mode ?? (json !== undefined ? 'json' : 'text'));
   const [expanded, setExpanded] = useState<string | undefined>(undefined);
+  const controls = useMemo(() => CONTROL_CHARACTERS.test(decoded.text), [decoded]);
 
   const button = (m: DataMode, label: string, disabled = false) => (
     <button type="button" class={shown === m ? 'seg active' : 'seg'} disabled={disabled} onClick={() => onMode(m)} data-testid={`data-mode-${m}`}>
@@ -76,6 +80,11 @@ export function DataView({ bytes, mode, onMode, dataKey }: DataViewProps) {
             This data is not valid UTF-8: the undecodable bytes show as �. The hex view shows them as they are.
           </div>
         )}
+        {decoded.valid && controls ? (
+          <div class="tree-note" data-testid="control-chars">
+            This data holds control characters (NUL, ESC…), which show as nothing or as boxes here. The hex view shows them.
+          </div>
+        ) : null}
         <pre class="data-text" data-testid="data-text">
           {all ? decoded.text : decoded.text.slice(0, TEXT_PREVIEW_CHARS)}
         </pre>
