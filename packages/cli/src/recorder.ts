@@ -25,7 +25,9 @@ export class TranscriptRecorder {
   }
 
   frame(connection: TranscriptConnection, dir: Direction, time: number, payload: Uint8Array): void {
-    connection.frames.push({ dir, t: Math.round(time - connection.start), hex: toHex(payload) });
+    // To the microsecond, as the proxy's clock reads: rounding to whole ms per connection could put a
+    // notification before the write that caused it on another connection, and decode would match it elsewhere.
+    connection.frames.push({ dir, t: Math.round((time - connection.start) * 1000) / 1000, hex: toHex(payload) });
   }
 
   /** Serialised: each save sees every frame recorded before it was asked for. */

@@ -3,7 +3,7 @@
  * and `zkts decode` reads.
  *
  *   { "about"?: string, "connections": [ { "id": number, "start": epoch ms, "client"?: string,
- *       "server"?: string, "frames": [ { "dir": "c2s" | "s2c", "t": ms since start, "hex": payload } ] } ] }
+ *       "server"?: string, "frames": [ { "dir": "c2s" | "s2c", "t": ms since start (fractional), "hex": payload } ] } ] }
  *
  * A frame is the payload after the 4-byte length prefix.
  */
