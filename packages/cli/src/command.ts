@@ -4,6 +4,7 @@ import { UsageError } from './exit-codes.js';
 import type { Output } from './output.js';
 import type { SaslSpec } from './sasl.js';
 import type { Session } from './session.js';
+import type { TlsSettings } from './tls-options.js';
 
 export interface GlobalOptions {
   /** The connect string, chroot included. */
@@ -15,6 +16,8 @@ export interface GlobalOptions {
   readonly auth: readonly { scheme: string; auth: string }[];
   /** --sasl, parsed (the mechanism is made when the session opens). */
   readonly sasl?: SaslSpec | undefined;
+  /** --tls and the --tls-* options, files already read; undefined: a plain TCP connection. */
+  readonly tls?: TlsSettings | undefined;
 }
 
 export interface Io {

@@ -3,14 +3,19 @@
  * without this a dead or mistyped --server looked like a 15 s hang ending in "not connected". A refused
  * connection or a name that does not resolve is final for a command-line tool: when every host of the
  * connect string has answered that way in one pass, the CLI stops instead of waiting out its timeout (the
- * library itself keeps retrying, as a long-lived client should).
+ * library itself keeps retrying, as a long-lived client should). A failed TLS handshake is final too: the
+ * next attempt meets the same certificate (tls-failures.ts says what went wrong in words).
  */
 import type { ConnectAttempt, ZkError } from '@zkts/protocol';
+
+import { tlsFailureText } from './tls-failures.js';
 
 export interface FailureReason {
   /** The socket's error code (ECONNREFUSED, ENOTFOUND, a TLS code…), else the ZkError's code. */
   readonly code: string;
   readonly text: string;
+  /** Retrying within a few seconds will not change it. */
+  readonly final: boolean;
 }
 
 const WORDS: Readonly<Record<string, string>> = {
@@ -32,10 +37,20 @@ const FINAL = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
 export function failureReason(error: ZkError): FailureReason {
   const cause = error.cause as { code?: unknown; message?: unknown } | undefined;
   const code = typeof cause?.code === 'string' ? cause.code : undefined;
-  if (code === undefined) return { code: error.code, text: error.message };
+  if (code === undefined) return { code: error.code, text: error.message, final: false };
+  const message = typeof cause?.message === 'string' ? cause.message : error.message;
+  const tls = tlsFailureText(code, message);
+  if (tls !== undefined) return { code, text: tls, final: true };
   const words = WORDS[code];
-  if (words !== undefined) return { code, text: words };
-  return { code, text: typeof cause?.message === 'string' ? cause.message : error.message };
+  if (words !== undefined) return { code, text: words, final: FINAL.has(code) };
+  return { code, text: message.replace(/\s+/g, ' ').trim(), final: FINAL.has(code) };
+}
+
+/** Why the CLI stopped before its timeout: every host failed in one of the final ways. */
+export function hopelessSummary(attempts: readonly ConnectAttempt[]): string {
+  const tls = attempts.filter((a) => failureReason(a.error).text.startsWith('TLS: ')).length;
+  if (tls === 0) return 'every host refused or is unknown';
+  return tls === attempts.length ? 'the TLS handshake failed with every host' : 'every host refused, is unknown or failed the TLS handshake';
 }
 
 export function describeAttempts(attempts: readonly ConnectAttempt[]): string {
@@ -63,7 +78,7 @@ export class FailureTracker {
     this.latest.set(attempt.host, attempt);
     for (const host of this.hosts) {
       const last = this.latest.get(host);
-      if (last === undefined || !FINAL.has(failureReason(last.error).code)) return false;
+      if (last === undefined || !failureReason(last.error).final) return false;
     }
     return this.hosts.size > 0;
   }

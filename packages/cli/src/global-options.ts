@@ -4,6 +4,7 @@ import type { OptionSpecs, ParsedArgs } from './args.js';
 import type { GlobalOptions } from './command.js';
 import { UsageError } from './exit-codes.js';
 import { parseSasl } from './sasl.js';
+import { TLS_OPTIONS, tlsSettings } from './tls-options.js';
 
 export const DEFAULT_SERVER = '127.0.0.1:2181';
 
@@ -13,6 +14,7 @@ export const GLOBAL_OPTIONS: OptionSpecs = {
   'session-timeout': { type: 'string', arg: 'MS', description: 'session timeout to request (ephemeral nodes and locks vanish this long after a crash)' },
   auth: { type: 'string', arg: 'SCHEME:CRED', multiple: true, description: 'authenticate first, e.g. --auth digest:user:pass (repeatable)' },
   sasl: { type: 'string', arg: 'MECH[:…]', description: 'SASL on every connection: digest:USER:PASSWORD, or kerberos[:PRINCIPAL] (needs @zkts/sasl-kerberos)' },
+  ...TLS_OPTIONS,
   json: { type: 'boolean', description: 'machine output: one JSON object per line' },
   help: { type: 'boolean', short: 'h', description: 'show help' },
   version: { type: 'boolean', description: 'print the version of zkts and exit' },
@@ -38,6 +40,7 @@ export function globalOptions(args: ParsedArgs, env: NodeJS.ProcessEnv): GlobalO
     json: flag(args, 'json'),
     auth: listOption(args, 'auth').map(parseAuth),
     sasl: sasl === undefined ? undefined : parseSasl(sasl),
+    tls: tlsSettings(args),
   };
 }
 

@@ -23,6 +23,8 @@ export function mainHelp(commands: readonly Command[]): string {
     '',
     'Connecting: each server\'s failure is printed as it happens (refused, unknown host, TLS, no handshake);',
     'when every host refused or does not resolve, zkts stops after that one pass instead of waiting --timeout.',
+    "TLS (a secureClientPort): --tls-ca ca.pem, plus --tls-cert and --tls-key for ZooKeeper's x509 authentication;",
+    'a failed handshake (unknown CA, wrong name, a port without TLS) is final too: one line with the reason.',
     'Errors: one line on stderr, `zkts: COMMAND: message [CODE]`; with --json one {"error":{"code","message",',
     '"exitCode",…}} object per line. A closed stdout (`zkts ls -R / | head`) ends the command quietly, exit 0.',
     '',

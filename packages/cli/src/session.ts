@@ -6,11 +6,12 @@ import { ConnectTimeoutError, createClient, parseConnectString, ZkError } from '
 import type { CallOptions, ClientOptions, ConnectAttempt, ZkClient } from '@zkts/protocol';
 
 import type { GlobalOptions } from './command.js';
-import { attemptRecords, describeAttempts, FailureTracker, failureReason, hostLabel } from './connect-failures.js';
+import { attemptRecords, describeAttempts, FailureTracker, failureReason, hopelessSummary, hostLabel } from './connect-failures.js';
 import { CliError, ExitCode, exitCodeFor } from './exit-codes.js';
 import { checkConnectString } from './hosts.js';
 import type { Output } from './output.js';
 import { saslOptions } from './sasl.js';
+import { tlsConnectionOptions } from './tls-options.js';
 
 /** Connecting is bounded even without --timeout: a CLI that hangs on a dead server helps nobody. */
 export const DEFAULT_CONNECT_TIMEOUT = 15_000;
@@ -62,6 +63,7 @@ export class Session {
     if (this.options.sessionTimeout !== undefined) clientOptions.sessionTimeout = this.options.sessionTimeout;
     if (this.maxPacket !== undefined) clientOptions.maxPacket = this.maxPacket;
     if (this.options.sasl !== undefined) clientOptions.sasl = await saslOptions(this.options.sasl);
+    if (this.options.tls !== undefined) clientOptions.tls = tlsConnectionOptions(this.options.tls);
     let client: ZkClient;
     let tracker: FailureTracker;
     try {
@@ -94,7 +96,7 @@ export class Session {
       if (hopeless.signal.aborted) {
         const attempts = tracker.attempts();
         const detail = describeAttempts(attempts);
-        throw new CliError(ExitCode.UNAVAILABLE, `cannot connect to ${server}: every host refused or is unknown (${detail})`, { cause: error, details: { attempts: attemptRecords(attempts) } });
+        throw new CliError(ExitCode.UNAVAILABLE, `cannot connect to ${server}: ${hopelessSummary(attempts)} (${detail})`, { cause: error, details: { attempts: attemptRecords(attempts) } });
       }
       const attempts = error instanceof ConnectTimeoutError ? error.attempts : tracker.attempts();
       throw new CliError(ExitCode.UNAVAILABLE, `cannot connect to ${server} within ${timeout} ms (${describeAttempts(attempts)})`, {

@@ -1,7 +1,7 @@
 /**
  * `zkts console`: a web console over the --server ensemble, served from this process on 127.0.0.1. Prints the
  * URL (with its access token) and serves until SIGINT/SIGTERM. The console's own client uses the global
- * options (auth, SASL, timeouts), like every other command.
+ * options (auth, SASL, TLS, timeouts), like every other command.
  */
 import { flag, intOption, stringOption } from '../args.js';
 import type { Command, CommandContext } from '../command.js';
@@ -11,6 +11,7 @@ import { CliError, ExitCode, UsageError } from '../exit-codes.js';
 import { parseHostPort } from '../hosts.js';
 import { Session } from '../session.js';
 import { TapProxyListenError } from '../tap-proxy.js';
+import { tlsConnectionOptions } from '../tls-options.js';
 import { cliVersion } from '../version.js';
 
 const DEFAULT_PORT = 8080;
@@ -60,6 +61,8 @@ export const consoleCommand: Command = {
     const dataDir = stringOption(context.args, 'data-dir');
     const proxyText = stringOption(context.args, 'proxy');
     const proxy = proxyText === undefined ? undefined : parseListen(proxyText);
+    // The proxy decodes the bytes it forwards, so it needs them in the clear: it cannot relay to a TLS port.
+    if (proxy !== undefined && context.global.tls !== undefined) throw new UsageError("--proxy relays plain TCP to the first host of --server, so it cannot be combined with --tls");
     // The console outlives any one session: after an expiry it carries on in a new one (the page shows the state).
     // Replies can be larger than a command's: a listing of 100,000 children or a 1 MiB node with its framing.
     const session = new Session(context.global, context.out, { renew: true, maxPacket: CONSOLE_MAX_PACKET });
@@ -75,6 +78,7 @@ export const consoleCommand: Command = {
         version: cliVersion(),
         ...(dataDir === undefined ? {} : { dataDir }),
         ...(proxy === undefined ? {} : { proxy }),
+        ...(context.global.tls === undefined ? {} : { tls: tlsConnectionOptions(context.global.tls) }),
       });
     } catch (error) {
       const code = (error as { code?: unknown }).code;

@@ -1,8 +1,12 @@
 /**
  * `srvr`, `mntr`, `ruok`: ZooKeeper's four-letter words, sent over a plain socket (they bypass the session
- * protocol: the server answers in text and closes). Asks each host of --server in turn, or all with --all.
+ * protocol: the server answers in text and closes), or over TLS with --tls (a secureClientPort answers them
+ * too). Asks each host of --server in turn, or all with --all.
  */
-import { connect } from 'node:net';
+import { connect, isIP } from 'node:net';
+import type { Socket } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
+import type { ConnectionOptions } from 'node:tls';
 
 import { flag } from '../args.js';
 import type { Command, CommandContext } from '../command.js';
@@ -11,18 +15,35 @@ import { CliError, ExitCode } from '../exit-codes.js';
 import { serverHosts } from '../hosts.js';
 import type { HostPort } from '../hosts.js';
 import { DEFAULT_CONNECT_TIMEOUT } from '../session.js';
+import { tlsFailureText } from '../tls-failures.js';
+import { tlsConnectionOptions } from '../tls-options.js';
 
-export function fourLetter(host: HostPort, word: string, timeout: number): Promise<string> {
+/** `tls`: ask over TLS with these options (the session's: --tls-ca, a client certificate…). */
+export function fourLetter(host: HostPort, word: string, timeout: number, tls?: ConnectionOptions): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    const socket = connect({ host: host.host, port: host.port });
+    let settled = false;
+    const finish = (error: Error | undefined): void => {
+      if (settled) return;
+      settled = true;
+      if (error === undefined) resolve(Buffer.concat(chunks).toString('utf8'));
+      else reject(error);
+    };
+    // SNI carries host names only: an IP address is checked against the certificate without it.
+    const socket: Socket =
+      tls === undefined
+        ? connect({ host: host.host, port: host.port })
+        : tlsConnect({ servername: isIP(host.host) === 0 ? host.host : '', ...tls, host: host.host, port: host.port });
     socket.setTimeout(timeout, () => socket.destroy(new Error(`no answer within ${timeout} ms`)));
-    socket.on('connect', () => socket.end(word));
+    socket.on(tls === undefined ? 'connect' : 'secureConnect', () => socket.end(word));
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-    socket.on('error', reject);
-    socket.on('close', (hadError) => {
-      if (!hadError) resolve(Buffer.concat(chunks).toString('utf8'));
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      // A TLS server may reset rather than close after its answer: what arrived is the answer.
+      if (tls !== undefined && chunks.length > 0) return finish(undefined);
+      const words = tls === undefined ? undefined : tlsFailureText(error.code ?? '', error.message);
+      finish(words === undefined ? error : new Error(`${words} [${error.code ?? 'TLS'}]`, { cause: error }));
     });
+    socket.on('close', () => finish(undefined));
   });
 }
 
@@ -53,6 +74,7 @@ function wordCommand(word: 'srvr' | 'mntr' | 'ruok', summary: string): Command {
       const hosts = serverHosts(context.global.server);
       const all = flag(context.args, 'all');
       const timeout = context.global.timeout ?? DEFAULT_CONNECT_TIMEOUT;
+      const tls = context.global.tls === undefined ? undefined : tlsConnectionOptions(context.global.tls);
       let failures = 0;
       let answered = 0;
       const unreachable: string[] = [];
@@ -60,7 +82,7 @@ function wordCommand(word: 'srvr' | 'mntr' | 'ruok', summary: string): Command {
         const address = `${host.host}:${host.port}`;
         let text: string;
         try {
-          text = await fourLetter(host, word, timeout);
+          text = await fourLetter(host, word, timeout, tls);
         } catch (error) {
           unreachable.push(`${address}: ${error instanceof Error ? error.message : String(error)}`);
           continue;

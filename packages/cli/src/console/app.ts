@@ -3,6 +3,8 @@
  * tests start it the same way. The caller owns the client; `close()` stops the HTTP server and the
  * console's own sources (sampler, proxy), not the client.
  */
+import type { ConnectionOptions } from 'node:tls';
+
 import type { ZkClient } from '@zkts/protocol';
 
 import { serverHosts } from '../hosts.js';
@@ -38,6 +40,8 @@ export interface ConsoleOptions {
   readonly assetsDir?: string;
   /** How often the server's `mntr` is sampled, ms (default 2000). */
   readonly mntrEveryMs?: number;
+  /** The session's TLS options: four-letter words to a secureClientPort go over TLS too. */
+  readonly tls?: ConnectionOptions | undefined;
 }
 
 export interface RunningConsole {
@@ -70,6 +74,7 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
     ...(options.proxy === undefined || upstream === undefined ? {} : { proxy: { listen: options.proxy, upstream } }),
     ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
     ...(options.mntrEveryMs === undefined ? {} : { mntrEveryMs: options.mntrEveryMs }),
+    ...(options.tls === undefined ? {} : { fourLetter: { tls: options.tls } }),
   });
   const proxy = sources.traffic?.address ?? null;
   const routes: Route[] = [

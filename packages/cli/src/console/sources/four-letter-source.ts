@@ -4,6 +4,8 @@
  * their `4lw.commands.whitelist`, so every word is optional: each one's status (and why it is missing) is
  * reported, and the session list is built from whatever did answer.
  */
+import type { ConnectionOptions } from 'node:tls';
+
 import { fourLetter, parseFourLetter } from '../../commands/four-letter.js';
 import type { HostPort } from '../../hosts.js';
 import type { MntrHistory, SessionsInfo, WordStatus } from '../api-types.js';
@@ -27,6 +29,8 @@ export interface FourLetterSourceOptions {
   readonly capacity?: number;
   readonly ask?: AskWord;
   readonly timer?: SamplerTimer;
+  /** Ask over TLS with these options (the console's --tls settings), as a secureClientPort needs. */
+  readonly tls?: ConnectionOptions | undefined;
 }
 
 const SESSION_WORDS = ['cons', 'wchc', 'wchp', 'dump'] as const;
@@ -68,7 +72,8 @@ export class FourLetterSource {
     if (hosts.length === 0) throw new RangeError('FourLetterSource needs at least one host');
     this.hosts = hosts;
     const timeout = options.timeoutMs ?? 5000;
-    this.ask = options.ask ?? ((host, word) => fourLetter(host, word, timeout));
+    const tls = options.tls;
+    this.ask = options.ask ?? ((host, word) => fourLetter(host, word, timeout, tls));
     this.timer = options.timer ?? systemTimer;
     this.capacity = Math.max(1, options.capacity ?? 300);
   }
