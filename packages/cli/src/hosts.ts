@@ -57,3 +57,9 @@ export function serverHosts(connectString: string): HostPort[] {
   const list = slash < 0 ? connectString : connectString.slice(0, slash);
   return list.split(',').map((entry) => parseHostPort(entry.trim(), 2181, '--server'));
 }
+
+/** A listening address: `PORT` (on 127.0.0.1) or `HOST:PORT`; port 0 picks a free one. `what` names the option. */
+export function parseListenAddress(text: string, what: string): HostPort {
+  if (/^\d+$/.test(text)) return parseHostPort(`127.0.0.1:${text}`, undefined, what, 0);
+  return parseHostPort(text, undefined, what, 0);
+}

@@ -23,3 +23,11 @@ export const BROKEN_PIPE = 'EPIPE';
 export function isBrokenPipe(reason: unknown): boolean {
   return reason === BROKEN_PIPE;
 }
+
+/** Resolves when `signal` fires (at once if it already has): a long-running command serves until then. */
+export function untilAborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+}

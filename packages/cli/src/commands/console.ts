@@ -8,8 +8,9 @@ import type { Command, CommandContext } from '../command.js';
 import { atMost } from '../command.js';
 import { startConsole } from '../console/app.js';
 import { CliError, ExitCode, UsageError } from '../exit-codes.js';
-import { parseHostPort } from '../hosts.js';
+import { parseListenAddress } from '../hosts.js';
 import { Session } from '../session.js';
+import { untilAborted } from '../signals.js';
 import { TapProxyListenError } from '../tap-proxy.js';
 import { tlsConnectionOptions } from '../tls-options.js';
 import { cliVersion } from '../version.js';
@@ -18,18 +19,6 @@ const DEFAULT_PORT = 8080;
 /** 64 MiB: what a server with a raised jute.maxbuffer may send back; the client allocates per reply, not up front. */
 const CONSOLE_MAX_PACKET = 64 * 1024 * 1024;
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
-
-function waitForAbort(signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) resolve();
-    signal.addEventListener('abort', () => resolve(), { once: true });
-  });
-}
-
-function parseListen(text: string): { host: string; port: number } {
-  if (/^\d+$/.test(text)) return parseHostPort(`127.0.0.1:${text}`, undefined, '--proxy', 0);
-  return parseHostPort(text, undefined, '--proxy', 0);
-}
 
 export const consoleCommand: Command = {
   name: 'console',
@@ -60,7 +49,7 @@ export const consoleCommand: Command = {
     const host = stringOption(context.args, 'host') ?? '127.0.0.1';
     const dataDir = stringOption(context.args, 'data-dir');
     const proxyText = stringOption(context.args, 'proxy');
-    const proxy = proxyText === undefined ? undefined : parseListen(proxyText);
+    const proxy = proxyText === undefined ? undefined : parseListenAddress(proxyText, '--proxy');
     // The proxy decodes the bytes it forwards, so it needs them in the clear: it cannot relay to a TLS port.
     if (proxy !== undefined && context.global.tls !== undefined) throw new UsageError("--proxy relays plain TCP to the first host of --server, so it cannot be combined with --tls");
     // The console outlives any one session: after an expiry it carries on in a new one (the page shows the state).
@@ -91,7 +80,7 @@ export const consoleCommand: Command = {
     context.out.note(`zkts console: serving ${session.server} until Ctrl-C; open the URL below`);
     if (running.proxy !== null) context.out.note(`zkts console: decoding proxy on ${running.proxy}: point clients there to see their traffic`);
     context.io.stdout.write(`${running.url}\n`);
-    await waitForAbort(context.signal);
+    await untilAborted(context.signal);
     await running.close();
     await session.close();
     return 0;

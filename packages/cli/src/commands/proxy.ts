@@ -8,18 +8,13 @@ import { flag, intOption, stringOption } from '../args.js';
 import type { Command, CommandContext } from '../command.js';
 import { atMost } from '../command.js';
 import { CliError, ExitCode, UsageError } from '../exit-codes.js';
-import { parseHostPort } from '../hosts.js';
+import { parseHostPort, parseListenAddress } from '../hosts.js';
 import { formatConversationLine, conversationRecord } from '../output.js';
 import { TranscriptRecorder } from '../recorder.js';
 import { listenTapProxy, TapProxyListenError } from '../tap-proxy.js';
 import type { ConnectionTap } from '../tap-proxy.js';
 import { formatReport, TrafficStats } from '../stats/index.js';
 import type { TranscriptConnection } from '../transcript.js';
-
-function parseListen(text: string): { host: string; port: number } {
-  if (/^\d+$/.test(text)) return parseHostPort(`127.0.0.1:${text}`, undefined, '--listen', 0);
-  return parseHostPort(text, undefined, '--listen', 0);
-}
 
 export const proxy: Command = {
   name: 'proxy',
@@ -44,7 +39,7 @@ export const proxy: Command = {
     const upstreamText = stringOption(context.args, 'upstream');
     if (listenText === undefined) throw new UsageError('missing --listen');
     if (upstreamText === undefined) throw new UsageError('missing --upstream');
-    const listen = parseListen(listenText);
+    const listen = parseListenAddress(listenText, '--listen');
     const upstream = parseHostPort(upstreamText, undefined, '--upstream');
     const recordFile = stringOption(context.args, 'record');
     const recorder = recordFile === undefined ? undefined : new TranscriptRecorder(recordFile, `zkts proxy to ${upstreamText}`);

@@ -10,19 +10,13 @@ import { intOption, stringOption } from '../args.js';
 import type { Command, CommandContext } from '../command.js';
 import { atMost } from '../command.js';
 import { CliError, ExitCode, UsageError } from '../exit-codes.js';
+import { untilAborted } from '../signals.js';
 
 /** ZooKeeper's client port. */
 const DEFAULT_PORT = 2181;
 
 /** startServer's options, with the data directory the server takes once it persists. */
 type StartOptions = ServerOptions & { dataDir?: string };
-
-function waitForAbort(signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) resolve();
-    signal.addEventListener('abort', () => resolve(), { once: true });
-  });
-}
 
 export const server: Command = {
   name: 'server',
@@ -66,7 +60,7 @@ export const server: Command = {
     out.emit({ connectString: running.connectString, host: running.host, port: running.port }, running.connectString);
     const where = dataDir === undefined ? 'in memory' : `data dir ${dataDir}`;
     out.note(`zkts server: ZooKeeper 3.8 (${where}) on ${running.connectString}; Ctrl-C stops it`);
-    await waitForAbort(context.signal);
+    await untilAborted(context.signal);
     await running.close();
     return ExitCode.OK;
   },
