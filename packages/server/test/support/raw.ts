@@ -62,6 +62,15 @@ export function connectFrame(options: { timeout?: number; sessionId?: bigint; pa
   return w.endFrame().slice();
 }
 
+/** A ping (xid -2, opcode 11, no body): keeps an otherwise idle raw session alive. */
+export function pingFrame(): Uint8Array {
+  const frame = Buffer.alloc(12);
+  frame.writeInt32BE(8, 0);
+  frame.writeInt32BE(-2, 4);
+  frame.writeInt32BE(11, 8);
+  return frame;
+}
+
 export function requestFrame<O extends RequestOpCode>(xid: number, op: O, body: RequestBody<O>): Uint8Array {
   return writeRequestFrame(new JuteWriter(), xid, op, body).slice();
 }

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { JuteReader, readConnectResponse } from '@zkts/protocol/codec';
 import { startServer, type Logger } from '@zkts/server';
 import { baseFrames } from '../support/fuzz-frames.js';
-import { connectFrame, rawConnect, replyOf, requestFrame } from '../support/raw.js';
+import { connectFrame, pingFrame, rawConnect, replyOf, requestFrame } from '../support/raw.js';
 
 const OPEN = [{ perms: 31, id: { scheme: 'world', id: 'anyone' } }];
 
@@ -28,6 +28,9 @@ describe('fuzzing with mutated frames', () => {
     const bases = baseFrames();
     let answered = 0;
     for (let round = 0; round < 100; round++) {
+      // A round can take up to its 2 s deadline on a loaded machine, so the rounds together can outlast the
+      // bystander's 10 s session: it pings, as a client would, to stay alive until it is asked again.
+      bystander.socket.write(pingFrame());
       const raw = await rawConnect(server.port);
       raw.socket.write(connectFrame());
       const chunks: Buffer[] = [];
