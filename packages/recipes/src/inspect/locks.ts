@@ -105,18 +105,23 @@ export async function curatorSemaphore(r: Reader, l: Listing): Promise<RecipeIns
   const leases = sortContenders(leaseNames, LEASE_MARKERS);
   if (leases.length === 0 && leaseNames.length > 0) return undefined;
   const lq = await readQueue(r, joinPath(l.path, 'leases'), leases);
-  const all = new Set(lq.live.map((_, i) => i));
-  const holders = queueMembers(r, lq, () => 'holder', all);
+  const max = textOf(l.data);
+  const limit = max !== undefined && /^\d+$/.test(max) ? Number(max) : undefined;
+  // A waiter creates its lease node while it holds the gate, then waits for the count to drop to the limit: the
+  // lease nodes past the limit (the newest) hold nothing yet. That waiter shows as the gate's first node.
+  const held = limit === undefined ? lq.live.length : Math.min(lq.live.length, limit);
+  const holders = queueMembers(r, lq, () => 'holder', new Set(lq.live.map((_, i) => i))).slice(0, held);
   const gateDir = joinPath(l.path, 'locks');
   const gate = await readQueue(r, gateDir, sortContenders((await r.children(gateDir)) ?? [], LOCK_MARKERS));
   const waiters = queueMembers(r, gate, () => 'waiter', new Set());
-  const max = textOf(l.data);
   const members = [...holders, ...waiters];
   const name = recipeName(librariesOf(members), { curator: 'InterProcessSemaphoreV2', zkts: 'Semaphore' }, 'Semaphore');
-  const of = max !== undefined && /^\d+$/.test(max) ? ` of ${max}` : '';
-  return inspection('semaphore', l.path, `${name}: ${lq.live.length}${of} leases held, ${gate.live.length} waiting`, [
-    ['leases held', String(lq.live.length)], ...(of === '' ? [] : [['max leases', max as string] as const]),
-    ['waiting', String(gate.live.length)], ...unreadLine(r.unread),
+  const of = limit === undefined ? '' : ` of ${limit}`;
+  const pending = lq.live.length - held;
+  return inspection('semaphore', l.path, `${name}: ${held}${of} leases held, ${gate.live.length} waiting`, [
+    ['leases held', String(held)], ...(limit === undefined ? [] : [['max leases', String(limit)] as const]),
+    ['waiting', String(gate.live.length)], ...(pending > 0 ? [['lease nodes waiting for a slot', String(pending)] as const] : []),
+    ...unreadLine(r.unread),
   ], members);
 }
 

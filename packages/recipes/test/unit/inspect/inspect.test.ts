@@ -111,6 +111,20 @@ describe('inspectRecipe: semaphores', () => {
     expect(i?.title).toBe('Semaphore (Curator and zkts layouts): 2 of 2 leases held, 1 waiting');
   });
 
+  it('a waiter that already made its lease node (it holds the gate and waits for a slot) is not counted as a holder', async () => {
+    const { put, look } = tree();
+    put('/s', '2');
+    put(`/s/leases/_c_${U1}-lease-${seq(0)}`, '', 1n);
+    put(`/s/leases/_c_${U2}-lease-${seq(1)}`, '', 2n);
+    put(`/s/leases/_c_${U1}-lease-${seq(2)}`, '', 3n);
+    put(`/s/locks/_c_${U1}-lock-${seq(0)}`, '', 3n);
+    const i = await look('/s');
+    expect(roles(i)).toEqual(['holder', 'holder', 'waiter']);
+    expect(i?.members.map((m) => m.session)).toEqual([1n, 2n, 3n]);
+    expect(i?.title).toBe('zkts Semaphore: 2 of 2 leases held, 1 waiting');
+    expect(i?.summary).toContainEqual(['lease nodes waiting for a slot', '1']);
+  });
+
   it('kazoo: uuidhex lease nodes, max leases as text, its lock beside the path; a bare text number stays a counter', async () => {
     const { put, look } = tree();
     put('/ks', '3');
