@@ -83,10 +83,12 @@ describe('Party and ShallowParty', () => {
     await party.join({ timeout: 5000 });
     await until(() => observer.current.length === 2, 5000, 'observer sees the victim');
 
-    // Cut off; meanwhile its node is deleted; after the reconnect (same session) it is made again.
+    // Cut off; meanwhile its node is deleted; after the reconnect (same session) it is made again. The victim is
+    // not left to notice the silence (suspended): that takes 2/3 of its 4 s session, and what then remains before
+    // the server expires the session is too short for a loaded machine to delete, observe and reconnect in. The
+    // delete's notification goes into the black hole either way, so the reconnect is what finds the node gone.
     const session = victim.client.sessionId;
     victim.proxy.blackhole();
-    await until(() => victim.client.state === 'suspended', 8000, 'suspended');
     await other.delete(party.node);
     await until(() => observer.current.length === 1, 5000, 'observer sees the delete');
     victim.proxy.cut();
