@@ -199,6 +199,37 @@ describe('a re-attach: credentials after the handshake answer, suspended until t
     expect(readGetDataRequest(conn.requests[2]!.reader()).path).toBe('/queued');
   });
 
+  it('a re-attach answered "expired": the renewal opens a new session with the credentials behind its ConnectRequest', async () => {
+    const held: { conn: FakeConnection; req: ReceivedRequest }[] = [];
+    const s = await fake({
+      onConnect: (_conn, request) => {
+        if (request.sessionId !== 0n) return { timeOut: 0 };
+        return s.connections.length === 1 ? {} : 'silent';
+      },
+      onRequest: holdingAuth(held),
+    });
+    const c = client(s.connectString, { auth: [{ scheme: 'digest', auth: 'u:p' }] });
+    const connecting = c.connect();
+    await eventually(() => held.length === 1, 2000, 'first credential');
+    held[0]!.conn.reply(Xid.AUTH);
+    await connecting;
+    const states = recordStates(c);
+    s.connections[0]!.close();
+    // Connection 2 re-attaches and hears "expired"; connection 3 is the new session, not answered yet.
+    await eventually(() => s.connections.length === 3 && held.length === 2, 3000, 'the renewal and its credential');
+    const renewal = s.connections[2]!;
+    expect(renewal.connect?.sessionId).toBe(0n);
+    expect(renewal.log.map((l) => l.type)).toEqual([OpCode.createSession, OpCode.auth]);
+    expect(s.connections[1]!.log.map((l) => l.type)).toEqual([OpCode.createSession]);
+    renewal.sendHandshake({ sessionId: 0x77n }, renewal.connect!);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(c.state).toBe('connecting');
+    held[1]!.conn.reply(Xid.AUTH);
+    await eventually(() => c.state === 'connected', 2000, 'connected');
+    expect(c.sessionId).toBe(0x77n);
+    expect(states.map((x) => x.state)).toEqual(['suspended', 'expired', 'connecting', 'connected']);
+  });
+
   it('a credential refused on reconnect ends the session in auth-failed; queued requests fail with it', async () => {
     const held: { conn: FakeConnection; req: ReceivedRequest }[] = [];
     const s = await fake({
