@@ -20,7 +20,7 @@ import { OpContext } from './operations.js';
 import { sessionOptions } from './session/options.js';
 import { Session } from './session/session.js';
 import { stateStream, waitConnected } from './state-waits.js';
-import { checkTimeout, toBytes } from './validation.js';
+import { checkCredentials, checkTimeout, toBytes } from './validation.js';
 import type {
   ACL,
   CallOptions,
@@ -76,6 +76,7 @@ export class ZkClient implements AsyncDisposable {
     }
     this.root = new Chroot(parsed.chroot);
     this.maxPacket = options.maxPacket ?? DEFAULT_MAX_PACKET;
+    checkCredentials(options.auth, this.maxPacket);
     this.requestedTimeout = options.sessionTimeout ?? DEFAULT_SESSION_TIMEOUT;
     this.clock = options.clock ?? systemClock;
     const dispatcher = new Dispatcher(listenerErrors(options.logger));

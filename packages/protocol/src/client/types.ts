@@ -19,7 +19,15 @@ export interface ClientOptions {
   /** Largest frame accepted or sent; must match the server's jute.maxbuffer. Default 0xfffff. */
   maxPacket?: number;
   canBeReadOnly?: boolean;
-  /** Credentials replayed on every (re)connect, before watches are re-set. */
+  /**
+   * Credentials (auth packets: `digest` `user:password`, or any scheme the server has a provider for)
+   * presented on every connection, in order, before watches are re-set and queued requests go. As with `sasl`,
+   * the state reaches `connected` (and `connect()` resolves) only once the server has answered every one, so
+   * `connected` means authenticated; a new session's credentials ride with its ConnectRequest, so this costs no
+   * round trip. A refusal (AUTH_FAILED) ends the session in `auth-failed` with an AuthFailedError naming the
+   * scheme (cause chained). Each entry needs a non-empty string `scheme` and a string or Uint8Array `auth`,
+   * else createClient throws InvalidArgumentError (`auth[i].scheme` / `auth[i].auth`).
+   */
   auth?: { scheme: string; auth: string | Uint8Array }[];
   /**
    * SASL authentication on every connection, right after the handshake and before anything else, as Java's

@@ -71,3 +71,37 @@ export function checkTimeout(timeout: number | undefined, what = 'timeout'): voi
     throw new InvalidArgumentError(what, `${what} must be a non-negative number of ms, got ${String(timeout)}`);
   }
 }
+
+/** What a refused value was, in words: a credential's secret is never printed, only its kind. */
+function kindOf(value: unknown): string {
+  if (value === null || value === undefined) return String(value);
+  if (Array.isArray(value)) return 'an array';
+  return `a ${typeof value === 'object' ? (value.constructor?.name ?? 'object') : typeof value}`;
+}
+
+/**
+ * options.auth: an array of `{ scheme, auth }` with a non-empty string scheme and a string or Uint8Array
+ * credential. Checked before the session starts: a bad entry could not be written to the wire, and would only
+ * show as connection attempts failing until the connect timeout.
+ */
+export function checkCredentials(auth: unknown, maxPacket: number): void {
+  if (auth === undefined) return;
+  if (!Array.isArray(auth)) throw new InvalidArgumentError('auth', `auth must be an array of { scheme, auth }, got ${kindOf(auth)}`);
+  auth.forEach((entry: unknown, i) => {
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
+      throw new InvalidArgumentError(`auth[${i}]`, `each credential must be an object { scheme, auth }, got ${kindOf(entry)}`);
+    }
+    const { scheme, auth: credential } = entry as { scheme?: unknown; auth?: unknown };
+    if (typeof scheme !== 'string' || scheme === '') {
+      const got = typeof scheme === 'string' ? 'an empty string' : kindOf(scheme);
+      throw new InvalidArgumentError(`auth[${i}].scheme`, `the scheme must be a non-empty string (digest, ip, x509…), got ${got}`);
+    }
+    if (typeof credential !== 'string' && !(credential instanceof Uint8Array)) {
+      throw new InvalidArgumentError(`auth[${i}].auth`, `the credential for scheme ${JSON.stringify(scheme)} must be a string or a Uint8Array, got ${kindOf(credential)}`);
+    }
+    const size = typeof credential === 'string' ? utf8.encode(credential).byteLength : credential.byteLength;
+    if (size > maxPacket) {
+      throw new InvalidArgumentError(`auth[${i}].auth`, `the credential for scheme ${JSON.stringify(scheme)} has ${size} bytes, above the max packet of ${maxPacket}`);
+    }
+  });
+}

@@ -11,7 +11,8 @@
  *   expired ─renewal→ connecting                   (renewSession: a new session, the next generation)
  *
  * With SASL configured, a connection reaches connected* only once the server has accepted the SASL exchange
- * (session/sasl.ts): until then the state stays connecting (or suspended), so `connected` also means
+ * (session/sasl.ts), and with `auth` credentials only once the server has answered every one
+ * (auth-replay.ts): until then the state stays connecting (or suspended), so `connected` also means
  * authenticated, Java's SyncConnected and SaslAuthenticated in one. A refusal is auth-failed with the reason.
  *
  * auth-failed and closed are terminal. expired is terminal unless the client renews sessions: then it is

@@ -6,10 +6,9 @@
  * owns the requests it wrote until their replies (connection.ts). Nothing outside this folder writes any of
  * it: the client reads it through getters and asks for changes through methods.
  *
- * After a connect the Java wire order is kept: ConnectRequest, then (once it is answered) the SASL exchange when
- * one is configured (sasl.ts; the state moves to connected only after it), then every credential, then
- * SetWatches batches, then requests queued while disconnected. After expiry the loop stops for good:
- * the client never opens a replacement session by itself.
+ * The Java wire order is kept: ConnectRequest, the SASL exchange when configured (sasl.ts), every credential
+ * (auth-replay.ts), SetWatches batches, then requests queued while disconnected. The state moves to connected
+ * only once SASL is accepted and every credential answered: `connected` means authenticated.
  */
 import { ClientClosedError, ConnectionLossError, SessionClosedRequireSaslAuthError, SessionExpiredError, ZkError, type ConnectAttempt } from '../../errors/errors.js';
 import type { WatcherEvent } from '../../codec/records/watches.js';
@@ -197,7 +196,9 @@ export class Session implements ConnectionEvents {
       const conn = new Connection(transport, this, this.xids, this.options.maxPacket, this.clock);
       this.conn = conn;
       this.timers.startHandshake(this.connectTimeout());
-      conn.sendConnect(this.identity.connectRequest(this.options.sessionTimeout), this.options.canBeReadOnly);
+      const request = this.identity.connectRequest(this.options.sessionTimeout);
+      conn.sendConnect(request, this.options.canBeReadOnly);
+      if (request.sessionId === 0n && this.options.sasl === null) this.auth.replay(conn);
     });
   }
 
@@ -221,6 +222,7 @@ export class Session implements ConnectionEvents {
     if (response.timeOut <= 0) {
       // Closed first, so the renewal's next connection is not mistaken for this one.
       this.conn = null;
+      this.auth.connectionLost(new ConnectionLossError('the server ended the connection at the handshake', false));
       conn.close();
       this.expire(new SessionExpiredError('the server reports the session expired'));
       return;
@@ -235,22 +237,24 @@ export class Session implements ConnectionEvents {
     if (previousId !== 0n && previousId !== response.sessionId) {
       debug('new session 0x%s replaces read-only session 0x%s', response.sessionId.toString(16), previousId.toString(16));
     }
-    // SASL first: nothing else leaves, and the state does not move, until the server has accepted us.
+    // SASL, then the credentials: nothing of the caller's leaves, and the state does not move, until both are done.
+    const open = (): void => {
+      if (this.conn === conn && !this.isOver) this.open(conn, readOnly);
+    };
     const sasl = this.options.sasl;
-    if (sasl === null) return this.open(conn, readOnly);
+    if (sasl === null) return this.auth.whenAnswered(conn, open);
     this.authenticating = conn;
     void authenticate(sasl, conn).then((error) => {
       if (this.authenticating === conn) this.authenticating = null;
       if (this.conn !== conn || this.isOver) return;
-      if (error === null) this.open(conn, readOnly);
+      if (error === null) this.auth.whenAnswered(conn, open);
       else if (error instanceof ConnectionLossError) conn.close(error);
       else this.end('auth-failed', error);
     });
   }
 
-  /** Credentials, then watches, then whatever queued up while we were away; then the state says connected. */
+  /** Watches, then whatever queued up while we were away; then the state says connected. */
   private open(conn: Connection, readOnly: boolean): void {
-    this.auth.replay(conn);
     for (const batch of this.watches.replayBatches()) {
       conn.send(new SessionRequest(setWatches(batch, this.identity.highestZxid), (e) => debug('SetWatches failed: %s', (e as Error).message)));
     }
@@ -323,9 +327,7 @@ export class Session implements ConnectionEvents {
     if (this.isOver) return Promise.reject(this.terminalError());
     if (this.machine.state === 'idle') return Promise.reject(new ConnectionLossError('not connected: call connect() first', false));
     return new Promise<void>((resolve, reject) => {
-      const conn = this.conn;
-      const open = isConnected(this.machine.state) && conn !== null && conn.phase === 'open';
-      this.auth.add({ scheme, auth }, open ? conn : null, {
+      this.auth.add({ scheme, auth }, this.conn, {
         resolve: () => this.dispatcher.complete(resolve),
         reject: (error) => this.dispatcher.complete(() => reject(error)),
       });
