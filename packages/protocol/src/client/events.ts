@@ -10,6 +10,7 @@
  */
 import type { ConnectAttempt } from '../errors/errors.js';
 import { InvalidArgumentError } from '../errors/errors.js';
+import { describeValue } from '../errors/option-keys.js';
 import type { SessionState, StateChange } from './types.js';
 
 /**
@@ -50,7 +51,7 @@ export class ClientListeners {
     // Node's events.once(zk, name) also listens for 'error', which this client never emits: accepted, never called.
     if (event === 'error') return;
     if (event !== 'state' && event !== 'connectFailure' && !STATES.has(event)) {
-      throw new InvalidArgumentError('event', `unknown client event ${JSON.stringify(event)}: 'state', 'connectFailure' or a state name`);
+      throw new InvalidArgumentError('event', `unknown client event ${describeValue(event)}: 'state', 'connectFailure' or a state name`);
     }
     const list = this.list;
     const deliver = (payload: StateChange | ConnectAttempt): void => {

@@ -5,7 +5,7 @@
  * unknown key only warns (once per function and key in the process), because one options object is often shared
  * between calls and may carry keys meant for another of them.
  */
-import { InvalidArgumentError } from '../errors/errors.js';
+import { InvalidArgumentError } from './errors.js';
 
 /** The `code` of the process warning an unknown, not-near-miss option key raises. */
 export const UNKNOWN_OPTION_WARNING = 'ZKTS_UNKNOWN_OPTION';
@@ -27,8 +27,9 @@ export function checkOptionKeys(options: unknown, knownKeys: readonly string[], 
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     throw new InvalidArgumentError('options', `${where} options must be an object, got ${describeValue(options)}`);
   }
-  for (const key of Object.keys(options)) {
-    if (knownKeys.includes(key)) continue;
+  // for…in over own keys: no key array per call (operations check their options on every call).
+  for (const key in options) {
+    if (!Object.hasOwn(options, key) || knownKeys.includes(key)) continue;
     const near = nearMiss(key, knownKeys);
     if (near !== undefined) {
       throw new InvalidArgumentError('options', `unknown option '${key}' of ${where}: did you mean '${near}'?`);
