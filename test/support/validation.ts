@@ -157,6 +157,8 @@ export type ValueKind =
 export interface BadValue {
   readonly label: string;
   readonly value: unknown;
+  /** What the message must mention instead of [option, shownValue(value)] (a member of the value, say). */
+  readonly mentions?: readonly string[];
 }
 
 const bv = (label: string, value: unknown): BadValue => ({ label, value });
@@ -347,7 +349,12 @@ export function optionCases(
   const out: BadCase[] = [];
   for (const [option, spec] of Object.entries(specs)) {
     const values = typeof spec === 'string' ? badValuesFor(spec as ValueKind) : spec;
-    for (const b of values) out.push({ label: `${where}: ${option} = ${b.label}`, option, value: b.value, call: () => call({ ...base, [option]: b.value }) });
+    for (const b of values) {
+      out.push({
+        label: `${where}: ${option} = ${b.label}`, option, value: b.value, call: () => call({ ...base, [option]: b.value }),
+        ...(b.mentions === undefined ? {} : { mentions: b.mentions }),
+      });
+    }
   }
   return out;
 }
@@ -363,10 +370,10 @@ export function typoOf(key: string): string {
  * The two policy rows every options object gets: a near miss of `knownKey` (must be refused with "did you
  * mean '<knownKey>'") and a non-object options argument (null).
  */
-export function policyCases(where: string, knownKey: string, call: (options: unknown) => unknown): BadCase[] {
+export function policyCases(where: string, knownKey: string, call: (options: unknown) => unknown, optionsName = 'options'): BadCase[] {
   const typo = typoOf(knownKey);
   return [
     { label: `${where}: unknown key ${typo}`, option: typo, mentions: [`'${typo}'`, `did you mean '${knownKey}'`], call: () => call({ [typo]: 1 }) },
-    { label: `${where}: options = null`, option: 'options', value: null, call: () => call(null) },
+    { label: `${where}: ${optionsName} = null`, option: optionsName, value: null, call: () => call(null) },
   ];
 }

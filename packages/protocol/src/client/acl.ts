@@ -12,6 +12,8 @@ import type { ACL } from './types.js';
 
 /** 'user:base64(sha1(user:password))'. */
 export function digestId(user: string, password: string): string {
+  if (typeof user !== 'string') throw new InvalidArgumentError('user', `digestId needs a user string, got ${describeValue(user)}`);
+  if (typeof password !== 'string') throw new InvalidArgumentError('password', `digestId needs a password string, got ${describeValue(password)}`);
   const hash = createHash('sha1').update(`${user}:${password}`, 'utf8').digest('base64');
   return `${user}:${hash}`;
 }

@@ -14,7 +14,7 @@ import { Chroot } from './chroot.js';
 import { parseConnectString } from './connect-string.js';
 import { attachLogger, listenerErrors } from './logger.js';
 import { Dispatcher } from './dispatcher.js';
-import { ClientListeners, type ClientEventListener, type ClientEvents } from './events.js';
+import { ClientListeners, checkEventName, type ClientEventListener, type ClientEvents } from './events.js';
 import * as op from './operations.js';
 import { OpContext } from './operations.js';
 import { sessionOptions } from './session/options.js';
@@ -345,6 +345,7 @@ export class ZkClient implements AsyncDisposable {
 
   /** Removes a listener added with on/once (the most recent registration of it for `event`). */
   off<E extends keyof ClientEvents>(event: E, listener: ClientEventListener<E>): this {
+    checkEventName(event);
     checkListener(listener);
     this.listeners?.remove(event, listener);
     return this;
@@ -370,5 +371,8 @@ export async function connect(connectString: string, options?: ClientOptions & {
 
 /** `reconfig(client, …)`: the same as `client.admin.reconfig(…)`. */
 export function reconfig(client: ZkClient, options: ReconfigOptions): Promise<GetDataResult> {
+  if (typeof (client as Partial<ZkClient> | null)?.admin?.reconfig !== 'function') {
+    return Promise.reject(new InvalidArgumentError('client', `reconfig needs a ZkClient, got ${describeValue(client)}`));
+  }
   return client.admin.reconfig(options);
 }

@@ -60,7 +60,11 @@ export function parseConnectString(connectString: string): ParsedConnectString {
   if (slash >= 0) {
     chroot = hostsPart.slice(slash);
     hostsPart = hostsPart.slice(0, slash);
-    validatePath(chroot);
+    try {
+      validatePath(chroot);
+    } catch (err) {
+      throw new InvalidArgumentError('connectString', `bad chroot in ${describeValue(connectString)}: ${(err as Error).message}`, { cause: err });
+    }
     if (chroot === '/') chroot = '';
   }
   const hosts = hostsPart

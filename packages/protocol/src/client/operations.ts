@@ -41,7 +41,7 @@ import type {
   WatchEvent,
   WatchOptions,
 } from './types.js';
-import { callOptionKeys, checkBoolean, checkCallOptions, checkCreateMode, checkTimeout, checkVersion, toBytes } from './validation.js';
+import { RECONFIG_KEYS, checkCreateOptions, checkDeleteOptions, REMOVE_WATCHES_KEYS, VERSION_KEYS, WATCH_KEYS, checkBoolean, checkCallOptions, checkReconfigValues, checkCreateMode, checkTimeout, checkVersion, toBytes } from './validation.js';
 import { addWatch as addWatchAt, removalKinds, removeWatches as removeWatchesAt, watcherTypeOf, type WatchRequestContext } from './watches/watch-requests.js';
 import type { ClientWatches } from './watches/watches.js';
 
@@ -102,14 +102,6 @@ export class OpContext implements WatchRequestContext {
   }
 }
 
-// Each operation's option keys, made once.
-const RECONFIG_KEYS = callOptionKeys('joining', 'leaving', 'newMembers', 'fromConfig');
-const CREATE_KEYS = callOptionKeys('mode', 'acl', 'ttl', 'protected');
-const DELETE_KEYS = callOptionKeys('version', 'guaranteed');
-const WATCH_KEYS = callOptionKeys('watch');
-const VERSION_KEYS = callOptionKeys('version');
-const REMOVE_WATCHES_KEYS = callOptionKeys('local');
-
 type MaybeWatched<T> = T & { watch?: Promise<WatchEvent> };
 /** What `ClientWatches.watcherFor` gives for a `watch` option (undefined: none). */
 type WatchOption = ReturnType<ClientWatches['watcherFor']>;
@@ -122,11 +114,10 @@ function serverPath(ctx: OpContext, path: string, options?: { sequential?: boole
 
 export function create(ctx: OpContext, path: string, data: Data | null | undefined, options: CreateOptions): Promise<{ path: string; stat: Stat }> {
   try {
-    checkCallOptions(options, 'zk.create', CREATE_KEYS);
-    checkBoolean(options.protected, 'protected');
+    checkCreateOptions(options, 'zk.create');
     const mode = checkCreateMode(options.mode, options.ttl);
     const target = serverPath(ctx, path, { sequential: mode.sequential });
-    const acl = options.acl ?? Acls.openUnsafe();
+    const acl = options.acl === undefined ? Acls.openUnsafe() : options.acl;
     validateAcl(acl);
     const bytes = toBytes(data, ctx.maxPacket);
     return created(ctx, ctx.call(req.create(target, path, bytes, acl, mode), options));
@@ -143,8 +134,7 @@ async function created(ctx: OpContext, reply: Promise<{ path: string; stat: Stat
 /** create with `{ protected: true }` (idempotent.ts), through the client's public operations. */
 export function protectedCreate(ctx: OpContext, client: IdempotentClient, path: string, data: Data | null | undefined, options: CreateOptions): Promise<{ path: string; stat: Stat }> {
   try {
-    checkCallOptions(options, 'zk.create', CREATE_KEYS);
-    checkBoolean(options.protected, 'protected');
+    checkCreateOptions(options, 'zk.create');
     serverPath(ctx, path, { sequential: checkCreateMode(options.mode, options.ttl).sequential });
     return createProtected(client, path, data, options);
   } catch (err) {
@@ -154,8 +144,7 @@ export function protectedCreate(ctx: OpContext, client: IdempotentClient, path: 
 
 export function deleteNode(ctx: OpContext, path: string, options: CallOptions & { version?: number }): Promise<void> {
   try {
-    checkCallOptions(options, 'zk.delete', DELETE_KEYS);
-    checkBoolean((options as { guaranteed?: unknown }).guaranteed, 'guaranteed');
+    checkDeleteOptions(options);
     const version = checkVersion(options.version);
     const target = serverPath(ctx, path);
     if (target === '/') throw new InvalidArgumentError('path', 'the root node cannot be deleted');
@@ -168,8 +157,7 @@ export function deleteNode(ctx: OpContext, path: string, options: CallOptions & 
 /** delete with `{ guaranteed: true }` (idempotent.ts), through the client's public operations. */
 export function guaranteedDelete(ctx: OpContext, client: IdempotentClient, path: string, options: CallOptions & { version?: number }): Promise<void> {
   try {
-    checkCallOptions(options, 'zk.delete', DELETE_KEYS);
-    checkBoolean((options as { guaranteed?: unknown }).guaranteed, 'guaranteed');
+    checkDeleteOptions(options);
     checkVersion(options.version);
     if (serverPath(ctx, path) === '/') throw new InvalidArgumentError('path', 'the root node cannot be deleted');
     return deleteUntilDone(client, path, options.version, options);
@@ -282,7 +270,7 @@ export function sync(ctx: OpContext, path: string, options: CallOptions): Promis
 export function multi(ctx: OpContext, ops: Op[], options: CallOptions): Promise<OpResult[]> {
   try {
     checkCallOptions(options, 'zk.multi');
-    if (!Array.isArray(ops)) throw new InvalidArgumentError('ops', 'ops must be an array');
+    if (!Array.isArray(ops)) throw new InvalidArgumentError('ops', `ops must be an array, got ${describeValue(ops)}`);
     const prepared = ops.map((op, i) => prepareMultiOp(op, i, ctx.root, ctx.maxPacket));
     if (ops.length === 0) return Promise.resolve([]);
     return ctx.call(multiSpec(prepared, ctx.root), options);
@@ -294,7 +282,7 @@ export function multi(ctx: OpContext, ops: Op[], options: CallOptions): Promise<
 export function multiRead(ctx: OpContext, ops: ReadOp[], options: CallOptions): Promise<ReadResult[]> {
   try {
     checkCallOptions(options, 'zk.multiRead');
-    if (!Array.isArray(ops)) throw new InvalidArgumentError('ops', 'ops must be an array');
+    if (!Array.isArray(ops)) throw new InvalidArgumentError('ops', `ops must be an array, got ${describeValue(ops)}`);
     const prepared = ops.map((op, i) => {
       if (op?.op !== 'getData' && op?.op !== 'getChildren') {
         throw new InvalidArgumentError('ops', `op #${i}: multiRead only takes getData and getChildren`);
@@ -346,7 +334,7 @@ export function addWatch(ctx: OpContext, path: string, mode: 'persistent' | 'per
   try {
     checkCallOptions(options, 'zk.addWatch');
     if (mode !== 'persistent' && mode !== 'persistent-recursive') {
-      throw new InvalidArgumentError('mode', `addWatch mode must be 'persistent' or 'persistent-recursive', got ${String(mode)}`);
+      throw new InvalidArgumentError('mode', `addWatch mode must be 'persistent' or 'persistent-recursive', got ${describeValue(mode)}`);
     }
     return addWatchAt(ctx, path, serverPath(ctx, path), mode, options);
   } catch (err) {
@@ -369,7 +357,7 @@ export function checkWatches(ctx: OpContext, path: string, type: CheckWatchType,
   try {
     checkCallOptions(options, 'zk.checkWatches');
     if (type !== 'children' && type !== 'data' && type !== 'any') {
-      throw new InvalidArgumentError('type', `checkWatches type must be children, data or any, got ${String(type)}`);
+      throw new InvalidArgumentError('type', `checkWatches type must be children, data or any, got ${describeValue(type)}`);
     }
     return ctx.read(req.checkWatches(serverPath(ctx, path), path, watcherTypeOf(type)), options);
   } catch (err) {
@@ -380,16 +368,7 @@ export function checkWatches(ctx: OpContext, path: string, type: CheckWatchType,
 export function reconfig(ctx: OpContext, options: ReconfigOptions): Promise<GetDataResult> {
   try {
     checkCallOptions(options, 'zk.admin.reconfig', RECONFIG_KEYS);
-    for (const key of ['joining', 'leaving', 'newMembers'] as const) {
-      const value: unknown = options[key];
-      if (value !== undefined && (typeof value !== 'string' || value.trim() === '')) {
-        throw new InvalidArgumentError(key, `${key} must be a non-empty string of server specs, got ${describeValue(value)}`);
-      }
-    }
-    const from: unknown = options.fromConfig;
-    if (from !== undefined && (typeof from !== 'bigint' || from < -1n || from >= 2n ** 63n)) {
-      throw new InvalidArgumentError('fromConfig', `fromConfig must be a bigint config version (-1 = any), got ${describeValue(from)}`);
-    }
+    checkReconfigValues(options);
     return ctx.call(req.reconfig(options), options);
   } catch (err) {
     return Promise.reject(err);
@@ -399,7 +378,9 @@ export function reconfig(ctx: OpContext, options: ReconfigOptions): Promise<GetD
 /** mkdirp (tree.ts), through the client's public operations. */
 export function mkdirp(ctx: OpContext, client: TreeClient, path: string, options: CreateOptions): Promise<void> {
   try {
-    checkCallOptions(options, 'zk.mkdirp', CREATE_KEYS);
+    checkCreateOptions(options, 'zk.mkdirp');
+    checkCreateMode(options.mode, options.ttl);
+    if (options.acl !== undefined) validateAcl(options.acl);
     serverPath(ctx, path);
     return mkdirpAll(client, path, options);
   } catch (err) {

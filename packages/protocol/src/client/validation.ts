@@ -52,7 +52,7 @@ export interface CheckedMode {
 }
 
 export function checkCreateMode(mode: CreateMode | undefined, ttl: number | undefined): CheckedMode {
-  const m = mode ?? 'persistent';
+  const m = mode === undefined ? 'persistent' : mode;
   if (typeof m !== 'string' || !Object.hasOwn(FLAGS, m)) throw new InvalidArgumentError('mode', `unknown create mode ${describeValue(m)}`);
   const flags = FLAGS[m];
   const isTtl = m === 'persistent-ttl' || m === 'persistent-sequential-ttl';
@@ -150,4 +150,38 @@ export function checkCallOptions(options: unknown, where: string, keys: readonly
   checkSignal(o['signal']);
   checkTimeout(o['timeout']);
   checkObjectWith(o['retry'], 'retry', RETRY_METHODS, true);
+}
+
+/** reconfig's own options: the membership strings and the config version it applies to. */
+export function checkReconfigValues(options: { joining?: unknown; leaving?: unknown; newMembers?: unknown; fromConfig?: unknown }): void {
+  for (const key of ['joining', 'leaving', 'newMembers'] as const) {
+    const value = options[key];
+    if (value !== undefined && (typeof value !== 'string' || value.trim() === '')) {
+      throw new InvalidArgumentError(key, `${key} must be a non-empty string of server specs, got ${describeValue(value)}`);
+    }
+  }
+  const from = options.fromConfig;
+  if (from !== undefined && (typeof from !== 'bigint' || from < -1n || from >= 2n ** 63n)) {
+    throw new InvalidArgumentError('fromConfig', `fromConfig must be a bigint config version (-1 = any), got ${describeValue(from)}`);
+  }
+}
+
+// Each operation's option keys, made once (no list per call).
+export const RECONFIG_KEYS = callOptionKeys('joining', 'leaving', 'newMembers', 'fromConfig');
+export const CREATE_KEYS = callOptionKeys('mode', 'acl', 'ttl', 'protected');
+export const DELETE_KEYS = callOptionKeys('version', 'guaranteed');
+export const WATCH_KEYS = callOptionKeys('watch');
+export const VERSION_KEYS = callOptionKeys('version');
+export const REMOVE_WATCHES_KEYS = callOptionKeys('local');
+
+/** create's and mkdirp's options: keys, CallOptions, `protected` (mode, ttl and acl are checked with the path). */
+export function checkCreateOptions(options: { protected?: unknown }, where: string): void {
+  checkCallOptions(options, where, CREATE_KEYS);
+  checkBoolean(options.protected, 'protected');
+}
+
+/** delete's options: keys, CallOptions, `guaranteed` (the version is checked with the path). */
+export function checkDeleteOptions(options: object): void {
+  checkCallOptions(options, 'zk.delete', DELETE_KEYS);
+  checkBoolean((options as { guaranteed?: unknown }).guaranteed, 'guaranteed');
 }
