@@ -76,7 +76,7 @@ describe('session timers on a manual clock', () => {
     const clock = new ManualClock();
     const frozen = await fake({ autoPing: false, onRequest: () => undefined });
     const other = await fake({ onRequest: answer });
-    const c = client(`${frozen.connectString},${other.connectString}`, clock, { sessionTimeout: 1500 });
+    const c = client(`${frozen.connectString},${other.connectString}`, clock, { sessionTimeout: 1500, reconnectDelay: { min: 40, max: 40 } });
     await c.connect();
     const states = recordStates(c);
     clock.advance(500);
@@ -85,6 +85,12 @@ describe('session timers on a manual clock', () => {
     await settle();
     expect(frozen.last?.closed).toBe(false);
     expect(states).toEqual([]);
+    clock.advance(1);
+    // Dropped after a working connection: the next host is dialled after the reconnect delay, not before.
+    await eventually(() => states.length === 1, 2000, 'suspended');
+    clock.advance(39);
+    await settle();
+    expect(other.connections.length).toBe(0);
     clock.advance(1);
     await eventually(() => c.state === 'connected' && other.connections.length === 1, 2000, 'failover');
     expect(states.map((x) => x.state)).toEqual(['suspended', 'connected']);

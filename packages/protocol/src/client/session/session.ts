@@ -27,7 +27,7 @@ import { ConnectFailures } from './attempts.js';
 import { AuthReplay } from './auth-replay.js';
 import { closeOnServer } from './close-session.js';
 import { Connection, XidCounter, type ConnectionEvents, type HandshakeResult } from './connection.js';
-import { HostProvider } from './host-provider.js';
+import { HostProvider, dropKind } from './host-provider.js';
 import { RequestQueue } from './request-queue.js';
 import { describe, Transport } from './transport.js';
 import { SessionIdentity } from './identity.js';
@@ -77,7 +77,7 @@ export class Session implements ConnectionEvents {
     this.dispatcher = options.dispatcher;
     this.machine = new StateMachine(options.dispatcher);
     this.watches = new ClientWatches(options.root, options.dispatcher);
-    this.hosts = new HostProvider(options.hosts, options.shuffle);
+    this.hosts = new HostProvider(options.hosts, options.shuffle, options.random, options.reconnectDelay);
     this.queue = new RequestQueue(options.maxQueued);
     this.auth = new AuthReplay(options.credentials);
     this.failures = new ConnectFailures(reportListenerError);
@@ -197,7 +197,7 @@ export class Session implements ConnectionEvents {
       const conn = new Connection(transport, this, this.xids, this.options.maxPacket, this.clock);
       this.conn = conn;
       this.timers.startHandshake(this.connectTimeout());
-      conn.sendConnect(this.identity.connectRequest(this.options.sessionTimeout), this.options.canBeReadOnly);
+      conn.sendConnect(this.identity.connectRequest(this.options.sessionTimeout), this.options.canBeReadOnly, this.identity.negotiated > 0);
     });
   }
 
@@ -277,6 +277,7 @@ export class Session implements ConnectionEvents {
     // The last frame counts as server contact for the client-side expiry (0: no handshake answer, counts for nothing).
     const negotiated = this.identity.negotiated;
     if (conn.lastHeard > this.lastHeard && negotiated > 0) this.lastHeard = conn.lastHeard;
+    if (conn.lastHeard > 0 && !this.isOver) this.hosts.dropped(dropKind(conn, this.clock.now()), negotiated);
     this.probe?.abort();
     this.probe = null;
     this.sending = null;
@@ -359,6 +360,7 @@ export class Session implements ConnectionEvents {
     this.watches.sessionEnded(error, this.options.renewWatches);
     this.conn?.close(error);
     this.identity.renew();
+    this.hosts.dropped('lost', 0);
     this.renewing = this.options.renewWatches;
     this.transition('connecting');
   }
