@@ -20,6 +20,7 @@ public final class ZkStorm {
         CountDownLatch connected = new CountDownLatch(n);
         CountDownLatch back = new CountDownLatch(n);
         ConcurrentLinkedQueue<Long> times = new ConcurrentLinkedQueue<>();
+        ConcurrentLinkedQueue<Long> lost = new ConcurrentLinkedQueue<>();
         AtomicInteger expired = new AtomicInteger();
         ZooKeeper[] handles = new ZooKeeper[n];
         for (int i = 0; i < n; i++) {
@@ -33,6 +34,7 @@ public final class ZkStorm {
                             break;
                         case Disconnected:
                             state[1] = true;
+                            lost.add(System.currentTimeMillis());
                             break;
                         case Expired:
                             expired.incrementAndGet();
@@ -54,6 +56,13 @@ public final class ZkStorm {
         StringBuilder sb = new StringBuilder("{\"back\":[");
         boolean first = true;
         for (Long t : times) {
+            if (!first) sb.append(',');
+            sb.append(t);
+            first = false;
+        }
+        sb.append("],\"lost\":[");
+        first = true;
+        for (Long t : lost) {
             if (!first) sb.append(',');
             sb.append(t);
             first = false;

@@ -40,7 +40,7 @@ export function countingProxy(port: number, upstream: { host: string; port: numb
         // A backlog as deep as a member's own (ZooKeeper's NIO factory asks the OS for 50), so a burst
         // meets the same accept queue here as without the proxy.
         srv.once('error', reject);
-        srv.listen({ port, host: '127.0.0.1', backlog: 50 }, () => resolve());
+        srv.listen({ port, host: '127.0.0.1', backlog: 511 }, () => resolve());
         server = srv;
       }),
     close: () =>

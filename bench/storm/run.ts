@@ -30,6 +30,13 @@ export interface StormRun {
   expired?: number;
   peakAttemptsPer10ms?: number;
   attemptsAtSurvivors?: number;
+  /** When the survivors' proxies accepted the connections, ms after the kill (p50, p99, last). */
+  attemptP50Ms?: number;
+  attemptP99Ms?: number;
+  attemptMaxMs?: number;
+  /** When the sessions noticed the drop, ms after the kill (p50, last). */
+  lostP50Ms?: number;
+  lostMaxMs?: number;
   error?: string;
 }
 
@@ -92,11 +99,13 @@ async function oneRun(ensemble: Ensemble, run: StormRun, spawnClient: (connectSt
     const killedAt = Date.now();
     await target.kill();
     const line = await next((l) => l.startsWith('{'), 90_000);
-    const out = JSON.parse(line) as { back?: number[]; expired?: number; error?: string };
+    const out = JSON.parse(line) as { back?: number[]; lost?: number[]; expired?: number; error?: string };
+    const lost = (out.lost ?? []).map((t) => t - killedAt).sort((a, b) => a - b);
     if (out.error !== undefined) return { ...run, error: out.error };
     const back = (out.back ?? []).map((t) => t - killedAt).sort((a, b) => a - b);
     const buckets = new Map<number, number>();
-    const accepts = proxies.flatMap((p) => p.accepts);
+    const accepts = proxies.flatMap((p) => p.accepts).sort((a, b) => a - b);
+    const acceptMs = accepts.map((t) => t - killedAt);
     for (const t of accepts) {
       const b = Math.floor((t - killedAt) / 10);
       buckets.set(b, (buckets.get(b) ?? 0) + 1);
@@ -110,6 +119,11 @@ async function oneRun(ensemble: Ensemble, run: StormRun, spawnClient: (connectSt
       expired: out.expired ?? 0,
       peakAttemptsPer10ms: Math.max(0, ...buckets.values()),
       attemptsAtSurvivors: accepts.length,
+      attemptP50Ms: percentile(acceptMs, 50),
+      attemptP99Ms: percentile(acceptMs, 99),
+      attemptMaxMs: acceptMs[acceptMs.length - 1] ?? NaN,
+      lostP50Ms: percentile(lost, 50),
+      lostMaxMs: lost[lost.length - 1] ?? NaN,
     };
   } catch (e) {
     return { ...run, error: `${e instanceof Error ? e.message : String(e)} ${stderr}`.trim() };
@@ -172,7 +186,7 @@ export async function runStormBench(options: { quick: boolean; clients: string[]
       const t0 = Date.now();
       const r = await oneRun(ensemble, step.run, step.spawn, log);
       runs.push(r);
-      log(`  ${STORM_WORKLOAD} ${step.run.client} ${step.run.delay}: ${((Date.now() - t0) / 1000).toFixed(1)}s ${r.error ?? `p50 ${r.backP50Ms} p99 ${r.backP99Ms} max ${r.backMaxMs} notBack ${r.notBack} peak ${r.peakAttemptsPer10ms}/10ms`}`);
+      log(`  ${STORM_WORKLOAD} ${step.run.client} ${step.run.delay}: ${((Date.now() - t0) / 1000).toFixed(1)}s ${r.error ?? `p50 ${r.backP50Ms} p99 ${r.backP99Ms} max ${r.backMaxMs} notBack ${r.notBack} peak ${r.peakAttemptsPer10ms}/10ms attempts p50 ${r.attemptP50Ms} p99 ${r.attemptP99Ms} max ${r.attemptMaxMs} lost p50 ${r.lostP50Ms} max ${r.lostMaxMs}`}`);
     }
   } finally {
     if (typeof java !== 'string') rmSync(java.dir, { recursive: true, force: true });

@@ -1,7 +1,7 @@
 // One side of the reconnect-storm row: N zkts sessions in this process, connected to the member the harness
 // will kill (the survivors' proxies refuse until then). Prints `ready` once all are connected, then for every
 // session the time (Date.now) it was connected again after its connection dropped, as one JSON line, once all
-// are back or after 60 s. argv: connectString n [min max] (the reconnectDelay; omitted: the default).
+// are back or after 60 s (and when each noticed the drop). argv: connectString n [min max] (the reconnectDelay; omitted: the default).
 import { createClient } from '@zkts/protocol';
 import type { ZkClient } from '@zkts/protocol';
 
@@ -12,6 +12,7 @@ const reconnectDelay = minArg !== undefined && maxArg !== undefined ? { reconnec
 async function main(): Promise<void> {
   const clients: ZkClient[] = [];
   const back: number[] = [];
+  const lost: number[] = [];
   const dropped = new Set<number>();
   let expired = 0;
   let done: () => void = () => undefined;
@@ -22,7 +23,10 @@ async function main(): Promise<void> {
     const c = createClient(connectString, { sessionTimeout: 30_000, ...reconnectDelay });
     clients.push(c);
     c.onStateChange((change) => {
-      if (change.state === 'suspended') dropped.add(i);
+      if (change.state === 'suspended') {
+        dropped.add(i);
+        lost.push(Date.now());
+      }
       else if (change.state === 'expired') expired++;
       else if (change.state === 'connected' && dropped.has(i)) {
         dropped.delete(i);
@@ -34,9 +38,10 @@ async function main(): Promise<void> {
   // 100 handshakes in flight at a time (a pool filling up), as the sessions1k row does.
   for (let i = 0; i < n; i += 100) await Promise.all(clients.slice(i, i + 100).map((c) => c.connect()));
   process.stdout.write('ready\n');
+
   const timeout = new Promise<void>((r) => setTimeout(r, 60_000).unref());
   await Promise.race([allBack, timeout]);
-  process.stdout.write(`${JSON.stringify({ back, expired })}\n`);
+  process.stdout.write(`${JSON.stringify({ back, lost, expired })}\n`);
   for (let i = 0; i < n; i += 100) await Promise.all(clients.slice(i, i + 100).map((c) => c.close()));
 }
 

@@ -22,7 +22,7 @@ export interface DelayRange {
 export type DropKind = 'lost' | 'contested';
 
 /** Chosen from the reconnect-storm bench (bench/README.md, reconnectStorm). */
-export const DEFAULT_RECONNECT_DELAY: Readonly<DelayRange> = Object.freeze({ min: 50, max: 600 });
+export const DEFAULT_RECONNECT_DELAY: Readonly<DelayRange> = Object.freeze({ min: 50, max: 800 });
 export const CONTEST_BASE_MS = 1000;
 /** Largest accepted `max`: beyond it a session would outwait the longest session timeouts servers grant. */
 export const MAX_RECONNECT_DELAY = 60_000;
