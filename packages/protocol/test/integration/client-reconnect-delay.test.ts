@@ -3,6 +3,8 @@
 // without a word) is not taken straight back, so the newcomer completes its handshake and can close the session;
 // a tug-of-war backs off for seconds; a plain blip (the fault proxy cutting the connection) still reconnects
 // well within a second.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFaultProxy, type FaultProxy } from '@zkts/testkit';
 import { createClient, type StateChange, type ZkClient } from '@zkts/protocol';
@@ -16,6 +18,34 @@ function record(c: ZkClient): Timed[] {
   const out: Timed[] = [];
   c.onStateChange((change) => out.push({ ...change, at: Date.now() }));
   return out;
+}
+
+// Debian's python3-kazoo lives beside the system interpreter (another python3 may come first on PATH).
+const PYTHON = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
+const hasKazoo = spawnSync(PYTHON, ['-c', 'import kazoo'], { stdio: 'ignore' }).status === 0;
+
+// kazoo re-attaches a session given its id and password, connects (10 s at most), closes the session (stop()
+// sends closeSession) and says how far it got. Asynchronous: our client must be free to take the session back.
+const KAZOO_TAKEOVER = `
+import binascii, sys
+from kazoo.client import KazooClient
+zk = KazooClient(hosts=sys.argv[1], client_id=(int(sys.argv[2], 16), binascii.unhexlify(sys.argv[3])), timeout=6)
+zk.start(timeout=10)
+print("connected 0x%x" % zk.client_id[0], flush=True)
+zk.stop()
+zk.close()
+print("closed", flush=True)
+`;
+
+function kazooTakeover(connectString: string, id: bigint, password: Uint8Array): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve, reject) => {
+    const py = spawn(PYTHON, ['-c', KAZOO_TAKEOVER, connectString, id.toString(16), Buffer.from(password).toString('hex')]);
+    let out = '';
+    py.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
+    py.stderr.setEncoding('utf8').on('data', (c: string) => (out += c));
+    py.on('error', reject);
+    py.on('exit', (code) => resolve({ code, out }));
+  });
 }
 
 describe('reconnect delay', () => {
@@ -45,6 +75,20 @@ describe('reconnect delay', () => {
     await until(() => a.state === 'expired', 8000, 'A expired');
     expect(aStates.map((s) => s.state)).toEqual(['suspended', 'expired']);
   });
+
+  it.skipIf(!hasKazoo)('kazoo given our session id and password connects within its 10 s and closes the session; we then see it expired', async () => {
+    // random → 0.999: our first wait is the default range's top, so kazoo's connect and close fit before it.
+    const a = await open(sharedServer(), { sessionTimeout: 6000, renewSession: false, random: () => 0.999 });
+    clients.push(a);
+    const aStates = record(a);
+    const { code, out } = await kazooTakeover(sharedServer(), a.sessionId, a.sessionPassword);
+    expect(out).toContain(`connected 0x${a.sessionId.toString(16)}`);
+    expect(out).toContain('closed');
+    expect(code).toBe(0);
+    await until(() => a.state === 'expired', 8000, 'our client expired');
+    // Never connected in between: we did not take the session back from kazoo.
+    expect(aStates.map((x) => x.state)).toEqual(['suspended', 'expired']);
+  }, 20_000);
 
   it('a tug-of-war: a re-attached connection the server closes again soon is a contest, and the side that lost it waits ≥ 1 s', async () => {
     const a = await open(sharedServer(), { sessionTimeout: 12_000, random: () => 0 });

@@ -98,6 +98,28 @@ describe('session timers on a manual clock', () => {
     expect(other.last?.connect?.sessionId).toBe(0x1234n);
   });
 
+  it('after an expiry, the renewal waits the reconnect delay too: a server full of expired sessions is not hit at once', async () => {
+    const clock = new ManualClock();
+    // The first session is 0x1111; its re-attach is refused as expired (timeOut 0); the renewal gets 0x5678.
+    let created = 0;
+    const s = await fake({ onRequest: answer, onConnect: (_c, req) => (req.sessionId !== 0n ? { timeOut: 0 } : { sessionId: created++ === 0 ? 0x1111n : 0x5678n }) });
+    const c = client(s.connectString, clock, { reconnectDelay: { min: 40, max: 40 } });
+    await c.connect();
+    const states = recordStates(c);
+    s.last?.socket.destroy();
+    await eventually(() => states.length === 1, 2000, 'suspended');
+    clock.advance(40);
+    await eventually(() => states.some((x) => x.state === 'expired'), 2000, 'expired');
+    const dialled = s.connections.length;
+    clock.advance(39);
+    await settle();
+    expect(s.connections.length).toBe(dialled);
+    clock.advance(1);
+    await eventually(() => c.state === 'connected', 2000, 'renewed');
+    expect(states.map((x) => x.state)).toEqual(['suspended', 'expired', 'connecting', 'connected']);
+    expect(c.sessionId).toBe(0x5678n);
+  });
+
   it('expires the session itself exactly 4/3 of the timeout after the last server contact', async () => {
     const clock = new ManualClock();
     const s = await fake({ onRequest: answer });
