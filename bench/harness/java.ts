@@ -8,10 +8,10 @@ import { join } from 'node:path';
 
 import type { Metrics, WorkloadContext, WorkloadParams } from './workloads.js';
 
-const JARS = '/usr/share/java';
+export const JARS = '/usr/share/java';
 // zookeeper + jute + netty + metrics/snappy/commons-io are what the 3.8 client loads; Curator needs guava
 // (Debian's guava 31 runs Curator 5.4's recipes without failureaccess); slf4j-nop keeps the output JSON only.
-const REQUIRED = [
+export const JAVA_JARS = [
   'zookeeper.jar',
   'zookeeper-jute.jar',
   'curator-client.jar',
@@ -54,10 +54,10 @@ function javaVersion(): string {
 
 /** Compiles the program once; returns a runner, or why Java is skipped. */
 export function prepareJava(sourceDir: string): JavaRunner | string {
-  const missing = REQUIRED.filter((j) => !existsSync(join(JARS, j)));
+  const missing = JAVA_JARS.filter((j) => !existsSync(join(JARS, j)));
   if (missing.length > 0) return `jars missing in ${JARS}: ${missing.join(', ')}`;
   if (spawnSync('javac', ['-version']).status !== 0) return 'javac not found';
-  const classpath = REQUIRED.map((j) => join(JARS, j)).join(':');
+  const classpath = JAVA_JARS.map((j) => join(JARS, j)).join(':');
   const out = mkdtempSync(join(tmpdir(), 'zkts-bench-java-'));
   const sources = ['ZkBench.java', 'ZkScale.java', 'ZkCurator.java'].map((f) => join(sourceDir, f));
   const compiled = spawnSync('javac', ['-nowarn', '-d', out, '-cp', classpath, ...sources], { encoding: 'utf8' });

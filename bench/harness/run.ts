@@ -15,6 +15,8 @@ import { CACHE_WORKLOAD, runCacheBench } from '../caches/run.js';
 import type { CacheBenchResult } from '../caches/run.js';
 import { runServerBench, SERVER_WORKLOAD } from '../servers/run.js';
 import type { ServerBenchResult } from '../servers/run.js';
+import { runStormBench, STORM_WORKLOAD } from '../storm/run.js';
+import type { StormResult } from '../storm/run.js';
 import { createFixture } from './fixture.js';
 import type { Fixture } from './fixture.js';
 import { prepareJava } from './java.js';
@@ -141,6 +143,7 @@ async function main(): Promise<void> {
   const grid: ResultGrid = {};
   let caches: CacheBenchResult | undefined;
   let servers: ServerBenchResult | undefined;
+  let storm: StormResult | undefined;
   const run = `b${started.getTime().toString(36)}`;
   let fixture: Fixture | undefined;
   const notes: string[] = [];
@@ -240,6 +243,13 @@ async function main(): Promise<void> {
       };
       servers = await runServerBench({ quick: values.quick, fromSource, base: `/${run}`, log, runZkts });
     }
+    // The reconnect-storm row (bench/storm/): a member with 1,000 sessions killed, zkts beside the Java client,
+    // on a 3-member ensemble of its own. zkts from dist/ in a compiled child, like the other rows.
+    if (!onlyWorkloads || onlyWorkloads.includes(STORM_WORKLOAD)) {
+      if (fromSource) compileChild();
+      const zktsChild = join(benchDir, '.build', 'storm', 'zkts-child.js');
+      storm = await runStormBench({ quick: values.quick, clients: onlyClients, zktsChild, log });
+    }
   } finally {
     if (typeof java !== 'string') java.dispose();
     await fixture?.close().catch(() => undefined);
@@ -272,6 +282,7 @@ async function main(): Promise<void> {
   process.stdout.write(`\n${title}\n${subtitle}\n\n${table(grid, LABELS)}\n${skipped}${failed}\nTargets:\n${targetsText(checks)}\n`);
   if (caches) process.stdout.write(`\n${caches.text}\n`);
   if (servers) process.stdout.write(`\n${servers.text}\n`);
+  if (storm) process.stdout.write(`\n${storm.text}\n`);
 
   const resultsDir = join(benchDir, 'results');
   mkdirSync(resultsDir, { recursive: true });
@@ -288,6 +299,7 @@ async function main(): Promise<void> {
     targets: checks,
     caches: caches && { params: caches.params, results: caches.results, targets: caches.targets },
     servers: servers && { params: { ...servers.params, workloads: undefined }, runs: servers.runs, errors: servers.errors },
+    reconnectStorm: storm && { params: storm.params, runs: storm.runs },
   };
   const json = `${JSON.stringify(report, null, 2)}\n`;
   const svg = chart(grid, LABELS, title, subtitle);

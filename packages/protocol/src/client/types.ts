@@ -66,6 +66,17 @@ export interface ClientOptions {
    * (changes in between were missed). Default true; false: they end with SessionExpiredError.
    */
   renewWatches?: boolean;
+  /**
+   * ms to wait before dialling again after a working connection dropped, and before opening a new session
+   * after an expiry: uniform in [min, max] (default { min: 50, max: 800 }), so that the sessions of a member
+   * that dies spread their reconnects over the survivors. When the server closes a connection that had just
+   * re-attached the session, or answers SESSION_MOVED, another connection holds the session: the wait is then
+   * longer (1-2 s, doubling while it goes on, at most a third of the session timeout). After every host
+   * failed in a row, the ~1 s back-off between cycles applies as before. 0 ≤ min ≤ max ≤ 60,000.
+   */
+  reconnectDelay?: { min: number; max: number };
+  /** The random source of the host order and every jitter, values in [0, 1); a seeded one in tests. Default Math.random. */
+  random?: () => number;
   /** Follow reconfigs: watch /zookeeper/config and move to the new membership (updateServers). Default false. */
   trackEnsemble?: boolean;
   /** Default retry policy of the operations that are safe to repeat (default: none). Per call: `{ retry }`. */

@@ -76,7 +76,7 @@ describe('session timers on a manual clock', () => {
     const clock = new ManualClock();
     const frozen = await fake({ autoPing: false, onRequest: () => undefined });
     const other = await fake({ onRequest: answer });
-    const c = client(`${frozen.connectString},${other.connectString}`, clock, { sessionTimeout: 1500 });
+    const c = client(`${frozen.connectString},${other.connectString}`, clock, { sessionTimeout: 1500, reconnectDelay: { min: 40, max: 40 } });
     await c.connect();
     const states = recordStates(c);
     clock.advance(500);
@@ -86,10 +86,38 @@ describe('session timers on a manual clock', () => {
     expect(frozen.last?.closed).toBe(false);
     expect(states).toEqual([]);
     clock.advance(1);
+    // Dropped after a working connection: the next host is dialled after the reconnect delay, not before.
+    await eventually(() => states.length === 1, 2000, 'suspended');
+    clock.advance(39);
+    await settle();
+    expect(other.connections.length).toBe(0);
+    clock.advance(1);
     await eventually(() => c.state === 'connected' && other.connections.length === 1, 2000, 'failover');
     expect(states.map((x) => x.state)).toEqual(['suspended', 'connected']);
     expect(states[0]?.error?.message).toBe(`nothing heard from ${frozen.connectString} for 1000 ms (read timeout 1000 ms)`);
     expect(other.last?.connect?.sessionId).toBe(0x1234n);
+  });
+
+  it('after an expiry, the renewal waits the reconnect delay too: a server full of expired sessions is not hit at once', async () => {
+    const clock = new ManualClock();
+    // The first session is 0x1111; its re-attach is refused as expired (timeOut 0); the renewal gets 0x5678.
+    let created = 0;
+    const s = await fake({ onRequest: answer, onConnect: (_c, req) => (req.sessionId !== 0n ? { timeOut: 0 } : { sessionId: created++ === 0 ? 0x1111n : 0x5678n }) });
+    const c = client(s.connectString, clock, { reconnectDelay: { min: 40, max: 40 } });
+    await c.connect();
+    const states = recordStates(c);
+    s.last?.socket.destroy();
+    await eventually(() => states.length === 1, 2000, 'suspended');
+    clock.advance(40);
+    await eventually(() => states.some((x) => x.state === 'expired'), 2000, 'expired');
+    const dialled = s.connections.length;
+    clock.advance(39);
+    await settle();
+    expect(s.connections.length).toBe(dialled);
+    clock.advance(1);
+    await eventually(() => c.state === 'connected', 2000, 'renewed');
+    expect(states.map((x) => x.state)).toEqual(['suspended', 'expired', 'connecting', 'connected']);
+    expect(c.sessionId).toBe(0x5678n);
   });
 
   it('expires the session itself exactly 4/3 of the timeout after the last server contact', async () => {

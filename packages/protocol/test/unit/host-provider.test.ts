@@ -1,7 +1,11 @@
 // The rebalancing rules of a changing host list (ZOOKEEPER-1355), checked on the probabilities themselves (a
-// scripted random source) and on their outcome over many simulated clients.
+// scripted random source) and on their outcome over many simulated clients; and the wait before dialling again
+// after a dropped connection (reconnect-delay.ts), on a scripted random source.
 import { describe, expect, it } from 'vitest';
-import { HostProvider } from '../../src/client/session/host-provider.js';
+import { HostProvider, dropKind } from '../../src/client/session/host-provider.js';
+import { CONTEST_WINDOW_MS, DEFAULT_RECONNECT_DELAY, reconnectDelayOption } from '../../src/client/session/reconnect-delay.js';
+import { InvalidArgumentError } from '../../src/errors/errors.js';
+import { createClient } from '../../src/client/client.js';
 import type { HostAddress } from '../../src/client/connect-string.js';
 import { prng as seeded } from '../support/recorded-session.js';
 
@@ -92,5 +96,77 @@ describe('ensemble config parsing', () => {
       { host: '10.0.0.3', port: 2181 },
       { host: 'fe80::2', port: 2184 },
     ]);
+  });
+});
+
+describe('the wait after a dropped connection', () => {
+  const range = { min: 50, max: 600 };
+
+  it('a lost connection: the next dial waits min + (max − min)·random, once; a failed cycle then backs off as before', () => {
+    let r = 0;
+    const p = new HostProvider(hosts(1, 2, 3), false, () => r, range);
+    p.next();
+    p.connected();
+    expect(p.dropped('lost', 30_000)).toBe(50);
+    expect(p.next()).toEqual({ host: hosts(2)[0], delay: 50 });
+    // The other hosts of the cycle follow at once; after the whole cycle failed, the ~1 s back-off.
+    expect(p.next().delay).toBe(0);
+    expect(p.next().delay).toBe(0);
+    r = 0.5;
+    expect(p.next().delay).toBe(1000);
+    p.connected();
+    r = 0.999;
+    expect(p.dropped('lost', 30_000)).toBe(599);
+    expect(p.next().delay).toBe(599);
+  });
+
+  it('contested: 1–2 s, doubling while it goes on, capped at a third of the session timeout, never below max', () => {
+    let r = 0;
+    const p = new HostProvider(hosts(1), false, () => r, range);
+    expect(p.dropped('contested', 30_000)).toBe(1000);
+    r = 0.5;
+    expect(p.dropped('contested', 30_000)).toBe(3000);
+    expect(p.dropped('contested', 30_000)).toBe(6000);
+    expect(p.dropped('contested', 30_000)).toBe(10_000);
+    // A lost connection ends the streak.
+    p.dropped('lost', 30_000);
+    r = 0;
+    expect(p.dropped('contested', 30_000)).toBe(1000);
+    // A short session: a third of it; a tiny one: still at least max.
+    expect(p.dropped('contested', 2400)).toBe(800);
+    expect(new HostProvider(hosts(1), false, () => 0, { min: 0, max: 900 }).dropped('contested', 600)).toBe(900);
+  });
+
+  it('no wait after a deliberate move: a rebalance, or a read-write server found', () => {
+    const p = new HostProvider(hosts(1, 2, 3), false, () => 0, range);
+    p.next();
+    p.connected();
+    expect(p.update(hosts(4, 5), hosts(1)[0])).toBe(true);
+    expect(p.dropped('lost', 30_000)).toBe(0);
+    expect(p.next().delay).toBe(0);
+    const q = new HostProvider(hosts(1, 2, 3), false, () => 0, range);
+    q.next();
+    q.connected();
+    q.prefer(hosts(3)[0] as HostAddress);
+    expect(q.dropped('lost', 30_000)).toBe(0);
+    expect(q.next()).toEqual({ host: hosts(3)[0], delay: 0 });
+  });
+
+  it('what a drop says: SESSION_MOVED or a server close soon after re-attaching is a contest; anything else is lost', () => {
+    const conn = (sessionMoved: boolean, closedByPeer: boolean, reattachedAt: number) => ({ sessionMoved, reattachedAt, transport: { closedByPeer } });
+    expect(dropKind(conn(true, false, -1), 10_000)).toBe('contested');
+    expect(dropKind(conn(false, true, 9000), 10_000)).toBe('contested');
+    expect(dropKind(conn(false, true, 10_000 - CONTEST_WINDOW_MS), 10_000)).toBe('lost');
+    expect(dropKind(conn(false, true, -1), 10_000)).toBe('lost');
+    expect(dropKind(conn(false, false, 9000), 10_000)).toBe('lost');
+  });
+
+  it('the option is checked: 0 ≤ min ≤ max ≤ 60 s, finite numbers', () => {
+    expect(reconnectDelayOption(undefined)).toEqual(DEFAULT_RECONNECT_DELAY);
+    expect(reconnectDelayOption({ min: 0, max: 0 })).toEqual({ min: 0, max: 0 });
+    for (const bad of [{ min: -1, max: 5 }, { min: 10, max: 5 }, { min: 0, max: Number.NaN }, { min: 0, max: 60_001 }, null]) {
+      expect(() => reconnectDelayOption(bad as never)).toThrow(InvalidArgumentError);
+    }
+    expect(() => createClient('127.0.0.1:1', { reconnectDelay: { min: 5, max: 1 } })).toThrow(/reconnectDelay needs 0 ≤ min ≤ max/);
   });
 });

@@ -55,6 +55,11 @@ export class Connection implements TransportHandlers {
   lastHeard = 0;
   lastSent: number;
   sessionId = 0n;
+  /** A reply said SESSION_MOVED: another connection, on another server, holds the session now. */
+  sessionMoved = false;
+  /** Clock time the handshake re-attached the session after a drop (-1: a first connect, a new session, no handshake yet). */
+  reattachedAt = -1;
+  private askedSession = 0n;
   /** Requests written on this connection and not answered yet; their count is the hold rule's measure of server work. */
   private readonly inFlight = new InFlight();
   /** The session's xids: no two requests of one session share one, whichever connection they took. */
@@ -93,10 +98,12 @@ export class Connection implements TransportHandlers {
     transport.attach(this);
   }
 
-  sendConnect(request: ConnectRequest, readOnly: boolean): void {
+  /** `resuming`: the session had a connection before (not a first connect, even with a given session id). */
+  sendConnect(request: ConnectRequest, readOnly: boolean, resuming = false): void {
     const w = this.writer;
     w.beginFrame();
     writeConnectRequest(w, request, readOnly);
+    this.askedSession = resuming ? request.sessionId : 0n;
     w.endFrame();
     this.queueFlush();
   }
@@ -257,6 +264,7 @@ export class Connection implements TransportHandlers {
         const response = readConnectResponse(r);
         this.phase = 'open';
         this.sessionId = response.sessionId;
+        if (this.askedSession !== 0n && response.sessionId === this.askedSession && response.timeOut > 0) this.reattachedAt = this.lastHeard;
         this.events.onHandshake(this, response);
         return;
       }
@@ -284,6 +292,7 @@ export class Connection implements TransportHandlers {
     const entry = this.inFlight.take(header);
     if (this.held && this.inFlight.size - this.unflushed < RESUME_BELOW) this.release();
     if (header.zxid > 0n) this.events.onZxid(header.zxid);
+    if (header.err === KeeperCode.SESSION_MOVED) this.sessionMoved = true;
     if (replyChannel.hasSubscribers) {
       replyChannel.publish({
         sessionId: this.sessionId,

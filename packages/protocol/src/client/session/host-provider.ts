@@ -3,6 +3,11 @@
  * cycle through every host without a session the caller waits (~1 s, jittered) before the next round, so a dead
  * ensemble is not hammered.
  *
+ * After a working connection drops (or the session expired and a new one is due), the first dial waits a
+ * jittered delay (reconnect-delay.ts: `dropped`), so that the sessions of a member that dies spread their
+ * reconnects over the survivors instead of arriving together, and a session taken over by another connection
+ * is not taken straight back.
+ *
  * The list can change while the client runs (`update`, after a reconfig or from the application). Moving every
  * client at once would drop every session's connection together, so each client decides by itself, with the
  * probabilities of ZOOKEEPER-1355, whether to move, so that the expected load ends up even:
@@ -16,6 +21,9 @@
  * the plain round-robin resumes.
  */
 import type { HostAddress } from '../connect-string.js';
+import { DEFAULT_RECONNECT_DELAY, ReconnectDelays, type DelayRange, type DropKind } from './reconnect-delay.js';
+
+export { dropKind } from './reconnect-delay.js';
 
 export const CYCLE_BACKOFF_MS = 1000;
 
@@ -48,9 +56,15 @@ export class HostProvider {
   private attempts = 0;
   private rebalance: Rebalance | null = null;
   private readonly random: () => number;
+  private readonly delays: ReconnectDelays;
+  /** The wait before the first dial after a drop (null: no drop since the last dial). */
+  private pending: number | null = null;
+  /** `prefer` made the next host: the close that follows is a move, not a drop. */
+  private preferred = false;
 
-  constructor(hosts: readonly HostAddress[], shuffle: boolean, random: () => number = Math.random) {
+  constructor(hosts: readonly HostAddress[], shuffle: boolean, random: () => number = Math.random, reconnectDelay: DelayRange = DEFAULT_RECONNECT_DELAY) {
     this.random = random;
+    this.delays = new ReconnectDelays(reconnectDelay, random);
     this.list = shuffle ? shuffled(hosts, random) : hosts.slice();
   }
 
@@ -62,14 +76,29 @@ export class HostProvider {
     return this.list.length;
   }
 
-  /** The next host, and how long to wait before dialling it (non-zero once a full cycle failed). */
+  /**
+   * A working connection dropped (`lost`; also an expiry before the renewal), or another connection took the
+   * session over (`contested`): the next dial waits the delay this returns. `negotiated` is the session's
+   * timeout (0: none). A deliberate move (rebalance, read-write server found) does not call this.
+   */
+  dropped(kind: DropKind, negotiated: number): number {
+    if (this.rebalance !== null || this.preferred) return 0;
+    const delay = this.delays.after(kind, negotiated);
+    this.pending = delay;
+    return delay;
+  }
+
+  /** The next host, and how long to wait before dialling it: the drop's delay, or the back-off once a full cycle failed. */
   next(): { host: HostAddress; delay: number } {
+    const pending = this.pending;
+    this.pending = null;
+    this.preferred = false;
     const moving = this.nextWhileRebalancing();
     if (moving !== undefined) return { host: moving, delay: 0 };
     this.index = (this.index + 1) % this.list.length;
     const cycleDone = this.attempts > 0 && this.attempts % this.list.length === 0;
     this.attempts++;
-    const delay = cycleDone ? Math.round(CYCLE_BACKOFF_MS * (0.5 + this.random())) : 0;
+    const delay = pending ?? (cycleDone ? Math.round(CYCLE_BACKOFF_MS * (0.5 + this.random())) : 0);
     return { host: this.list[this.index] as HostAddress, delay };
   }
 
@@ -96,6 +125,8 @@ export class HostProvider {
     this.rebalance = null;
     this.index = i - 1;
     this.attempts = 0;
+    this.pending = null;
+    this.preferred = true;
   }
 
   /** A connection succeeded: the next failure starts a fresh cycle. */

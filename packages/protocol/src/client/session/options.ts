@@ -10,6 +10,7 @@ import type { Chroot } from '../chroot.js';
 import type { ClientOptions } from '../types.js';
 import { saslMechanism, type SaslMechanism } from '../sasl/mechanism.js';
 import type { Credential } from './auth-replay.js';
+import { reconnectDelayOption, type DelayRange } from './reconnect-delay.js';
 
 export interface SessionOptions {
   hosts: HostAddress[];
@@ -28,6 +29,10 @@ export interface SessionOptions {
   sessionPassword: Uint8Array | undefined;
   renewSession: boolean;
   renewWatches: boolean;
+  /** The wait after a dropped connection (reconnect-delay.ts). */
+  reconnectDelay: DelayRange;
+  /** [0, 1): host order and every jitter. */
+  random: () => number;
   clock: Clock;
   dispatcher: Dispatcher;
   root: Chroot;
@@ -63,5 +68,7 @@ export function sessionOptions(
     sessionPassword: options.sessionPassword,
     renewSession: options.renewSession ?? true,
     renewWatches: options.renewWatches ?? true,
+    reconnectDelay: reconnectDelayOption(options.reconnectDelay),
+    random: options.random ?? Math.random,
   };
 }

@@ -6,9 +6,8 @@
  * owns the requests it wrote until their replies (connection.ts). Nothing outside this folder writes any of
  * it: the client reads it through getters and asks for changes through methods.
  *
- * The Java wire order is kept: ConnectRequest, the SASL exchange when configured (sasl.ts), every credential
- * (auth-replay.ts), SetWatches batches, then requests queued while disconnected. The state moves to connected
- * only once SASL is accepted and every credential answered: `connected` means authenticated.
+ * Java's wire order: ConnectRequest, SASL when configured (sasl.ts), every credential (auth-replay.ts), SetWatches,
+ * then requests queued while disconnected; `connected` comes once SASL is accepted and every credential answered.
  */
 import { ClientClosedError, ConnectionLossError, SessionClosedRequireSaslAuthError, SessionExpiredError, ZkError, type ConnectAttempt } from '../../errors/errors.js';
 import type { WatcherEvent } from '../../codec/records/watches.js';
@@ -26,7 +25,7 @@ import { ConnectFailures } from './attempts.js';
 import { AuthReplay } from './auth-replay.js';
 import { closeOnServer } from './close-session.js';
 import { Connection, XidCounter, type ConnectionEvents, type HandshakeResult } from './connection.js';
-import { HostProvider } from './host-provider.js';
+import { HostProvider, dropKind } from './host-provider.js';
 import { RequestQueue } from './request-queue.js';
 import { describe, Transport } from './transport.js';
 import { SessionIdentity } from './identity.js';
@@ -76,7 +75,7 @@ export class Session implements ConnectionEvents {
     this.dispatcher = options.dispatcher;
     this.machine = new StateMachine(options.dispatcher);
     this.watches = new ClientWatches(options.root, options.dispatcher);
-    this.hosts = new HostProvider(options.hosts, options.shuffle);
+    this.hosts = new HostProvider(options.hosts, options.shuffle, options.random, options.reconnectDelay);
     this.queue = new RequestQueue(options.maxQueued);
     this.auth = new AuthReplay(options.credentials);
     this.failures = new ConnectFailures(reportListenerError);
@@ -197,7 +196,7 @@ export class Session implements ConnectionEvents {
       this.conn = conn;
       this.timers.startHandshake(this.connectTimeout());
       const request = this.identity.connectRequest(this.options.sessionTimeout);
-      conn.sendConnect(request, this.options.canBeReadOnly);
+      conn.sendConnect(request, this.options.canBeReadOnly, this.identity.negotiated > 0);
       if (request.sessionId === 0n && this.options.sasl === null) this.auth.replay(conn);
     });
   }
@@ -281,6 +280,7 @@ export class Session implements ConnectionEvents {
     // The last frame counts as server contact for the client-side expiry (0: no handshake answer, counts for nothing).
     const negotiated = this.identity.negotiated;
     if (conn.lastHeard > this.lastHeard && negotiated > 0) this.lastHeard = conn.lastHeard;
+    if (conn.lastHeard > 0 && !this.isOver) this.hosts.dropped(dropKind(conn, this.clock.now()), negotiated);
     this.probe?.abort();
     this.probe = null;
     this.sending = null;
@@ -361,6 +361,7 @@ export class Session implements ConnectionEvents {
     this.watches.sessionEnded(error, this.options.renewWatches);
     this.conn?.close(error);
     this.identity.renew();
+    this.hosts.dropped('lost', 0);
     this.renewing = this.options.renewWatches;
     this.transition('connecting');
   }

@@ -30,6 +30,8 @@ export class Transport {
   private readonly splitter: FrameSplitter;
   private handlers: TransportHandlers | null = null;
   private closed = false;
+  /** The other side ended the connection (a FIN, a reset), not this client. */
+  private peerClosed = false;
   /** Frames that arrived before handlers were attached (the server may answer very fast). */
   private early: Uint8Array[] = [];
   /** A close that happened before handlers were attached, reported on attach. */
@@ -46,8 +48,8 @@ export class Transport {
       for (const chunk of reads.early) this.onData(chunk);
       reads.early = [];
     }
-    socket.on('error', (err) => this.finish(new ConnectionLossError(`socket error: ${err.message}`, true, { cause: err })));
-    socket.on('close', () => this.finish(new ConnectionLossError('connection closed by server', true)));
+    socket.on('error', (err) => this.finishByPeer(new ConnectionLossError(`socket error: ${err.message}`, true, { cause: err })));
+    socket.on('close', () => this.finishByPeer(new ConnectionLossError('connection closed by server', true)));
   }
 
   static dial(address: HostAddress, options: DialOptions): Promise<Transport> {
@@ -100,6 +102,11 @@ export class Transport {
     return this.closed;
   }
 
+  /** Closed by the server's side (or the network), not by `destroy`/`end` here. */
+  get closedByPeer(): boolean {
+    return this.peerClosed;
+  }
+
   /** false: the socket's buffer is full, wait for `onceDrain` before writing more (the bytes were taken). */
   write(bytes: Uint8Array): boolean {
     if (this.closed) return true;
@@ -146,6 +153,11 @@ export class Transport {
       if (this.handlers === null) this.early.push(new Uint8Array(frame));
       else this.handlers.onFrame(frame);
     }
+  }
+
+  private finishByPeer(error: ZkError): void {
+    if (!this.closed) this.peerClosed = true;
+    this.finish(error);
   }
 
   private finish(error: ZkError | undefined): void {
