@@ -5,13 +5,14 @@
  */
 import { InvalidArgumentError } from '../errors/errors.js';
 import { checkOptionKeys, describeValue } from '../errors/option-keys.js';
-import { MAX_TIMER_MS, checkBoolean, checkInteger, checkObjectWith, checkOneOf, checkSignal, checkTimeout } from './validation.js';
+import { MAX_TIMER_MS, checkBoolean, checkFunction, checkInteger, checkObjectWith, checkOneOf, checkSignal, checkTimeout } from './validation.js';
+import { reconnectDelayOption, type DelayRange } from './session/reconnect-delay.js';
 
 /** Every key of ClientOptions (the unit table pins this list against the type). */
 export const CLIENT_OPTION_KEYS = [
   'sessionTimeout', 'connectTimeout', 'maxPacket', 'canBeReadOnly', 'auth', 'sasl', 'tls', 'whileSuspended', 'maxQueued',
   'requestTimeout', 'shuffle', 'sessionId', 'sessionPassword', 'renewSession', 'renewWatches', 'trackEnsemble', 'retry',
-  'clock', 'logger',
+  'clock', 'logger', 'reconnectDelay', 'random',
 ] as const;
 
 /** connect()'s options: ClientOptions plus the wait's signal and timeout. */
@@ -39,6 +40,8 @@ export function checkClientOptions(options: unknown, where: string, keys: readon
   checkObjectWith(o['retry'], 'retry', ['delayBefore'], true);
   checkObjectWith(o['clock'], 'clock', ['now', 'setTimeout', 'clearTimeout'], true);
   checkObjectWith(o['logger'], 'logger', ['debug', 'info', 'warn', 'error'], false);
+  checkFunction(o['random'], 'random');
+  reconnectDelayOption(o['reconnectDelay'] as DelayRange | undefined);
   const id = o['sessionId'];
   if (id !== undefined && (typeof id !== 'bigint' || id < 0n || id > MAX_SESSION_ID)) {
     throw new InvalidArgumentError('sessionId', `sessionId must be a bigint in 0..2^64-1, got ${describeValue(id)}`);

@@ -55,6 +55,14 @@ const clientSpecs = {
   logger: [...badValuesFor('object'), bv('a logger with a non-function warn', { warn: 'x' }, ['logger.warn', '"x"'])],
   sessionId: [bv('a number', 1), bv('a string', '1'), bv('-1n', -1n), bv('2^64', 2n ** 64n)],
   sessionPassword: [bv('a string', 'secret'), bv('an array', [1]), bv('null', null)],
+  random: badValuesFor('function'),
+  reconnectDelay: [
+    ...badValuesFor('object'),
+    bv('min above max', { min: 900, max: 100 }, ['reconnectDelay', '900']),
+    bv('a negative min', { min: -1, max: 100 }, ['reconnectDelay', '-1']),
+    bv('max NaN', { min: 0, max: Number.NaN }, ['reconnectDelay', 'NaN']),
+    bv('max past a minute', { min: 0, max: 60_001 }, ['reconnectDelay', '60001']),
+  ],
 } as const;
 // `auth` entries (scheme/credential pairs) are checked with the connect path's credential handling.
 const CLIENT_KEYS_COVERED_ELSEWHERE = ['auth'];

@@ -13,6 +13,7 @@
  * The failed-cycle back-off (every host tried without a session) is the host provider's, unchanged.
  */
 import { InvalidArgumentError } from '../../errors/errors.js';
+import { describeValue } from '../../errors/option-keys.js';
 
 export interface DelayRange {
   min: number;
@@ -32,11 +33,13 @@ export const CONTEST_WINDOW_MS = 2000;
 /** Validates the option (InvalidArgumentError otherwise); undefined gives the default. */
 export function reconnectDelayOption(value: DelayRange | undefined): DelayRange {
   if (value === undefined) return DEFAULT_RECONNECT_DELAY;
-  if (typeof value !== 'object' || value === null) throw new InvalidArgumentError('reconnectDelay', 'reconnectDelay must be { min, max } in ms');
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new InvalidArgumentError('reconnectDelay', `reconnectDelay must be { min, max } in ms, got ${describeValue(value)}`);
+  }
   const { min, max } = value;
   const ok = (n: unknown): n is number => typeof n === 'number' && Number.isFinite(n) && n >= 0 && n <= MAX_RECONNECT_DELAY;
   if (!ok(min) || !ok(max) || min > max) {
-    throw new InvalidArgumentError('reconnectDelay', `reconnectDelay needs 0 ≤ min ≤ max ≤ ${MAX_RECONNECT_DELAY} ms, got { min: ${String(min)}, max: ${String(max)} }`);
+    throw new InvalidArgumentError('reconnectDelay', `reconnectDelay needs 0 ≤ min ≤ max ≤ ${MAX_RECONNECT_DELAY} ms, got { min: ${describeValue(min)}, max: ${describeValue(max)} }`);
   }
   return { min, max };
 }

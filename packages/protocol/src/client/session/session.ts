@@ -94,13 +94,9 @@ export class Session implements ConnectionEvents {
 
   // ---- what the client reads ------------------------------------------------------------------------
 
-  get state(): SessionState {
-    return this.machine.state;
-  }
+  get state(): SessionState { return this.machine.state; }
 
-  get renews(): boolean {
-    return this.options.renewSession;
-  }
+  get renews(): boolean { return this.options.renewSession; }
 
   /** No state will follow: closed, auth-failed, or expired without renewal. */
   get isOver(): boolean {
