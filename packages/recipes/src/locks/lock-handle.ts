@@ -8,12 +8,16 @@ import { isConnectedState, isNoNode, type Op, type OpResult, type RecipeClient }
 /** When a held lock counts as lost: only when the session is certainly gone, or already when it is in doubt. */
 export type LostOn = 'expired' | 'suspended';
 
+export const LOST_ON: readonly LostOn[] = ['expired', 'suspended'];
+
 /**
  * What an acquire() still waiting when its session expires does: start over in the renewed session, with a
  * new node at the back of the queue ('restart', the default, as Curator's and kazoo's locks retry), or reject
  * with the session's error ('reject'). A granted lock is never carried over: its `lost` fires either way.
  */
 export type ExpiryPolicy = 'restart' | 'reject';
+
+export const EXPIRY_POLICIES: readonly ExpiryPolicy[] = ['restart', 'reject'];
 
 /** A held lock: release it (or `await using` it), watch `lost`, pass `fencingToken` to what you protect, and write through `guard`. */
 export interface LockHandle extends AsyncDisposable {
