@@ -54,6 +54,8 @@ export const rules = {
   string: { expect: 'a string', test: (v) => typeof v === 'string' },
   nonEmptyString: { expect: 'a non-empty string', test: (v) => typeof v === 'string' && v !== '' },
   function: { expect: 'a function', test: (v) => typeof v === 'function' },
+  bytes: { expect: 'a Uint8Array', test: (v) => v instanceof Uint8Array },
+  iterable: { expect: 'an iterable', test: (v) => (isObject(v) && typeof (v as unknown as Iterable<unknown>)[Symbol.iterator] === 'function') || Array.isArray(v) },
   data: { expect: 'a string or a Uint8Array', test: (v) => typeof v === 'string' || v instanceof Uint8Array },
   signal: { expect: 'an AbortSignal', test: (v) => v instanceof AbortSignal },
   clock: {
