@@ -40,3 +40,6 @@ export type { Stat, StatJSON } from './stat.js';
 export { CancelScope, cancelScope, raceCancel, sleep, type CancelOptions } from './cancel.js';
 export { systemClock, type Clock, type ClockTimer, type ClockTimerOptions } from './clock.js';
 export { exponentialBackoff, noRetry, isRetryable, type RetryPolicy, type BackoffOptions } from './retry.js';
+// The unknown-option policy and the value formatting of argument errors, for code built on the client
+// (@zkts/recipes checks its own options objects the same way).
+export { checkOptionKeys, describeValue, UNKNOWN_OPTION_WARNING } from './option-keys.js';
