@@ -5,10 +5,10 @@
  * background loop. A door states its arguments as Rules (one per option, checked complete by the compiler
  * through OptionRules) and calls checkArg / checkOptions / checkWait.
  */
-import { validatePath } from '@zkts/protocol';
+import { describeValue, validatePath } from '@zkts/protocol';
 
 import { RecipeArgumentError } from '../errors.js';
-import { unknownOptionMessage } from './unknown-options.js';
+import { checkUnknownOptions } from './unknown-options.js';
 import type { WaitOptions } from './wait.js';
 
 /** What a value must be: `expect` in words for the message ("a boolean"), `test` accepts it. */
@@ -22,18 +22,6 @@ export type OptionRules<O> = { readonly [K in keyof O]-?: Rule };
 
 /** The longest wait a timer can express (Node's setTimeout fires at once past 2^31-1 ms). */
 export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
-
-/** The value as a message shows it: strings quoted, numbers as JS writes them (NaN, -1, 1e+300). */
-export function describeValue(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
-  if (typeof value === 'bigint') return `${value}n`;
-  if (typeof value === 'function') return 'a function';
-  if (typeof value === 'symbol') return value.toString();
-  if (Array.isArray(value)) return 'an array';
-  if (value instanceof Uint8Array) return `a Uint8Array(${value.length})`;
-  if (typeof value === 'object' && value !== null) return `an object (${value.constructor?.name ?? 'no prototype'})`;
-  return String(value);
-}
 
 const isInteger = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -124,11 +112,7 @@ export function checkOptions<O>(what: string, options: O | undefined, optionRule
   if (!isObject(options)) fail(what, name, rules.object, options);
   const table = optionRules as Readonly<Record<string, Rule>>;
   const known = Object.keys(table);
-  for (const key of Object.keys(options)) {
-    if (Object.hasOwn(table, key)) continue;
-    const message = unknownOptionMessage(what, key, known);
-    if (message !== undefined) throw new RecipeArgumentError(`${what}: ${message}`);
-  }
+  checkUnknownOptions(options, known, what);
   for (const key of known) {
     const value = (options as Record<string, unknown>)[key];
     const rule = table[key];
