@@ -44,6 +44,10 @@ export const rules = {
   function: { expect: 'a function', test: (v) => typeof v === 'function' },
   bytes: { expect: 'a Uint8Array', test: (v) => v instanceof Uint8Array },
   iterable: { expect: 'an iterable', test: (v) => (isObject(v) && typeof (v as unknown as Iterable<unknown>)[Symbol.iterator] === 'function') || Array.isArray(v) },
+  /** A Java long: a bigint in -2^63..2^63-1. */
+  long: { expect: 'a bigint in -2^63..2^63-1', test: (v) => typeof v === 'bigint' && v === BigInt.asIntN(64, v) },
+  /** A Java int: an integer in -2^31..2^31-1. */
+  int32: { expect: 'an integer in -2^31..2^31-1', test: (v) => isInteger(v) && v >= -(2 ** 31) && v <= 2 ** 31 - 1 },
   data: { expect: 'a string or a Uint8Array', test: (v) => typeof v === 'string' || v instanceof Uint8Array },
   signal: { expect: 'an AbortSignal', test: (v) => v instanceof AbortSignal },
   clock: {
