@@ -15,7 +15,7 @@ import { joinPath, systemClock, type Clock } from '@zkts/protocol';
 import type { CacheClient } from '../cache/index.js';
 import { RecipeClosedError } from '../errors.js';
 import {
-  checkNodeName, checkPath, nested, openScope, type Data, type RecipeClient, type WaitOptions,
+  checkArg, checkClientAndPath, checkOptions, checkWait, nested, rules, openScope, type Data, type RecipeClient, type WaitOptions,
 } from '../internal/index.js';
 import { PersistentNode } from '../nodes/index.js';
 import { MemberView } from './member-view.js';
@@ -42,8 +42,9 @@ export class GroupMember implements AsyncDisposable {
   private closed = false;
 
   constructor(client: RecipeClient & CacheClient, membershipPath: string, thisId: string, options: GroupMemberOptions = {}) {
-    checkPath(membershipPath);
-    checkNodeName('thisId', thisId);
+    checkClientAndPath('GroupMember', client, membershipPath);
+    checkArg('GroupMember', 'thisId', thisId, rules.nodeName);
+    checkOptions('GroupMember', options, { payload: rules.data, clock: rules.clock });
     this.client = client;
     this.membershipPath = membershipPath;
     this.thisId = thisId;
@@ -58,6 +59,7 @@ export class GroupMember implements AsyncDisposable {
    * read. A timeout or abort stops the waiting, not the membership (close() ends it).
    */
   async start(options: WaitOptions = {}): Promise<void> {
+    checkWait('GroupMember.start', options);
     if (this.closed) throw new RecipeClosedError(`group member ${this.thisId} closed`);
     this.node.start();
     const scope = openScope(options, `group member ${this.thisId}`, this.clock);
@@ -83,6 +85,7 @@ export class GroupMember implements AsyncDisposable {
 
   /** New payload: written to our node now, and used whenever it is made again. */
   async setThisData(data: Data): Promise<void> {
+    checkArg('GroupMember.setThisData', 'data', data, rules.data);
     this.payload = toBytes(data);
     await this.node.setData(this.payload);
   }
