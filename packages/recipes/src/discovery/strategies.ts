@@ -3,6 +3,7 @@
  * RoundRobinStrategy (the default) and StickyStrategy, with the same rules. Each gets the current list on every
  * call, so a strategy never hands out an instance that is gone.
  */
+import { checkArg, checkOptions, rules } from '../internal/index.js';
 import type { ServiceInstance } from './instance.js';
 
 /** Picks one instance from the current ones, or null when there are none (Curator's ProviderStrategy). */
@@ -22,6 +23,7 @@ export class RandomStrategy<T = unknown> implements ProviderStrategy<T> {
   private readonly random: () => number;
 
   constructor(options: RandomStrategyOptions = {}) {
+    checkOptions('RandomStrategy', options, { random: rules.function });
     this.random = options.random ?? Math.random;
   }
 
@@ -57,6 +59,7 @@ export class StickyStrategy<T = unknown> implements ProviderStrategy<T> {
   private picks = -1;
 
   constructor(master: ProviderStrategy<T>) {
+    checkArg('StickyStrategy', 'master', master, rules.withMethods('a ProviderStrategy', 'getInstance'));
     this.master = master;
   }
 

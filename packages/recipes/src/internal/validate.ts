@@ -47,7 +47,7 @@ export const rules = {
   /** A Java long: a bigint in -2^63..2^63-1. */
   long: { expect: 'a bigint in -2^63..2^63-1', test: (v) => typeof v === 'bigint' && v === BigInt.asIntN(64, v) },
   /** A Java int: an integer in -2^31..2^31-1. */
-  int32: { expect: 'an integer in -2^31..2^31-1', test: (v) => isInteger(v) && v >= -(2 ** 31) && v <= 2 ** 31 - 1 },
+  int32: { expect: 'a 32-bit integer (-2^31..2^31-1)', test: (v) => isInteger(v) && v >= -(2 ** 31) && v <= 2 ** 31 - 1 },
   data: { expect: 'a string or a Uint8Array', test: (v) => typeof v === 'string' || v instanceof Uint8Array },
   signal: { expect: 'an AbortSignal', test: (v) => v instanceof AbortSignal },
   clock: {
