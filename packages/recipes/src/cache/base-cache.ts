@@ -8,7 +8,7 @@ import { ClientClosedError } from '@zkts/protocol';
 
 import { RecipeClosedError, RecipeError } from '../errors.js';
 import {
-  checkClientAndPath, checkOptions, checkWait, openScope, rules, within, type OptionRules, type Rule, type WaitOptions,
+  checkArg, checkClientAndPath, checkOptions, checkWait, openScope, rules, within, type OptionRules, type Rule, type WaitOptions,
 } from '../internal/index.js';
 import type { CacheClient } from './client.js';
 import { Engine, type WalkReason } from './engine/engine.js';
@@ -179,6 +179,7 @@ export abstract class BaseCache<T> implements AsyncIterable<CacheEvent<T>>, Asyn
 
   /** Every event from now on (see CacheListener). Returns the function that detaches it. */
   on(listener: CacheListener<T>): () => void {
+    checkArg(`${this.constructor.name}.on`, 'listener', listener, rules.function);
     return this.fanout.listen(listener);
   }
 

@@ -2,7 +2,7 @@
  * ChildrenCache: the children of one node and their data (Curator's PathChildrenCache, kazoo's ChildrenWatch with
  * data). Events concern the children only; the parent itself may come and go (`parent` says whether it is there).
  */
-import { rules, type OptionRules } from '../internal/index.js';
+import { checkArg, rules, type OptionRules } from '../internal/index.js';
 import { BaseCache, CACHE_OPTION_RULES, checkedCacheOptions } from './base-cache.js';
 import type { CacheClient } from './client.js';
 import type { CacheOptions, CachedNode } from './types.js';
@@ -28,6 +28,7 @@ export class ChildrenCache<T = Uint8Array> extends BaseCache<T> {
 
   /** The cached child at `path` (a full path), or undefined. */
   get(path: string): CachedNode<T> | undefined {
+    checkArg('ChildrenCache.get', 'path', path, rules.string);
     return path === this.path ? undefined : this.engine.store.get(path);
   }
 

@@ -4,7 +4,7 @@
  * engine.ts for how the view is kept in line.
  */
 import { BaseCache, checkedCacheOptions, TREE_CACHE_OPTION_RULES } from './base-cache.js';
-import type { OptionRules } from '../internal/index.js';
+import { checkArg, rules, type OptionRules } from '../internal/index.js';
 import type { CacheClient } from './client.js';
 import type { CachedNode, TreeCacheOptions } from './types.js';
 
@@ -16,6 +16,7 @@ export class TreeCache<T = Uint8Array> extends BaseCache<T> {
 
   /** The cached node at `path` (the root or under it), or undefined. */
   get(path: string): CachedNode<T> | undefined {
+    checkArg('TreeCache.get', 'path', path, rules.string);
     return this.engine.store.get(path);
   }
 

@@ -135,6 +135,7 @@ export class SharedCount implements AsyncDisposable {
 
   /** Calls `listener` with every new count heard; returns the unsubscribe function. */
   onChange(listener: (count: number) => void): () => void {
+    checkArg('SharedCount.onChange', 'listener', listener, rules.function);
     return this.feed.on(listener);
   }
 

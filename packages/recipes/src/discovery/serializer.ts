@@ -114,6 +114,7 @@ export class JsonInstanceSerializer<T = unknown> implements InstanceSerializer<T
 
   /** Curator's JSON of `instance`, in its field order. */
   serialize(instance: ServiceInstance<T>): Uint8Array {
+    checkArg('JsonInstanceSerializer.serialize', 'instance', instance, rules.object);
     checkInstance(instance);
     if (!this.full && !instance.enabled) {
       throw new RecipeArgumentError(`service instance ${instance.id} is disabled, but the 'compatible' serialization does not write "enabled": use serialization: 'full'`);
@@ -146,6 +147,8 @@ export class JsonInstanceSerializer<T = unknown> implements InstanceSerializer<T
 
   /** The instance in `bytes`; InstanceFormatError (naming `path`) for anything else. */
   deserialize(bytes: Uint8Array, path?: string): ServiceInstance<T> {
+    checkArg('JsonInstanceSerializer.deserialize', 'bytes', bytes, rules.bytes);
+    if (path !== undefined) checkArg('JsonInstanceSerializer.deserialize', 'path', path, rules.string);
     const fail = (message: string, cause?: unknown): never => {
       throw new InstanceFormatError(message, { path, ...(cause === undefined ? {} : { cause }) });
     };

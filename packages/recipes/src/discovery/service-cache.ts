@@ -73,6 +73,7 @@ export class ServiceCache<T = unknown> implements AsyncDisposable {
 
   /** Calls `listener` with the instances after every change (from the first read on). Returns the function that detaches it. */
   onChange(listener: (instances: readonly ServiceInstance<T>[]) => void): () => void {
+    checkArg('ServiceCache.onChange', 'listener', listener, rules.function);
     return this.feed.on(listener);
   }
 

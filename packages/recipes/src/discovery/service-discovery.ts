@@ -179,6 +179,7 @@ export class ServiceDiscovery<T = unknown> implements AsyncDisposable {
 
   /** The node path of an instance registered here while its node exists (DYNAMIC_SEQUENTIAL: the generated name). */
   registeredPath(id: string): string | undefined {
+    checkArg('ServiceDiscovery.registeredPath', 'id', id, rules.string);
     return this.registrations.get(id)?.node.currentPath;
   }
 

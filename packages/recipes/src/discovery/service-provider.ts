@@ -75,6 +75,7 @@ export class ServiceProvider<T = unknown> implements AsyncDisposable {
 
   /** Reports that using `instance` failed: past the policy's threshold it is left out for the policy's window. */
   noteError(instance: ServiceInstance<T>): void {
+    checkArg('ServiceProvider.noteError', 'instance', instance, rules.object);
     this.down.add(instance);
   }
 

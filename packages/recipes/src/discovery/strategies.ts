@@ -12,6 +12,8 @@ export interface ProviderStrategy<T> {
   getInstance(instances: readonly ServiceInstance<T>[]): ServiceInstance<T> | null;
 }
 
+const INSTANCES = rules.arrayOf(rules.object);
+
 /** Options of a RandomStrategy. */
 export interface RandomStrategyOptions {
   /** A number in [0, 1), as Math.random (the default); tests pass a seeded one. */
@@ -29,6 +31,7 @@ export class RandomStrategy<T = unknown> implements ProviderStrategy<T> {
 
   /** A uniformly random one of `instances`, or null when there are none. */
   getInstance(instances: readonly ServiceInstance<T>[]): ServiceInstance<T> | null {
+    checkArg('RandomStrategy.getInstance', 'instances', instances, INSTANCES);
     if (instances.length === 0) return null;
     // Clamped, so a random source that returns 1 cannot index past the end.
     return instances[Math.min(instances.length - 1, Math.floor(this.random() * instances.length))] ?? null;
@@ -41,6 +44,7 @@ export class RoundRobinStrategy<T = unknown> implements ProviderStrategy<T> {
 
   /** The next of `instances` by the counter, or null when there are none. */
   getInstance(instances: readonly ServiceInstance<T>[]): ServiceInstance<T> | null {
+    checkArg('RoundRobinStrategy.getInstance', 'instances', instances, INSTANCES);
     if (instances.length === 0) return null;
     const index = this.next;
     this.next = (this.next + 1) % Number.MAX_SAFE_INTEGER;
@@ -70,6 +74,7 @@ export class StickyStrategy<T = unknown> implements ProviderStrategy<T> {
 
   /** Our instance (its current version) while it is among `instances`, else the master's pick. */
   getInstance(instances: readonly ServiceInstance<T>[]): ServiceInstance<T> | null {
+    checkArg('StickyStrategy.getInstance', 'instances', instances, INSTANCES);
     const ours = this.ours;
     const current = ours === undefined ? undefined : instances.find((i) => i.id === ours.id && i.name === ours.name);
     if (current !== undefined) return current;

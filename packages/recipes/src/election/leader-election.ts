@@ -12,7 +12,7 @@ import { joinPath, systemClock, type Clock } from '@zkts/protocol';
 
 import { RecipeClosedError } from '../errors.js';
 import {
-  ChangeFeed, checkClientAndPath, checkOptions, checkWait, childrenOrEmpty, rules, type OptionRules, openScope, readNodes, sortContenders, utf8, within, type RecipeClient, type WaitOptions,
+  ChangeFeed, checkArg, checkClientAndPath, checkOptions, checkWait, childrenOrEmpty, rules, type OptionRules, openScope, readNodes, sortContenders, utf8, within, type RecipeClient, type WaitOptions,
 } from '../internal/index.js';
 import { LOST_ON, type LostOn } from '../locks/index.js';
 import { Candidacy, LATCH_MARKERS, type ElectionStats, type Leadership } from './candidacy.js';
@@ -113,6 +113,7 @@ export class LeaderElection implements AsyncDisposable {
 
   /** Calls `listener` on every change of leadership; returns the unsubscribe function. */
   onChange(listener: (leader: boolean) => void): () => void {
+    checkArg('LeaderElection.onChange', 'listener', listener, rules.function);
     return this.feed.on(listener);
   }
 

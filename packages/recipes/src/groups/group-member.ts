@@ -92,17 +92,23 @@ export class GroupMember implements AsyncDisposable {
 
   /** A member's id from its node's full path (Curator's `idFromPath`). */
   idFromPath(path: string): string {
+    checkArg('GroupMember.idFromPath', 'path', path, rules.string);
     return path.slice(path.lastIndexOf('/') + 1);
   }
 
   /** Calls `listener` with the members (as getCurrentMembers) each time the list read from ZooKeeper changes. */
   onChange(listener: (members: Map<string, Uint8Array>) => void): () => void {
+    checkArg('GroupMember.onChange', 'listener', listener, rules.function);
     return this.view.feed.on(() => listener(this.getCurrentMembers()));
   }
 
   /** The members each time they change, until close() or the signal. */
-  async *changes(options: { signal?: AbortSignal } = {}): AsyncIterableIterator<Map<string, Uint8Array>> {
-    for await (const _ of this.view.iterate(options, `group ${this.membershipPath}`, this.clock)) yield this.getCurrentMembers();
+  changes(options: { signal?: AbortSignal } = {}): AsyncIterableIterator<Map<string, Uint8Array>> {
+    const changes = this.view.iterate(options, 'GroupMember.changes', this.clock);
+    const members = (): Map<string, Uint8Array> => this.getCurrentMembers();
+    return (async function* () {
+      for await (const _ of changes) yield members();
+    })();
   }
 
   /** Leaves the group (our node is deleted, retried across reconnects) and stops following it. */

@@ -16,7 +16,7 @@ import { joinPath, systemClock, type Clock } from '@zkts/protocol';
 import type { CacheClient } from '../cache/index.js';
 import { RecipeClosedError } from '../errors.js';
 import {
-  checkClientAndPath, checkNodeName, checkOptions, checkWait, childrenOrEmpty, rules, kazooPrefix, nested, openScope, readNodes, utf8, type RecipeClient,
+  checkArg, checkClientAndPath, checkNodeName, checkOptions, checkWait, childrenOrEmpty, rules, kazooPrefix, nested, openScope, readNodes, utf8, type RecipeClient,
   type OptionRules, type WaitOptions,
 } from '../internal/index.js';
 import { PersistentNode } from '../nodes/index.js';
@@ -115,12 +115,16 @@ abstract class BaseParty implements AsyncDisposable {
 
   /** Calls `listener` with the whole member list each time it changes; returns the unsubscribe function. */
   onChange(listener: (members: string[]) => void): () => void {
+    checkArg(`${this.constructor.name}.onChange`, 'listener', listener, rules.function);
     return this.view.feed.on((members) => listener([...members.values()]));
   }
 
   /** The member list each time it changes, until close() or the signal. */
-  async *changes(options: { signal?: AbortSignal } = {}): AsyncIterableIterator<string[]> {
-    for await (const members of this.view.iterate(options, `party ${this.path}`, this.clock)) yield [...members.values()];
+  changes(options: { signal?: AbortSignal } = {}): AsyncIterableIterator<string[]> {
+    const members = this.view.iterate(options, `${this.constructor.name}.changes`, this.clock);
+    return (async function* () {
+      for await (const m of members) yield [...m.values()];
+    })();
   }
 
   /** The members, read from ZooKeeper now (kazoo's iteration), in their nodes' name order. */

@@ -173,6 +173,7 @@ export class SetPartitioner implements AsyncDisposable {
 
   /** Calls `listener` on every state change; returns the unsubscribe function. */
   onChange(listener: (state: PartitionState) => void): () => void {
+    checkArg('SetPartitioner.onChange', 'listener', listener, rules.function);
     return this.feed.on(listener);
   }
 

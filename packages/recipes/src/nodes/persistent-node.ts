@@ -138,6 +138,7 @@ export class PersistentNode implements AsyncDisposable {
 
   /** Calls `listener` with our node's path each time it changes (undefined: gone, being made again). */
   onChange(listener: (path: string | undefined) => void): () => void {
+    checkArg('PersistentNode.onChange', 'listener', listener, rules.function);
     return this.feed.on(listener);
   }
 

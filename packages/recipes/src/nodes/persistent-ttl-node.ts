@@ -91,6 +91,7 @@ export class PersistentTtlNode implements AsyncDisposable {
 
   /** Calls `listener` with the node's path whenever it is (re)created, undefined while it does not exist. */
   onChange(listener: (path: string | undefined) => void): () => void {
+    checkArg('PersistentTtlNode.onChange', 'listener', listener, rules.function);
     return this.node.onChange(listener);
   }
 
