@@ -26,6 +26,7 @@ export class TreeCache<T = Uint8Array> extends BaseCache<T> {
 
   /** Names of the cached children of `path`. */
   children(path: string): string[] {
+    checkArg('TreeCache.children', 'path', path, rules.string);
     const store = this.engine.store;
     return store.childNames(path).filter((name) => store.get(store.pathOf(path, name)) !== undefined);
   }

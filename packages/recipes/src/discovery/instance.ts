@@ -93,6 +93,7 @@ export function serviceInstance<T = unknown>(init: ServiceInstanceInit<T>): Serv
 /** The URI of an instance from its uriSpec (Curator's `buildUriSpec`); the empty string without one. */
 export function instanceUri(instance: ServiceInstance<unknown>, variables: Readonly<Record<string, unknown>> = {}): string {
   checkArg('instanceUri', 'instance', instance, rules.object);
+  checkArg('instanceUri', 'variables', variables, rules.object);
   return instance.uriSpec === null ? '' : buildUri(instance.uriSpec, instance, variables);
 }
 

@@ -76,7 +76,7 @@ export class ServiceDiscovery<T = unknown> implements AsyncDisposable {
   private closed = false;
 
   constructor(client: DiscoveryClient, basePath: string, options: ServiceDiscoveryOptions<T> = {}) {
-    checkClientAndPath('ServiceDiscovery', client, basePath);
+    checkClientAndPath('ServiceDiscovery', client, basePath, 'basePath');
     checkOptions('ServiceDiscovery', options, OPTION_RULES as OptionRules<ServiceDiscoveryOptions<T>>);
     this.client = client;
     this.basePath = basePath;

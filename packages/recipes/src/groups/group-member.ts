@@ -42,7 +42,7 @@ export class GroupMember implements AsyncDisposable {
   private closed = false;
 
   constructor(client: RecipeClient & CacheClient, membershipPath: string, thisId: string, options: GroupMemberOptions = {}) {
-    checkClientAndPath('GroupMember', client, membershipPath);
+    checkClientAndPath('GroupMember', client, membershipPath, 'membershipPath');
     checkArg('GroupMember', 'thisId', thisId, rules.nodeName);
     checkOptions('GroupMember', options, { payload: rules.data, clock: rules.clock });
     this.client = client;

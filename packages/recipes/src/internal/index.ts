@@ -15,7 +15,7 @@ export { isConnectedState, isFinalState, isLive } from './session-state.js';
 export { reconnected, retrying, retryingAcrossSessions } from './retry.js';
 export { checkpoint, nested, openScope, within, type Scope, type WaitOptions } from './wait.js';
 export {
-  checkArg, checkClientAndPath, checkNodeName, checkOptions, checkPath, checkWait, clientRule, MAX_TIMEOUT_MS, rules,
+  checkArg, checkClientAndPath, checkNodeName, checkOptions, checkPath, checkWait, clientRule, knownOptions, MAX_TIMEOUT_MS, rules,
   WAIT_RULES, type OptionRules, type Rule,
 } from './validate.js';
 export {

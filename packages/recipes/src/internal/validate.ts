@@ -124,6 +124,11 @@ export function checkOptions<O>(what: string, options: O | undefined, optionRule
   }
 }
 
+/** The options of `options` that have a rule: what a door hands on to another door it builds on, unwarned. */
+export function knownOptions<O extends object>(options: O, optionRules: OptionRules<O>): O {
+  return Object.fromEntries(Object.entries(options).filter(([key]) => Object.hasOwn(optionRules, key))) as O;
+}
+
 /** The rules of WaitOptions (`{ signal, timeout }`), which every waiting method takes. */
 export const WAIT_RULES: OptionRules<WaitOptions> = {
   signal: rules.signal,
@@ -161,8 +166,8 @@ export function checkNodeName(what: string, name: unknown): asserts name is stri
   }
 }
 
-/** The checks of a recipe constructor's first two arguments: the client and the path. */
-export function checkClientAndPath(what: string, client: unknown, path: unknown): void {
+/** The checks of a recipe constructor's first two arguments: the client and the path (named `pathName`). */
+export function checkClientAndPath(what: string, client: unknown, path: unknown, pathName = 'path'): void {
   checkArg(what, 'client', client, clientRule);
-  checkArg(what, 'path', path, rules.path);
+  checkArg(what, pathName, path, rules.path);
 }

@@ -16,7 +16,7 @@ import { basename, joinPath } from '@zkts/protocol';
 
 import { LockLostError, LockUpgradeError } from '../errors.js';
 import {
-  checkClientAndPath, checkOptions, checkpoint, ensureDir, formatSequence, isConnectionLoss, isNodeExists, isNoNode, parseContender, protectedPrefix,
+  checkClientAndPath, checkOptions, checkpoint, ensureDir, knownOptions, formatSequence, isConnectionLoss, isNodeExists, isNoNode, parseContender, protectedPrefix,
   removeSoon, retrying, type RecipeClient, type Scope,
 } from '../internal/index.js';
 import type { Entry } from './contender.js';
@@ -34,8 +34,10 @@ export class ReadWriteLock {
     checkClientAndPath('ReadWriteLock', client, path);
     checkOptions('ReadWriteLock', options, LOCK_OPTION_RULES);
     this.path = path;
-    this.writeLock = new WriteLock(client, path, options, this);
-    this.readLock = new ReadLock(client, path, options, this);
+    // Unknown keys were warned about once, here: the two sides get only the known ones.
+    const sides = knownOptions(options, LOCK_OPTION_RULES);
+    this.writeLock = new WriteLock(client, path, sides, this);
+    this.readLock = new ReadLock(client, path, sides, this);
   }
 
   /** Every contender, readers and writers, in queue order. */
