@@ -26,7 +26,8 @@ export class DoubleBarrier {
   constructor(client: RecipeClient, path: string, count: number, options: { id?: string } = {}) {
     checkClientAndPath('DoubleBarrier', client, path);
     checkArg('DoubleBarrier', 'count', count, rules.integer(1, 2 ** 31 - 1));
-    checkOptions('DoubleBarrier', options, { id: rules.nodeName });
+    // `ready` is the barrier's own node: a participant of that name would be taken for the signal to go.
+    checkOptions('DoubleBarrier', options, { id: { expect: `${rules.nodeName.expect}, not '${READY}'`, test: (v) => rules.nodeName.test(v) && v !== READY } });
     this.client = client;
     this.path = path;
     this.count = count;

@@ -7,7 +7,7 @@
  */
 import { basename, type Stat } from '@zkts/protocol';
 
-import { checkArg, checkClientAndPath, checkOptions, rules, type OptionRules } from '../internal/index.js';
+import { checkArg, checkClientAndPath, checkOptions, knownOptions, rules, type OptionRules } from '../internal/index.js';
 import { CACHE_OPTION_RULES } from './base-cache.js';
 import type { CacheClient } from './client.js';
 import { NodeCache } from './node-cache.js';
@@ -96,7 +96,7 @@ export function watchData<T = Uint8Array>(client: CacheClient, path: string, fn:
   checkClientAndPath('watchData', client, path);
   checkArg('watchData', 'fn', fn, rules.function);
   checkOptions('watchData', options, CACHE_OPTION_RULES as OptionRules<CacheOptions<T>>);
-  const cache = new NodeCache<T>(client, path, options);
+  const cache = new NodeCache<T>(client, path, knownOptions(options, CACHE_OPTION_RULES as OptionRules<CacheOptions<T>>));
   const caller = new LatestCaller<CachedNode<T> | null>((n) => fn(n === null ? null : n.data, n === null ? null : n.stat), () => void cache.close(), onErrorOf(options));
   let node: CachedNode<T> | null = null;
   let started = false;
@@ -117,7 +117,7 @@ export function watchChildren(client: CacheClient, path: string, fn: ChildrenWat
   checkClientAndPath('watchChildren', client, path);
   checkArg('watchChildren', 'fn', fn, rules.function);
   checkOptions('watchChildren', options, WATCH_CHILDREN_RULES);
-  const cache = new TreeCache<undefined>(client, path, { ...options, data: 'stat', maxDepth: 1 });
+  const cache = new TreeCache<undefined>(client, path, { ...knownOptions(options, WATCH_CHILDREN_RULES), data: 'stat', maxDepth: 1 });
   const caller = new LatestCaller<string[] | null>(fn, () => void cache.close(), onErrorOf(options));
   const names = new Set<string>();
   let exists = false;

@@ -3,7 +3,7 @@
  * protect, or run a multi that commits only while the lock node still exists (`guard`).
  */
 import { LockLostError, LockNotHeldError } from '../errors.js';
-import { isConnectedState, isNoNode, type Op, type OpResult, type RecipeClient } from '../internal/index.js';
+import { checkArg, isConnectedState, isNoNode, rules, type Op, type OpResult, type RecipeClient } from '../internal/index.js';
 
 /** When a held lock counts as lost: only when the session is certainly gone, or already when it is in doubt. */
 export type LostOn = 'expired' | 'suspended';
@@ -147,6 +147,7 @@ export class LockHandleImpl implements LockHandle {
   }
 
   async guard(ops: Op[]): Promise<OpResult[]> {
+    checkArg('LockHandle.guard', 'ops', ops, rules.arrayOf(rules.object));
     if (this.released) throw new LockNotHeldError('guard() on a released lock handle');
     const results = await this.hold.client.multi([{ op: 'check', path: this.hold.node }, ...ops]);
     return results.slice(1);
