@@ -13,7 +13,11 @@ export function checkUnknownOptions(options: object, knownKeys: readonly string[
   try {
     checkOptionKeys(options, knownKeys, where);
   } catch (e) {
-    if (e instanceof InvalidArgumentError) throw new RecipeArgumentError(e.message, { cause: e });
+    if (e instanceof InvalidArgumentError) {
+      // Protocol's message leads with "invalid options: "; ours names the door instead, as every other check does.
+      const lead = `invalid ${e.argument}: `;
+      throw new RecipeArgumentError(e.message.startsWith(lead) ? e.message.slice(lead.length) : e.message, { cause: e });
+    }
     throw e;
   }
 }

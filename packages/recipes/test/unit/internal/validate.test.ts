@@ -29,7 +29,7 @@ describe('names and checks', () => {
     const table = { reentrant: rules.boolean };
     const error = (() => {
       try {
-        checkOptions('Door', { Reentrant: true }, table);
+        checkOptions<{ reentrant?: boolean }>('Door', { Reentrant: true } as { reentrant?: boolean }, table);
       } catch (e) {
         return e;
       }
