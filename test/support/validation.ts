@@ -157,6 +157,8 @@ export type ValueKind =
 export interface BadValue {
   readonly label: string;
   readonly value: unknown;
+  /** What the message must mention instead of [option, shownValue(value)] (a member of the value, say). */
+  readonly mentions?: readonly string[];
 }
 
 const bv = (label: string, value: unknown): BadValue => ({ label, value });
@@ -327,4 +329,51 @@ export function publicMethodsOf(packageEntry: string, className: string): string
   const statics = checker.getTypeOfSymbolAtLocation(symbol, at);
   for (const p of checker.getPropertiesOfType(statics)) if (p.name !== 'prototype' && ours(p) && isPublic(p) && callable(p, at)) names.push(`static ${p.name}`);
   return names.sort();
+}
+
+// ---- Building tables ----------------------------------------------------------------------------------------
+
+/** What an option takes: a ValueKind (badValuesFor it), or an explicit list of bad values. */
+export type OptionSpec = ValueKind | readonly BadValue[];
+
+/**
+ * One BadCase per (option, bad value): `call` gets `{ ...base, [option]: value }`. `where` prefixes the labels.
+ * Pair it with `coveredOptions(cases)` and `optionKeysOf(...)` to prove every key of the type has rows.
+ */
+export function optionCases(
+  where: string,
+  specs: Readonly<Record<string, OptionSpec>>,
+  call: (options: Record<string, unknown>) => unknown,
+  base: Readonly<Record<string, unknown>> = {},
+): BadCase[] {
+  const out: BadCase[] = [];
+  for (const [option, spec] of Object.entries(specs)) {
+    const values = typeof spec === 'string' ? badValuesFor(spec as ValueKind) : spec;
+    for (const b of values) {
+      out.push({
+        label: `${where}: ${option} = ${b.label}`, option, value: b.value, call: () => call({ ...base, [option]: b.value }),
+        ...(b.mentions === undefined ? {} : { mentions: b.mentions }),
+      });
+    }
+  }
+  return out;
+}
+
+/** A typo of `key` that the unknown-option policy must catch as a near miss (two letters swapped, or case). */
+export function typoOf(key: string): string {
+  if (key.length < 4) return key.toUpperCase();
+  const i = Math.floor(key.length / 2);
+  return `${key.slice(0, i - 1)}${key[i] ?? ''}${key[i - 1] ?? ''}${key.slice(i + 1)}`;
+}
+
+/**
+ * The two policy rows every options object gets: a near miss of `knownKey` (must be refused with "did you
+ * mean '<knownKey>'") and a non-object options argument (null).
+ */
+export function policyCases(where: string, knownKey: string, call: (options: unknown) => unknown, optionsName = 'options'): BadCase[] {
+  const typo = typoOf(knownKey);
+  return [
+    { label: `${where}: unknown key ${typo}`, option: typo, mentions: [`'${typo}'`, `did you mean '${knownKey}'`], call: () => call({ [typo]: 1 }) },
+    { label: `${where}: ${optionsName} = null`, option: optionsName, value: null, call: () => call(null) },
+  ];
 }

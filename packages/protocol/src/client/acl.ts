@@ -5,12 +5,15 @@
 import { createHash } from 'node:crypto';
 import { isIP } from 'node:net';
 import { InvalidArgumentError } from '../errors/errors.js';
+import { describeValue } from '../errors/option-keys.js';
 import { Perms } from '../codec/records/constants.js';
 import type { ACL } from './types.js';
 
 
 /** 'user:base64(sha1(user:password))'. */
 export function digestId(user: string, password: string): string {
+  if (typeof user !== 'string') throw new InvalidArgumentError('user', `digestId needs a user string, got ${describeValue(user)}`);
+  if (typeof password !== 'string') throw new InvalidArgumentError('password', `digestId needs a password string, got ${describeValue(password)}`);
   const hash = createHash('sha1').update(`${user}:${password}`, 'utf8').digest('base64');
   return `${user}:${hash}`;
 }
@@ -68,16 +71,16 @@ function validIpId(id: string): boolean {
 
 /** Rejects what the server would answer INVALID_ACL for (and a few things it would accept by mistake). */
 export function validateAcl(acl: readonly ACL[] | undefined | null): void {
-  if (!Array.isArray(acl) || acl.length === 0) throw new InvalidArgumentError('acl', 'ACL list must not be empty');
+  if (!Array.isArray(acl) || acl.length === 0) throw new InvalidArgumentError('acl', `ACL list must be a non-empty array, got ${describeValue(acl)}`);
   for (const entry of acl) {
     const perms: unknown = entry?.perms;
     if (typeof perms !== 'number' || !Number.isInteger(perms) || perms < 0 || perms > Perms.ALL) {
-      throw new InvalidArgumentError('acl', `perms must be an integer in 0..31, got ${String(perms)}`);
+      throw new InvalidArgumentError('acl', `perms must be an integer in 0..31, got ${describeValue(perms)}`);
     }
     const scheme: unknown = entry.id?.scheme;
     const id: unknown = entry.id?.id;
     if (typeof scheme !== 'string' || typeof id !== 'string') {
-      throw new InvalidArgumentError('acl', 'each ACL needs id.scheme and id.id strings');
+      throw new InvalidArgumentError('acl', `each ACL needs id.scheme and id.id strings, got ${describeValue(scheme)} and ${describeValue(id)}`);
     }
     if (!KNOWN_SCHEMES.has(scheme)) throw new InvalidArgumentError('acl', `unknown scheme ${JSON.stringify(scheme)}`);
     if (scheme === 'world' && id !== 'anyone') throw new InvalidArgumentError('acl', 'world scheme only has id "anyone"');

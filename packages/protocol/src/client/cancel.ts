@@ -9,6 +9,9 @@
  * used: it cannot be cleared, so a request answered in a millisecond would keep its timer for the whole limit.
  */
 import { TimeoutError, abortErrorFrom, type ZkError } from '../errors/errors.js';
+import { InvalidArgumentError } from '../errors/errors.js';
+import { describeValue } from '../errors/option-keys.js';
+import { CLOCK_METHODS, checkObjectWith, checkSignal, checkTimeout } from './validation.js';
 import { systemClock, type Clock, type ClockTimer } from './clock.js';
 import type { CallOptions } from './types.js';
 
@@ -22,6 +25,27 @@ export interface CancelOptions {
   deadline?: number | undefined;
 }
 
+/**
+ * The checks shared by CancelScope, cancelScope, raceCancel and sleep (options, the `what` label, the clock).
+ * Their options are usually a richer caller's options handed down whole (an operation's, a recipe's), so keys
+ * beyond signal/timeout/deadline are expected here and not reported.
+ */
+function checkCancelArguments(options: unknown, what: unknown, clock: unknown, where: string): void {
+  if (options !== undefined && (typeof options !== 'object' || options === null || Array.isArray(options))) {
+    throw new InvalidArgumentError('options', `${where} options must be an object, got ${describeValue(options)}`);
+  }
+  if (typeof what !== 'string' || what === '') throw new InvalidArgumentError('what', `${where} needs a non-empty label, got ${describeValue(what)}`);
+  checkObjectWith(clock, 'clock', CLOCK_METHODS, true);
+  if (options === undefined) return;
+  const o = options as CancelOptions;
+  checkSignal(o.signal);
+  checkTimeout(o.timeout);
+  const deadline: unknown = o.deadline;
+  if (deadline !== undefined && (typeof deadline !== 'number' || !Number.isFinite(deadline))) {
+    throw new InvalidArgumentError('deadline', `deadline must be a finite clock time in ms, got ${describeValue(deadline)}`);
+  }
+}
+
 /** The one cancellation primitive of the client: combines a signal, a timeout and a deadline into one `signal`, and cleans up its timer when disposed. */
 export class CancelScope implements Disposable {
   /** Absolute time limit (clock time), if any. */
@@ -33,6 +57,7 @@ export class CancelScope implements Disposable {
   private readonly onSourceAbort = (): void => this.cancel(abortErrorFrom(this.source as AbortSignal));
 
   constructor(options: CancelOptions, what: string, clock: Clock = systemClock) {
+    checkCancelArguments(options, what, clock, 'CancelScope');
     this.clock = clock;
     this.source = options.signal;
     const now = clock.now();
@@ -146,6 +171,7 @@ export class CancelScope implements Disposable {
 
 /** A scope, or null when there is nothing to cancel by (the hot path then allocates nothing). */
 export function cancelScope(options: CancelOptions | undefined, what: string, clock: Clock = systemClock): CancelScope | null {
+  checkCancelArguments(options, what, clock, 'cancelScope');
   if (options === undefined) return null;
   const { signal, timeout, deadline } = options;
   if (signal === undefined && deadline === undefined && (timeout === undefined || timeout <= 0)) return null;
@@ -154,6 +180,12 @@ export function cancelScope(options: CancelOptions | undefined, what: string, cl
 
 /** Waits for `promise` unless cancelled first (then rejects with the reason; the work itself goes on). */
 export function raceCancel<T>(promise: Promise<T>, options: CancelOptions | undefined, what: string, clock: Clock = systemClock): Promise<T> {
+  try {
+    if (typeof (promise as { then?: unknown } | null)?.then !== 'function') throw new InvalidArgumentError('promise', `raceCancel needs a promise, got ${describeValue(promise)}`);
+    checkCancelArguments(options, what, clock, 'raceCancel');
+  } catch (err) {
+    return Promise.reject(err);
+  }
   const scope = cancelScope(options, what, clock);
   if (scope === null) return promise;
   return scope.race(promise).finally(() => scope.dispose());
@@ -161,6 +193,12 @@ export function raceCancel<T>(promise: Promise<T>, options: CancelOptions | unde
 
 /** A cancellable pause: resolves after `ms`, rejects with the cancellation reason if cancelled first. */
 export function sleep(ms: number, options: CancelOptions = {}, clock: Clock = systemClock): Promise<void> {
+  try {
+    checkTimeout(ms, 'ms');
+    checkCancelArguments(options, 'sleep', clock, 'sleep');
+  } catch (err) {
+    return Promise.reject(err);
+  }
   const scope = cancelScope(options, 'sleep', clock);
   if (scope?.cancelled === true) return Promise.reject(scope.reason as ZkError);
   return new Promise<void>((resolve, reject) => {

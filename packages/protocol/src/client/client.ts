@@ -14,13 +14,15 @@ import { Chroot } from './chroot.js';
 import { parseConnectString } from './connect-string.js';
 import { attachLogger, listenerErrors } from './logger.js';
 import { Dispatcher } from './dispatcher.js';
-import { ClientListeners, type ClientEventListener, type ClientEvents } from './events.js';
+import { ClientListeners, checkEventName, type ClientEventListener, type ClientEvents } from './events.js';
 import * as op from './operations.js';
 import { OpContext } from './operations.js';
 import { sessionOptions } from './session/options.js';
 import { Session } from './session/session.js';
 import { stateStream, waitConnected } from './state-waits.js';
-import { checkTimeout, toBytes } from './validation.js';
+import { checkCallOptions, checkFunction, checkSignal, toBytes } from './validation.js';
+import { checkOptionKeys, describeValue } from '../errors/option-keys.js';
+import { CLIENT_OPTION_KEYS, CONNECT_OPTION_KEYS, checkClientOptions } from './client-options.js';
 import type {
   ACL,
   CallOptions,
@@ -51,6 +53,11 @@ const DEFAULT_SESSION_TIMEOUT = 30_000;
 /** The default for omitted options on the hot operations: shared, so a call without options allocates none. */
 const NO_OPTIONS = Object.freeze({});
 
+function checkListener(listener: unknown): void {
+  if (listener === undefined) throw new InvalidArgumentError('listener', 'listener must be a function, got undefined');
+  checkFunction(listener, 'listener');
+}
+
 /** A ZooKeeper client: one session, kept across reconnects, and every operation of ZooKeeper 3.8. Make one with `connect()` or `createClient()`. */
 export class ZkClient implements AsyncDisposable {
   private readonly session: Session;
@@ -68,12 +75,7 @@ export class ZkClient implements AsyncDisposable {
 
   constructor(connectString: string, options: ClientOptions = {}) {
     const parsed = parseConnectString(connectString);
-    checkTimeout(options.sessionTimeout, 'sessionTimeout');
-    checkTimeout(options.connectTimeout, 'connectTimeout');
-    checkTimeout(options.requestTimeout, 'requestTimeout');
-    if (options.sessionId !== undefined && options.sessionPassword === undefined) {
-      throw new InvalidArgumentError('sessionPassword', 're-attaching to a session needs its password');
-    }
+    checkClientOptions(options, 'createClient', CLIENT_OPTION_KEYS);
     this.root = new Chroot(parsed.chroot);
     this.maxPacket = options.maxPacket ?? DEFAULT_MAX_PACKET;
     this.requestedTimeout = options.sessionTimeout ?? DEFAULT_SESSION_TIMEOUT;
@@ -124,7 +126,7 @@ export class ZkClient implements AsyncDisposable {
    * timeout); on failure the client is closed, so nothing keeps dialling in the background.
    */
   async connect(options: CallOptions = {}): Promise<this> {
-    checkTimeout(options.timeout);
+    checkCallOptions(options, 'zk.connect');
     if (this.session.state === 'idle') this.session.start();
     try {
       await this.connected({
@@ -140,16 +142,24 @@ export class ZkClient implements AsyncDisposable {
 
   /** Resolves when in a connected state; rejects when expired, closed or auth-failed (or on timeout/abort). */
   connected(options: CallOptions = {}): Promise<void> {
+    try {
+      checkCallOptions(options, 'zk.connected');
+    } catch (err) {
+      return Promise.reject(err);
+    }
     return waitConnected(this.session, options, this.clock);
   }
 
   /** Every state change from now on, in order; ends after a terminal state (or on abort/return). */
   states(options: { signal?: AbortSignal } = {}): AsyncIterable<StateChange> {
+    checkOptionKeys(options, ['signal'], 'zk.states');
+    checkSignal(options.signal);
     return stateStream(this.session, options, this.clock);
   }
 
   /** Calls `listener` on every state change; returns the function that removes it. */
   onStateChange(listener: (change: StateChange) => void): () => void {
+    checkListener(listener);
     return this.session.onStateChange(listener);
   }
 
@@ -162,6 +172,7 @@ export class ZkClient implements AsyncDisposable {
 
   /** Each failed attempt to reach a server while not connected (refused, not found, TLS, handshake timeout…). */
   onConnectFailure(listener: (attempt: ConnectAttempt) => void): () => void {
+    checkListener(listener);
     return this.session.onConnectFailure(listener);
   }
 
@@ -294,7 +305,8 @@ export class ZkClient implements AsyncDisposable {
   /** Adds a credential to the session (and to every later reconnect). Resolves once the server accepts it. */
   addAuth(scheme: string, auth: Data, options: CallOptions = {}): Promise<void> {
     try {
-      if (typeof scheme !== 'string' || scheme === '') throw new InvalidArgumentError('scheme', 'scheme must be a non-empty string');
+      if (typeof scheme !== 'string' || scheme === '') throw new InvalidArgumentError('scheme', `scheme must be a non-empty string, got ${describeValue(scheme)}`);
+      checkCallOptions(options, 'zk.addAuth');
       const bytes = toBytes(auth, this.maxPacket) ?? new Uint8Array(0);
       // The credential stays registered either way; a caller who gives up just stops waiting for the answer.
       return raceCancel(this.session.addAuth(scheme, bytes), options, 'addAuth', this.clock);
@@ -319,18 +331,22 @@ export class ZkClient implements AsyncDisposable {
 
   /** Calls `listener` on every `event` from now on (see {@link ClientEvents}). Returns the client. */
   on<E extends keyof ClientEvents>(event: E, listener: ClientEventListener<E>): this {
+    checkListener(listener);
     (this.listeners ??= new ClientListeners(this.session)).add(event, listener, false);
     return this;
   }
 
   /** Calls `listener` on the next `event` only. Returns the client. */
   once<E extends keyof ClientEvents>(event: E, listener: ClientEventListener<E>): this {
+    checkListener(listener);
     (this.listeners ??= new ClientListeners(this.session)).add(event, listener, true);
     return this;
   }
 
   /** Removes a listener added with on/once (the most recent registration of it for `event`). */
   off<E extends keyof ClientEvents>(event: E, listener: ClientEventListener<E>): this {
+    checkEventName(event);
+    checkListener(listener);
     this.listeners?.remove(event, listener);
     return this;
   }
@@ -348,10 +364,15 @@ export function createClient(connectString: string, options?: ClientOptions): Zk
 
 /** createClient + connect; on failure the client is closed. */
 export async function connect(connectString: string, options?: ClientOptions & { signal?: AbortSignal; timeout?: number }): Promise<ZkClient> {
-  return new ZkClient(connectString, options).connect(pickCallOptions(options ?? {}));
+  checkClientOptions(options, 'connect', CONNECT_OPTION_KEYS);
+  const { signal: _signal, timeout: _timeout, ...clientOptions } = options ?? {};
+  return new ZkClient(connectString, clientOptions).connect(pickCallOptions(options ?? {}));
 }
 
 /** `reconfig(client, …)`: the same as `client.admin.reconfig(…)`. */
 export function reconfig(client: ZkClient, options: ReconfigOptions): Promise<GetDataResult> {
+  if (typeof (client as Partial<ZkClient> | null)?.admin?.reconfig !== 'function') {
+    return Promise.reject(new InvalidArgumentError('client', `reconfig needs a ZkClient, got ${describeValue(client)}`));
+  }
   return client.admin.reconfig(options);
 }

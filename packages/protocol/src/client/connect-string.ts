@@ -3,6 +3,7 @@
  * ConnectStringParser). The chroot is validated like any path; a bare '/' means no chroot.
  */
 import { InvalidArgumentError } from '../errors/errors.js';
+import { describeValue } from '../errors/option-keys.js';
 import { validatePath } from './paths.js';
 
 /** One server of a connect string. */
@@ -50,7 +51,7 @@ function parseHost(entry: string): HostAddress {
 /** Parses `host[:port][,host[:port]…][/chroot]` (IPv6 in brackets; port 2181 by default). Throws InvalidArgumentError on a malformed string. */
 export function parseConnectString(connectString: string): ParsedConnectString {
   if (typeof connectString !== 'string' || connectString.trim() === '') {
-    throw new InvalidArgumentError('connectString', 'connect string must not be empty');
+    throw new InvalidArgumentError('connectString', `connect string must be a non-empty string, got ${describeValue(connectString)}`);
   }
   let hostsPart = connectString.trim();
   let chroot = '';
@@ -59,7 +60,11 @@ export function parseConnectString(connectString: string): ParsedConnectString {
   if (slash >= 0) {
     chroot = hostsPart.slice(slash);
     hostsPart = hostsPart.slice(0, slash);
-    validatePath(chroot);
+    try {
+      validatePath(chroot);
+    } catch (err) {
+      throw new InvalidArgumentError('connectString', `bad chroot in ${describeValue(connectString)}: ${(err as Error).message}`, { cause: err });
+    }
     if (chroot === '/') chroot = '';
   }
   const hosts = hostsPart

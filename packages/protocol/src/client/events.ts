@@ -10,6 +10,7 @@
  */
 import type { ConnectAttempt } from '../errors/errors.js';
 import { InvalidArgumentError } from '../errors/errors.js';
+import { describeValue } from '../errors/option-keys.js';
 import type { SessionState, StateChange } from './types.js';
 
 /**
@@ -38,6 +39,12 @@ interface Registration {
 }
 
 /** One client's registrations, in order (made on its first `on`/`once`). */
+/** 'state', 'connectFailure', a state name, or 'error' (accepted for Node's events.once, never emitted). */
+export function checkEventName(event: unknown): void {
+  if (event === 'error' || event === 'state' || event === 'connectFailure' || (typeof event === 'string' && STATES.has(event))) return;
+  throw new InvalidArgumentError('event', `unknown client event ${describeValue(event)}: 'state', 'connectFailure' or a state name`);
+}
+
 export class ClientListeners {
   private readonly list: Registration[] = [];
   private readonly source: EventSource;
@@ -49,9 +56,7 @@ export class ClientListeners {
   add(event: string, listener: AnyListener, once: boolean): void {
     // Node's events.once(zk, name) also listens for 'error', which this client never emits: accepted, never called.
     if (event === 'error') return;
-    if (event !== 'state' && event !== 'connectFailure' && !STATES.has(event)) {
-      throw new InvalidArgumentError('event', `unknown client event ${JSON.stringify(event)}: 'state', 'connectFailure' or a state name`);
-    }
+    checkEventName(event);
     const list = this.list;
     const deliver = (payload: StateChange | ConnectAttempt): void => {
       if (once) unsubscribe();

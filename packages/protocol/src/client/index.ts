@@ -42,4 +42,4 @@ export { systemClock, type Clock, type ClockTimer, type ClockTimerOptions } from
 export { exponentialBackoff, noRetry, isRetryable, type RetryPolicy, type BackoffOptions } from './retry.js';
 // The unknown-option policy and the value formatting of argument errors, for code built on the client
 // (@zkts/recipes checks its own options objects the same way).
-export { checkOptionKeys, describeValue, UNKNOWN_OPTION_WARNING } from './option-keys.js';
+export { checkOptionKeys, describeValue, UNKNOWN_OPTION_WARNING } from '../errors/option-keys.js';

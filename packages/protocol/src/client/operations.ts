@@ -8,6 +8,7 @@
  * adding a watch promise) is in async helpers that get arguments already validated.
  */
 import { InvalidArgumentError } from '../errors/errors.js';
+import { describeValue } from '../errors/option-keys.js';
 import { CONFIG_NODE } from '../codec/records/config.js';
 import { Acls, validateAcl } from './acl.js';
 import type { Chroot } from './chroot.js';
@@ -40,7 +41,7 @@ import type {
   WatchEvent,
   WatchOptions,
 } from './types.js';
-import { checkCreateMode, checkTimeout, checkVersion, toBytes } from './validation.js';
+import { RECONFIG_KEYS, checkCreateOptions, checkDeleteOptions, REMOVE_WATCHES_KEYS, VERSION_KEYS, WATCH_KEYS, checkBoolean, checkCallOptions, checkReconfigValues, checkCreateMode, checkTimeout, checkVersion, toBytes } from './validation.js';
 import { addWatch as addWatchAt, removalKinds, removeWatches as removeWatchesAt, watcherTypeOf, type WatchRequestContext } from './watches/watch-requests.js';
 import type { ClientWatches } from './watches/watches.js';
 
@@ -113,9 +114,10 @@ function serverPath(ctx: OpContext, path: string, options?: { sequential?: boole
 
 export function create(ctx: OpContext, path: string, data: Data | null | undefined, options: CreateOptions): Promise<{ path: string; stat: Stat }> {
   try {
+    checkCreateOptions(options, 'zk.create');
     const mode = checkCreateMode(options.mode, options.ttl);
     const target = serverPath(ctx, path, { sequential: mode.sequential });
-    const acl = options.acl ?? Acls.openUnsafe();
+    const acl = options.acl === undefined ? Acls.openUnsafe() : options.acl;
     validateAcl(acl);
     const bytes = toBytes(data, ctx.maxPacket);
     return created(ctx, ctx.call(req.create(target, path, bytes, acl, mode), options));
@@ -132,6 +134,7 @@ async function created(ctx: OpContext, reply: Promise<{ path: string; stat: Stat
 /** create with `{ protected: true }` (idempotent.ts), through the client's public operations. */
 export function protectedCreate(ctx: OpContext, client: IdempotentClient, path: string, data: Data | null | undefined, options: CreateOptions): Promise<{ path: string; stat: Stat }> {
   try {
+    checkCreateOptions(options, 'zk.create');
     serverPath(ctx, path, { sequential: checkCreateMode(options.mode, options.ttl).sequential });
     return createProtected(client, path, data, options);
   } catch (err) {
@@ -141,6 +144,7 @@ export function protectedCreate(ctx: OpContext, client: IdempotentClient, path: 
 
 export function deleteNode(ctx: OpContext, path: string, options: CallOptions & { version?: number }): Promise<void> {
   try {
+    checkDeleteOptions(options);
     const version = checkVersion(options.version);
     const target = serverPath(ctx, path);
     if (target === '/') throw new InvalidArgumentError('path', 'the root node cannot be deleted');
@@ -153,6 +157,7 @@ export function deleteNode(ctx: OpContext, path: string, options: CallOptions & 
 /** delete with `{ guaranteed: true }` (idempotent.ts), through the client's public operations. */
 export function guaranteedDelete(ctx: OpContext, client: IdempotentClient, path: string, options: CallOptions & { version?: number }): Promise<void> {
   try {
+    checkDeleteOptions(options);
     checkVersion(options.version);
     if (serverPath(ctx, path) === '/') throw new InvalidArgumentError('path', 'the root node cannot be deleted');
     return deleteUntilDone(client, path, options.version, options);
@@ -163,6 +168,7 @@ export function guaranteedDelete(ctx: OpContext, client: IdempotentClient, path:
 
 export function exists(ctx: OpContext, path: string, options: WatchOptions): Promise<Stat | null | { stat: Stat | null; watch: Promise<WatchEvent> }> {
   try {
+    checkCallOptions(options, 'zk.exists', WATCH_KEYS);
     const target = serverPath(ctx, path);
     if (options.watch === undefined) return ctx.read(req.exists(target, path, undefined), options);
     return existsWatched(ctx, target, path, ctx.watches.watcherFor(options.watch), options);
@@ -179,6 +185,7 @@ async function existsWatched(ctx: OpContext, target: string, path: string, w: Wa
 // The plain read returns the call's own promise (no wrapper promise, no extra microtask hop).
 export function getData(ctx: OpContext, path: string, options: WatchOptions): Promise<MaybeWatched<GetDataResult>> {
   try {
+    checkCallOptions(options, 'zk.getData', WATCH_KEYS);
     const target = serverPath(ctx, path);
     if (options.watch === undefined) return ctx.read(req.getData(target, path, undefined), options);
     return getDataWatched(ctx, target, path, ctx.watches.watcherFor(options.watch), options);
@@ -195,6 +202,7 @@ async function getDataWatched(ctx: OpContext, target: string, path: string, w: W
 /** The ensemble configuration; the watch is on the raw /zookeeper/config, never under the chroot. */
 export function getConfig(ctx: OpContext, options: WatchOptions): Promise<MaybeWatched<GetDataResult>> {
   try {
+    checkCallOptions(options, 'zk.getConfig', WATCH_KEYS);
     return getDataWatched(ctx, CONFIG_NODE, CONFIG_NODE, ctx.watches.watcherFor(options.watch), options);
   } catch (err) {
     return Promise.reject(err);
@@ -203,6 +211,7 @@ export function getConfig(ctx: OpContext, options: WatchOptions): Promise<MaybeW
 
 export function setData(ctx: OpContext, path: string, data: Data | null, options: CallOptions & { version?: number }): Promise<Stat> {
   try {
+    checkCallOptions(options, 'zk.setData', VERSION_KEYS);
     const version = checkVersion(options.version);
     const target = serverPath(ctx, path);
     const bytes = toBytes(data, ctx.maxPacket);
@@ -214,6 +223,7 @@ export function setData(ctx: OpContext, path: string, data: Data | null, options
 
 export function getACL(ctx: OpContext, path: string, options: CallOptions): Promise<{ acl: ACL[]; stat: Stat }> {
   try {
+    checkCallOptions(options, 'zk.getACL');
     return ctx.read(req.getACL(serverPath(ctx, path), path), options);
   } catch (err) {
     return Promise.reject(err);
@@ -222,6 +232,7 @@ export function getACL(ctx: OpContext, path: string, options: CallOptions): Prom
 
 export function setACL(ctx: OpContext, path: string, acl: ACL[], options: CallOptions & { version?: number }): Promise<Stat> {
   try {
+    checkCallOptions(options, 'zk.setACL', VERSION_KEYS);
     const version = checkVersion(options.version);
     const target = serverPath(ctx, path);
     validateAcl(acl);
@@ -233,6 +244,7 @@ export function setACL(ctx: OpContext, path: string, acl: ACL[], options: CallOp
 
 export function getChildren(ctx: OpContext, path: string, options: WatchOptions): Promise<MaybeWatched<GetChildrenResult>> {
   try {
+    checkCallOptions(options, 'zk.getChildren', WATCH_KEYS);
     const target = serverPath(ctx, path);
     if (options.watch === undefined) return ctx.read(req.getChildren(target, path, undefined), options);
     return getChildrenWatched(ctx, target, path, ctx.watches.watcherFor(options.watch), options);
@@ -248,6 +260,7 @@ async function getChildrenWatched(ctx: OpContext, target: string, path: string, 
 
 export function sync(ctx: OpContext, path: string, options: CallOptions): Promise<void> {
   try {
+    checkCallOptions(options, 'zk.sync');
     return ctx.read(req.sync(serverPath(ctx, path), path), options);
   } catch (err) {
     return Promise.reject(err);
@@ -256,7 +269,8 @@ export function sync(ctx: OpContext, path: string, options: CallOptions): Promis
 
 export function multi(ctx: OpContext, ops: Op[], options: CallOptions): Promise<OpResult[]> {
   try {
-    if (!Array.isArray(ops)) throw new InvalidArgumentError('ops', 'ops must be an array');
+    checkCallOptions(options, 'zk.multi');
+    if (!Array.isArray(ops)) throw new InvalidArgumentError('ops', `ops must be an array, got ${describeValue(ops)}`);
     const prepared = ops.map((op, i) => prepareMultiOp(op, i, ctx.root, ctx.maxPacket));
     if (ops.length === 0) return Promise.resolve([]);
     return ctx.call(multiSpec(prepared, ctx.root), options);
@@ -267,7 +281,8 @@ export function multi(ctx: OpContext, ops: Op[], options: CallOptions): Promise<
 
 export function multiRead(ctx: OpContext, ops: ReadOp[], options: CallOptions): Promise<ReadResult[]> {
   try {
-    if (!Array.isArray(ops)) throw new InvalidArgumentError('ops', 'ops must be an array');
+    checkCallOptions(options, 'zk.multiRead');
+    if (!Array.isArray(ops)) throw new InvalidArgumentError('ops', `ops must be an array, got ${describeValue(ops)}`);
     const prepared = ops.map((op, i) => {
       if (op?.op !== 'getData' && op?.op !== 'getChildren') {
         throw new InvalidArgumentError('ops', `op #${i}: multiRead only takes getData and getChildren`);
@@ -283,6 +298,7 @@ export function multiRead(ctx: OpContext, ops: ReadOp[], options: CallOptions): 
 
 export function getEphemerals(ctx: OpContext, prefixPath: string, options: CallOptions): Promise<string[]> {
   try {
+    checkCallOptions(options, 'zk.getEphemerals');
     return ephemeralsUnderRoot(ctx, ctx.read(req.getEphemerals(serverPath(ctx, prefixPath)), options));
   } catch (err) {
     return Promise.reject(err);
@@ -298,6 +314,7 @@ async function ephemeralsUnderRoot(ctx: OpContext, reply: Promise<string[]>): Pr
 
 export function getAllChildrenNumber(ctx: OpContext, path: string, options: CallOptions): Promise<number> {
   try {
+    checkCallOptions(options, 'zk.getAllChildrenNumber');
     return ctx.read(req.getAllChildrenNumber(serverPath(ctx, path), path), options);
   } catch (err) {
     return Promise.reject(err);
@@ -306,6 +323,7 @@ export function getAllChildrenNumber(ctx: OpContext, path: string, options: Call
 
 export function whoAmI(ctx: OpContext, options: CallOptions): Promise<{ authScheme: string; user: string }[]> {
   try {
+    checkCallOptions(options, 'zk.whoAmI');
     return ctx.read(req.whoAmI(), options);
   } catch (err) {
     return Promise.reject(err);
@@ -314,8 +332,9 @@ export function whoAmI(ctx: OpContext, options: CallOptions): Promise<{ authSche
 
 export function addWatch(ctx: OpContext, path: string, mode: 'persistent' | 'persistent-recursive', options: CallOptions): Promise<PersistentWatch> {
   try {
+    checkCallOptions(options, 'zk.addWatch');
     if (mode !== 'persistent' && mode !== 'persistent-recursive') {
-      throw new InvalidArgumentError('mode', `addWatch mode must be 'persistent' or 'persistent-recursive', got ${String(mode)}`);
+      throw new InvalidArgumentError('mode', `addWatch mode must be 'persistent' or 'persistent-recursive', got ${describeValue(mode)}`);
     }
     return addWatchAt(ctx, path, serverPath(ctx, path), mode, options);
   } catch (err) {
@@ -325,6 +344,8 @@ export function addWatch(ctx: OpContext, path: string, mode: 'persistent' | 'per
 
 export function removeWatches(ctx: OpContext, path: string, type: RemoveWatchType, options: CallOptions & { local?: boolean }): Promise<void> {
   try {
+    checkCallOptions(options, 'zk.removeWatches', REMOVE_WATCHES_KEYS);
+    checkBoolean(options.local, 'local');
     removalKinds(type);
     return removeWatchesAt(ctx, path, serverPath(ctx, path), type, options);
   } catch (err) {
@@ -334,8 +355,9 @@ export function removeWatches(ctx: OpContext, path: string, type: RemoveWatchTyp
 
 export function checkWatches(ctx: OpContext, path: string, type: CheckWatchType, options: CallOptions): Promise<void> {
   try {
+    checkCallOptions(options, 'zk.checkWatches');
     if (type !== 'children' && type !== 'data' && type !== 'any') {
-      throw new InvalidArgumentError('type', `checkWatches type must be children, data or any, got ${String(type)}`);
+      throw new InvalidArgumentError('type', `checkWatches type must be children, data or any, got ${describeValue(type)}`);
     }
     return ctx.read(req.checkWatches(serverPath(ctx, path), path, watcherTypeOf(type)), options);
   } catch (err) {
@@ -345,6 +367,8 @@ export function checkWatches(ctx: OpContext, path: string, type: CheckWatchType,
 
 export function reconfig(ctx: OpContext, options: ReconfigOptions): Promise<GetDataResult> {
   try {
+    checkCallOptions(options, 'zk.admin.reconfig', RECONFIG_KEYS);
+    checkReconfigValues(options);
     return ctx.call(req.reconfig(options), options);
   } catch (err) {
     return Promise.reject(err);
@@ -354,6 +378,9 @@ export function reconfig(ctx: OpContext, options: ReconfigOptions): Promise<GetD
 /** mkdirp (tree.ts), through the client's public operations. */
 export function mkdirp(ctx: OpContext, client: TreeClient, path: string, options: CreateOptions): Promise<void> {
   try {
+    checkCreateOptions(options, 'zk.mkdirp');
+    checkCreateMode(options.mode, options.ttl);
+    if (options.acl !== undefined) validateAcl(options.acl);
     serverPath(ctx, path);
     return mkdirpAll(client, path, options);
   } catch (err) {
@@ -364,6 +391,7 @@ export function mkdirp(ctx: OpContext, client: TreeClient, path: string, options
 /** removeRecursive (tree.ts), through the client's public operations. */
 export function removeRecursive(ctx: OpContext, client: TreeClient, path: string, options: CallOptions): Promise<void> {
   try {
+    checkCallOptions(options, 'zk.removeRecursive');
     serverPath(ctx, path);
     return removeAll(client, path, options);
   } catch (err) {

@@ -3,6 +3,7 @@
  * path helpers. Paths are UTF-16 strings here; the rules are stated on UTF-16 code units, as in Java.
  */
 import { InvalidArgumentError } from '../errors/errors.js';
+import { checkOptionKeys, describeValue } from '../errors/option-keys.js';
 
 function isForbiddenChar(c: number): boolean {
   return (
@@ -35,16 +36,25 @@ function reason(path: string): string | null {
 
 /** Throws InvalidArgumentError unless `path` is a valid ZooKeeper path. A sequential create may end with '/'. */
 export function validatePath(path: string, options: { sequential?: boolean } = {}): void {
-  if (typeof path !== 'string') throw new InvalidArgumentError('path', 'path must be a string');
+  if (typeof path !== 'string') throw new InvalidArgumentError('path', `path must be a string, got ${describeValue(path)}`);
+  checkOptionKeys(options, ['sequential'], 'validatePath');
+  if (options.sequential !== undefined && typeof options.sequential !== 'boolean') {
+    throw new InvalidArgumentError('sequential', `sequential must be true or false, got ${describeValue(options.sequential)}`);
+  }
   // Like PathUtils: a sequential path is checked with the counter the server will append.
   const why = reason(options.sequential === true ? `${path}1` : path);
   if (why !== null) throw new InvalidArgumentError('path', `${why}: ${JSON.stringify(path)}`);
 }
 
+function stringPath(p: unknown, where: string): void {
+  if (typeof p !== 'string') throw new InvalidArgumentError('path', `${where} takes a string path, got ${describeValue(p)}`);
+}
+
 /** Joins segments with single slashes: joinPath('/a', 'b/', '/c') === '/a/b/c'. */
 export function joinPath(...parts: string[]): string {
   const segments: string[] = [];
-  for (const part of parts) {
+  for (const [i, part] of parts.entries()) {
+    if (typeof part !== 'string') throw new InvalidArgumentError('parts', `joinPath part #${i} must be a string, got ${describeValue(part)}`);
     for (const s of part.split('/')) if (s !== '') segments.push(s);
   }
   return `/${segments.join('/')}`;
@@ -52,12 +62,14 @@ export function joinPath(...parts: string[]): string {
 
 /** '/a/b' → '/a', '/a' → '/', '/' → '/'. */
 export function parentPath(p: string): string {
+  stringPath(p, 'parentPath');
   const i = p.lastIndexOf('/');
   return i <= 0 ? '/' : p.slice(0, i);
 }
 
 /** '/a/b' → 'b', '/' → ''. */
 export function basename(p: string): string {
+  stringPath(p, 'basename');
   return p.slice(p.lastIndexOf('/') + 1);
 }
 

@@ -6,6 +6,8 @@
  * server could not answer" are retried: connection loss, and the server's OPERATION_TIMEOUT / SESSION_MOVED.
  */
 import { ConnectionLossError, ServerError, type ZkError } from '../errors/errors.js';
+import { checkOptionKeys } from '../errors/option-keys.js';
+import { checkBoolean, checkFunction, checkInteger, checkTimeout } from './validation.js';
 import { KeeperCode } from '../errors/codes.js';
 import { sleep } from './cancel.js';
 import type { Clock } from './clock.js';
@@ -37,6 +39,13 @@ export interface BackoffOptions {
 
 /** Exponential backoff: baseDelay · 2^(retry-1), capped, with full jitter, bounded in retries and time. */
 export function exponentialBackoff(options: BackoffOptions = {}): RetryPolicy {
+  checkOptionKeys(options, ['baseDelay', 'maxDelay', 'maxRetries', 'maxElapsed', 'jitter', 'random'], 'exponentialBackoff');
+  checkTimeout(options.baseDelay, 'baseDelay');
+  checkTimeout(options.maxDelay, 'maxDelay');
+  checkInteger(options.maxRetries, 'maxRetries', 0, Number.MAX_SAFE_INTEGER);
+  checkTimeout(options.maxElapsed, 'maxElapsed');
+  checkBoolean(options.jitter, 'jitter');
+  checkFunction(options.random, 'random');
   const base = options.baseDelay ?? 100;
   const cap = options.maxDelay ?? 10_000;
   const maxRetries = options.maxRetries ?? 5;
@@ -76,7 +85,8 @@ export async function retrying<T>(attempt: () => Promise<T>, policy: RetryPolicy
       if (!isRetryable(error)) throw error;
       const delay = policy.delayBefore(retry, clock.now() - started, error);
       if (delay === undefined) throw error;
-      await sleep(delay, { signal }, clock);
+      // A policy's negative delay means 'at once', as it always did (sleep itself refuses negatives).
+      await sleep(Math.max(0, delay), { signal }, clock);
     }
   }
 }

@@ -3,6 +3,7 @@
  * a bad call never reaches the wire.
  */
 import { InvalidArgumentError } from '../errors/errors.js';
+import { checkOptionKeys, describeValue } from '../errors/option-keys.js';
 import { CreateFlags } from '../codec/records/constants.js';
 import type { CreateMode, Data } from './types.js';
 
@@ -16,7 +17,7 @@ export function toBytes(data: Data | null | undefined, maxPacket: number): Uint8
   let bytes: Uint8Array;
   if (typeof data === 'string') bytes = utf8.encode(data);
   else if (data instanceof Uint8Array) bytes = data;
-  else throw new InvalidArgumentError('data', 'data must be a Uint8Array, a string or null');
+  else throw new InvalidArgumentError('data', `data must be a Uint8Array, a string or null, got ${describeValue(data)}`);
   if (bytes.byteLength > maxPacket) {
     throw new InvalidArgumentError('data', `${bytes.byteLength} bytes exceed the max packet of ${maxPacket} bytes`);
   }
@@ -27,7 +28,7 @@ export function toBytes(data: Data | null | undefined, maxPacket: number): Uint8
 export function checkVersion(version: number | undefined): number {
   if (version === undefined) return -1;
   if (!Number.isInteger(version) || version < -1 || version > 0x7fffffff) {
-    throw new InvalidArgumentError('version', `version must be -1 or an integer in 0..2^31-1, got ${String(version)}`);
+    throw new InvalidArgumentError('version', `version must be -1 or an integer in 0..2^31-1, got ${describeValue(version)}`);
   }
   return version;
 }
@@ -51,23 +52,136 @@ export interface CheckedMode {
 }
 
 export function checkCreateMode(mode: CreateMode | undefined, ttl: number | undefined): CheckedMode {
-  const m = mode ?? 'persistent';
-  if (!Object.hasOwn(FLAGS, m)) throw new InvalidArgumentError('mode', `unknown create mode ${JSON.stringify(m)}`);
+  const m = mode === undefined ? 'persistent' : mode;
+  if (typeof m !== 'string' || !Object.hasOwn(FLAGS, m)) throw new InvalidArgumentError('mode', `unknown create mode ${describeValue(m)}`);
   const flags = FLAGS[m];
   const isTtl = m === 'persistent-ttl' || m === 'persistent-sequential-ttl';
   if (isTtl) {
     if (ttl === undefined || !Number.isInteger(ttl) || ttl <= 0 || ttl > MAX_TTL) {
-      throw new InvalidArgumentError('ttl', `mode ${m} needs an integer ttl in 1..${MAX_TTL} ms, got ${String(ttl)}`);
+      throw new InvalidArgumentError('ttl', `mode ${m} needs an integer ttl in 1..${MAX_TTL} ms, got ${describeValue(ttl)}`);
     }
   } else if (ttl !== undefined) {
-    throw new InvalidArgumentError('ttl', `ttl is only allowed with a TTL mode, not ${m}`);
+    throw new InvalidArgumentError('ttl', `ttl is only allowed with a TTL mode, not ${m} (got ${describeValue(ttl)})`);
   }
   return { flags, sequential: m.includes('sequential'), container: m === 'container', ttl: isTtl ? ttl : undefined };
 }
 
-export function checkTimeout(timeout: number | undefined, what = 'timeout'): void {
+/** Node's timers fire at once past this (a 32-bit signed count of ms), so no timeout may exceed it. */
+export const MAX_TIMER_MS = 0x7fffffff;
+
+/** A timeout in ms: a finite number in 0..2^31-1 (0 meaning no limit where the option says so). */
+export function checkTimeout(timeout: unknown, what = 'timeout'): void {
   if (timeout === undefined) return;
-  if (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout < 0) {
-    throw new InvalidArgumentError(what, `${what} must be a non-negative number of ms, got ${String(timeout)}`);
+  if (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout < 0 || timeout > MAX_TIMER_MS) {
+    throw new InvalidArgumentError(what, `${what} must be a number of ms in 0..${MAX_TIMER_MS}, got ${describeValue(timeout)}`);
   }
+}
+
+/** An integer option in min..max (inclusive). */
+export function checkInteger(value: unknown, what: string, min: number, max: number): void {
+  if (value === undefined) return;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw new InvalidArgumentError(what, `${what} must be an integer in ${min}..${max}, got ${describeValue(value)}`);
+  }
+}
+
+export function checkBoolean(value: unknown, what: string): void {
+  if (value !== undefined && typeof value !== 'boolean') {
+    throw new InvalidArgumentError(what, `${what} must be true or false, got ${describeValue(value)}`);
+  }
+}
+
+export function checkFunction(value: unknown, what: string): void {
+  if (value !== undefined && typeof value !== 'function') {
+    throw new InvalidArgumentError(what, `${what} must be a function, got ${describeValue(value)}`);
+  }
+}
+
+/** One of a closed set of strings. */
+export function checkOneOf(value: unknown, what: string, allowed: readonly string[]): void {
+  if (value !== undefined && (typeof value !== 'string' || !allowed.includes(value))) {
+    throw new InvalidArgumentError(what, `${what} must be ${allowed.map((a) => `'${a}'`).join(' or ')}, got ${describeValue(value)}`);
+  }
+}
+
+/** An object (not null, not an array) whose listed members, when present, are functions. */
+export function checkObjectWith(value: unknown, what: string, methods: readonly string[], required: boolean): void {
+  if (value === undefined) return;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new InvalidArgumentError(what, `${what} must be an object${methods.length > 0 ? ` with ${methods.join(', ')}` : ''}, got ${describeValue(value)}`);
+  }
+  for (const m of methods) {
+    const member: unknown = (value as Record<string, unknown>)[m];
+    if (member === undefined && !required) continue;
+    if (typeof member !== 'function') {
+      throw new InvalidArgumentError(what, `${what}.${m} must be a function, got ${describeValue(member)}`);
+    }
+  }
+}
+
+/** An AbortSignal (by shape, so a signal from another realm passes). */
+export function checkSignal(value: unknown, what = 'signal'): void {
+  if (value === undefined) return;
+  const s = value as Partial<AbortSignal> | null;
+  if (typeof value !== 'object' || s === null || typeof s.aborted !== 'boolean' || typeof s.addEventListener !== 'function' || typeof s.removeEventListener !== 'function') {
+    throw new InvalidArgumentError(what, `${what} must be an AbortSignal, got ${describeValue(value)}`);
+  }
+}
+
+/** The keys every operation's options take (CallOptions). */
+export const CALL_OPTION_KEYS = ['signal', 'timeout', 'retry'] as const;
+
+/** CALL_OPTION_KEYS and an operation's own keys, made once (operations run hot: no list per call). */
+export function callOptionKeys(...extraKeys: string[]): readonly string[] {
+  return Object.freeze([...CALL_OPTION_KEYS, ...extraKeys]);
+}
+
+const RETRY_METHODS = ['delayBefore'] as const;
+export const CLOCK_METHODS = ['now', 'setTimeout', 'clearTimeout'] as const;
+
+/**
+ * An operation's options object: its keys (checkOptionKeys against `keys`, CallOptions' by default; see
+ * callOptionKeys), then signal, timeout and retry. The operation checks its own keys' values itself.
+ */
+export function checkCallOptions(options: unknown, where: string, keys: readonly string[] = CALL_OPTION_KEYS): void {
+  checkOptionKeys(options, keys, where);
+  if (options === undefined) return;
+  const o = options as Record<string, unknown>;
+  checkSignal(o['signal']);
+  checkTimeout(o['timeout']);
+  checkObjectWith(o['retry'], 'retry', RETRY_METHODS, true);
+}
+
+/** reconfig's own options: the membership strings and the config version it applies to. */
+export function checkReconfigValues(options: { joining?: unknown; leaving?: unknown; newMembers?: unknown; fromConfig?: unknown }): void {
+  for (const key of ['joining', 'leaving', 'newMembers'] as const) {
+    const value = options[key];
+    if (value !== undefined && (typeof value !== 'string' || value.trim() === '')) {
+      throw new InvalidArgumentError(key, `${key} must be a non-empty string of server specs, got ${describeValue(value)}`);
+    }
+  }
+  const from = options.fromConfig;
+  if (from !== undefined && (typeof from !== 'bigint' || from < -1n || from >= 2n ** 63n)) {
+    throw new InvalidArgumentError('fromConfig', `fromConfig must be a bigint config version (-1 = any), got ${describeValue(from)}`);
+  }
+}
+
+// Each operation's option keys, made once (no list per call).
+export const RECONFIG_KEYS = callOptionKeys('joining', 'leaving', 'newMembers', 'fromConfig');
+export const CREATE_KEYS = callOptionKeys('mode', 'acl', 'ttl', 'protected');
+export const DELETE_KEYS = callOptionKeys('version', 'guaranteed');
+export const WATCH_KEYS = callOptionKeys('watch');
+export const VERSION_KEYS = callOptionKeys('version');
+export const REMOVE_WATCHES_KEYS = callOptionKeys('local');
+
+/** create's and mkdirp's options: keys, CallOptions, `protected` (mode, ttl and acl are checked with the path). */
+export function checkCreateOptions(options: { protected?: unknown }, where: string): void {
+  checkCallOptions(options, where, CREATE_KEYS);
+  checkBoolean(options.protected, 'protected');
+}
+
+/** delete's options: keys, CallOptions, `guaranteed` (the version is checked with the path). */
+export function checkDeleteOptions(options: object): void {
+  checkCallOptions(options, 'zk.delete', DELETE_KEYS);
+  checkBoolean((options as { guaranteed?: unknown }).guaranteed, 'guaranteed');
 }

@@ -17,6 +17,7 @@
  *   ├── AbortError             the caller's AbortSignal fired
  *   └── InvalidArgumentError   bad input caught before anything was sent (path, ACL, size, version…)
  */
+import { describeValue } from './describe-value.js';
 import { KeeperCode, serverCodeMessage, serverCodeName, type KeeperCodeName } from './codes.js';
 
 const BRAND = Symbol.for('zkts.error');
@@ -232,6 +233,9 @@ export class InvalidArgumentError extends ZkError {
 
 /** Turns a signal's reason into an AbortError (keeping a caller-supplied ZkError as it is). */
 export function abortErrorFrom(signal: AbortSignal): ZkError {
+  if (typeof signal !== 'object' || signal === null || typeof (signal as Partial<AbortSignal>).aborted !== 'boolean') {
+    throw new InvalidArgumentError('signal', `abortErrorFrom needs an AbortSignal, got ${describeValue(signal)}`);
+  }
   const reason: unknown = signal.reason;
   if (reason instanceof ZkError) return reason;
   return new AbortError('operation aborted', { cause: reason });

@@ -14,6 +14,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { AuthFailedError, InvalidArgumentError, ProtocolError } from '../../errors/errors.js';
+import { checkOptionKeys, describeValue } from '../../errors/option-keys.js';
 import { parseDirectives, quote, single } from './directives.js';
 import type { SaslExchange, SaslMechanism } from './mechanism.js';
 
@@ -38,9 +39,17 @@ const EMPTY = new Uint8Array(0);
 
 /** The built-in DIGEST-MD5 mechanism; same as `sasl: { mechanism: 'DIGEST-MD5', username, password }`. */
 export function digestMd5(options: DigestMd5Options): SaslMechanism {
+  checkOptionKeys(options, ['username', 'password', 'protocol', 'serverName'], 'digestMd5');
+  if (options === undefined) throw new InvalidArgumentError('options', 'digestMd5 needs { username, password }, got undefined');
   const { username, password } = options;
-  if (typeof username !== 'string' || username === '') throw new InvalidArgumentError('sasl', 'DIGEST-MD5 needs a non-empty username');
-  if (typeof password !== 'string') throw new InvalidArgumentError('sasl', 'DIGEST-MD5 needs a password string');
+  if (typeof username !== 'string' || username === '') throw new InvalidArgumentError('username', `DIGEST-MD5 needs a non-empty username, got ${describeValue(username)}`);
+  if (typeof password !== 'string') throw new InvalidArgumentError('password', `DIGEST-MD5 needs a password string, got ${describeValue(password)}`);
+  for (const key of ['protocol', 'serverName'] as const) {
+    const value: unknown = options[key];
+    if (value !== undefined && (typeof value !== 'string' || value === '')) {
+      throw new InvalidArgumentError(key, `${key} must be a non-empty string, got ${describeValue(value)}`);
+    }
+  }
   const settings: Required<DigestMd5Options> = {
     username,
     password,

@@ -6,6 +6,7 @@
  * which hands the client an object of this shape, so the core never loads a native module unless asked.
  */
 import { InvalidArgumentError } from '../../errors/errors.js';
+import { checkOptionKeys, describeValue } from '../../errors/option-keys.js';
 import { digestMd5, type DigestMd5Options } from './digest-md5.js';
 
 /** The server an exchange authenticates to: the host and port as the connect string names them. */
@@ -50,9 +51,14 @@ export type SaslOptions = ({ mechanism: 'DIGEST-MD5' } & DigestMd5Options) | { m
 export function saslMechanism(options: SaslOptions | undefined): SaslMechanism | null {
   if (options === undefined) return null;
   const mechanism: unknown = (options as { mechanism?: unknown } | null)?.mechanism;
-  if (mechanism === 'DIGEST-MD5') return digestMd5(options as DigestMd5Options);
+  if (mechanism === 'DIGEST-MD5') {
+    checkOptionKeys(options, ['mechanism', 'username', 'password', 'protocol', 'serverName'], 'sasl');
+    const { mechanism: _name, ...credentials } = options as { mechanism: 'DIGEST-MD5' } & DigestMd5Options;
+    return digestMd5(credentials);
+  }
   if (typeof mechanism === 'object' && mechanism !== null && typeof (mechanism as SaslMechanism).start === 'function' && typeof (mechanism as SaslMechanism).name === 'string') {
+    checkOptionKeys(options, ['mechanism'], 'sasl');
     return mechanism as SaslMechanism;
   }
-  throw new InvalidArgumentError('sasl', `mechanism must be 'DIGEST-MD5' or a SASL mechanism object (name + start), got ${String(mechanism)}`);
+  throw new InvalidArgumentError('sasl', `mechanism must be 'DIGEST-MD5' or a SASL mechanism object (name + start), got ${describeValue(mechanism)}`);
 }

@@ -7,6 +7,7 @@
  * remove watches on the server are in watch-requests.ts. Nothing else touches the tables.
  */
 import { InvalidArgumentError, type ZkError } from '../../errors/errors.js';
+import { describeValue } from '../../errors/option-keys.js';
 import { EventType } from '../../codec/records/constants.js';
 import type { WatcherEvent } from '../../codec/records/watches.js';
 import type { Chroot } from '../chroot.js';
@@ -41,7 +42,7 @@ export class ClientWatches {
       const w = new OneShotPromise(this.root);
       return { watcher: w, promise: w.promise };
     }
-    if (typeof watch !== 'function') throw new InvalidArgumentError('watch', 'watch must be true or a listener function');
+    if (typeof watch !== 'function') throw new InvalidArgumentError('watch', `watch must be true or a listener function, got ${describeValue(watch)}`);
     let w = this.listenerWatchers.get(watch);
     if (w === undefined) {
       w = new ListenerWatcher(this.root, watch);

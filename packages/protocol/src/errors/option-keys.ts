@@ -5,7 +5,10 @@
  * unknown key only warns (once per function and key in the process), because one options object is often shared
  * between calls and may carry keys meant for another of them.
  */
-import { InvalidArgumentError } from '../errors/errors.js';
+import { describeValue } from './describe-value.js';
+import { InvalidArgumentError } from './errors.js';
+
+export { describeValue };
 
 /** The `code` of the process warning an unknown, not-near-miss option key raises. */
 export const UNKNOWN_OPTION_WARNING = 'ZKTS_UNKNOWN_OPTION';
@@ -23,12 +26,15 @@ const warned = new Set<string>();
  * @param where the function the options belong to, as a user would name it ('createClient', 'zk.create').
  */
 export function checkOptionKeys(options: unknown, knownKeys: readonly string[], where: string): void {
+  if (!Array.isArray(knownKeys)) throw new InvalidArgumentError('knownKeys', `checkOptionKeys needs an array of keys, got ${describeValue(knownKeys)}`);
+  if (typeof where !== 'string' || where === '') throw new InvalidArgumentError('where', `checkOptionKeys needs a non-empty function name, got ${describeValue(where)}`);
   if (options === undefined) return;
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     throw new InvalidArgumentError('options', `${where} options must be an object, got ${describeValue(options)}`);
   }
-  for (const key of Object.keys(options)) {
-    if (knownKeys.includes(key)) continue;
+  // for…in over own keys: no key array per call (operations check their options on every call).
+  for (const key in options) {
+    if (!Object.hasOwn(options, key) || knownKeys.includes(key)) continue;
     const near = nearMiss(key, knownKeys);
     if (near !== undefined) {
       throw new InvalidArgumentError('options', `unknown option '${key}' of ${where}: did you mean '${near}'?`);
@@ -37,34 +43,6 @@ export function checkOptionKeys(options: unknown, knownKeys: readonly string[], 
     if (warned.has(id)) continue;
     warned.add(id);
     process.emitWarning(`unknown option '${key}' of ${where} is ignored (known: ${knownKeys.join(', ')})`, { code: UNKNOWN_OPTION_WARNING });
-  }
-}
-
-/**
- * A value as an error message shows it: numbers as JavaScript prints them (NaN, -1, 1e+300, Infinity), strings
- * quoted (the first 40 characters), bigints with their `n`, and the kind of anything else ('a function',
- * 'an array of 3', 'an object', 'null', 'undefined').
- */
-export function describeValue(value: unknown): string {
-  switch (typeof value) {
-    case 'number':
-    case 'boolean':
-      return String(value);
-    case 'bigint':
-      return `${value}n`;
-    case 'string':
-      return value.length > 40 ? `${JSON.stringify(value.slice(0, 40))}… (${value.length} characters)` : JSON.stringify(value);
-    case 'symbol':
-      return value.toString();
-    case 'function':
-      return 'a function';
-    case 'undefined':
-      return 'undefined';
-    default:
-      if (value === null) return 'null';
-      if (Array.isArray(value)) return `an array of ${value.length}`;
-      if (value instanceof Uint8Array) return `${value.byteLength} bytes`;
-      return 'an object';
   }
 }
 
