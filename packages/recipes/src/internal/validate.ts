@@ -82,7 +82,7 @@ export const rules = {
   orNull(rule: Rule): Rule {
     return { expect: `${rule.expect} or null`, test: (v) => v === null || rule.test(v) };
   },
-  /** An array (or, with `iterable`, any iterable) whose every element passes `rule`. */
+  /** An array whose every element passes `rule` (`nonEmpty`: and at least one). */
   arrayOf(rule: Rule, options: { nonEmpty?: boolean } = {}): Rule {
     const expect = `${options.nonEmpty === true ? 'a non-empty' : 'an'} array of ${rule.expect.replace(/^an? /, '')}s`;
     return { expect, test: (v) => Array.isArray(v) && (options.nonEmpty !== true || v.length > 0) && v.every((e) => rule.test(e)) };
@@ -140,14 +140,12 @@ export function checkWait(what: string, options: unknown): void {
   checkOptions(what, options as WaitOptions | undefined, WAIT_RULES);
 }
 
-/** Throws RecipeArgumentError unless `path` is a valid absolute ZooKeeper path. */
-export function checkPath(path: string, what?: string): void {
+/** Throws RecipeArgumentError unless `path` is a valid absolute ZooKeeper path (protocol's reason as message and cause). */
+export function checkPath(path: string): void {
   try {
     validatePath(path);
   } catch (e) {
-    const reason = e instanceof Error ? e.message : String(e);
-    const message = what === undefined ? reason : `${what}: path must be ${rules.path.expect}, got ${describeValue(path)} (${reason})`;
-    throw new RecipeArgumentError(message, { cause: e });
+    throw new RecipeArgumentError(e instanceof Error ? e.message : String(e), { cause: e });
   }
 }
 
