@@ -5,7 +5,7 @@
 import { parentPath } from '@zkts/protocol';
 
 import {
-  ensureDir, isNodeExists, isNoNode, openScope, retrying, within, type RecipeClient, type WaitOptions,
+  checkClientAndPath, checkWait, ensureDir, isNodeExists, isNoNode, openScope, retrying, within, type RecipeClient, type WaitOptions,
 } from '../internal/index.js';
 
 /** The ZooKeeper barrier recipe: processes wait while the barrier node exists; whoever set it removes it to let them go. */
@@ -14,6 +14,7 @@ export class Barrier {
   readonly path: string;
 
   constructor(client: RecipeClient, path: string) {
+    checkClientAndPath('Barrier', client, path);
     this.client = client;
     this.path = path;
   }
@@ -48,6 +49,7 @@ export class Barrier {
 
   /** Waits until the barrier is down. */
   async wait(options: WaitOptions = {}): Promise<void> {
+    checkWait('Barrier.wait', options);
     const scope = openScope(options, `barrier ${this.path}`);
     try {
       for (;;) {

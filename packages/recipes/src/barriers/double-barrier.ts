@@ -9,7 +9,7 @@
 import { joinPath } from '@zkts/protocol';
 
 import {
-  ensureDir, isNodeExists, isNoNode, openScope, retrying, within, type RecipeClient, type Scope, type WaitOptions,
+  checkArg, checkClientAndPath, checkOptions, checkWait, ensureDir, isNodeExists, rules, isNoNode, openScope, retrying, within, type RecipeClient, type Scope, type WaitOptions,
 } from '../internal/index.js';
 
 const READY = 'ready';
@@ -24,6 +24,10 @@ export class DoubleBarrier {
   private readonly ready: string;
 
   constructor(client: RecipeClient, path: string, count: number, options: { id?: string } = {}) {
+    checkClientAndPath('DoubleBarrier', client, path);
+    checkArg('DoubleBarrier', 'count', count, rules.integer(1, 2 ** 31 - 1));
+    // `ready` is the barrier's own node: a participant of that name would be taken for the signal to go.
+    checkOptions('DoubleBarrier', options, { id: { expect: `${rules.nodeName.expect}, not '${READY}'`, test: (v) => rules.nodeName.test(v) && v !== READY } });
     this.client = client;
     this.path = path;
     this.count = count;
@@ -34,6 +38,7 @@ export class DoubleBarrier {
 
   /** Joins, and resolves once `count` participants are in. */
   async enter(options: WaitOptions = {}): Promise<void> {
+    checkWait('DoubleBarrier.enter', options);
     const scope = openScope(options, `double barrier ${this.path} (enter)`);
     try {
       await this.enterWithin(scope);
@@ -44,6 +49,7 @@ export class DoubleBarrier {
 
   /** Leaves, and resolves once every participant has left. */
   async leave(options: WaitOptions = {}): Promise<void> {
+    checkWait('DoubleBarrier.leave', options);
     const scope = openScope(options, `double barrier ${this.path} (leave)`);
     try {
       await this.leaveWithin(scope);

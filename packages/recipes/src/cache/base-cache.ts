@@ -6,15 +6,17 @@
  */
 import { ClientClosedError } from '@zkts/protocol';
 
-import { RecipeArgumentError, RecipeClosedError, RecipeError } from '../errors.js';
-import { checkPath, openScope, within, type WaitOptions } from '../internal/index.js';
+import { RecipeClosedError, RecipeError } from '../errors.js';
+import {
+  checkArg, checkClientAndPath, checkOptions, checkWait, openScope, rules, within, type OptionRules, type Rule, type WaitOptions,
+} from '../internal/index.js';
 import type { CacheClient } from './client.js';
 import { Engine, type WalkReason } from './engine/engine.js';
 import { Fanout } from './engine/fanout.js';
 import { WatchKeeper } from './engine/keeper.js';
 import { Reads } from './engine/reads.js';
 import { CacheDecodeError, CacheReadError } from './errors.js';
-import type { CacheEvent, CacheListener, CacheOptions, Decoder } from './types.js';
+import type { CacheEvent, CacheListener, CacheOptions, Decoder, TreeCacheOptions } from './types.js';
 
 const DEFAULT_MAX_PENDING = 10_000;
 const DEFAULT_WINDOW = 1_000;
@@ -42,11 +44,31 @@ export interface CacheShape {
   reported?: (path: string) => boolean;
 }
 
-function checkCount(name: string, value: number | undefined, min: number): void {
-  if (value === undefined) return;
-  if (!(value === Infinity || (Number.isInteger(value) && value >= min))) {
-    throw new RecipeArgumentError(`${name} must be an integer ≥ ${min}, got ${String(value)}`);
-  }
+/** A bound: an integer ≥ min, or Infinity for none. */
+function count(min: number): Rule {
+  const integer = rules.integer(min);
+  return { expect: `${integer.expect} or Infinity`, test: (v) => v === Infinity || integer.test(v) };
+}
+
+/** The checks of the options every cache takes. */
+export const CACHE_OPTION_RULES: OptionRules<CacheOptions<unknown>> = {
+  data: { expect: "'bytes', 'stat' or a decoder function", test: (v) => v === 'bytes' || v === 'stat' || typeof v === 'function' },
+  maxPending: count(1),
+  watchMode: rules.oneOf(['auto', 'one-shot']),
+  window: count(1),
+  batchReads: rules.boolean,
+  onError: rules.function,
+};
+
+/** The checks of TreeCache's options (ChildrenCache takes the same but maxDepth). */
+export const TREE_CACHE_OPTION_RULES: OptionRules<TreeCacheOptions<unknown>> = {
+  ...CACHE_OPTION_RULES, maxDepth: count(0), filter: rules.function,
+};
+
+/** Checks a cache constructor's options against `optionRules` and hands them on (for the super() call). */
+export function checkedCacheOptions<O extends object>(what: string, options: O, optionRules: OptionRules<O>): O {
+  checkOptions(what, options, optionRules);
+  return options;
 }
 
 function defaultOnError(error: unknown): void {
@@ -65,10 +87,7 @@ export abstract class BaseCache<T> implements AsyncIterable<CacheEvent<T>>, Asyn
   private readonly initial: { promise: Promise<void>; resolve: () => void; reject: (e: Error) => void };
 
   protected constructor(client: CacheClient, path: string, options: CacheOptions<T>, shape: CacheShape) {
-    checkPath(path);
-    checkCount('maxDepth', shape.maxDepth, 0);
-    checkCount('maxPending', options.maxPending, 1);
-    checkCount('window', options.window, 1);
+    checkClientAndPath(new.target.name, client, path);
     this.path = path;
     const onError = options.onError ?? defaultOnError;
     this.onError = (e) => {
@@ -141,6 +160,7 @@ export abstract class BaseCache<T> implements AsyncIterable<CacheEvent<T>>, Asyn
    * again waits for the same start. `timeout`/`signal` stop the waiting, not the start (close() does).
    */
   async start(options: WaitOptions = {}): Promise<this> {
+    checkWait(`${this.constructor.name}.start`, options);
     if (this.ended !== undefined) throw new RecipeClosedError(`the cache of ${this.path} is closed`);
     if (this.starting === undefined) {
       this.starting = this.keeper.start().then(
@@ -159,6 +179,7 @@ export abstract class BaseCache<T> implements AsyncIterable<CacheEvent<T>>, Asyn
 
   /** Every event from now on (see CacheListener). Returns the function that detaches it. */
   on(listener: CacheListener<T>): () => void {
+    checkArg(`${this.constructor.name}.on`, 'listener', listener, rules.function);
     return this.fanout.listen(listener);
   }
 
@@ -167,6 +188,7 @@ export abstract class BaseCache<T> implements AsyncIterable<CacheEvent<T>>, Asyn
    * close(), or throws once the client is gone for good; leaving the loop (or `signal`) detaches it.
    */
   events(options: { signal?: AbortSignal } = {}): AsyncIterableIterator<CacheEvent<T>> {
+    checkOptions(`${this.constructor.name}.events`, options, { signal: rules.signal });
     return this.fanout.iterate(options.signal);
   }
 

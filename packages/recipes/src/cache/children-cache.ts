@@ -2,9 +2,12 @@
  * ChildrenCache: the children of one node and their data (Curator's PathChildrenCache, kazoo's ChildrenWatch with
  * data). Events concern the children only; the parent itself may come and go (`parent` says whether it is there).
  */
-import { BaseCache } from './base-cache.js';
+import { checkArg, rules, type OptionRules } from '../internal/index.js';
+import { BaseCache, CACHE_OPTION_RULES, checkedCacheOptions } from './base-cache.js';
 import type { CacheClient } from './client.js';
 import type { CacheOptions, CachedNode } from './types.js';
+
+const CHILDREN_RULES: OptionRules<ChildrenCacheOptions<unknown>> = { ...CACHE_OPTION_RULES, filter: rules.function };
 
 /** Options of a ChildrenCache. */
 export interface ChildrenCacheOptions<T> extends CacheOptions<T> {
@@ -15,7 +18,7 @@ export interface ChildrenCacheOptions<T> extends CacheOptions<T> {
 /** A cache of one node's children (Curator PathChildrenCache, kazoo ChildrenWatch's view): added/changed/removed per child. */
 export class ChildrenCache<T = Uint8Array> extends BaseCache<T> {
   constructor(client: CacheClient, path: string, options: ChildrenCacheOptions<T> = {}) {
-    super(client, path, options, { maxDepth: 1, filter: options.filter, reported: (p) => p !== path });
+    super(client, path, checkedCacheOptions('ChildrenCache', options, CHILDREN_RULES as OptionRules<ChildrenCacheOptions<T>>), { maxDepth: 1, filter: options.filter, reported: (p) => p !== path });
   }
 
   /** The parent node, or null when it does not exist. */
@@ -25,6 +28,7 @@ export class ChildrenCache<T = Uint8Array> extends BaseCache<T> {
 
   /** The cached child at `path` (a full path), or undefined. */
   get(path: string): CachedNode<T> | undefined {
+    checkArg('ChildrenCache.get', 'path', path, rules.string);
     return path === this.path ? undefined : this.engine.store.get(path);
   }
 

@@ -7,6 +7,8 @@
  */
 import { basename, type Stat } from '@zkts/protocol';
 
+import { checkArg, checkClientAndPath, checkOptions, knownOptions, rules, type OptionRules } from '../internal/index.js';
+import { CACHE_OPTION_RULES } from './base-cache.js';
 import type { CacheClient } from './client.js';
 import { NodeCache } from './node-cache.js';
 import { TreeCache } from './tree-cache.js';
@@ -87,9 +89,14 @@ function watching(cache: { start(): Promise<unknown>; close(): Promise<void> }, 
   return { ready, close, [Symbol.asyncDispose]: close };
 }
 
+const { data: _data, ...WATCH_CHILDREN_RULES } = CACHE_OPTION_RULES;
+
 /** Calls `fn(data, stat)` now and on every change of the node at `path`; `(null, null)` while it does not exist. */
 export function watchData<T = Uint8Array>(client: CacheClient, path: string, fn: DataWatcher<T>, options: CacheOptions<T> = {}): Watching {
-  const cache = new NodeCache<T>(client, path, options);
+  checkClientAndPath('watchData', client, path);
+  checkArg('watchData', 'fn', fn, rules.function);
+  checkOptions('watchData', options, CACHE_OPTION_RULES as OptionRules<CacheOptions<T>>);
+  const cache = new NodeCache<T>(client, path, knownOptions(options, CACHE_OPTION_RULES as OptionRules<CacheOptions<T>>));
   const caller = new LatestCaller<CachedNode<T> | null>((n) => fn(n === null ? null : n.data, n === null ? null : n.stat), () => void cache.close(), onErrorOf(options));
   let node: CachedNode<T> | null = null;
   let started = false;
@@ -107,7 +114,10 @@ export function watchData<T = Uint8Array>(client: CacheClient, path: string, fn:
  * node does not exist. Children's data is not read (a Stat per child is).
  */
 export function watchChildren(client: CacheClient, path: string, fn: ChildrenWatcher, options: Omit<CacheOptions<undefined>, 'data'> = {}): Watching {
-  const cache = new TreeCache<undefined>(client, path, { ...options, data: 'stat', maxDepth: 1 });
+  checkClientAndPath('watchChildren', client, path);
+  checkArg('watchChildren', 'fn', fn, rules.function);
+  checkOptions('watchChildren', options, WATCH_CHILDREN_RULES);
+  const cache = new TreeCache<undefined>(client, path, { ...knownOptions(options, WATCH_CHILDREN_RULES), data: 'stat', maxDepth: 1 });
   const caller = new LatestCaller<string[] | null>(fn, () => void cache.close(), onErrorOf(options));
   const names = new Set<string>();
   let exists = false;

@@ -12,7 +12,7 @@
 import { exponentialBackoff, ServerError, sleep, type RetryPolicy } from '@zkts/protocol';
 
 import { RecipeArgumentError } from '../errors.js';
-import type { RecipeClient } from '../internal/index.js';
+import { checkArg, checkClientAndPath, checkOptions, rules, type OptionRules, type RecipeClient } from '../internal/index.js';
 import { Mutex } from '../locks/index.js';
 import { CasNode, type CasStats, type Codec, type Versioned } from './counter-cas.js';
 
@@ -57,8 +57,11 @@ const LONG: Codec<bigint> = {
   },
 };
 
-const MIN = -(2n ** 63n);
-const MAX = 2n ** 63n - 1n;
+const RETRY = rules.withMethods('a RetryPolicy', 'delayBefore');
+
+const OPTION_RULES: OptionRules<DistributedAtomicLongOptions> = { retry: RETRY, promoteToLock: rules.object };
+
+const PROMOTE_RULES: OptionRules<PromotedToLock> = { path: rules.path, timeout: rules.timeout, retry: RETRY };
 
 /** Curator DistributedAtomicLong: an 8-byte big-endian long, changed by optimistic compare-and-set (optionally promoted to a lock). */
 export class DistributedAtomicLong {
@@ -69,6 +72,12 @@ export class DistributedAtomicLong {
   private readonly mutex: Mutex | undefined;
 
   constructor(client: RecipeClient, path: string, options: DistributedAtomicLongOptions = {}) {
+    checkClientAndPath('DistributedAtomicLong', client, path);
+    checkOptions('DistributedAtomicLong', options, OPTION_RULES);
+    if (options.promoteToLock !== undefined) {
+      checkOptions('DistributedAtomicLong', options.promoteToLock, PROMOTE_RULES, 'promoteToLock');
+      checkArg('DistributedAtomicLong', 'promoteToLock.path', options.promoteToLock.path, rules.path);
+    }
     this.client = client;
     this.path = path;
     this.options = options;
@@ -87,40 +96,43 @@ export class DistributedAtomicLong {
   }
 
   /** Adds 1. */
-  increment(): Promise<AtomicResult<bigint>> {
+  async increment(): Promise<AtomicResult<bigint>> {
     return this.add(1n);
   }
 
   /** Subtracts 1. */
-  decrement(): Promise<AtomicResult<bigint>> {
+  async decrement(): Promise<AtomicResult<bigint>> {
     return this.add(-1n);
   }
 
   /** Adds `delta` (wrapping at 64 bits, as Java's long does). */
-  add(delta: bigint): Promise<AtomicResult<bigint>> {
+  async add(delta: bigint): Promise<AtomicResult<bigint>> {
+    checkArg('DistributedAtomicLong.add', 'delta', delta, rules.long);
     return this.change((v) => BigInt.asIntN(64, v + delta));
   }
 
   /** Subtracts `delta`. */
-  subtract(delta: bigint): Promise<AtomicResult<bigint>> {
-    return this.add(-delta);
+  async subtract(delta: bigint): Promise<AtomicResult<bigint>> {
+    checkArg('DistributedAtomicLong.subtract', 'delta', delta, rules.long);
+    return this.add(BigInt.asIntN(64, -delta));
   }
 
   /** Sets `value` if the current value is `expected` (one attempt per read; retried only on version races). */
-  compareAndSet(expected: bigint, value: bigint): Promise<AtomicResult<bigint>> {
-    check(expected);
-    return this.change((v) => (v === expected ? check(value) : undefined));
+  async compareAndSet(expected: bigint, value: bigint): Promise<AtomicResult<bigint>> {
+    checkArg('DistributedAtomicLong.compareAndSet', 'expected', expected, rules.long);
+    checkArg('DistributedAtomicLong.compareAndSet', 'value', value, rules.long);
+    return this.change((v) => (v === expected ? value : undefined));
   }
 
   /** Sets `value` whatever the current value, by compare-and-set under the retry policy. */
-  trySet(value: bigint): Promise<AtomicResult<bigint>> {
-    check(value);
+  async trySet(value: bigint): Promise<AtomicResult<bigint>> {
+    checkArg('DistributedAtomicLong.trySet', 'value', value, rules.long);
     return this.change(() => value);
   }
 
   /** Creates the node with `value` if it does not exist; false if it does (Curator's initialize). */
   async initialize(value: bigint): Promise<boolean> {
-    check(value);
+    checkArg('DistributedAtomicLong.initialize', 'value', value, rules.long);
     return this.cas.trySet({ value: 0n, version: undefined }, value);
   }
 
@@ -162,9 +174,4 @@ export class DistributedAtomicLong {
       if (delay > 0) await sleep(delay);
     }
   }
-}
-
-function check(value: bigint): bigint {
-  if (value < MIN || value > MAX) throw new RecipeArgumentError(`${value} does not fit in a 64-bit long`);
-  return value;
 }

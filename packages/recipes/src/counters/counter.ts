@@ -8,7 +8,7 @@
 import { sleep } from '@zkts/protocol';
 
 import { RecipeArgumentError } from '../errors.js';
-import type { RecipeClient } from '../internal/index.js';
+import { checkArg, checkClientAndPath, checkOptions, rules, type OptionRules, type RecipeClient } from '../internal/index.js';
 import { CasNode, type CasStats, type Codec } from './counter-cas.js';
 
 /** Options of a kazoo-compatible Counter. */
@@ -20,6 +20,10 @@ export interface CounterOptions {
   /** kazoo's `support_curator`: 4-byte big-endian int data, shared with Curator's SharedCount. Integers only. */
   supportCurator?: boolean;
 }
+
+const OPTION_RULES: OptionRules<CounterOptions> = { default: rules.number(-Number.MAX_VALUE), float: rules.boolean, supportCurator: rules.boolean };
+
+const SAFE_INTEGER = rules.integer(Number.MIN_SAFE_INTEGER);
 
 /** The outcome of one change: the value before and after (kazoo's `pre_value`, `post_value`). */
 export interface CounterChange {
@@ -73,10 +77,12 @@ export class Counter {
   private readonly curator: boolean;
 
   constructor(client: RecipeClient, path: string, options: CounterOptions = {}) {
+    checkClientAndPath('Counter', client, path);
+    checkOptions('Counter', options, OPTION_RULES);
     this.integer = options.float !== true;
     this.curator = options.supportCurator === true;
     if (this.curator && !this.integer) throw new RecipeArgumentError('supportCurator counters hold integers only');
-    if (this.integer && !Number.isSafeInteger(options.default ?? 0)) throw new RecipeArgumentError('an int counter needs an integer default');
+    if (this.integer) checkArg('Counter', 'default', options.default ?? 0, this.curator ? rules.int32 : SAFE_INTEGER);
     this.client = client;
     this.path = path;
     this.cas = new CasNode(client, path, codecFor(options));
@@ -94,7 +100,7 @@ export class Counter {
 
   /** Adds `delta` (kazoo's `counter += delta`), retrying on version races until it is applied once. */
   async add(delta: number): Promise<CounterChange> {
-    if (this.integer && !Number.isSafeInteger(delta)) throw new RecipeArgumentError(`an int counter adds integers, not ${delta}`);
+    checkArg('Counter.add', 'delta', delta, this.integer ? SAFE_INTEGER : rules.number(-Number.MAX_VALUE));
     for (let retry = 0; ; retry++) {
       const current = await this.cas.read();
       const next = current.value + delta;
@@ -106,7 +112,8 @@ export class Counter {
   }
 
   /** Subtracts `delta` (kazoo's `counter -= delta`). */
-  subtract(delta: number): Promise<CounterChange> {
+  async subtract(delta: number): Promise<CounterChange> {
+    checkArg('Counter.subtract', 'delta', delta, this.integer ? SAFE_INTEGER : rules.number(-Number.MAX_VALUE));
     return this.add(-delta);
   }
 

@@ -13,7 +13,7 @@ import { parentPath, systemClock, type Clock } from '@zkts/protocol';
 
 import { RecipeArgumentError, RecipeClosedError } from '../errors.js';
 import {
-  ChangeFeed, ensureDir, isConnectedState, isLive, isNodeExists, isNoNode, KeepAlive, retrying, type RecipeClient,
+  ChangeFeed, checkArg, checkClientAndPath, checkOptions, ensureDir, rules, isConnectedState, isLive, isNodeExists, isNoNode, KeepAlive, retrying, type RecipeClient,
 } from '../internal/index.js';
 import { CasNode, type Codec } from './counter-cas.js';
 
@@ -36,10 +36,17 @@ const INT: Codec<number> = {
   },
 };
 
-function checkInt(value: number): number {
-  if (!Number.isInteger(value) || value > 2 ** 31 - 1 || value < -(2 ** 31)) throw new RecipeArgumentError(`${value} is not a 32-bit int`);
+/** A SharedCount holds a Java int. */
+function checkInt(what: string, name: string, value: number): number {
+  checkArg(what, name, value, rules.int32);
   return value;
 }
+
+/** What trySetCount compares: a VersionedCount as read from this SharedCount. */
+const VERSIONED = {
+  expect: 'a VersionedCount ({ value, version })',
+  test: (v: unknown) => typeof v === 'object' && v !== null && rules.int32.test((v as VersionedCount).value) && rules.integer(0, 2 ** 31 - 1).test((v as VersionedCount).version),
+};
 
 /** Curator SharedCount: a 4-byte big-endian int in one node, watched; versioned setCount / trySetCount and listeners. */
 export class SharedCount implements AsyncDisposable {
@@ -57,9 +64,11 @@ export class SharedCount implements AsyncDisposable {
 
   /** `clock`: time source of the retry pause after an unexpected error (default: the system clock). */
   constructor(client: RecipeClient, path: string, seed: number, options: { clock?: Clock } = {}) {
+    checkClientAndPath('SharedCount', client, path);
+    checkOptions('SharedCount', options, { clock: rules.clock });
     this.client = client;
     this.path = path;
-    this.seed = checkInt(seed);
+    this.seed = checkInt('SharedCount', 'seed', seed);
     this.cas = new CasNode(client, path, INT);
     this.alive = new KeepAlive(options.clock ?? systemClock);
   }
@@ -102,7 +111,8 @@ export class SharedCount implements AsyncDisposable {
 
   /** Writes `value` whatever the node holds (Curator's setCount). */
   async setCount(value: number): Promise<void> {
-    const stat = await retrying(this.client, () => this.client.setData(this.path, INT.encode(checkInt(value))));
+    checkInt('SharedCount.setCount', 'value', value);
+    const stat = await retrying(this.client, () => this.client.setData(this.path, INT.encode(value)));
     this.update(value, stat.version);
   }
 
@@ -111,7 +121,8 @@ export class SharedCount implements AsyncDisposable {
    * someone changed it first (our view is then read again).
    */
   async trySetCount(previous: VersionedCount, value: number): Promise<boolean> {
-    checkInt(value);
+    checkArg('SharedCount.trySetCount', 'previous', previous, VERSIONED);
+    checkInt('SharedCount.trySetCount', 'value', value);
     const mine = this.versioned;
     if (previous.version !== mine.version || previous.value !== mine.value) return false;
     if (await this.cas.trySet(previous, value)) {
@@ -124,6 +135,7 @@ export class SharedCount implements AsyncDisposable {
 
   /** Calls `listener` with every new count heard; returns the unsubscribe function. */
   onChange(listener: (count: number) => void): () => void {
+    checkArg('SharedCount.onChange', 'listener', listener, rules.function);
     return this.feed.on(listener);
   }
 

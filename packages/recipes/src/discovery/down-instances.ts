@@ -5,8 +5,8 @@
  * `timeoutMs / 2`. Instances are recognised by name and id (Curator: every field), so an update does not clear
  * the record.
  */
-import { RecipeArgumentError } from '../errors.js';
 import type { Clock } from '@zkts/protocol';
+import { checkOptions, rules, type OptionRules } from '../internal/index.js';
 import type { ServiceInstance } from './instance.js';
 
 /** When an instance counts as down (Curator's DownInstancePolicy). */
@@ -16,6 +16,8 @@ export interface DownInstancePolicy {
   /** Errors within the window that make an instance down. Default 2. */
   errorThreshold?: number;
 }
+
+const POLICY_RULES: OptionRules<DownInstancePolicy> = { timeoutMs: rules.number(0), errorThreshold: rules.integer(1) };
 
 interface Status {
   readonly since: number;
@@ -32,12 +34,9 @@ export class DownInstances {
   private lastPurge: number;
 
   constructor(policy: DownInstancePolicy, clock: Clock) {
+    checkOptions('ServiceProvider', policy, POLICY_RULES, 'downInstancePolicy');
     this.timeoutMs = policy.timeoutMs ?? 30_000;
     this.threshold = policy.errorThreshold ?? 2;
-    if (!(this.timeoutMs >= 0)) throw new RecipeArgumentError(`downInstancePolicy.timeoutMs must be ≥ 0, got ${this.timeoutMs}`);
-    if (!(Number.isInteger(this.threshold) && this.threshold >= 1)) {
-      throw new RecipeArgumentError(`downInstancePolicy.errorThreshold must be an integer ≥ 1, got ${this.threshold}`);
-    }
     this.clock = clock;
     this.lastPurge = clock.now();
   }

@@ -4,7 +4,8 @@
  * readonly object; `serviceInstance()` fills in Curator's defaults (a random UUID id, the registration time).
  */
 import { RecipeArgumentError } from '../errors.js';
-import { buildUri, parseUriSpec, type UriSpec } from './uri-spec.js';
+import { checkArg, checkOptions, rules, type OptionRules } from '../internal/index.js';
+import { buildUri, parseUriSpec, URI_SPEC, type UriSpec } from './uri-spec.js';
 
 /**
  * How an instance's node lives (Curator's ServiceType): `DYNAMIC` an ephemeral node at
@@ -55,8 +56,24 @@ export interface ServiceInstanceInit<T> {
   enabled?: boolean;
 }
 
+const INIT_RULES: OptionRules<ServiceInstanceInit<unknown>> = {
+  name: rules.nodeName,
+  id: rules.nodeName,
+  address: rules.orNull(rules.string),
+  port: rules.orNull(rules.int32),
+  sslPort: rules.orNull(rules.int32),
+  payload: { expect: 'anything', test: () => true },
+  registrationTimeUTC: rules.integer(Number.MIN_SAFE_INTEGER),
+  serviceType: rules.oneOf(SERVICE_TYPES),
+  uriSpec: rules.orNull({ expect: `a template string or ${URI_SPEC.expect}`, test: (v) => typeof v === 'string' || URI_SPEC.test(v) }),
+  enabled: rules.boolean,
+};
+
 /** A ServiceInstance with Curator's defaults for what `init` leaves out; throws RecipeArgumentError for bad fields. */
 export function serviceInstance<T = unknown>(init: ServiceInstanceInit<T>): ServiceInstance<T> {
+  checkArg('serviceInstance', 'init', init, rules.object);
+  checkOptions('serviceInstance', init, INIT_RULES, 'init');
+  checkArg('serviceInstance', 'init.name', init.name, INIT_RULES.name);
   const instance: ServiceInstance<T> = {
     name: init.name,
     id: init.id ?? globalThis.crypto.randomUUID(),
@@ -75,6 +92,8 @@ export function serviceInstance<T = unknown>(init: ServiceInstanceInit<T>): Serv
 
 /** The URI of an instance from its uriSpec (Curator's `buildUriSpec`); the empty string without one. */
 export function instanceUri(instance: ServiceInstance<unknown>, variables: Readonly<Record<string, unknown>> = {}): string {
+  checkArg('instanceUri', 'instance', instance, rules.object);
+  checkArg('instanceUri', 'variables', variables, rules.object);
   return instance.uriSpec === null ? '' : buildUri(instance.uriSpec, instance, variables);
 }
 

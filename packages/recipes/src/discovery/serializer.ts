@@ -13,6 +13,7 @@
 import { InstanceFormatError, RecipeArgumentError } from '../errors.js';
 import { checkInstance, isInt32, SERVICE_TYPES, type ServiceInstance, type ServiceType } from './instance.js';
 import type { UriSpec, UriSpecPart } from './uri-spec.js';
+import { checkArg, checkOptions, rules, type OptionRules } from '../internal/index.js';
 
 /** Turns a payload into the JSON value written as `"payload"` and back. A throw while reading is an InstanceFormatError. */
 export interface PayloadCodec<T> {
@@ -53,6 +54,7 @@ export const jsonPayload: PayloadCodec<unknown> = {
  * (another class is refused, as Curator's payload class check refuses it).
  */
 export function javaPayload<T extends object>(className: string): PayloadCodec<T> {
+  checkArg('javaPayload', 'className', className, rules.nonEmptyString);
   return {
     toJson: (payload) => ({ [JACKSON_CLASS]: className, ...payload }),
     fromJson: (json) => {
@@ -91,6 +93,12 @@ export interface JsonInstanceSerializerOptions<T> {
 
 const DEFAULT_MAX_BYTES = 1024 * 1024;
 
+const OPTION_RULES: OptionRules<JsonInstanceSerializerOptions<unknown>> = {
+  payload: rules.withMethods('a PayloadCodec', 'toJson', 'fromJson'),
+  serialization: rules.oneOf(['compatible', 'full']),
+  maxBytes: rules.integer(1, 2 ** 31 - 1),
+};
+
 /** Curator's JSON format of an instance (see the module comment); the default serializer of ServiceDiscovery. */
 export class JsonInstanceSerializer<T = unknown> implements InstanceSerializer<T> {
   private readonly payload: PayloadCodec<T>;
@@ -98,14 +106,15 @@ export class JsonInstanceSerializer<T = unknown> implements InstanceSerializer<T
   private readonly maxBytes: number;
 
   constructor(options: JsonInstanceSerializerOptions<T> = {}) {
+    checkOptions('JsonInstanceSerializer', options, OPTION_RULES as OptionRules<JsonInstanceSerializerOptions<T>>);
     this.payload = options.payload ?? (jsonPayload as PayloadCodec<T>);
     this.full = (options.serialization ?? 'compatible') === 'full';
     this.maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
-    if (!(Number.isInteger(this.maxBytes) && this.maxBytes > 0)) throw new RecipeArgumentError(`maxBytes must be a positive integer, got ${this.maxBytes}`);
   }
 
   /** Curator's JSON of `instance`, in its field order. */
   serialize(instance: ServiceInstance<T>): Uint8Array {
+    checkArg('JsonInstanceSerializer.serialize', 'instance', instance, rules.object);
     checkInstance(instance);
     if (!this.full && !instance.enabled) {
       throw new RecipeArgumentError(`service instance ${instance.id} is disabled, but the 'compatible' serialization does not write "enabled": use serialization: 'full'`);
@@ -138,6 +147,8 @@ export class JsonInstanceSerializer<T = unknown> implements InstanceSerializer<T
 
   /** The instance in `bytes`; InstanceFormatError (naming `path`) for anything else. */
   deserialize(bytes: Uint8Array, path?: string): ServiceInstance<T> {
+    checkArg('JsonInstanceSerializer.deserialize', 'bytes', bytes, rules.bytes);
+    if (path !== undefined) checkArg('JsonInstanceSerializer.deserialize', 'path', path, rules.string);
     const fail = (message: string, cause?: unknown): never => {
       throw new InstanceFormatError(message, { path, ...(cause === undefined ? {} : { cause }) });
     };

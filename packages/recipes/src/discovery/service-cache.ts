@@ -7,7 +7,7 @@
  */
 import { ChildrenCache } from '../cache/index.js';
 import { InstanceFormatError } from '../errors.js';
-import { ChangeFeed, type WaitOptions } from '../internal/index.js';
+import { ChangeFeed, checkArg, checkOptions, checkWait, rules, type WaitOptions } from '../internal/index.js';
 import type { ServiceInstance } from './instance.js';
 import type { ServiceDiscovery } from './service-discovery.js';
 
@@ -16,6 +16,9 @@ export interface ServiceCacheOptions {
   /** As the caches' option: `'auto'` (a persistent watch where the server has them) or `'one-shot'`. */
   watchMode?: 'auto' | 'one-shot';
 }
+
+/** A ServiceDiscovery, as far as a cache needs one (checked by shape: the class would make an import cycle). */
+export const DISCOVERY = rules.withMethods('a ServiceDiscovery', 'pathForName', 'registerService');
 
 /** Called when a cache or provider made by a discovery closes, so the discovery stops tracking it. */
 export const closeHooks = new WeakMap<object, () => void>();
@@ -29,6 +32,9 @@ export class ServiceCache<T = unknown> implements AsyncDisposable {
   private initialized = false;
 
   constructor(discovery: ServiceDiscovery<T>, name: string, options: ServiceCacheOptions = {}) {
+    checkArg('ServiceCache', 'discovery', discovery, DISCOVERY);
+    checkArg('ServiceCache', 'name', name, rules.nodeName);
+    checkOptions('ServiceCache', options, { watchMode: rules.oneOf(['auto', 'one-shot']) });
     this.name = name;
     const { serializer, onError } = discovery;
     const dir = discovery.pathForName(name);
@@ -53,6 +59,7 @@ export class ServiceCache<T = unknown> implements AsyncDisposable {
 
   /** Reads the instances and follows them; resolves once the first read is done. */
   async start(options: WaitOptions = {}): Promise<this> {
+    checkWait('ServiceCache.start', options);
     await this.cache.start(options);
     return this;
   }
@@ -66,6 +73,7 @@ export class ServiceCache<T = unknown> implements AsyncDisposable {
 
   /** Calls `listener` with the instances after every change (from the first read on). Returns the function that detaches it. */
   onChange(listener: (instances: readonly ServiceInstance<T>[]) => void): () => void {
+    checkArg('ServiceCache.onChange', 'listener', listener, rules.function);
     return this.feed.on(listener);
   }
 

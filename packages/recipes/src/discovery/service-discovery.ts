@@ -16,7 +16,7 @@ import { joinPath, type Clock } from '@zkts/protocol';
 import type { CacheClient } from '../cache/index.js';
 import { RecipeArgumentError, RecipeClosedError, ServiceNotRegisteredError } from '../errors.js';
 import {
-  childrenOrEmpty, isConnectionLoss, isNoNode, isServerCode, readNodes, retrying, type RecipeClient, type WaitOptions,
+  checkArg, checkClientAndPath, checkOptions, checkWait, childrenOrEmpty, isConnectionLoss, rules, type OptionRules, isNoNode, isServerCode, readNodes, retrying, type RecipeClient, type WaitOptions,
 } from '../internal/index.js';
 import { PersistentNode, type PersistentNodeMode } from '../nodes/index.js';
 import { checkSegment, type ServiceInstance, type ServiceType } from './instance.js';
@@ -52,6 +52,13 @@ interface Registration<T> {
   readonly node: PersistentNode;
 }
 
+const OPTION_RULES: OptionRules<ServiceDiscoveryOptions<unknown>> = {
+  serializer: rules.withMethods('an InstanceSerializer', 'serialize', 'deserialize'), onError: rules.function, clock: rules.clock,
+};
+
+/** What register/update/unregister take: an instance object (its fields are the serializer's to check). */
+const INSTANCE = { expect: 'a service instance object', test: rules.object.test };
+
 function defaultOnError(error: Error): void {
   process.emitWarning(error, { code: 'ZKTS_DISCOVERY' });
 }
@@ -69,6 +76,8 @@ export class ServiceDiscovery<T = unknown> implements AsyncDisposable {
   private closed = false;
 
   constructor(client: DiscoveryClient, basePath: string, options: ServiceDiscoveryOptions<T> = {}) {
+    checkClientAndPath('ServiceDiscovery', client, basePath, 'basePath');
+    checkOptions('ServiceDiscovery', options, OPTION_RULES as OptionRules<ServiceDiscoveryOptions<T>>);
     this.client = client;
     this.basePath = basePath;
     this.serializer = options.serializer ?? new JsonInstanceSerializer<T>();
@@ -103,6 +112,8 @@ export class ServiceDiscovery<T = unknown> implements AsyncDisposable {
    * over it (pass a `timeout`). `timeout`/`signal` give up the wait and the registration.
    */
   async registerService(instance: ServiceInstance<T>, options: WaitOptions = {}): Promise<string> {
+    checkArg('ServiceDiscovery.registerService', 'instance', instance, INSTANCE);
+    checkWait('ServiceDiscovery.registerService', options);
     this.checkOpen();
     const path = this.pathForInstance(instance.name, instance.id);
     const data = this.serializer.serialize(instance);
@@ -139,6 +150,7 @@ export class ServiceDiscovery<T = unknown> implements AsyncDisposable {
    * was not registered here.
    */
   async updateService(instance: ServiceInstance<T>): Promise<void> {
+    checkArg('ServiceDiscovery.updateService', 'instance', instance, INSTANCE);
     this.checkOpen();
     const registration = this.registrations.get(instance.id);
     if (registration === undefined) throw new ServiceNotRegisteredError(`service instance ${instance.id} is not registered by this discovery`);
@@ -152,6 +164,8 @@ export class ServiceDiscovery<T = unknown> implements AsyncDisposable {
 
   /** Stops keeping an instance and deletes its node (retried across reconnects). Nothing happens for an id not registered here. */
   async unregisterService(instance: Pick<ServiceInstance<unknown>, 'id'>): Promise<void> {
+    checkArg('ServiceDiscovery.unregisterService', 'instance', instance, INSTANCE);
+    checkArg('ServiceDiscovery.unregisterService', 'instance.id', instance.id, rules.nonEmptyString);
     const registration = this.registrations.get(instance.id);
     if (registration === undefined) return;
     this.registrations.delete(instance.id);
@@ -165,6 +179,7 @@ export class ServiceDiscovery<T = unknown> implements AsyncDisposable {
 
   /** The node path of an instance registered here while its node exists (DYNAMIC_SEQUENTIAL: the generated name). */
   registeredPath(id: string): string | undefined {
+    checkArg('ServiceDiscovery.registeredPath', 'id', id, rules.string);
     return this.registrations.get(id)?.node.currentPath;
   }
 

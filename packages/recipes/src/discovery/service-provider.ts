@@ -5,10 +5,10 @@
  */
 import { systemClock, type Clock } from '@zkts/protocol';
 
-import type { WaitOptions } from '../internal/index.js';
+import { checkArg, checkOptions, checkWait, rules, type OptionRules, type WaitOptions } from '../internal/index.js';
 import { DownInstances, type DownInstancePolicy } from './down-instances.js';
 import type { ServiceInstance } from './instance.js';
-import { closeHooks, ServiceCache, type ServiceCacheOptions } from './service-cache.js';
+import { closeHooks, DISCOVERY, ServiceCache, type ServiceCacheOptions } from './service-cache.js';
 import type { ServiceDiscovery } from './service-discovery.js';
 import { RoundRobinStrategy, type ProviderStrategy } from './strategies.js';
 
@@ -27,6 +27,14 @@ export interface ServiceProviderOptions<T> extends ServiceCacheOptions {
   clock?: Clock;
 }
 
+const OPTION_RULES: OptionRules<ServiceProviderOptions<unknown>> = {
+  watchMode: rules.oneOf(['auto', 'one-shot']),
+  strategy: rules.withMethods('a ProviderStrategy', 'getInstance'),
+  filters: rules.arrayOf(rules.function),
+  downInstancePolicy: rules.object,
+  clock: rules.clock,
+};
+
 /** Picks instances of one service by a strategy, skipping filtered, disabled and down ones (Curator's ServiceProvider). */
 export class ServiceProvider<T = unknown> implements AsyncDisposable {
   /** The service's name. */
@@ -38,6 +46,9 @@ export class ServiceProvider<T = unknown> implements AsyncDisposable {
   private readonly down: DownInstances;
 
   constructor(discovery: ServiceDiscovery<T>, name: string, options: ServiceProviderOptions<T> = {}) {
+    checkArg('ServiceProvider', 'discovery', discovery, DISCOVERY);
+    checkArg('ServiceProvider', 'name', name, rules.nodeName);
+    checkOptions('ServiceProvider', options, OPTION_RULES as OptionRules<ServiceProviderOptions<T>>);
     this.name = name;
     this.strategy = options.strategy ?? new RoundRobinStrategy<T>();
     this.filters = [...(options.filters ?? [])];
@@ -47,6 +58,7 @@ export class ServiceProvider<T = unknown> implements AsyncDisposable {
 
   /** Starts following the service; resolves once its instances are known. */
   async start(options: WaitOptions = {}): Promise<this> {
+    checkWait('ServiceProvider.start', options);
     await this.cache.start(options);
     return this;
   }
@@ -63,6 +75,7 @@ export class ServiceProvider<T = unknown> implements AsyncDisposable {
 
   /** Reports that using `instance` failed: past the policy's threshold it is left out for the policy's window. */
   noteError(instance: ServiceInstance<T>): void {
+    checkArg('ServiceProvider.noteError', 'instance', instance, rules.object);
     this.down.add(instance);
   }
 

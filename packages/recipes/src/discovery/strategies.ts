@@ -3,6 +3,7 @@
  * RoundRobinStrategy (the default) and StickyStrategy, with the same rules. Each gets the current list on every
  * call, so a strategy never hands out an instance that is gone.
  */
+import { checkArg, checkOptions, rules } from '../internal/index.js';
 import type { ServiceInstance } from './instance.js';
 
 /** Picks one instance from the current ones, or null when there are none (Curator's ProviderStrategy). */
@@ -10,6 +11,8 @@ export interface ProviderStrategy<T> {
   /** One of `instances` (the provider's current, filtered list), or null. */
   getInstance(instances: readonly ServiceInstance<T>[]): ServiceInstance<T> | null;
 }
+
+const INSTANCES = rules.arrayOf(rules.object);
 
 /** Options of a RandomStrategy. */
 export interface RandomStrategyOptions {
@@ -22,11 +25,13 @@ export class RandomStrategy<T = unknown> implements ProviderStrategy<T> {
   private readonly random: () => number;
 
   constructor(options: RandomStrategyOptions = {}) {
+    checkOptions('RandomStrategy', options, { random: rules.function });
     this.random = options.random ?? Math.random;
   }
 
   /** A uniformly random one of `instances`, or null when there are none. */
   getInstance(instances: readonly ServiceInstance<T>[]): ServiceInstance<T> | null {
+    checkArg('RandomStrategy.getInstance', 'instances', instances, INSTANCES);
     if (instances.length === 0) return null;
     // Clamped, so a random source that returns 1 cannot index past the end.
     return instances[Math.min(instances.length - 1, Math.floor(this.random() * instances.length))] ?? null;
@@ -39,6 +44,7 @@ export class RoundRobinStrategy<T = unknown> implements ProviderStrategy<T> {
 
   /** The next of `instances` by the counter, or null when there are none. */
   getInstance(instances: readonly ServiceInstance<T>[]): ServiceInstance<T> | null {
+    checkArg('RoundRobinStrategy.getInstance', 'instances', instances, INSTANCES);
     if (instances.length === 0) return null;
     const index = this.next;
     this.next = (this.next + 1) % Number.MAX_SAFE_INTEGER;
@@ -57,6 +63,7 @@ export class StickyStrategy<T = unknown> implements ProviderStrategy<T> {
   private picks = -1;
 
   constructor(master: ProviderStrategy<T>) {
+    checkArg('StickyStrategy', 'master', master, rules.withMethods('a ProviderStrategy', 'getInstance'));
     this.master = master;
   }
 
@@ -67,6 +74,7 @@ export class StickyStrategy<T = unknown> implements ProviderStrategy<T> {
 
   /** Our instance (its current version) while it is among `instances`, else the master's pick. */
   getInstance(instances: readonly ServiceInstance<T>[]): ServiceInstance<T> | null {
+    checkArg('StickyStrategy.getInstance', 'instances', instances, INSTANCES);
     const ours = this.ours;
     const current = ours === undefined ? undefined : instances.find((i) => i.id === ours.id && i.name === ours.name);
     if (current !== undefined) return current;

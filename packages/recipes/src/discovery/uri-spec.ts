@@ -5,6 +5,7 @@
  * braces do not nest, and an empty `{}` adds nothing.
  */
 import { RecipeArgumentError } from '../errors.js';
+import { checkArg, rules } from '../internal/index.js';
 
 /** One piece of a UriSpec: literal text, or the name of a variable filled in by buildUri(). */
 export interface UriSpecPart {
@@ -22,6 +23,7 @@ export interface UriSpec {
  * inside a variable, a `}` without its `{`, or a variable left open (the cases Curator refuses).
  */
 export function parseUriSpec(template: string): UriSpec {
+  checkArg('parseUriSpec', 'template', template, rules.string);
   const parts: UriSpecPart[] = [];
   let inside = false;
   // Split on the braces, keeping them; empty pieces (two braces in a row) are dropped as Curator's tokenizer does.
@@ -39,6 +41,13 @@ export function parseUriSpec(template: string): UriSpec {
   if (inside) throw new RecipeArgumentError(`uri spec ${JSON.stringify(template)}: a variable is not closed with "}"`);
   return { parts };
 }
+
+/** A parsed UriSpec: `parts` of `{ value, variable }`. */
+export const URI_SPEC = {
+  expect: 'a UriSpec ({ parts: [{ value, variable }] })',
+  test: (v: unknown) => typeof v === 'object' && v !== null && Array.isArray((v as UriSpec).parts)
+    && (v as UriSpec).parts.every((p) => typeof p === 'object' && p !== null && typeof p.value === 'string' && typeof p.variable === 'boolean'),
+};
 
 /** What buildUri() needs of an instance: the fields its predefined variables name. */
 export interface UriFields {
@@ -58,6 +67,9 @@ export interface UriFields {
  * A variable that has no value is left out (an absent port becomes the empty string).
  */
 export function buildUri(spec: UriSpec, instance?: UriFields, variables: Readonly<Record<string, unknown>> = {}): string {
+  checkArg('buildUri', 'spec', spec, URI_SPEC);
+  if (instance !== undefined) checkArg('buildUri', 'instance', instance, rules.object);
+  checkArg('buildUri', 'variables', variables, rules.object);
   const values = new Map<string, unknown>([
     ['[', '{'],
     [']', '}'],

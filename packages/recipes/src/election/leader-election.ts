@@ -12,9 +12,9 @@ import { joinPath, systemClock, type Clock } from '@zkts/protocol';
 
 import { RecipeClosedError } from '../errors.js';
 import {
-  ChangeFeed, childrenOrEmpty, openScope, readNodes, sortContenders, utf8, within, type RecipeClient, type WaitOptions,
+  ChangeFeed, checkArg, checkClientAndPath, checkOptions, checkWait, childrenOrEmpty, rules, type OptionRules, openScope, readNodes, sortContenders, utf8, within, type RecipeClient, type WaitOptions,
 } from '../internal/index.js';
-import type { LostOn } from '../locks/index.js';
+import { LOST_ON, type LostOn } from '../locks/index.js';
 import { Candidacy, LATCH_MARKERS, type ElectionStats, type Leadership } from './candidacy.js';
 
 export type { Leadership };
@@ -28,6 +28,8 @@ export interface LeaderElectionOptions {
   /** Time source for `awaitLeadership`'s timeout and the retry pause after an error (default: the system clock). */
   clock?: Clock;
 }
+
+const OPTION_RULES: OptionRules<LeaderElectionOptions> = { id: rules.nonEmptyString, lostOn: rules.oneOf(LOST_ON), clock: rules.clock };
 
 /** One participant of an election, in queue order. */
 export interface ElectionParticipant {
@@ -47,6 +49,8 @@ export class LeaderElection implements AsyncDisposable {
   private readonly feed = new ChangeFeed<boolean>();
 
   constructor(client: RecipeClient, path: string, options: LeaderElectionOptions = {}) {
+    checkClientAndPath('LeaderElection', client, path);
+    checkOptions('LeaderElection', options, OPTION_RULES);
     this.client = client;
     this.path = path;
     this.id = options.id ?? globalThis.crypto.randomUUID();
@@ -92,6 +96,7 @@ export class LeaderElection implements AsyncDisposable {
    * term's fencing token). Rejects on timeout/abort, or if the election is closed first.
    */
   async awaitLeadership(options: WaitOptions = {}): Promise<AbortSignal> {
+    checkWait('LeaderElection.awaitLeadership', options);
     const scope = openScope(options, `leadership ${this.path}`, this.clock);
     try {
       for (;;) {
@@ -108,6 +113,7 @@ export class LeaderElection implements AsyncDisposable {
 
   /** Calls `listener` on every change of leadership; returns the unsubscribe function. */
   onChange(listener: (leader: boolean) => void): () => void {
+    checkArg('LeaderElection.onChange', 'listener', listener, rules.function);
     return this.feed.on(listener);
   }
 

@@ -17,8 +17,10 @@
 import { systemClock, type Clock } from '@zkts/protocol';
 
 import { RecipeArgumentError, RecipeClosedError } from '../errors.js';
-import { isLive, KeepAlive, type RecipeClient } from '../internal/index.js';
-import { Mutex, type LockHandle, type LostOn, type Participant } from '../locks/index.js';
+import {
+  checkArg, checkClientAndPath, checkOptions, isLive, KeepAlive, rules, type OptionRules, type RecipeClient,
+} from '../internal/index.js';
+import { LOST_ON, Mutex, type LockHandle, type LostOn, type Participant } from '../locks/index.js';
 
 /** What a leadership callback learns about its term. */
 export interface SelectorTerm {
@@ -45,6 +47,10 @@ export interface LeaderSelectorOptions {
   clock?: Clock;
 }
 
+const OPTION_RULES: OptionRules<LeaderSelectorOptions> = {
+  id: rules.nonEmptyString, autoRequeue: rules.boolean, lostOn: rules.oneOf(LOST_ON), onError: rules.function, clock: rules.clock,
+};
+
 /** Counters of a LeaderSelector (diagnostics and tests). */
 export interface SelectorStats {
   /** Terms begun (callbacks called). */
@@ -69,6 +75,9 @@ export class LeaderSelector implements AsyncDisposable {
   private term: { readonly controller: AbortController; readonly lease: LockHandle } | undefined;
 
   constructor(client: RecipeClient, path: string, callback: LeadershipCallback, options: LeaderSelectorOptions = {}) {
+    checkClientAndPath('LeaderSelector', client, path);
+    checkArg('LeaderSelector', 'callback', callback, rules.function);
+    checkOptions('LeaderSelector', options, OPTION_RULES);
     this.client = client;
     this.path = path;
     this.callback = callback;

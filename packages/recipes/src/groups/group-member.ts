@@ -15,7 +15,7 @@ import { joinPath, systemClock, type Clock } from '@zkts/protocol';
 import type { CacheClient } from '../cache/index.js';
 import { RecipeClosedError } from '../errors.js';
 import {
-  checkNodeName, checkPath, nested, openScope, type Data, type RecipeClient, type WaitOptions,
+  checkArg, checkClientAndPath, checkOptions, checkWait, nested, rules, openScope, type Data, type RecipeClient, type WaitOptions,
 } from '../internal/index.js';
 import { PersistentNode } from '../nodes/index.js';
 import { MemberView } from './member-view.js';
@@ -42,8 +42,9 @@ export class GroupMember implements AsyncDisposable {
   private closed = false;
 
   constructor(client: RecipeClient & CacheClient, membershipPath: string, thisId: string, options: GroupMemberOptions = {}) {
-    checkPath(membershipPath);
-    checkNodeName('thisId', thisId);
+    checkClientAndPath('GroupMember', client, membershipPath, 'membershipPath');
+    checkArg('GroupMember', 'thisId', thisId, rules.nodeName);
+    checkOptions('GroupMember', options, { payload: rules.data, clock: rules.clock });
     this.client = client;
     this.membershipPath = membershipPath;
     this.thisId = thisId;
@@ -58,6 +59,7 @@ export class GroupMember implements AsyncDisposable {
    * read. A timeout or abort stops the waiting, not the membership (close() ends it).
    */
   async start(options: WaitOptions = {}): Promise<void> {
+    checkWait('GroupMember.start', options);
     if (this.closed) throw new RecipeClosedError(`group member ${this.thisId} closed`);
     this.node.start();
     const scope = openScope(options, `group member ${this.thisId}`, this.clock);
@@ -83,23 +85,30 @@ export class GroupMember implements AsyncDisposable {
 
   /** New payload: written to our node now, and used whenever it is made again. */
   async setThisData(data: Data): Promise<void> {
+    checkArg('GroupMember.setThisData', 'data', data, rules.data);
     this.payload = toBytes(data);
     await this.node.setData(this.payload);
   }
 
   /** A member's id from its node's full path (Curator's `idFromPath`). */
   idFromPath(path: string): string {
+    checkArg('GroupMember.idFromPath', 'path', path, rules.string);
     return path.slice(path.lastIndexOf('/') + 1);
   }
 
   /** Calls `listener` with the members (as getCurrentMembers) each time the list read from ZooKeeper changes. */
   onChange(listener: (members: Map<string, Uint8Array>) => void): () => void {
+    checkArg('GroupMember.onChange', 'listener', listener, rules.function);
     return this.view.feed.on(() => listener(this.getCurrentMembers()));
   }
 
   /** The members each time they change, until close() or the signal. */
-  async *changes(options: { signal?: AbortSignal } = {}): AsyncIterableIterator<Map<string, Uint8Array>> {
-    for await (const _ of this.view.iterate(options, `group ${this.membershipPath}`, this.clock)) yield this.getCurrentMembers();
+  changes(options: { signal?: AbortSignal } = {}): AsyncIterableIterator<Map<string, Uint8Array>> {
+    const changes = this.view.iterate(options, 'GroupMember.changes', this.clock);
+    const members = (): Map<string, Uint8Array> => this.getCurrentMembers();
+    return (async function* () {
+      for await (const _ of changes) yield members();
+    })();
   }
 
   /** Leaves the group (our node is deleted, retried across reconnects) and stops following it. */

@@ -16,8 +16,8 @@ import { joinPath, systemClock, type Clock } from '@zkts/protocol';
 import type { CacheClient } from '../cache/index.js';
 import { RecipeClosedError } from '../errors.js';
 import {
-  checkNodeName, checkPath, childrenOrEmpty, kazooPrefix, nested, openScope, readNodes, utf8, type RecipeClient,
-  type WaitOptions,
+  checkArg, checkClientAndPath, checkNodeName, checkOptions, checkWait, childrenOrEmpty, rules, kazooPrefix, nested, openScope, readNodes, utf8, type RecipeClient,
+  type OptionRules, type WaitOptions,
 } from '../internal/index.js';
 import { PersistentNode } from '../nodes/index.js';
 import { MemberView, type MemberRule } from './member-view.js';
@@ -35,6 +35,8 @@ export interface PartyOptions {
 
 const PARTY_MARKER = '__party__';
 
+const OPTION_RULES: OptionRules<PartyOptions> = { identifier: rules.string, clock: rules.clock };
+
 const hex = (): string => kazooPrefix(globalThis.crypto.randomUUID());
 
 /** What Party and ShallowParty share: joining, leaving, reading and following the members. */
@@ -51,7 +53,7 @@ abstract class BaseParty implements AsyncDisposable {
   private closed = false;
 
   protected constructor(client: RecipeClient & CacheClient, path: string, name: string, rule: MemberRule<string>, options: PartyOptions) {
-    checkPath(path);
+    checkClientAndPath(new.target.name, client, path);
     this.client = client;
     this.path = path;
     this.identifier = options.identifier ?? '';
@@ -75,6 +77,7 @@ abstract class BaseParty implements AsyncDisposable {
    * joining (leave() does). Joining again while joined changes nothing.
    */
   async join(options: WaitOptions = {}): Promise<void> {
+    checkWait(`${this.constructor.name}.join`, options);
     if (this.closed) throw new RecipeClosedError(`party ${this.path} closed`);
     if (this.keeper === undefined) {
       this.keeper = new PersistentNode(this.client, this.node, { mode: 'ephemeral', data: this.data, clock: this.clock });
@@ -99,6 +102,7 @@ abstract class BaseParty implements AsyncDisposable {
 
   /** Follows the member list without joining; resolves with it once read. */
   async watch(options: WaitOptions = {}): Promise<string[]> {
+    checkWait(`${this.constructor.name}.watch`, options);
     if (this.closed) throw new RecipeClosedError(`party ${this.path} closed`);
     await this.view.start(options);
     return this.current;
@@ -111,12 +115,16 @@ abstract class BaseParty implements AsyncDisposable {
 
   /** Calls `listener` with the whole member list each time it changes; returns the unsubscribe function. */
   onChange(listener: (members: string[]) => void): () => void {
+    checkArg(`${this.constructor.name}.onChange`, 'listener', listener, rules.function);
     return this.view.feed.on((members) => listener([...members.values()]));
   }
 
   /** The member list each time it changes, until close() or the signal. */
-  async *changes(options: { signal?: AbortSignal } = {}): AsyncIterableIterator<string[]> {
-    for await (const members of this.view.iterate(options, `party ${this.path}`, this.clock)) yield [...members.values()];
+  changes(options: { signal?: AbortSignal } = {}): AsyncIterableIterator<string[]> {
+    const members = this.view.iterate(options, `${this.constructor.name}.changes`, this.clock);
+    return (async function* () {
+      for await (const m of members) yield [...m.values()];
+    })();
   }
 
   /** The members, read from ZooKeeper now (kazoo's iteration), in their nodes' name order. */
@@ -151,6 +159,7 @@ abstract class BaseParty implements AsyncDisposable {
 /** kazoo's Party: `<path>/<uuidhex>__party__` ephemeral nodes whose data is each member's identifier; re-joins by itself. */
 export class Party extends BaseParty {
   constructor(client: RecipeClient & CacheClient, path: string, options: PartyOptions = {}) {
+    checkOptions('Party', options, OPTION_RULES);
     super(client, path, `${hex()}${PARTY_MARKER}`, {
       data: true,
       member: (name, data) => (name.includes(PARTY_MARKER) ? utf8(data ?? new Uint8Array(0)) : undefined),
@@ -168,6 +177,7 @@ export class Party extends BaseParty {
  */
 export class ShallowParty extends BaseParty {
   constructor(client: RecipeClient & CacheClient, path: string, options: PartyOptions = {}) {
+    checkOptions('ShallowParty', options, OPTION_RULES);
     const name = `${hex()}-${options.identifier ?? ''}`;
     checkNodeName('a shallow party identifier (with its uuid)', name);
     // kazoo's rule for every child: what follows the first "-" (the whole name when there is none).

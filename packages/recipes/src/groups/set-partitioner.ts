@@ -26,8 +26,8 @@ import { joinPath, sleep, systemClock, type Clock } from '@zkts/protocol';
 import type { CacheClient } from '../cache/index.js';
 import { LockLostError, RecipeArgumentError, RecipeClosedError } from '../errors.js';
 import {
-  ChangeFeed, checkNodeName, checkPath, isConnectedState, isConnectionLoss, isSessionGone, openScope, Pulse, within,
-  type RecipeClient, type WaitOptions,
+  ChangeFeed, checkArg, checkClientAndPath, checkOptions, checkWait, isConnectedState, rules, isConnectionLoss, isSessionGone, openScope, Pulse, within,
+  type OptionRules, type RecipeClient, type WaitOptions,
 } from '../internal/index.js';
 import { UuidHexLock, type LockHandle } from '../locks/index.js';
 import { kazooPartition } from './default-partition.js';
@@ -67,6 +67,10 @@ interface Holding {
 
 const DEFAULT_TIME_BOUNDARY_MS = 30_000;
 
+const OPTION_RULES: OptionRules<SetPartitionerOptions> = {
+  identifier: rules.nonEmptyString, partition: rules.function, timeBoundary: rules.timeout, clock: rules.clock,
+};
+
 const fired = (signal: AbortSignal): Promise<void> =>
   signal.aborted ? Promise.resolve() : new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
 
@@ -94,12 +98,13 @@ export class SetPartitioner implements AsyncDisposable {
   private readonly offs: (() => void)[] = [];
 
   constructor(client: RecipeClient & CacheClient, path: string, items: Iterable<string>, options: SetPartitionerOptions = {}) {
-    checkPath(path);
+    checkClientAndPath('SetPartitioner', client, path);
+    checkArg('SetPartitioner', 'items', items, rules.iterable);
     const list = [...items];
-    for (const item of list) checkNodeName('an item', item);
-    if (new Set(list).size !== list.length) throw new RecipeArgumentError('the items must be distinct');
+    for (const item of list) checkArg('SetPartitioner', 'items[]', item, rules.nodeName);
+    if (new Set(list).size !== list.length) throw new RecipeArgumentError('SetPartitioner: items must be distinct');
+    checkOptions('SetPartitioner', options, OPTION_RULES);
     const timeBoundary = options.timeBoundary ?? DEFAULT_TIME_BOUNDARY_MS;
-    if (!(timeBoundary >= 0) || !Number.isFinite(timeBoundary)) throw new RecipeArgumentError(`timeBoundary must be a number of ms ≥ 0, got ${timeBoundary}`);
     this.client = client;
     this.path = path;
     this.items = list;
@@ -144,6 +149,7 @@ export class SetPartitioner implements AsyncDisposable {
    * `failure`, and on timeout/abort.
    */
   async acquired(options: WaitOptions = {}): Promise<PartitionSet> {
+    checkWait('SetPartitioner.acquired', options);
     this.start();
     const scope = openScope(options, `set partition ${this.path}`, this.clock);
     try {
@@ -167,6 +173,7 @@ export class SetPartitioner implements AsyncDisposable {
 
   /** Calls `listener` on every state change; returns the unsubscribe function. */
   onChange(listener: (state: PartitionState) => void): () => void {
+    checkArg('SetPartitioner.onChange', 'listener', listener, rules.function);
     return this.feed.on(listener);
   }
 

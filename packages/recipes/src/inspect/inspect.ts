@@ -14,7 +14,7 @@
  *
  * Anything else is a plain node: undefined. It only reads, and at most READ_BUDGET nodes (reader.ts).
  */
-import { sortContenders, type RecipeClient } from '../internal/index.js';
+import { checkClientAndPath, checkOptions, rules, sortContenders, type OptionRules, type RecipeClient } from '../internal/index.js';
 import { LATCH_MARKERS } from '../election/index.js';
 import { LOCK_MARKERS } from '../locks/index.js';
 import { parseEntry, parseItemName } from '../queues/index.js';
@@ -41,6 +41,8 @@ function sequentialFamilies(children: readonly string[]): { count: number; recog
   ].filter((f) => f.count > 0).sort((a, b) => b.count - a.count);
 }
 
+const OPTION_RULES: OptionRules<InspectOptions> = { signal: rules.signal, now: rules.function };
+
 const LATER: readonly Recogniser[] = [party, shallowParty, discoveryService, discoveryBase, doubleBarrier, groupMember];
 
 /**
@@ -50,6 +52,8 @@ const LATER: readonly Recogniser[] = [party, shallowParty, discoveryService, dis
 export async function inspectRecipe(
   client: RecipeClient, path: string, options: InspectOptions = {},
 ): Promise<RecipeInspection | undefined> {
+  checkClientAndPath('inspectRecipe', client, path);
+  checkOptions('inspectRecipe', options, OPTION_RULES);
   const reader = new Reader(client, options.signal, (options.now ?? Date.now)());
   const listing = await reader.listing(path);
   if (listing === undefined) return undefined;

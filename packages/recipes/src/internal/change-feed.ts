@@ -7,6 +7,7 @@
 import type { Clock } from '@zkts/protocol';
 
 import { Pulse } from './pulse.js';
+import { checkOptions, rules } from './validate.js';
 import { openScope, within } from './wait.js';
 
 export class ChangeFeed<T> {
@@ -42,7 +43,13 @@ export class ChangeFeed<T> {
   }
 
   /** Every value emitted from now on, until end() or the signal fires. */
-  async *iterate(options: { signal?: AbortSignal }, what: string, clock?: Clock): AsyncIterableIterator<T> {
+  iterate(options: { signal?: AbortSignal }, what: string, clock?: Clock): AsyncIterableIterator<T> {
+    // Checked here, not in the generator, so that a bad signal throws at the call rather than at the first next().
+    checkOptions(what, options, { signal: rules.signal });
+    return this.values(options, what, clock);
+  }
+
+  private async *values(options: { signal?: AbortSignal }, what: string, clock?: Clock): AsyncIterableIterator<T> {
     const queue: T[] = [];
     const off = this.on((v) => queue.push(v));
     const scope = openScope(options, what, clock);

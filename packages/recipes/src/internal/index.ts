@@ -14,7 +14,10 @@ export {
 export { isConnectedState, isFinalState, isLive } from './session-state.js';
 export { reconnected, retrying, retryingAcrossSessions } from './retry.js';
 export { checkpoint, nested, openScope, within, type Scope, type WaitOptions } from './wait.js';
-export { checkNodeName, checkPath } from './validate.js';
+export {
+  checkArg, checkClientAndPath, checkNodeName, checkOptions, checkPath, checkWait, clientRule, knownOptions, MAX_TIMEOUT_MS, rules,
+  WAIT_RULES, type OptionRules, type Rule,
+} from './validate.js';
 export {
   compareContenders, compareSequence, formatSequence, indexOfName, kazooPrefix, parseContender, parseSequence,
   protectedPrefix, sortContenders, type Contender, type ContenderKind, type MarkerTable,

@@ -18,9 +18,9 @@
  */
 import { joinPath, MultiError, systemClock, type Clock } from '@zkts/protocol';
 
-import { DataFormatError, RecipeArgumentError } from '../errors.js';
+import { DataFormatError } from '../errors.js';
 import {
-  ensureDir, isConnectionLoss, isExpiry, isNoNode, reconnected, retrying, type RecipeClient, type WaitOptions,
+  checkArg, checkClientAndPath, checkOptions, checkWait, ensureDir, isConnectionLoss, rules, type OptionRules, isExpiry, isNoNode, reconnected, retrying, type RecipeClient, type WaitOptions,
 } from '../internal/index.js';
 import { UuidHexLock, type LockHandle } from '../locks/index.js';
 import { decodeLease, encodeLease } from './holder-format.js';
@@ -51,11 +51,19 @@ export interface LeaseTerm {
 
 const RESTART = Symbol('restart');
 
-function checkOptions(options: NonBlockingLeaseOptions): void {
-  if (!(Number.isFinite(options.duration) && options.duration > 0)) {
-    throw new RecipeArgumentError(`a lease duration is a positive number of ms, not ${options.duration}`);
-  }
-  if (typeof options.identifier !== 'string' || options.identifier === '') throw new RecipeArgumentError('a lease needs a non-empty identifier');
+const OPTION_RULES: OptionRules<NonBlockingLeaseOptions> = {
+  // The end is written as a date: a duration past any date is no duration.
+  duration: rules.number(0, 8.64e15, { above: true }),
+  identifier: rules.nonEmptyString,
+  clock: rules.clock,
+};
+
+/** The options are required, and so are `duration` and `identifier` in them. */
+function checkLeaseOptions(what: string, options: NonBlockingLeaseOptions): void {
+  checkArg(what, 'options', options, rules.object);
+  checkOptions(what, options, OPTION_RULES);
+  checkArg(what, 'duration', options.duration, OPTION_RULES.duration);
+  checkArg(what, 'identifier', options.identifier, OPTION_RULES.identifier);
 }
 
 /** kazoo's NonBlockingLease: `tryAcquire()` takes or renews the lease if it is free, expired or ours, and never waits for another holder. */
@@ -67,7 +75,8 @@ export class NonBlockingLease {
   private readonly holderPath: string;
 
   constructor(client: RecipeClient, path: string, options: NonBlockingLeaseOptions) {
-    checkOptions(options);
+    checkClientAndPath('NonBlockingLease', client, path);
+    checkLeaseOptions('NonBlockingLease', options);
     this.client = client;
     this.path = path;
     this.options = options;
@@ -82,6 +91,7 @@ export class NonBlockingLease {
    * one kazoo could not read either rejects with DataFormatError.
    */
   async tryAcquire(options: WaitOptions = {}): Promise<LeaseTerm | null> {
+    checkWait('NonBlockingLease.tryAcquire', options);
     const { client } = this;
     for (;;) {
       await ensureDir(client, this.path, { persistent: true }); // kazoo's ensure_path: a persistent node
@@ -170,8 +180,9 @@ export class MultiNonBlockingLease {
   private readonly clock: Clock;
 
   constructor(client: RecipeClient, path: string, count: number, options: NonBlockingLeaseOptions) {
-    if (!Number.isInteger(count) || count < 1) throw new RecipeArgumentError(`a multi lease needs a count of at least 1, not ${count}`);
-    checkOptions(options);
+    checkClientAndPath('MultiNonBlockingLease', client, path);
+    checkArg('MultiNonBlockingLease', 'count', count, rules.integer(1, 2 ** 31 - 1));
+    checkLeaseOptions('MultiNonBlockingLease', options);
     this.client = client;
     this.path = path;
     this.count = count;
@@ -185,6 +196,7 @@ export class MultiNonBlockingLease {
    * null when every slot is held by others.
    */
   async tryAcquire(options: WaitOptions = {}): Promise<LeaseTerm | null> {
+    checkWait('MultiNonBlockingLease.tryAcquire', options);
     const terms = await this.holders();
     const own = terms.find((t) => t.holder === this.options.identifier && this.clock.now() < t.expiresAt.getTime());
     const order = Array.from({ length: this.count }, (_, n) => n);

@@ -8,10 +8,10 @@ import { joinPath, systemClock, type Clock } from '@zkts/protocol';
 
 import { LockBusyError } from '../errors.js';
 import {
-  checkpoint, ensureDir, isConnectionLoss, isNodeExists, isNoNode, openScope, removeNode, retrying, utf8, within,
+  checkClientAndPath, checkOptions, checkpoint, checkWait, ensureDir, rules, type OptionRules, isConnectionLoss, isNodeExists, isNoNode, openScope, removeNode, retrying, utf8, within,
   type RecipeClient, type Stat, type WaitOptions,
 } from '../internal/index.js';
-import { Hold, LockHandleImpl, type ExpiryPolicy, type LockHandle, type LostOn } from './lock-handle.js';
+import { EXPIRY_POLICIES, Hold, LockHandleImpl, LOST_ON, type ExpiryPolicy, type LockHandle, type LostOn } from './lock-handle.js';
 import { IDLE, restarts, type Attempt, type LockState } from './lock-state.js';
 
 /** Options of an ExclusiveLock. */
@@ -24,6 +24,10 @@ export interface ExclusiveLockOptions {
   /** Time source for `timeout` (default: the system clock); tests pass a manual one. */
   clock?: Clock;
 }
+
+const OPTION_RULES: OptionRules<ExclusiveLockOptions> = {
+  id: rules.nonEmptyString, lostOn: rules.oneOf(LOST_ON), onExpiry: rules.oneOf(EXPIRY_POLICIES), clock: rules.clock,
+};
 
 /** Who holds an ExclusiveLock, as its node's data says. */
 export interface LockOwner {
@@ -61,6 +65,8 @@ export class ExclusiveLock {
   private state: LockState<{ readonly hold: Hold }> = IDLE;
 
   constructor(client: RecipeClient, path: string, options: ExclusiveLockOptions = {}) {
+    checkClientAndPath('ExclusiveLock', client, path);
+    checkOptions('ExclusiveLock', options, OPTION_RULES);
     this.client = client;
     this.path = path;
     this.node = joinPath(path, 'lock');
@@ -77,6 +83,7 @@ export class ExclusiveLock {
 
   /** Waits until the lock is ours (or the signal/timeout gives up) and resolves with its handle. */
   async acquire(options: WaitOptions = {}): Promise<LockHandle> {
+    checkWait('ExclusiveLock.acquire', options);
     const scope = openScope(options, `exclusive lock ${this.path}`, this.clock);
     try {
       return (await this.run({ blocking: true, scope, restartOnExpiry: this.onExpiry === 'restart' })) as LockHandle;

@@ -9,11 +9,11 @@ import { basename, joinPath, systemClock, type Clock } from '@zkts/protocol';
 
 import { LockBusyError, LockNotHeldError } from '../errors.js';
 import {
-  childrenOrEmpty, openScope, readNodes, removeNode, sortContenders, testHooksOf, utf8, type Contender,
+  checkClientAndPath, checkOptions, checkWait, childrenOrEmpty, openScope, rules, type OptionRules, readNodes, removeNode, sortContenders, testHooksOf, utf8, type Contender,
   type ContenderKind, type Data, type RecipeClient, type WaitOptions,
 } from '../internal/index.js';
 import { contend, newStats, sweepPrefix, type Entry, type ContenderSpec, type LockStats } from './contender.js';
-import { Hold, LockHandleImpl, type ExpiryPolicy, type LockHandle, type LostOn } from './lock-handle.js';
+import { EXPIRY_POLICIES, Hold, LockHandleImpl, LOST_ON, type ExpiryPolicy, type LockHandle, type LostOn } from './lock-handle.js';
 import { decide, holderIndexes, LOCK_MARKERS } from './lock-rule.js';
 import { IDLE, type Attempt, type LockState } from './lock-state.js';
 
@@ -30,6 +30,11 @@ export interface LockOptions {
   /** Time source for `timeout` (default: the system clock); tests pass a manual one. */
   clock?: Clock;
 }
+
+/** The checks of LockOptions (Mutex, ReadWriteLock and its two sides). */
+export const LOCK_OPTION_RULES: OptionRules<LockOptions> = {
+  reentrant: rules.boolean, data: rules.data, lostOn: rules.oneOf(LOST_ON), onExpiry: rules.oneOf(EXPIRY_POLICIES), clock: rules.clock,
+};
 
 /** Anything MultiLock can hold. */
 export interface Lockable {
@@ -66,6 +71,8 @@ export abstract class FairLock implements Lockable {
   private state: LockState<Held> = IDLE;
 
   constructor(client: RecipeClient, path: string, options: LockOptions = {}) {
+    checkClientAndPath(new.target.name, client, path);
+    checkOptions(new.target.name, options, LOCK_OPTION_RULES);
     this.client = client;
     this.path = path;
     this.options = options;
@@ -91,6 +98,7 @@ export abstract class FairLock implements Lockable {
 
   /** Waits for the lock. Rejects with TimeoutError / AbortError (our node removed) or LockBusyError. */
   async acquire(options: WaitOptions = {}): Promise<LockHandle> {
+    checkWait(`${this.constructor.name}.acquire`, options);
     const scope = openScope(options, `lock ${this.path}`, this.options.clock ?? systemClock);
     try {
       return (await this.acquireWith({ blocking: true, scope, restartOnExpiry: (this.options.onExpiry ?? 'restart') === 'restart' })) as LockHandle;

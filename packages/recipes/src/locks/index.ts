@@ -19,3 +19,6 @@ export { UuidHexLock } from './uuid-hex-lock.js';
 
 // For inspect/: the lock rule's marker table and who holds, read from a listing.
 export { LOCK_MARKERS, MARKER, holderIndexes } from './lock-rule.js';
+
+// For the other families' argument checks: the values of LostOn and ExpiryPolicy.
+export { EXPIRY_POLICIES, LOST_ON } from './lock-handle.js';

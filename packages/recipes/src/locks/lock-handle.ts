@@ -3,10 +3,12 @@
  * protect, or run a multi that commits only while the lock node still exists (`guard`).
  */
 import { LockLostError, LockNotHeldError } from '../errors.js';
-import { isConnectedState, isNoNode, type Op, type OpResult, type RecipeClient } from '../internal/index.js';
+import { checkArg, isConnectedState, isNoNode, rules, type Op, type OpResult, type RecipeClient } from '../internal/index.js';
 
 /** When a held lock counts as lost: only when the session is certainly gone, or already when it is in doubt. */
 export type LostOn = 'expired' | 'suspended';
+
+export const LOST_ON: readonly LostOn[] = ['expired', 'suspended'];
 
 /**
  * What an acquire() still waiting when its session expires does: start over in the renewed session, with a
@@ -14,6 +16,8 @@ export type LostOn = 'expired' | 'suspended';
  * with the session's error ('reject'). A granted lock is never carried over: its `lost` fires either way.
  */
 export type ExpiryPolicy = 'restart' | 'reject';
+
+export const EXPIRY_POLICIES: readonly ExpiryPolicy[] = ['restart', 'reject'];
 
 /** A held lock: release it (or `await using` it), watch `lost`, pass `fencingToken` to what you protect, and write through `guard`. */
 export interface LockHandle extends AsyncDisposable {
@@ -143,6 +147,7 @@ export class LockHandleImpl implements LockHandle {
   }
 
   async guard(ops: Op[]): Promise<OpResult[]> {
+    checkArg('LockHandle.guard', 'ops', ops, rules.arrayOf(rules.object));
     if (this.released) throw new LockNotHeldError('guard() on a released lock handle');
     const results = await this.hold.client.multi([{ op: 'check', path: this.hold.node }, ...ops]);
     return results.slice(1);

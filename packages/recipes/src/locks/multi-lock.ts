@@ -8,7 +8,7 @@
  */
 import { systemClock, type Clock } from '@zkts/protocol';
 
-import { nested, openScope, type WaitOptions } from '../internal/index.js';
+import { checkArg, checkOptions, checkWait, nested, openScope, rules, type WaitOptions } from '../internal/index.js';
 import type { Lockable } from './fair-lock.js';
 import type { LockHandle } from './lock-handle.js';
 
@@ -31,12 +31,15 @@ export class MultiLock {
 
   /** `clock` times the shared deadline (default: the system clock). */
   constructor(locks: readonly Lockable[], options: { clock?: Clock } = {}) {
+    checkArg('MultiLock', 'locks', locks, rules.arrayOf(rules.withMethods('a lock', 'acquire'), { nonEmpty: true }));
+    checkOptions('MultiLock', options, { clock: rules.clock });
     this.locks = [...locks];
     this.clock = options.clock ?? systemClock;
   }
 
   /** Takes every lock in order, or none. */
   async acquire(options: WaitOptions = {}): Promise<MultiLockHandle> {
+    checkWait('MultiLock.acquire', options);
     // One scope for all the locks: each acquire gets its signal, which fires at the shared deadline.
     const scope = openScope(options, 'multi-lock', this.clock);
     try {

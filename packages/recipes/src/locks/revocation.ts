@@ -10,11 +10,17 @@
  * Watching ends when the lock handle is released or lost (a lost lock has nothing left to revoke).
  */
 import { LockLostError } from '../errors.js';
-import { isConnectionLoss, isNoNode, type RecipeClient } from '../internal/index.js';
+import { checkArg, clientRule, isConnectionLoss, isNoNode, rules, type RecipeClient } from '../internal/index.js';
 import type { LockHandle } from './lock-handle.js';
 
 /** Curator's revocation marker (LockInternals.REVOKE_MESSAGE): the bytes of "__REVOKE__". */
 export const REVOKE_MESSAGE: Uint8Array = new TextEncoder().encode('__REVOKE__');
+
+/** A lock handle, as far as watching its node needs one. */
+const LEASE = {
+  expect: 'a lock handle (node, lost, released)',
+  test: (v: unknown) => typeof v === 'object' && v !== null && typeof (v as LockHandle).node === 'string' && (v as LockHandle).lost instanceof AbortSignal,
+};
 
 function isRevoke(data: Uint8Array): boolean {
   return data.length === REVOKE_MESSAGE.length && data.every((b, i) => b === REVOKE_MESSAGE[i]);
@@ -25,6 +31,8 @@ function isRevoke(data: Uint8Array): boolean {
  * Curator's marker into the node (Revoker.attemptRevoke). Resolves false if the node is already gone.
  */
 export async function attemptRevoke(client: RecipeClient, node: string): Promise<boolean> {
+  checkArg('attemptRevoke', 'client', client, clientRule);
+  checkArg('attemptRevoke', 'node', node, rules.path);
   try {
     await client.setData(node, REVOKE_MESSAGE);
     return true;
@@ -40,6 +48,9 @@ export async function attemptRevoke(client: RecipeClient, node: string): Promise
  * that stops watching; watching also stops when the handle is released or lost.
  */
 export function onRevocationRequest(client: RecipeClient, lease: LockHandle, listener: (lease: LockHandle) => void): () => void {
+  checkArg('onRevocationRequest', 'client', client, clientRule);
+  checkArg('onRevocationRequest', 'lease', lease, LEASE);
+  checkArg('onRevocationRequest', 'listener', listener, rules.function);
   const stop = new AbortController();
   const ended = (): boolean => stop.signal.aborted || lease.released || lease.lost.aborted;
   const over = new Promise<void>((resolve) => {

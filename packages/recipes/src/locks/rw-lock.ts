@@ -16,11 +16,11 @@ import { basename, joinPath } from '@zkts/protocol';
 
 import { LockLostError, LockUpgradeError } from '../errors.js';
 import {
-  checkpoint, ensureDir, formatSequence, isConnectionLoss, isNodeExists, isNoNode, parseContender, protectedPrefix,
+  checkClientAndPath, checkOptions, checkpoint, ensureDir, knownOptions, formatSequence, isConnectionLoss, isNodeExists, isNoNode, parseContender, protectedPrefix,
   removeSoon, retrying, type RecipeClient, type Scope,
 } from '../internal/index.js';
 import type { Entry } from './contender.js';
-import { FairLock, type LockOptions, type Participant } from './fair-lock.js';
+import { FairLock, LOCK_OPTION_RULES, type LockOptions, type Participant } from './fair-lock.js';
 import { LOCK_MARKERS, MARKER } from './lock-rule.js';
 import type { Attempt } from './lock-state.js';
 
@@ -31,9 +31,13 @@ export class ReadWriteLock {
   readonly path: string;
 
   constructor(client: RecipeClient, path: string, options: LockOptions = {}) {
+    checkClientAndPath('ReadWriteLock', client, path);
+    checkOptions('ReadWriteLock', options, LOCK_OPTION_RULES);
     this.path = path;
-    this.writeLock = new WriteLock(client, path, options, this);
-    this.readLock = new ReadLock(client, path, options, this);
+    // Unknown keys were warned about once, here: the two sides get only the known ones.
+    const sides = knownOptions(options, LOCK_OPTION_RULES);
+    this.writeLock = new WriteLock(client, path, sides, this);
+    this.readLock = new ReadLock(client, path, sides, this);
   }
 
   /** Every contender, readers and writers, in queue order. */

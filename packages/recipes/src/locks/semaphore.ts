@@ -10,11 +10,11 @@ import { joinPath, systemClock, type Clock } from '@zkts/protocol';
 
 import { LockLostError, RecipeArgumentError } from '../errors.js';
 import {
-  checkpoint, childrenOrEmpty, ensureDir, isServerCode, nested, openScope, readNodes, removeNode, removeSoon, retrying,
+  checkArg, checkClientAndPath, checkOptions, checkpoint, checkWait, childrenOrEmpty, rules, type OptionRules, ensureDir, isServerCode, nested, openScope, readNodes, removeNode, removeSoon, retrying,
   utf8, within, type Data, type RecipeClient, type Scope, type WaitOptions,
 } from '../internal/index.js';
 import { enqueue, sweepPrefix, type ContenderSpec, type Entry } from './contender.js';
-import { Hold, type ExpiryPolicy, type LostOn } from './lock-handle.js';
+import { EXPIRY_POLICIES, Hold, LOST_ON, type ExpiryPolicy, type LostOn } from './lock-handle.js';
 import { restarts } from './lock-state.js';
 import { Mutex } from './mutex.js';
 
@@ -39,6 +39,13 @@ export interface SemaphoreLease extends AsyncDisposable {
   release(): Promise<void>;
 }
 
+const OPTION_RULES: OptionRules<SemaphoreOptions> = {
+  data: rules.data, lostOn: rules.oneOf(LOST_ON), onExpiry: rules.oneOf(EXPIRY_POLICIES), clock: rules.clock,
+};
+
+/** Leases are counted in sequential nodes: more than a signed 32-bit count cannot be told apart. */
+const MAX_LEASES = rules.integer(1, 2 ** 31 - 1);
+
 const LEASE_MARKERS = { 'lease-': 'write' } as const;
 
 /** A counting semaphore over `maxLeases` leases (Curator's InterProcessSemaphoreV2 algorithm). */
@@ -51,7 +58,9 @@ export class Semaphore {
   private readonly inner: Mutex;
 
   constructor(client: RecipeClient, path: string, maxLeases: number, options: SemaphoreOptions = {}) {
-    if (!Number.isInteger(maxLeases) || maxLeases < 1) throw new RecipeArgumentError(`maxLeases must be a positive integer, got ${maxLeases}`);
+    checkClientAndPath('Semaphore', client, path);
+    checkArg('Semaphore', 'maxLeases', maxLeases, MAX_LEASES);
+    checkOptions('Semaphore', options, OPTION_RULES);
     this.client = client;
     this.path = path;
     this.maxLeases = maxLeases;
@@ -62,9 +71,8 @@ export class Semaphore {
 
   /** Takes `qty` leases, all or none. Rejects with TimeoutError / AbortError having returned any it created. */
   async acquire(qty = 1, options: WaitOptions = {}): Promise<SemaphoreLease> {
-    if (!Number.isInteger(qty) || qty < 1 || qty > this.maxLeases) {
-      throw new RecipeArgumentError(`cannot take ${qty} of ${this.maxLeases} leases`);
-    }
+    checkArg('Semaphore.acquire', 'qty', qty, rules.integer(1, this.maxLeases));
+    checkWait('Semaphore.acquire', options);
     // One scope for the whole call: the inner mutex, the lease creates and the wait share its deadline.
     const scope = openScope(options, `semaphore ${this.path}`, this.options.clock ?? systemClock);
     const attempt = { blocking: true, scope, restartOnExpiry: (this.options.onExpiry ?? 'restart') === 'restart' };

@@ -20,7 +20,7 @@ import { basename, joinPath, parentPath, systemClock, type Clock } from '@zkts/p
 
 import { RecipeClosedError } from '../errors.js';
 import {
-  ChangeFeed, checkpoint, childrenOrEmpty, ensureDir, isConnectedState, isConnectionLoss, isExpiry, isLive,
+  ChangeFeed, checkArg, checkClientAndPath, checkOptions, checkpoint, checkWait, rules, type OptionRules, childrenOrEmpty, ensureDir, isConnectedState, isConnectionLoss, isExpiry, isLive,
   isNodeExists, isNoNode, isSessionGone, KeepAlive, openScope, protectedPrefix, removeNode, removeSoon, retrying, within,
   type CreateMode, type Data, type RecipeClient, type Scope, type Stat, type WaitOptions,
 } from '../internal/index.js';
@@ -39,6 +39,12 @@ export interface PersistentNodeOptions {
   /** Time source of the retry pause after an unexpected error (default: the system clock). */
   clock?: Clock;
 }
+
+const MODES: readonly PersistentNodeMode[] = ['ephemeral', 'ephemeral-sequential', 'persistent', 'persistent-sequential', 'container'];
+
+const OPTION_RULES: OptionRules<PersistentNodeOptions> = {
+  mode: rules.oneOf(MODES), protected: rules.boolean, data: rules.data, clock: rules.clock,
+};
 
 /** Counters for diagnostics and tests. */
 export interface PersistentNodeStats {
@@ -72,6 +78,8 @@ export class PersistentNode implements AsyncDisposable {
   private unsubscribe: (() => void) | undefined;
 
   constructor(client: RecipeClient, path: string, options: PersistentNodeOptions = {}) {
+    checkClientAndPath('PersistentNode', client, path);
+    checkOptions('PersistentNode', options, OPTION_RULES);
     this.client = client;
     this.path = path;
     this.mode = options.mode ?? 'ephemeral';
@@ -114,6 +122,7 @@ export class PersistentNode implements AsyncDisposable {
 
   /** Resolves with our node's path once it exists (at once if it does). Rejects on timeout/abort or close. */
   async awaitCreated(options: WaitOptions = {}): Promise<string> {
+    checkWait('PersistentNode.awaitCreated', options);
     const scope = openScope(options, `persistent node ${this.path}`, this.clock);
     try {
       for (;;) {
@@ -129,6 +138,7 @@ export class PersistentNode implements AsyncDisposable {
 
   /** Calls `listener` with our node's path each time it changes (undefined: gone, being made again). */
   onChange(listener: (path: string | undefined) => void): () => void {
+    checkArg('PersistentNode.onChange', 'listener', listener, rules.function);
     return this.feed.on(listener);
   }
 
@@ -139,6 +149,7 @@ export class PersistentNode implements AsyncDisposable {
 
   /** New data: written to our node now if it exists, and used for every node made from now on. */
   async setData(data: Data): Promise<void> {
+    checkArg('PersistentNode.setData', 'data', data, rules.data);
     this.data = data;
     const path = this.current?.path;
     if (path === undefined) return;

@@ -12,9 +12,8 @@
  */
 import { joinPath, sleep, systemClock, type Clock } from '@zkts/protocol';
 
-import { RecipeArgumentError } from '../errors.js';
 import {
-  isConnectedState, isNodeExists, isNoNode, Pulse, removeNode, type Data, type RecipeClient, type WaitOptions,
+  checkArg, checkClientAndPath, checkOptions, checkWait, isConnectedState, isNodeExists, rules, type OptionRules, isNoNode, Pulse, removeNode, type Data, type RecipeClient, type WaitOptions,
 } from '../internal/index.js';
 import { PersistentNode } from './persistent-node.js';
 
@@ -29,6 +28,13 @@ export interface PersistentTtlNodeOptions {
   /** Time source of the touch schedule (default: the system clock); tests pass a manual one. */
   clock?: Clock;
 }
+
+/** The longest TTL the server accepts (40 bits of ms). */
+const MAX_TTL_MS = 2 ** 40 - 1;
+
+const OPTION_RULES: OptionRules<PersistentTtlNodeOptions> = {
+  data: rules.data, childName: rules.nodeName, touchFactor: rules.number(1), clock: rules.clock,
+};
 
 /** Curator's PersistentTtlNode: a container with a `touch` child under a TTL, touched every ttl/2, so the node lives while its owner does. */
 export class PersistentTtlNode implements AsyncDisposable {
@@ -48,9 +54,10 @@ export class PersistentTtlNode implements AsyncDisposable {
   private offChange: (() => void) | undefined;
 
   constructor(client: RecipeClient, path: string, ttl: number, options: PersistentTtlNodeOptions = {}) {
+    checkClientAndPath('PersistentTtlNode', client, path);
+    checkArg('PersistentTtlNode', 'ttl', ttl, rules.integer(1, MAX_TTL_MS));
+    checkOptions('PersistentTtlNode', options, OPTION_RULES);
     const factor = options.touchFactor ?? 2;
-    if (!(ttl > 0) || !Number.isFinite(ttl)) throw new RecipeArgumentError(`ttl must be a positive number of ms, got ${ttl}`);
-    if (!(factor >= 1)) throw new RecipeArgumentError(`touchFactor must be at least 1, got ${factor}`);
     this.client = client;
     this.path = path;
     this.ttl = ttl;
@@ -77,12 +84,14 @@ export class PersistentTtlNode implements AsyncDisposable {
   }
 
   /** Resolves with the node's path once it exists. */
-  awaitCreated(options: WaitOptions = {}): Promise<string> {
+  async awaitCreated(options: WaitOptions = {}): Promise<string> {
+    checkWait('PersistentTtlNode.awaitCreated', options);
     return this.node.awaitCreated(options);
   }
 
   /** Calls `listener` with the node's path whenever it is (re)created, undefined while it does not exist. */
   onChange(listener: (path: string | undefined) => void): () => void {
+    checkArg('PersistentTtlNode.onChange', 'listener', listener, rules.function);
     return this.node.onChange(listener);
   }
 
@@ -92,7 +101,8 @@ export class PersistentTtlNode implements AsyncDisposable {
   }
 
   /** Replaces the data the node is (re)created with, and writes it to the node now. */
-  setData(data: Data): Promise<void> {
+  async setData(data: Data): Promise<void> {
+    checkArg('PersistentTtlNode.setData', 'data', data, rules.data);
     return this.node.setData(data);
   }
 

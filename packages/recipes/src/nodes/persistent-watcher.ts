@@ -16,7 +16,7 @@ import { systemClock, type Clock } from '@zkts/protocol';
 
 import { RecipeClosedError } from '../errors.js';
 import {
-  ChangeFeed, isConnectedState, isLive, KeepAlive, Pulse, type PersistentWatch, type RecipeClient, type WatchEvent,
+  ChangeFeed, checkArg, checkClientAndPath, checkOptions, isConnectedState, rules, isLive, KeepAlive, Pulse, type PersistentWatch, type RecipeClient, type WatchEvent,
 } from '../internal/index.js';
 
 /** Options of a PersistentWatcher. */
@@ -45,6 +45,8 @@ export class PersistentWatcher implements AsyncIterable<WatchEvent>, AsyncDispos
   private unsubscribe: (() => void) | undefined;
 
   constructor(client: RecipeClient, path: string, options: PersistentWatcherOptions = {}) {
+    checkClientAndPath('PersistentWatcher', client, path);
+    checkOptions('PersistentWatcher', options, { recursive: rules.boolean, clock: rules.clock });
     this.client = client;
     this.path = path;
     this.recursive = options.recursive === true;
@@ -87,6 +89,7 @@ export class PersistentWatcher implements AsyncIterable<WatchEvent>, AsyncDispos
 
   /** Calls `listener` with every event; returns the unsubscribe function. */
   on(listener: (event: WatchEvent) => void): () => void {
+    checkArg('PersistentWatcher.on', 'listener', listener, rules.function);
     return this.feed.on(listener);
   }
 

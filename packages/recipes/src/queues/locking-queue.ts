@@ -21,9 +21,9 @@
  */
 import { joinPath, MultiError, systemClock, type Clock } from '@zkts/protocol';
 
-import { LockBusyError, OutcomeUnknownError, RecipeArgumentError } from '../errors.js';
+import { LockBusyError, OutcomeUnknownError } from '../errors.js';
 import {
-  checkpoint, ensureDir, isConnectionLoss, isExpiry, isLive, isNodeExists, isNoNode, openScope, reconnected,
+  checkArg, checkClientAndPath, checkOptions, checkpoint, checkWait, ensureDir, rules, isConnectionLoss, isExpiry, isLive, isNodeExists, isNoNode, openScope, reconnected,
   removeNode, retrying, utf8, within, type Data, type RecipeClient, type Scope, type WaitOptions,
 } from '../internal/index.js';
 import { availableEntries, DEFAULT_PRIORITY, entryPrefix } from './entry-names.js';
@@ -39,6 +39,9 @@ export interface LockingQueueOptions {
 export interface PutOptions {
   priority?: number;
 }
+
+/** kazoo's priorities: three digits in the entry's name. */
+const PUT_RULES = { priority: rules.integer(0, 999) };
 
 /** The entry a LockingQueue instance has locked: process `data`, then `consume()` (or `release()`) it. */
 export interface LockedEntry {
@@ -69,6 +72,8 @@ export class LockingQueue implements AsyncDisposable {
   private getting = false;
 
   constructor(client: RecipeClient, path: string, options: LockingQueueOptions = {}) {
+    checkClientAndPath('LockingQueue', client, path);
+    checkOptions('LockingQueue', options, { clock: rules.clock });
     this.client = client;
     this.path = path;
     this.entriesDir = joinPath(path, 'entries');
@@ -82,13 +87,16 @@ export class LockingQueue implements AsyncDisposable {
   }
 
   /** Adds one entry (kazoo `put`). Rejects with OutcomeUnknownError only if a lost reply meets a session end. */
-  put(data: Data, options: PutOptions = {}): Promise<void> {
+  async put(data: Data, options: PutOptions = {}): Promise<void> {
+    checkArg('LockingQueue.put', 'data', data, rules.data);
+    checkOptions('LockingQueue.put', options, PUT_RULES);
     return this.putAll([data], options);
   }
 
   /** Adds several entries in one multi, all or none (kazoo `put_all`); they keep their order. */
   async putAll(values: readonly Data[], options: PutOptions = {}): Promise<void> {
-    if (!Array.isArray(values)) throw new RecipeArgumentError('putAll takes an array of values');
+    checkArg('LockingQueue.putAll', 'values', values, rules.arrayOf(rules.data));
+    checkOptions('LockingQueue.putAll', options, PUT_RULES);
     const prefix = joinPath(this.entriesDir, entryPrefix(options.priority ?? DEFAULT_PRIORITY));
     if (values.length === 0) return;
     const ops = values.map((data) => ({ op: 'create' as const, path: prefix, data, mode: 'persistent-sequential' as const }));
@@ -103,6 +111,7 @@ export class LockingQueue implements AsyncDisposable {
    * LockBusyError (an instance holds one entry at a time).
    */
   async get(options: WaitOptions = {}): Promise<LockedEntry> {
+    checkWait('LockingQueue.get', options);
     const held = this.stillHeld();
     if (held !== undefined) return held;
     const scope = openScope(options, `locking queue ${this.path}`, this.clock);

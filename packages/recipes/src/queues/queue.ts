@@ -9,7 +9,7 @@
 import { joinPath } from '@zkts/protocol';
 
 import {
-  checkpoint, childrenOrEmpty, ensureDir, isConnectionLoss, isNoNode, openScope, protectedPrefix, retrying,
+  checkArg, checkClientAndPath, checkWait, rules, checkpoint, childrenOrEmpty, ensureDir, isConnectionLoss, isNoNode, openScope, protectedPrefix, retrying,
   sortContenders, within, type Data, type MarkerTable, type RecipeClient, type WaitOptions,
 } from '../internal/index.js';
 import { claimByDelete } from './claim.js';
@@ -22,12 +22,14 @@ export class Queue {
   readonly path: string;
 
   constructor(client: RecipeClient, path: string) {
+    checkClientAndPath('Queue', client, path);
     this.client = client;
     this.path = path;
   }
 
   /** Appends an item; resolves with its node path. */
   async offer(data: Data): Promise<string> {
+    checkArg('Queue.offer', 'data', data, rules.data);
     const { client } = this;
     const prefix = protectedPrefix(globalThis.crypto.randomUUID());
     for (;;) {
@@ -54,6 +56,7 @@ export class Queue {
 
   /** Waits for an item and takes it. */
   async take(options: WaitOptions = {}): Promise<Uint8Array> {
+    checkWait('Queue.take', options);
     const scope = openScope(options, `queue ${this.path}`);
     try {
       for (;;) {

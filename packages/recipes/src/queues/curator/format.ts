@@ -6,6 +6,7 @@
  * put marker (put.ts): `zkts-put:` and a uuid, so a put whose reply was lost can find its item again.
  */
 import { QueueItemCorruptError } from '../../errors.js';
+import { checkArg, rules } from '../../internal/index.js';
 
 /** Turns a message into bytes and back, as Curator's QueueSerializer does; both sides of a queue must agree. */
 export interface QueueSerializer<T> {
@@ -17,7 +18,10 @@ export interface QueueSerializer<T> {
 
 /** The serializer of byte messages: what goes in comes out. */
 export const bytesSerializer: QueueSerializer<Uint8Array> = Object.freeze({
-  serialize: (item: Uint8Array) => item,
+  serialize(item: Uint8Array) {
+    checkArg('bytesSerializer.serialize', 'message', item, rules.bytes);
+    return item;
+  },
   deserialize: (bytes: Uint8Array) => bytes,
 });
 

@@ -7,7 +7,7 @@ import { systemClock, type Clock } from '@zkts/protocol';
 
 import { RecipeArgumentError, RecipeClosedError } from '../../errors.js';
 import {
-  childrenOrEmpty, ensurePersistentDir, openScope, type RecipeClient, type WaitOptions,
+  checkArg, checkClientAndPath, checkOptions, checkWait, childrenOrEmpty, ensurePersistentDir, openScope, rules, type OptionRules, type RecipeClient, type WaitOptions,
 } from '../../internal/index.js';
 import { ConsumerLoop, type ConsumerStats } from './consume.js';
 import { bytesSerializer, type QueueSerializer } from './format.js';
@@ -41,6 +41,17 @@ export interface CuratorQueueOptions<T> {
   onError?: (error: Error) => void;
 }
 
+const OPTION_RULES: OptionRules<CuratorQueueOptions<unknown>> = {
+  serializer: rules.withMethods('a QueueSerializer', 'serialize', 'deserialize'),
+  consumer: rules.function,
+  lockPath: rules.path,
+  errorMode: rules.oneOf(['requeue', 'delete']),
+  minItemsBeforeRefresh: rules.integer(0),
+  maxItems: rules.integer(1),
+  clock: rules.clock,
+  onError: rules.function,
+};
+
 /** The shared part of DistributedQueue, DistributedPriorityQueue, DistributedDelayQueue and DistributedIdQueue. */
 export abstract class CuratorQueueBase<T> implements AsyncDisposable {
   readonly client: RecipeClient;
@@ -57,13 +68,8 @@ export abstract class CuratorQueueBase<T> implements AsyncDisposable {
   protected readonly refreshAfter: number | undefined = undefined;
 
   constructor(client: RecipeClient, path: string, options: CuratorQueueOptions<T> = {}) {
-    if (options.maxItems !== undefined && !(Number.isInteger(options.maxItems) && options.maxItems > 0)) {
-      throw new RecipeArgumentError(`maxItems must be a positive integer, got ${options.maxItems}`);
-    }
-    const refresh = options.minItemsBeforeRefresh;
-    if (refresh !== undefined && !(Number.isInteger(refresh) && refresh >= 0)) {
-      throw new RecipeArgumentError(`minItemsBeforeRefresh must be an integer ≥ 0, got ${refresh}`);
-    }
+    checkClientAndPath(new.target.name, client, path);
+    checkOptions(new.target.name, options, OPTION_RULES as OptionRules<CuratorQueueOptions<T>>);
     if (options.errorMode !== undefined && options.lockPath === undefined) {
       throw new RecipeArgumentError('errorMode needs a lockPath (as Curator: only lock-safe consumers can requeue)');
     }
@@ -139,12 +145,17 @@ export abstract class CuratorQueueBase<T> implements AsyncDisposable {
     return '';
   }
 
-  protected async putMessages(middle: string, messages: readonly T[], options: WaitOptions): Promise<string> {
-    if (messages.length === 0) throw new RecipeArgumentError('putMulti needs at least one message');
-    const bytes = messages.map((m) => this.serializer.serialize(m));
+  protected async putMessages(what: string, middle: (what: string) => string, messages: Iterable<T>, options: WaitOptions): Promise<string> {
+    checkArg(what, 'messages', messages, rules.iterable);
+    const list = [...messages];
+    if (list.length === 0) throw new RecipeArgumentError(`${what}: messages must be a non-empty iterable, got none`);
+    checkWait(what, options);
+    const name = middle(what);
+    const bytes = list.map((m) => this.serializer.serialize(m));
+    for (const b of bytes) checkArg(what, 'serializer.serialize(message)', b, rules.bytes);
     const scope = openScope(options, `queue put ${this.path}`, this.options.clock);
     try {
-      return await putItem(this.client, { dir: this.path, middle, messages: bytes, maxItems: this.options.maxItems }, scope);
+      return await putItem(this.client, { dir: this.path, middle: name, messages: bytes, maxItems: this.options.maxItems }, scope);
     } finally {
       scope?.dispose();
     }

@@ -4,14 +4,24 @@
  * removable by id). A Curator process and a zkts process can put into and consume from the same queue.
  */
 import { RecipeArgumentError } from '../../errors.js';
-import { childrenOrEmpty, retrying, type WaitOptions } from '../../internal/index.js';
+import { checkArg, childrenOrEmpty, retrying, rules, type Rule, type WaitOptions } from '../../internal/index.js';
 import { claimByDelete } from '../claim.js';
 import { joinPath } from '@zkts/protocol';
 import { commitUnderLock, lockItem, unlockItem } from './item-lock.js';
 import { delayLayout, delayMiddle, fixId, idLayout, idMiddle, idOf, plainLayout, priorityMiddle, sortItems, type ItemName } from './names.js';
 import { CuratorQueueBase } from './queue-base.js';
 
-const list = <T>(messages: Iterable<T>): T[] => [...messages];
+const PRIORITY = rules.integer(-(2 ** 31), 2 ** 31 - 1);
+/** Curator writes the due time in hex of a positive long; ms since 1970 as a safe integer. */
+const DUE = rules.integer(1);
+
+/** The name's middle from a put's positional argument, checked first (run by putMessages after its own checks). */
+function checked<V>(name: string, value: V, rule: Rule, middle: (value: V) => string): (what: string) => string {
+  return (what) => {
+    checkArg(what, name, value, rule);
+    return middle(value);
+  };
+}
 
 /**
  * Curator's DistributedQueue: FIFO items `<path>/queue-<seq>`. `put` resolves with the item's path; it never
@@ -22,12 +32,12 @@ export class DistributedQueue<T = Uint8Array> extends CuratorQueueBase<T> {
 
   /** Adds one message. */
   put(message: T, options: WaitOptions = {}): Promise<string> {
-    return this.putMessages('', [message], options);
+    return this.putMessages('DistributedQueue.put', () => '', [message], options);
   }
 
   /** Adds several messages as one item (one node), delivered together in this order (Curator's putMulti). */
   putMulti(messages: Iterable<T>, options: WaitOptions = {}): Promise<string> {
-    return this.putMessages('', list(messages), options);
+    return this.putMessages('DistributedQueue.putMulti', () => '', messages, options);
   }
 }
 
@@ -38,12 +48,12 @@ export class DistributedPriorityQueue<T = Uint8Array> extends CuratorQueueBase<T
 
   /** Adds one message with a 32-bit integer priority (lower is delivered first). */
   put(message: T, priority: number, options: WaitOptions = {}): Promise<string> {
-    return this.putMessages(priorityMiddle(priority), [message], options);
+    return this.putMessages('DistributedPriorityQueue.put', checked('priority', priority, PRIORITY, priorityMiddle), [message], options);
   }
 
   /** Adds several messages as one item with one priority. */
   putMulti(messages: Iterable<T>, priority: number, options: WaitOptions = {}): Promise<string> {
-    return this.putMessages(priorityMiddle(priority), list(messages), options);
+    return this.putMessages('DistributedPriorityQueue.putMulti', checked('priority', priority, PRIORITY, priorityMiddle), messages, options);
   }
 }
 
@@ -57,12 +67,12 @@ export class DistributedDelayQueue<T = Uint8Array> extends CuratorQueueBase<T> {
 
   /** Adds one message, due at `dueEpochMs` (ms since 1970, like Date.now()). */
   put(message: T, dueEpochMs: number, options: WaitOptions = {}): Promise<string> {
-    return this.putMessages(delayMiddle(dueEpochMs), [message], options);
+    return this.putMessages('DistributedDelayQueue.put', checked('dueEpochMs', dueEpochMs, DUE, delayMiddle), [message], options);
   }
 
   /** Adds several messages as one item, due at one time. */
   putMulti(messages: Iterable<T>, dueEpochMs: number, options: WaitOptions = {}): Promise<string> {
-    return this.putMessages(delayMiddle(dueEpochMs), list(messages), options);
+    return this.putMessages('DistributedDelayQueue.putMulti', checked('dueEpochMs', dueEpochMs, DUE, delayMiddle), messages, options);
   }
 }
 
@@ -72,11 +82,12 @@ export class DistributedIdQueue<T = Uint8Array> extends CuratorQueueBase<T> {
 
   /** Adds one message under an id (`/` and `|` in it become `_`, as Curator stores it). */
   put(message: T, id: string, options: WaitOptions = {}): Promise<string> {
-    return this.putMessages(idMiddle(id), [message], options);
+    return this.putMessages('DistributedIdQueue.put', checked('id', id, rules.nonEmptyString, idMiddle), [message], options);
   }
 
   /** Whether an item with this id is in the queue now. */
   async has(id: string): Promise<boolean> {
+    checkArg('DistributedIdQueue.has', 'id', id, rules.nonEmptyString);
     return (await this.itemsWithId(id)).length > 0;
   }
 
@@ -85,6 +96,7 @@ export class DistributedIdQueue<T = Uint8Array> extends CuratorQueueBase<T> {
    * lock each item first, so an item a consumer is working on is left to it.
    */
   async remove(id: string): Promise<number> {
+    checkArg('DistributedIdQueue.remove', 'id', id, rules.nonEmptyString);
     const { client, path } = this;
     const { lockPath } = this.options;
     let removed = 0;
