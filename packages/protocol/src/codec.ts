@@ -15,3 +15,7 @@ export { errorFromKeeperCode } from './errors/errors.js';
 // ZooKeeper's on-disk formats (transaction logs, snapshots, the txn records) and their damage errors.
 export * from './codec/persistence/index.js';
 export { DataFileError } from './errors/errors.js';
+// Checking what a caller gives (the server's options): the one unknown-key policy, the one way a refused value
+// is shown, and the error class both use, so a server built on the codec refuses bad input as the client does.
+export { InvalidArgumentError } from './errors/errors.js';
+export { checkOptionKeys, describeValue, UNKNOWN_OPTION_WARNING } from './errors/option-keys.js';

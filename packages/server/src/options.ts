@@ -2,9 +2,12 @@
  * What startServer accepts, and the defaults ZooKeeper 3.8 uses for each: tick time, session timeout bounds
  * (2 and 20 ticks), jute.maxbuffer (plus the 1 KiB of slack the server allows for a request's header), the super
  * digest, and the injectable clock and logger. `resolveOptions` turns the user's object into the complete,
- * validated settings every other module reads.
+ * validated settings every other module reads (option-checks.ts holds the checks).
  */
-import { resolvePersistenceOptions, type PersistenceOptions, type ResolvedPersistenceOptions } from './persistence/options.js';
+import { checkOptionKeys, InvalidArgumentError } from '@zkts/protocol/codec';
+
+import { integerIn, isPem, MAX_TIMER_MS, milliseconds, optionalBoolean, optionalObject, optionalString, refuse, stringList, withMethods } from './option-checks.js';
+import { PERSISTENCE_OPTION_KEYS, resolvePersistenceOptions, type PersistenceOptions, type ResolvedPersistenceOptions } from './persistence/options.js';
 
 /** An opaque timer handle, only ever passed back to the clock that made it. */
 export type ClockTimer = object;
@@ -142,56 +145,102 @@ export interface ResolvedOptions extends ResolvedPersistenceOptions {
 /** jute.maxbuffer's default, 0xfffff, plus ZooKeeper's 1024 bytes of request-header slack. */
 export const DEFAULT_MAX_BUFFER = 0xfffff + 1024;
 
-function positive(name: string, value: number): number {
-  if (!Number.isInteger(value) || value <= 0) throw new RangeError(`${name} must be a positive integer, got ${value}`);
-  return value;
-}
-
 /** Every four-letter word ZooKeeper 3.8 knows (FourLetterCommands). */
 export const FOUR_LETTER_WORDS: readonly string[] = Object.freeze([
   'conf', 'cons', 'crst', 'dirs', 'dump', 'envi', 'gtmk', 'hash', 'isro', 'mntr', 'ruok', 'srst', 'srvr', 'stat', 'stmk', 'wchc', 'wchp', 'wchs',
 ]);
+
+/** Every key of ServerOptions (the table test proves it equals the type's keys). */
+const SERVER_OPTION_KEYS: readonly string[] = [
+  ...PERSISTENCE_OPTION_KEYS, 'port', 'host', 'tickTime', 'minSessionTimeout', 'maxSessionTimeout', 'maxBuffer', 'superDigest',
+  'extendedTypesEnabled', 'containerCheckIntervalMs', 'sessionlessConnectionTimeout', 'clock', 'logger', 'saslUsers', 'saslSuperUser',
+  'enforceAuth', 'fourLetterWords', 'tls',
+];
+const TLS_OPTION_KEYS: readonly string[] = ['key', 'cert', 'ca', 'clientAuth', 'securePort'];
+const CLIENT_AUTH = ['need', 'want', 'none'];
 
 /** FourLetterCommands.isEnabled's list: `*` means every word, and `srvr` is always there. */
 function whitelist(words: readonly string[] | undefined): ReadonlySet<string> {
   const out = new Set<string>();
   for (const w of words ?? []) {
     if (w.trim() === '*') for (const k of FOUR_LETTER_WORDS) out.add(k);
-    else if (w.trim() !== '') out.add(w.trim());
+    else out.add(w.trim());
   }
   out.add('srvr');
   return out;
 }
 
-/** Fills in defaults and checks ranges (a bad option throws RangeError before anything listens). */
-export function resolveOptions(options: ServerOptions): ResolvedOptions {
-  const tickTime = positive('tickTime', options.tickTime ?? 2000);
-  const minSessionTimeout = positive('minSessionTimeout', options.minSessionTimeout ?? 2 * tickTime);
-  const maxSessionTimeout = positive('maxSessionTimeout', options.maxSessionTimeout ?? 20 * tickTime);
-  if (minSessionTimeout > maxSessionTimeout) {
-    throw new RangeError(`minSessionTimeout ${minSessionTimeout} exceeds maxSessionTimeout ${maxSessionTimeout}`);
+function checkTls(value: unknown): TlsOptions | undefined {
+  const tls = optionalObject('tls', value);
+  if (tls === undefined) return undefined;
+  checkOptionKeys(tls, TLS_OPTION_KEYS, 'startServer tls');
+  if (!isPem(tls.key)) refuse('tls.key', 'a PEM string or Buffer', tls.key);
+  if (!isPem(tls.cert)) refuse('tls.cert', 'a PEM string or Buffer', tls.cert);
+  if (tls.ca !== undefined && !isPem(tls.ca) && !(Array.isArray(tls.ca) && tls.ca.length > 0 && tls.ca.every(isPem))) {
+    refuse('tls.ca', 'a PEM string or Buffer, or a non-empty array of them', tls.ca);
   }
-  const port = options.port ?? 0;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new RangeError(`port must be 0..65535, got ${port}`);
+  if (tls.clientAuth !== undefined && !CLIENT_AUTH.includes(tls.clientAuth as string)) refuse('tls.clientAuth', "'need', 'want' or 'none'", tls.clientAuth);
+  integerIn('tls.securePort', tls.securePort, 0, 65535, 0);
+  return tls as unknown as TlsOptions;
+}
+
+function checkSaslUsers(value: unknown): ReadonlyMap<string, string> | undefined {
+  const users = optionalObject('saslUsers', value);
+  if (users === undefined) return undefined;
+  const out = new Map<string, string>();
+  for (const [name, password] of Object.entries(users)) {
+    if (name === '') refuse('saslUsers', 'a record of non-empty user names', value);
+    if (typeof password !== 'string') refuse(`saslUsers.${name}`, 'a password string', password);
+    out.set(name, password);
+  }
+  return out;
+}
+
+function checkEnforceAuth(value: unknown): readonly string[] {
+  if (value === undefined || value === false) return [];
+  if (value === true) return ['sasl'];
+  if (!Array.isArray(value)) refuse('enforceAuth', 'true, false or an array of scheme names', value);
+  return [...(stringList('enforceAuth', value) ?? [])];
+}
+
+/**
+ * Fills in defaults and checks every option (a bad one is an InvalidArgumentError naming it, thrown before
+ * anything listens or opens a file). Unknown keys follow @zkts/protocol's policy (checkOptionKeys).
+ */
+export function resolveOptions(options: ServerOptions): ResolvedOptions {
+  checkOptionKeys(options, SERVER_OPTION_KEYS, 'startServer');
+  const tickTime = milliseconds('tickTime', options.tickTime, 2000);
+  const minSessionTimeout = milliseconds('minSessionTimeout', options.minSessionTimeout, Math.min(2 * tickTime, MAX_TIMER_MS));
+  const maxSessionTimeout = milliseconds('maxSessionTimeout', options.maxSessionTimeout, Math.min(20 * tickTime, MAX_TIMER_MS));
+  if (minSessionTimeout > maxSessionTimeout) {
+    throw new InvalidArgumentError('minSessionTimeout', `minSessionTimeout ${minSessionTimeout} exceeds maxSessionTimeout ${maxSessionTimeout}`);
+  }
+  const port = integerIn('port', options.port, 0, 65535, 0);
+  const saslSuperUser = optionalString('saslSuperUser', options.saslSuperUser);
+  const superDigest = optionalString('superDigest', options.superDigest);
+  if (superDigest !== undefined && !superDigest.includes(':')) refuse('superDigest', "'user:base64(sha1(user:password))'", superDigest);
+  const saslUsers = checkSaslUsers(options.saslUsers);
+  const tls = checkTls(options.tls);
+  const fourLetterWords = stringList('fourLetterWords', options.fourLetterWords, (w) => w.trim() === '*' || FOUR_LETTER_WORDS.includes(w.trim()), `'*' or one of ${FOUR_LETTER_WORDS.join(', ')}`);
   return {
     ...resolvePersistenceOptions(options),
     port,
-    host: options.host ?? '127.0.0.1',
+    host: optionalString('host', options.host) ?? '127.0.0.1',
     tickTime,
     minSessionTimeout,
     maxSessionTimeout,
-    maxBuffer: positive('maxBuffer', options.maxBuffer ?? DEFAULT_MAX_BUFFER),
-    superDigest: options.superDigest,
-    extendedTypesEnabled: options.extendedTypesEnabled ?? true,
-    containerCheckIntervalMs: positive('containerCheckIntervalMs', options.containerCheckIntervalMs ?? 60_000),
-    sessionlessConnectionTimeout: positive('sessionlessConnectionTimeout', options.sessionlessConnectionTimeout ?? 10_000),
-    clock: options.clock ?? systemClock,
-    logger: options.logger ?? silentLogger,
-    saslUsers: options.saslUsers === undefined ? undefined : new Map(Object.entries(options.saslUsers)),
-    saslSuperUser: options.saslSuperUser,
-    enforceAuthSchemes: options.enforceAuth === true ? ['sasl'] : options.enforceAuth === false || options.enforceAuth === undefined ? [] : [...options.enforceAuth],
-    authSchemes: [...(options.saslUsers === undefined ? [] : ['sasl']), ...(options.tls === undefined ? [] : ['x509'])],
-    fourLetterWords: whitelist(options.fourLetterWords),
-    tls: options.tls,
+    maxBuffer: integerIn('maxBuffer', options.maxBuffer, 1, 2 ** 31 - 1, DEFAULT_MAX_BUFFER),
+    superDigest,
+    extendedTypesEnabled: optionalBoolean('extendedTypesEnabled', options.extendedTypesEnabled) ?? true,
+    containerCheckIntervalMs: milliseconds('containerCheckIntervalMs', options.containerCheckIntervalMs, 60_000),
+    sessionlessConnectionTimeout: milliseconds('sessionlessConnectionTimeout', options.sessionlessConnectionTimeout, 10_000),
+    clock: withMethods<Clock>('clock', options.clock, ['now', 'setTimeout', 'clearTimeout']) ?? systemClock,
+    logger: withMethods<Logger>('logger', options.logger, ['debug', 'info', 'warn']) ?? silentLogger,
+    saslUsers,
+    saslSuperUser,
+    enforceAuthSchemes: checkEnforceAuth(options.enforceAuth),
+    authSchemes: [...(saslUsers === undefined ? [] : ['sasl']), ...(tls === undefined ? [] : ['x509'])],
+    fourLetterWords: whitelist(fourLetterWords),
+    tls,
   };
 }

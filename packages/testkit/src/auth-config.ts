@@ -4,6 +4,9 @@
  * provider, authentication enforcement (`enforce.auth`), and x509 identities on the TLS port. Pure text and
  * property maps, so they are unit-tested; local-server.ts writes the JAAS file beside zoo.cfg.
  */
+import { InvalidOptionError } from './errors.js';
+import { checkObject, checkServerOptions, checkString } from './option-checks.js';
+
 import type { ServerOptions } from './options.js';
 
 const SASL_PROVIDER = 'org.apache.zookeeper.server.auth.SASLAuthenticationProvider';
@@ -25,12 +28,14 @@ function section(name: string, module: string, options: [string, string | boolea
 
 /** The server's JAAS file, or undefined when the options ask for no SASL. Throws on options it cannot express. */
 export function renderServerJaas(options: ServerOptions): string | undefined {
+  checkObject('renderServerJaas', 'options', options, false);
+  checkServerOptions('renderServerJaas', options);
   const sasl = options.sasl;
   if (sasl === undefined) return undefined;
   const users = Object.entries(sasl.digestUsers ?? {});
   if (users.length > 0 && sasl.kerberos !== undefined) {
     // ZooKeeper picks the mechanism from the Server subject: with a Kerberos principal it offers only GSSAPI.
-    throw new TypeError('sasl: digestUsers and kerberos exclude each other (a ZooKeeper server speaks one SASL mechanism)');
+    throw new InvalidOptionError('sasl', 'sasl: digestUsers and kerberos exclude each other (a ZooKeeper server speaks one SASL mechanism)');
   }
   if (sasl.kerberos !== undefined) {
     const k = sasl.kerberos;
@@ -42,15 +47,18 @@ export function renderServerJaas(options: ServerOptions): string | undefined {
       ['principal', k.principal],
     ]);
   }
-  if (users.length === 0) throw new TypeError('sasl needs digestUsers or kerberos');
+  if (users.length === 0) throw new InvalidOptionError('sasl', 'sasl needs digestUsers or kerberos');
   for (const [name] of users) {
-    if (!JAAS_NAME.test(name)) throw new TypeError(`sasl: digest user name ${JSON.stringify(name)} cannot be written to a JAAS file`);
+    if (!JAAS_NAME.test(name)) throw new InvalidOptionError('sasl.digestUsers', `sasl.digestUsers: digest user name ${JSON.stringify(name)} cannot be written to a JAAS file`);
   }
   return section('Server', DIGEST_MODULE, users.map(([name, password]) => [`user_${name}`, password]));
 }
 
 /** A client's JAAS `Client` section, for Java clients in tests (ZooKeeper's Java client reads this one). */
 export function renderClientJaas(client: { username: string; password: string } | { principal: string; keytab: string }): string {
+  const given = checkObject('renderClientJaas', 'client', client, false) ?? {};
+  const keys = 'keytab' in given ? ['principal', 'keytab'] : ['username', 'password'];
+  for (const k of keys) checkString('renderClientJaas', `client.${k}`, given[k], { optional: false, empty: k === 'password' });
   if ('keytab' in client) {
     return section('Client', KRB5_MODULE, [
       ['useKeyTab', true],

@@ -11,6 +11,8 @@ import { createServer } from 'node:net';
 import { hostname } from 'node:os';
 
 import { ZooKeeperNotInstalledError } from './errors.js';
+import { checkString } from './option-checks.js';
+import { checkOptionKeys } from './option-keys.js';
 import { onExitSync, RUN_ENV } from './processes.js';
 
 import type * as TestcontainersModule from 'testcontainers';
@@ -256,6 +258,8 @@ function ownerAlive(tag: string): boolean {
  * run. Returns the removed containers' ids. Nothing (and no error) without a Docker engine.
  */
 export async function reapContainers(select: { run?: string } = {}): Promise<string[]> {
+  checkOptionKeys(select, ['run'], 'reapContainers');
+  checkString('reapContainers', 'run', select.run);
   if ((await dockerUnavailableReason()) !== undefined) return [];
   const doomed = (labels: Record<string, string>): boolean =>
     select.run !== undefined ? labels[LABEL_RUN] === select.run : !ownerAlive(labels[LABEL_TAG] ?? '');

@@ -12,6 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { digestCredential } from './digest.js';
 import { UnsupportedOptionError, ZooKeeperNotInstalledError } from './errors.js';
 import { fourLetter } from './four-letter.js';
+import { checkObject, checkServerOptions } from './option-checks.js';
 
 import type { EmbeddedClock, ServerOptions, ZooKeeperServer } from './options.js';
 
@@ -123,6 +124,8 @@ export class EmbeddedZooKeeperServer implements ZooKeeperServer {
 
   /** Starts a server; resolves once it listens. */
   static async start(options: ServerOptions): Promise<EmbeddedZooKeeperServer> {
+    checkObject('EmbeddedZooKeeperServer.start', 'options', options, false);
+    checkServerOptions('EmbeddedZooKeeperServer.start', options);
     refuseEmbeddedOptions(options);
     const module = await loadEmbeddedServer();
     const server = new EmbeddedZooKeeperServer(module, startOptions(options));

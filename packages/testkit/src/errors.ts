@@ -22,3 +22,19 @@ export class UnsupportedOptionError extends TypeError {
     this.option = option;
   }
 }
+
+/**
+ * A value the testkit cannot use (a wrong type, NaN, out of range, an unknown word, a near-miss option key), refused
+ * before anything starts; the message names the option and shows the value.
+ */
+export class InvalidOptionError extends TypeError {
+  override readonly name = 'InvalidOptionError';
+  readonly code = 'ZKTS_TESTKIT_INVALID_OPTION';
+  /** The refused option or argument, as spelled in the signature ('tickTime', 'sasl.digestUsers', 'count'). */
+  readonly option: string;
+
+  constructor(option: string, message: string) {
+    super(message);
+    this.option = option;
+  }
+}

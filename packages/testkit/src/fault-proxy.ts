@@ -1,6 +1,7 @@
 import { connect, createServer } from 'node:net';
 
 import { FrameCutter, frameXid, MAX_FRAME, NOTIFICATION_XID, PING_XID } from './frames.js';
+import { checkNumber, checkTarget, MAX_TIMER_MS, refuse } from './option-checks.js';
 
 import type { Server, Socket } from 'node:net';
 
@@ -232,7 +233,8 @@ class Proxy implements FaultProxy {
   }
 
   delay(ms: number): void {
-    if (!(ms >= 0)) throw new RangeError(`delay must be ≥ 0 ms, got ${ms}`);
+    checkNumber('proxy.delay', 'ms', ms, 0, false);
+    if (ms > MAX_TIMER_MS) refuse('proxy.delay', 'ms', `at most ${MAX_TIMER_MS}`, ms);
     this.delayMs = ms;
   }
 
@@ -260,6 +262,7 @@ class Proxy implements FaultProxy {
 
 /** A TCP proxy on a free loopback port in front of `upstream`, with switchable faults. */
 export async function startFaultProxy(upstream: { host: string; port: number }): Promise<FaultProxy> {
+  checkTarget('startFaultProxy', 'upstream', upstream);
   const host = '127.0.0.1';
   const server = createServer();
   await new Promise<void>((resolve, reject) => {

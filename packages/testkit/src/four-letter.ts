@@ -1,6 +1,10 @@
 import { connect as netConnect } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 
+import { InvalidOptionError } from './errors.js';
+import { checkInteger, checkObject, checkString, checkTarget, MAX_TIMER_MS } from './option-checks.js';
+import { describeValue } from './option-keys.js';
+
 import type { Socket } from 'node:net';
 
 /** Where to send a four-letter word. */
@@ -18,7 +22,15 @@ export interface FourLetterTarget {
  * server writes its reply and closes the connection, so "until close" is the framing.
  */
 export function fourLetter(target: FourLetterTarget, cmd: string): Promise<string> {
-  if (!/^[a-z]{4}$/.test(cmd)) return Promise.reject(new TypeError(`not a four-letter word: ${JSON.stringify(cmd)}`));
+  try {
+    checkTarget('fourLetter', 'target', target);
+    checkInteger('fourLetter', 'target.timeout', target.timeout, 1, MAX_TIMER_MS);
+    const tls = checkObject('fourLetter', 'target.tls', target.tls);
+    if (tls !== undefined) for (const k of ['ca', 'cert', 'key']) checkString('fourLetter', `target.tls.${k}`, tls[k], { optional: false });
+    if (typeof cmd !== 'string' || !/^[a-z]{4}$/.test(cmd)) throw new InvalidOptionError('cmd', `fourLetter: cmd must be a four-letter word, got ${describeValue(cmd)}`);
+  } catch (error) {
+    return Promise.reject(error as Error);
+  }
   const timeout = target.timeout ?? 5000;
   return new Promise<string>((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -51,11 +63,13 @@ export function fourLetter(target: FourLetterTarget, cmd: string): Promise<strin
 
 /** Parses `srvr`'s `Mode:` line: standalone, leader, follower, observer, read-only; undefined when not serving. */
 export function modeOf(srvr: string): string | undefined {
+  checkString('modeOf', 'srvr', srvr, { optional: false, empty: true });
   return /^Mode: (\S+)/m.exec(srvr)?.[1];
 }
 
 /** Parses `mntr` into a key → value map. */
 export function parseMntr(mntr: string): Map<string, string> {
+  checkString('parseMntr', 'mntr', mntr, { optional: false, empty: true });
   const map = new Map<string, string>();
   for (const line of mntr.split('\n')) {
     const tab = line.indexOf('\t');

@@ -1,3 +1,5 @@
+import { refuse } from './option-checks.js';
+
 /** ZooKeeper's framing: a 4-byte big-endian length, then that many bytes. */
 export const MAX_FRAME = 0xfffff + 1024;
 
@@ -17,6 +19,7 @@ export class FrameCutter {
 
   /** Takes one chunk; returns the frames it completed. */
   push(chunk: Buffer): Buffer[] {
+    if (!Buffer.isBuffer(chunk)) refuse('FrameCutter.push', 'chunk', 'a Buffer', chunk);
     this.#pending = this.#pending.length === 0 ? chunk : Buffer.concat([this.#pending, chunk]);
     const frames: Buffer[] = [];
     let offset = 0;

@@ -33,3 +33,5 @@ export {
 export type { TaggedContainer } from './container-runtime.js';
 export { partitionsUnavailableReason } from './container-faults.js';
 export { BACKEND_ENV, resolveBackend } from './start.js';
+export { InvalidOptionError } from './errors.js';
+export { UNKNOWN_OPTION_WARNING } from './option-keys.js';

@@ -2,6 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 
 import { ZooKeeperNotInstalledError } from './errors.js';
+import { checkObject, checkString } from './option-checks.js';
 
 /** The Java found to run ZooKeeper. */
 export interface JavaRuntime {
@@ -71,6 +72,8 @@ function debianClasspath(dir: string): string | undefined {
 
 /** Locates java and the ZooKeeper classpath, or returns why not (no throw, for `backend: 'auto'`). */
 export function probeJavaRuntime(env: NodeJS.ProcessEnv = process.env, debianDir = DEBIAN_DIR): JavaRuntime | string {
+  checkObject('probeJavaRuntime', 'env', env, false);
+  checkString('probeJavaRuntime', 'debianDir', debianDir, { optional: false });
   const java = findJava(env);
   if (!java) return `java was not found (JAVA_HOME, PATH, /usr/bin/java). ${INSTALL_HINT}`;
   const home = env['ZOOKEEPER_HOME'];

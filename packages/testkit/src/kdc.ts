@@ -18,6 +18,9 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 
+import { checkString, refuse } from './option-checks.js';
+import { checkOptionKeys } from './option-keys.js';
+
 import { ServerStartError, ZooKeeperNotInstalledError } from './errors.js';
 import { freePort } from './ports.js';
 import { trackChild, trackTempDir, untrackTempDir } from './processes.js';
@@ -204,6 +207,12 @@ class LocalKdc implements Kdc {
 
 /** Creates a realm in a temp dir and starts its KDC; resolves once it accepts connections. */
 export async function startKdc(options: KdcOptions = {}): Promise<Kdc> {
+  checkOptionKeys(options, ['realm', 'maxLife'], 'startKdc');
+  checkString('startKdc', 'realm', options.realm);
+  // Written into krb5.conf and kdc.conf: one word, as MIT Kerberos spells a realm and a duration.
+  if (options.realm !== undefined && !/^[A-Za-z0-9._-]+$/.test(options.realm)) refuse('startKdc', 'realm', 'letters, digits, ".", "_" or "-"', options.realm);
+  checkString('startKdc', 'maxLife', options.maxLife);
+  if (options.maxLife !== undefined && !/^[0-9][0-9a-z:]*$/.test(options.maxLife)) refuse('startKdc', 'maxLife', "a Kerberos duration like '1h'", options.maxLife);
   const reason = kdcUnavailableReason();
   if (reason !== undefined) throw new ZooKeeperNotInstalledError(reason);
   const realm = options.realm ?? 'ZKTS.TEST';

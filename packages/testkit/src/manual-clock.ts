@@ -3,6 +3,8 @@
  * depend on the protocol package; the interfaces match structurally). Timers run in due order, ties in the
  * order they were set, and a timer set by a running timer runs in the same `advance` if it is due.
  */
+import { checkNumber, refuse } from './option-checks.js';
+
 interface ManualTimer {
   readonly id: number;
   due: number;
@@ -16,6 +18,7 @@ export class ManualClock {
   private timers: ManualTimer[] = [];
 
   constructor(start = 1_000_000) {
+    checkNumber('new ManualClock', 'start', start, -Infinity, false);
     this.time = start;
   }
 
@@ -26,6 +29,9 @@ export class ManualClock {
 
   /** Schedules `callback` `ms` from now on this clock. */
   setTimeout(callback: () => void, ms: number): object {
+    if (typeof callback !== 'function') refuse('clock.setTimeout', 'callback', 'a function', callback);
+    // Negative delays are allowed and mean "now", as Node's setTimeout has them.
+    checkNumber('clock.setTimeout', 'ms', ms, -Infinity, false);
     const timer: ManualTimer = { id: this.nextId++, due: this.time + Math.max(0, ms), callback };
     this.timers.push(timer);
     return timer;
@@ -50,6 +56,7 @@ export class ManualClock {
 
   /** Moves time forward by `ms`, running every timer that falls due on the way, in order. */
   advance(ms: number): void {
+    checkNumber('clock.advance', 'ms', ms, 0, false);
     const until = this.time + Math.max(0, ms);
     while (this.runNext(until));
     this.time = until;
@@ -60,6 +67,8 @@ export class ManualClock {
    * caused (a ping written, a reply read) happen before the next timer runs.
    */
   async advanceAsync(ms: number, settle: () => Promise<void> = () => new Promise((r) => setImmediate(r))): Promise<void> {
+    checkNumber('clock.advanceAsync', 'ms', ms, 0, false);
+    if (typeof settle !== 'function') refuse('clock.advanceAsync', 'settle', 'a function', settle);
     const until = this.time + Math.max(0, ms);
     do await settle();
     while (this.runNext(until));

@@ -6,6 +6,7 @@ import { EmbeddedZooKeeperServer } from './embedded.js';
 import { UnsupportedOptionError, ZooKeeperNotInstalledError } from './errors.js';
 import { probeJavaRuntime } from './java.js';
 import { startLocalZooKeeper } from './local-server.js';
+import { checkBackend, checkObject, checkServerOptions } from './option-checks.js';
 
 import type { ContainerEnsemble } from './container-ensemble.js';
 import type { Ensemble, EnsembleOptions } from './ensemble.js';
@@ -14,21 +15,26 @@ import type { Backend, ServerOptions, ZooKeeperServer } from './options.js';
 /** The environment variable choosing the backend: local, container, embedded or auto. */
 export const BACKEND_ENV = 'ZKTS_TESTKIT_BACKEND';
 
-function requestedBackend(options: ServerOptions): Backend {
+function requestedBackend(options: ServerOptions, where: string): Backend {
+  checkObject(where, 'options', options, false);
+  checkBackend(where, options.backend);
+  if (options.backend !== undefined) return options.backend;
   const fromEnv = process.env[BACKEND_ENV];
-  const backend = options.backend ?? fromEnv ?? 'auto';
-  if (backend !== 'local' && backend !== 'container' && backend !== 'embedded' && backend !== 'auto') {
-    throw new TypeError(`unknown testkit backend ${JSON.stringify(backend)} (local, container, embedded or auto)`);
-  }
-  return backend;
+  if (fromEnv === undefined || fromEnv === '') return 'auto';
+  checkBackend(where, fromEnv, BACKEND_ENV);
+  return fromEnv as Backend;
 }
 
 /**
  * `auto`: local when Java and the jars exist, else a container when a Docker engine answers. `auto` never picks
  * `embedded`: a test that asks for ZooKeeper gets ZooKeeper unless it says otherwise.
  */
-export async function resolveBackend(options: ServerOptions): Promise<'local' | 'container' | 'embedded'> {
-  const backend = requestedBackend(options);
+export function resolveBackend(options: ServerOptions): Promise<'local' | 'container' | 'embedded'> {
+  return backendFor(options, 'resolveBackend');
+}
+
+async function backendFor(options: ServerOptions, where: string): Promise<'local' | 'container' | 'embedded'> {
+  const backend = requestedBackend(options, where);
   if (backend !== 'auto') return backend;
   const local = probeJavaRuntime();
   if (typeof local !== 'string') return 'local';
@@ -50,7 +56,8 @@ function refuseEmbeddedOnly(options: ServerOptions, backend: string): void {
 
 /** Starts a standalone ZooKeeper server and resolves once it serves. */
 export async function startZooKeeper(options: ServerOptions = {}): Promise<ZooKeeperServer> {
-  const backend = await resolveBackend(options);
+  checkServerOptions('startZooKeeper', options);
+  const backend = await backendFor(options, 'startZooKeeper');
   if (backend === 'embedded') return EmbeddedZooKeeperServer.start(options);
   refuseEmbeddedOnly(options, backend);
   return backend === 'local' ? startLocalZooKeeper(options) : startContainerZooKeeper(options);
@@ -64,7 +71,9 @@ export async function startZooKeeper(options: ServerOptions = {}): Promise<ZooKe
 export async function startEnsemble(options: EnsembleOptions & { backend: 'container' }): Promise<ContainerEnsemble>;
 export async function startEnsemble(options: EnsembleOptions): Promise<Ensemble>;
 export async function startEnsemble(options: EnsembleOptions): Promise<Ensemble> {
-  const backend = await resolveBackend(options);
+  checkObject('startEnsemble', 'options', options, false);
+  checkServerOptions('startEnsemble', options, ['size']);
+  const backend = await backendFor(options, 'startEnsemble');
   if (backend === 'embedded') {
     throw new UnsupportedOptionError('backend', "backend 'embedded' is one standalone server: ensembles need backend 'local' or 'container'");
   }

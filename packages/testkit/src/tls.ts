@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 
 import { ZooKeeperNotInstalledError } from './errors.js';
 import { javaRuntime } from './java.js';
+import { refuse } from './option-checks.js';
 import { trackTempDir } from './processes.js';
 
 import type { TlsMaterial } from './options.js';
@@ -123,7 +124,7 @@ let issued = 0;
  * x509 identity for ACL tests. The subject ZooKeeper sees (X500Principal.getName()) is `CN=<commonName>`.
  */
 export async function issueClientCertificate(commonName: string): Promise<TlsMaterial> {
-  if (!/^[\w .-]+$/.test(commonName)) throw new TypeError(`commonName ${JSON.stringify(commonName)}: letters, digits, space, '.', '-' only`);
+  if (typeof commonName !== 'string' || !/^[\w .-]+$/.test(commonName)) refuse('issueClientCertificate', 'commonName', "letters, digits, space, '.', '-' only", commonName);
   const { java } = javaRuntime();
   const tls = await sharedTls(java);
   const name = `client-${++issued}`;

@@ -2,6 +2,7 @@
  * The persistence options of startServer (a ZooKeeper dataDir, fsync, snapCount, preAllocSize) with
  * ZooKeeper's defaults, and their validation. Without `dataDir` the server keeps everything in memory.
  */
+import { integerIn, optionalBoolean, optionalString } from '../option-checks.js';
 
 /** Where and how the server keeps its data in ZooKeeper's own files. */
 export interface PersistenceOptions {
@@ -26,12 +27,16 @@ export interface ResolvedPersistenceOptions {
   readonly preAllocSize: number;
 }
 
-/** Defaults and range checks (a bad value throws RangeError). */
+/** Every key of PersistenceOptions, for the unknown-key check of startServer. */
+export const PERSISTENCE_OPTION_KEYS: readonly string[] = ['dataDir', 'fsync', 'snapCount', 'preAllocSize'];
+
+/** Defaults and checks (a bad value is an InvalidArgumentError naming the option). */
 export function resolvePersistenceOptions(options: PersistenceOptions): ResolvedPersistenceOptions {
-  const snapCount = options.snapCount ?? 100_000;
-  if (!Number.isInteger(snapCount) || snapCount < 2) throw new RangeError(`snapCount must be an integer ≥ 2, got ${snapCount}`);
-  const preAllocSize = options.preAllocSize ?? 65_536;
-  if (!Number.isInteger(preAllocSize) || preAllocSize < 0) throw new RangeError(`preAllocSize must be a non-negative integer, got ${preAllocSize}`);
-  if (options.dataDir !== undefined && options.dataDir === '') throw new RangeError('dataDir must not be empty');
-  return { dataDir: options.dataDir, fsync: options.fsync ?? false, snapCount, preAllocSize };
+  return {
+    dataDir: optionalString('dataDir', options.dataDir),
+    fsync: optionalBoolean('fsync', options.fsync) ?? false,
+    snapCount: integerIn('snapCount', options.snapCount, 2, 2 ** 31 - 1, 100_000),
+    // KiB: past 2^21 KiB a log file's preallocation exceeds 2 GiB, more than a Buffer can hold.
+    preAllocSize: integerIn('preAllocSize', options.preAllocSize, 0, 2 ** 21, 65_536),
+  };
 }

@@ -2,13 +2,14 @@
 // the port, the connect string usable.
 import { createConnection } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { InvalidArgumentError } from '@zkts/protocol/codec';
 import { startServer } from '@zkts/server';
 
 describe('startServer', () => {
   it('refuses bad options before listening', async () => {
-    await expect(startServer({ tickTime: 0 })).rejects.toThrow(RangeError);
+    await expect(startServer({ tickTime: 0 })).rejects.toThrow(InvalidArgumentError);
     await expect(startServer({ minSessionTimeout: 5000, maxSessionTimeout: 4000 })).rejects.toThrow(/exceeds/);
-    await expect(startServer({ port: 70_000 })).rejects.toThrow(RangeError);
+    await expect(startServer({ port: 70_000 })).rejects.toThrow(InvalidArgumentError);
   });
 
   it('rejects a busy port, and frees its own on close (twice is fine)', async () => {

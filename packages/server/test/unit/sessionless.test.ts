@@ -2,7 +2,7 @@
 // closes it (zookeeper.nio.sessionlessCnxnTimeout); bytes trickling in restart the wait; a session's connection
 // is left alone.
 import { describe, expect, it } from 'vitest';
-import { JuteReader, readConnectResponse } from '@zkts/protocol/codec';
+import { InvalidArgumentError, JuteReader, readConnectResponse } from '@zkts/protocol/codec';
 import { startServer } from '@zkts/server';
 
 import { connectFrame, rawConnect, replyOf, requestFrame } from '../support/raw.js';
@@ -38,6 +38,6 @@ describe('connections without a session', () => {
   });
 
   it('rejects a timeout that is not a positive integer', async () => {
-    await expect(startServer({ sessionlessConnectionTimeout: 0 })).rejects.toThrow(RangeError);
+    await expect(startServer({ sessionlessConnectionTimeout: 0 })).rejects.toThrow(InvalidArgumentError);
   });
 });
