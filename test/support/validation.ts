@@ -362,8 +362,15 @@ export function optionCases(
 /** A typo of `key` that the unknown-option policy must catch as a near miss (two letters swapped, or case). */
 export function typoOf(key: string): string {
   if (key.length < 4) return key.toUpperCase();
-  const i = Math.floor(key.length / 2);
-  return `${key.slice(0, i - 1)}${key[i] ?? ''}${key[i - 1] ?? ''}${key.slice(i + 1)}`;
+  // Two neighbouring letters swapped, from the middle outwards: the first swap that changes the key (two equal
+  // letters swapped would give the key back). A key of one repeated letter gets one letter dropped instead.
+  for (let d = 0; d < key.length; d++) {
+    for (const i of [Math.floor(key.length / 2) + d, Math.floor(key.length / 2) - d]) {
+      if (i < 1 || i >= key.length || key[i] === key[i - 1]) continue;
+      return `${key.slice(0, i - 1)}${key[i] ?? ''}${key[i - 1] ?? ''}${key.slice(i + 1)}`;
+    }
+  }
+  return key.slice(1);
 }
 
 /**
