@@ -22,3 +22,5 @@ await build({
 });
 await copyFile(`${root}ui/src/index.html`, `${out}index.html`);
 await copyFile(`${root}ui/src/style.css`, `${out}style.css`);
+// The bundle includes Preact (MIT): its licence travels with it.
+await copyFile(fileURLToPath(new URL('../node_modules/preact/LICENSE', import.meta.url)), `${out}PREACT-LICENSE.txt`);
