@@ -12,7 +12,10 @@ import { containerTls, ContainerZooKeeperServer } from './container.js';
 import { blockedPeers, pairKey, setBlocked } from './container-faults.js';
 import { CONTAINER_CLIENT_PORT, CONTAINER_ELECTION_PORT, CONTAINER_QUORUM_PORT } from './container-launch.js';
 import { engine, engineEndpoint, testkitLabels, trackNetwork, untrackNetwork, zookeeperImage } from './container-runtime.js';
+import { MAX_ADDED_MEMBERS } from './ensemble.js';
+import { InvalidOptionError } from './errors.js';
 import { awaitLeader } from './four-letter.js';
+import { checkInteger, checkTimeout, refuse } from './option-checks.js';
 import { newTag } from './processes.js';
 
 import type { ContainerTls } from './container-launch.js';
@@ -69,6 +72,16 @@ export function memberAddress(subnet: string, id: number): string {
   return formatIpv4(parseIpv4(address) + 10 + id);
 }
 
+/** A server handle's `host:port`, when `value` looks like one (its connectString may throw before a first start). */
+function addressOf(value: object): string | undefined {
+  try {
+    const address = (value as { connectString?: unknown }).connectString;
+    return typeof address === 'string' ? address : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Docker only accepts fixed addresses on a network created with an explicit subnet; asking for one would risk
  * overlapping another network. So: let Docker allocate a subnet, note it, and create the network again with
@@ -99,7 +112,8 @@ async function createNetwork(client: RuntimeClient, tag: string): Promise<Ensemb
   }
 }
 
-class DockerEnsemble implements ContainerEnsemble {
+/** The container backend's ensemble (exported for the argument tests, which build one without starting it). @internal */
+export class DockerEnsemble implements ContainerEnsemble {
   readonly members: ContainerZooKeeperServer[] = [];
   readonly #client: RuntimeClient;
   readonly #endpoint: EngineEndpoint;
@@ -165,6 +179,7 @@ class DockerEnsemble implements ContainerEnsemble {
   }
 
   async addMembers(count: number): Promise<{ added: ZooKeeperServer[]; joining: string }> {
+    checkInteger('ContainerEnsemble.addMembers', 'count', count, 1, MAX_ADDED_MEMBERS, false);
     if (this.#options.tls) throw new TypeError('addMembers does not support TLS ensembles');
     const firstId = Math.max(...this.#peers.map((p) => p.id)) + 1;
     const fresh = this.peersFor(Array.from({ length: count }, (_, i) => firstId + i));
@@ -178,6 +193,7 @@ class DockerEnsemble implements ContainerEnsemble {
   }
 
   async leader(timeout = 30_000): Promise<ZooKeeperServer> {
+    checkTimeout('ContainerEnsemble.leader', 'timeout', timeout, false);
     return awaitLeader(this.members, (m) => (m.running && !m.paused ? m.fourLetter('srvr', 2000).catch(() => '') : Promise.resolve('')), timeout);
   }
 
@@ -185,10 +201,13 @@ class DockerEnsemble implements ContainerEnsemble {
     await Promise.all(this.members.map((m) => m.stop()));
   }
 
-  #indexOf(member: ZooKeeperServer): number {
+  /** `member`'s index in `members`; anything else (another ensemble's server, a wrong type) is refused by `option`. */
+  #indexOf(where: string, option: string, member: unknown): number {
     const index = this.members.indexOf(member as ContainerZooKeeperServer);
-    if (index < 0) throw new TypeError(`${member.connectString} is not a member of this ensemble`);
-    return index;
+    if (index >= 0) return index;
+    const address = typeof member === 'object' && member !== null ? addressOf(member) : undefined;
+    if (address === undefined) refuse(`ContainerEnsemble.${where}`, option, 'a member of this ensemble', member);
+    throw new InvalidOptionError(option, `ContainerEnsemble.${where}: ${option} must be a member of this ensemble, got the server ${address} (members: ${this.members.map((m) => addressOf(m) ?? 'not started').join(', ') || 'none'})`);
   }
 
   /** Makes `server`'s namespace drop exactly the addresses of the members it is cut from (when it runs). */
@@ -206,17 +225,31 @@ class DockerEnsemble implements ContainerEnsemble {
   }
 
   async isolate(member: ZooKeeperServer): Promise<void> {
+    this.#indexOf('isolate', 'member', member);
     await this.partition([member], this.members.filter((m) => m !== member));
   }
 
   async partition(...groups: ZooKeeperServer[][]): Promise<void> {
-    const indexGroups = groups.map((g) => g.map((m) => this.#indexOf(m)));
+    // Every group is checked before the first cut: a refused call leaves the faults as they were.
+    const indexGroups = groups.map((g, i) => {
+      if (!Array.isArray(g)) refuse('ContainerEnsemble.partition', `groups[${i}]`, 'an array of members', g);
+      return (g as unknown[]).map((m, j) => this.#indexOf('partition', `groups[${i}][${j}]`, m));
+    });
+    const groupOf = new Map<number, number>();
+    indexGroups.forEach((group, i) =>
+      group.forEach((index, j) => {
+        const first = groupOf.get(index);
+        if (first !== undefined && first !== i) {
+          refuse('ContainerEnsemble.partition', `groups[${i}][${j}]`, `in one group only (it is in groups[${first}] too)`, addressOf(this.members[index] ?? {}) ?? `member ${index + 1}`);
+        }
+        groupOf.set(index, i);
+      }),
+    );
     const touched = new Set<number>();
     for (let g = 0; g < indexGroups.length; g++) {
       for (let h = g + 1; h < indexGroups.length; h++) {
         for (const a of indexGroups[g] ?? []) {
           for (const b of indexGroups[h] ?? []) {
-            if (a === b) throw new TypeError('a member cannot be in two groups of one partition');
             this.#cuts.add(pairKey(a, b));
             touched.add(a).add(b);
           }
@@ -227,11 +260,11 @@ class DockerEnsemble implements ContainerEnsemble {
   }
 
   async pause(member: ZooKeeperServer): Promise<void> {
-    await this.members[this.#indexOf(member)]?.pause();
+    await this.members[this.#indexOf('pause', 'member', member)]?.pause();
   }
 
   async unpause(member: ZooKeeperServer): Promise<void> {
-    await this.members[this.#indexOf(member)]?.unpause();
+    await this.members[this.#indexOf('unpause', 'member', member)]?.unpause();
   }
 
   async heal(): Promise<void> {

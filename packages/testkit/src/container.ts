@@ -13,6 +13,7 @@ import { engine, engineEndpoint, testkitLabels, trackContainer, untrackContainer
 import { ServerStartError, ZooKeeperNotInstalledError } from './errors.js';
 import { fourLetter, modeOf } from './four-letter.js';
 import { probeJavaRuntime } from './java.js';
+import { checkFourLetterWord, checkLineCount, checkTimeout } from './option-checks.js';
 import { servingMode } from './local-server.js';
 import { freePorts } from './ports.js';
 import { newTag } from './processes.js';
@@ -113,6 +114,12 @@ export class ContainerZooKeeperServer implements ZooKeeperServer {
   }
 
   fourLetter(cmd: string, timeout?: number): Promise<string> {
+    try {
+      checkFourLetterWord('ContainerZooKeeperServer.fourLetter', cmd);
+      checkTimeout('ContainerZooKeeperServer.fourLetter', 'timeout', timeout);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
     if (this.#clientPort !== undefined) return fourLetter({ host: this.host, port: this.#clientPort, ...(timeout ? { timeout } : {}) }, cmd);
     if (this.#securePort !== undefined && this.tls) {
       return fourLetter({ host: this.host, port: this.#securePort, tls: this.tls, ...(timeout ? { timeout } : {}) }, cmd);
@@ -122,6 +129,7 @@ export class ContainerZooKeeperServer implements ZooKeeperServer {
 
   /** The last lines of the server's output (the container's log). */
   async logTail(lines = 40): Promise<string> {
+    checkLineCount('ContainerZooKeeperServer.logTail', lines);
     if (!this.#container) return '';
     try {
       const raw = await this.#container.logs({ stdout: true, stderr: true, tail: lines, follow: false });
@@ -208,6 +216,7 @@ export class ContainerZooKeeperServer implements ZooKeeperServer {
 
   /** Polls `srvr` until the server serves, the container exits, or the deadline passes (log tail in the error). */
   async waitServing(timeout = this.#init.options.startTimeout ?? 120_000): Promise<void> {
+    checkTimeout('ContainerZooKeeperServer.waitServing', 'timeout', timeout, false);
     const deadline = Date.now() + timeout;
     const readOnly = this.#init.options.readOnlyMode === true;
     let last = '';

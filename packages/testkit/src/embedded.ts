@@ -12,7 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { digestCredential } from './digest.js';
 import { UnsupportedOptionError, ZooKeeperNotInstalledError } from './errors.js';
 import { fourLetter } from './four-letter.js';
-import { checkObject, checkServerOptions } from './option-checks.js';
+import { checkFourLetterWord, checkObject, checkServerOptions } from './option-checks.js';
 
 import type { EmbeddedClock, ServerOptions, ZooKeeperServer } from './options.js';
 
@@ -179,6 +179,11 @@ export class EmbeddedZooKeeperServer implements ZooKeeperServer {
 
   /** Sends a four-letter word over TCP (answered once @zkts/server answers four-letter words). */
   fourLetter(cmd: string): Promise<string> {
+    try {
+      checkFourLetterWord('EmbeddedZooKeeperServer.fourLetter', cmd);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
     if (!this.#server) return Promise.reject(new Error(`embedded server ${this.connectString} is stopped`));
     return fourLetter({ host: this.host, port: this.#port }, cmd);
   }

@@ -5,6 +5,7 @@ import { ServerStartError } from './errors.js';
 import { awaitLeader } from './four-letter.js';
 import { javaRuntime } from './java.js';
 import { LocalZooKeeperServer, makeRoot } from './local-server.js';
+import { checkInteger, checkTimeout } from './option-checks.js';
 import { freePorts } from './ports.js';
 import { untrackTempDir } from './processes.js';
 import { sharedTls } from './tls.js';
@@ -38,7 +39,11 @@ export interface Ensemble extends AsyncDisposable {
 const HOST = '127.0.0.1';
 const BIND_ATTEMPTS = 3;
 
-class LocalEnsemble implements Ensemble {
+/** The most members addMembers adds at once (as many as an ensemble may have: `size` ≤ 255). */
+export const MAX_ADDED_MEMBERS = 255;
+
+/** The local backend's Ensemble (exported for the argument tests, which build one without starting it). @internal */
+export class LocalEnsemble implements Ensemble {
   readonly members: LocalZooKeeperServer[];
   readonly #root: string;
   readonly #options: ServerOptions;
@@ -56,6 +61,7 @@ class LocalEnsemble implements Ensemble {
   }
 
   async addMembers(count: number): Promise<{ added: ZooKeeperServer[]; joining: string }> {
+    checkInteger('Ensemble.addMembers', 'count', count, 1, MAX_ADDED_MEMBERS, false);
     if (this.#options.tls) throw new TypeError('addMembers does not support TLS ensembles');
     const ports = await freePorts(count * 3);
     const firstId = Math.max(...this.#peers.map((p) => p.id)) + 1;
@@ -86,6 +92,7 @@ class LocalEnsemble implements Ensemble {
   }
 
   async leader(timeout = 30_000): Promise<ZooKeeperServer> {
+    checkTimeout('Ensemble.leader', 'timeout', timeout, false);
     return awaitLeader(this.members, (m) => (m.running ? m.fourLetter('srvr').catch(() => '') : Promise.resolve('')), timeout);
   }
 

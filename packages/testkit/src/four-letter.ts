@@ -1,9 +1,7 @@
 import { connect as netConnect } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 
-import { InvalidOptionError } from './errors.js';
-import { checkInteger, checkObject, checkString, checkTarget, MAX_TIMER_MS } from './option-checks.js';
-import { describeValue } from './option-keys.js';
+import { checkFourLetterWord, checkInteger, checkObject, checkString, checkTarget, MAX_TIMER_MS } from './option-checks.js';
 
 import type { Socket } from 'node:net';
 
@@ -27,7 +25,7 @@ export function fourLetter(target: FourLetterTarget, cmd: string): Promise<strin
     checkInteger('fourLetter', 'target.timeout', target.timeout, 1, MAX_TIMER_MS);
     const tls = checkObject('fourLetter', 'target.tls', target.tls);
     if (tls !== undefined) for (const k of ['ca', 'cert', 'key']) checkString('fourLetter', `target.tls.${k}`, tls[k], { optional: false });
-    if (typeof cmd !== 'string' || !/^[a-z]{4}$/.test(cmd)) throw new InvalidOptionError('cmd', `fourLetter: cmd must be a four-letter word, got ${describeValue(cmd)}`);
+    checkFourLetterWord('fourLetter', cmd);
   } catch (error) {
     return Promise.reject(error as Error);
   }

@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 
-import { checkString, refuse } from './option-checks.js';
+import { checkRecord, checkString, refuse } from './option-checks.js';
 import { checkOptionKeys } from './option-keys.js';
 
 import { ServerStartError, ZooKeeperNotInstalledError } from './errors.js';
@@ -139,7 +139,17 @@ function exited(child: ChildProcess): boolean {
   return child.exitCode !== null || child.signalCode !== null;
 }
 
-class LocalKdc implements Kdc {
+/**
+ * A principal name as kadmin's one-line query takes it (`name`, `service/host`, `name@REALM`): one word, so that
+ * nothing in it is read as another kadmin command or option.
+ */
+function checkPrincipalName(where: string, option: string, value: unknown): void {
+  checkString(where, option, value, { optional: false });
+  if (!/^[A-Za-z0-9._/@-]+$/.test(value as string)) refuse(where, option, 'a principal name (letters, digits, ".", "_", "-", "/", "@")', value);
+}
+
+/** A started KDC (exported for the argument tests, which build one without starting a krb5kdc). @internal */
+export class LocalKdc implements Kdc {
   readonly realm: string;
   readonly port: number;
   readonly dir: string;
@@ -157,10 +167,12 @@ class LocalKdc implements Kdc {
   }
 
   principal(name: string): string {
+    checkPrincipalName('Kdc.principal', 'name', name);
     return name.includes('@') ? name : `${name}@${this.realm}`;
   }
 
   env(extra: Record<string, string> = {}): Record<string, string> {
+    checkRecord('Kdc.env', 'extra', extra, (v) => typeof v === 'string', 'a string');
     return { KRB5_CONFIG: this.krb5Conf, KRB5_KDC_PROFILE: join(this.dir, 'kdc.conf'), ...extra };
   }
 
@@ -172,6 +184,7 @@ class LocalKdc implements Kdc {
   }
 
   async addPrincipal(name: string): Promise<string> {
+    checkPrincipalName('Kdc.addPrincipal', 'name', name);
     const principal = this.principal(name);
     const keytab = join(this.dir, `${principal.replace(/[^\w.-]/g, '_')}.keytab`);
     await this.#tool('kadmin.local', ['-r', this.realm, '-q', `addprinc -randkey ${principal}`]);
@@ -181,6 +194,11 @@ class LocalKdc implements Kdc {
   }
 
   async kinit(principal: string, keytab: string, options: { lifetime?: string } = {}): Promise<string> {
+    checkPrincipalName('Kdc.kinit', 'principal', principal);
+    checkString('Kdc.kinit', 'keytab', keytab, { optional: false });
+    checkOptionKeys(options, ['lifetime'], 'Kdc.kinit');
+    checkString('Kdc.kinit', 'lifetime', options.lifetime);
+    if (options.lifetime !== undefined && !/^[0-9][0-9a-z:]*$/.test(options.lifetime)) refuse('Kdc.kinit', 'lifetime', "a Kerberos duration like '5s'", options.lifetime);
     const cache = join(this.dir, `ccache-${++this.#caches}`);
     const life = options.lifetime === undefined ? [] : ['-l', options.lifetime];
     await this.#tool('kinit', ['-c', `FILE:${cache}`, ...life, '-k', '-t', keytab, this.principal(principal)]);

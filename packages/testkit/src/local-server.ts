@@ -9,6 +9,7 @@ import { ServerStartError } from './errors.js';
 import { fourLetter, modeOf } from './four-letter.js';
 import { javaRuntime } from './java.js';
 import { logTail } from './log-tail.js';
+import { checkFourLetterWord, checkLineCount, checkPeers, checkPort, checkTimeout } from './option-checks.js';
 import { freePorts } from './ports.js';
 import { newTag, tagArgs, trackChild, trackTempDir, untrackTempDir } from './processes.js';
 import { renderServerJaas } from './auth-config.js';
@@ -121,18 +122,27 @@ export class LocalZooKeeperServer implements ZooKeeperServer {
 
   /** Replaces the ensemble's peer list (used when an ensemble re-picks ports after a bind failure). */
   setPeers(peers: QuorumPeer[], clientPort: number | undefined): void {
+    checkPeers('LocalZooKeeperServer.setPeers', 'peers', peers);
+    checkPort('LocalZooKeeperServer.setPeers', 'clientPort', clientPort);
     this.#peers = peers;
     this.#clientPort = clientPort;
   }
 
   /** Changes ports before a (re)try of the first start, when another process took a picked port. */
   setPorts(clientPort: number | undefined, securePort: number | undefined): void {
+    checkPort('LocalZooKeeperServer.setPorts', 'clientPort', clientPort);
+    checkPort('LocalZooKeeperServer.setPorts', 'securePort', securePort);
     this.#clientPort = clientPort;
     this.#securePort = securePort;
   }
 
   /** Sends a four-letter word (ruok, srvr, mntr…) and resolves with the answer. */
   fourLetter(cmd: string): Promise<string> {
+    try {
+      checkFourLetterWord('LocalZooKeeperServer.fourLetter', cmd);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
     if (this.#clientPort !== undefined) return fourLetter({ host: this.host, port: this.#clientPort }, cmd);
     if (this.#securePort !== undefined && this.tls) {
       return fourLetter({ host: this.host, port: this.#securePort, tls: this.tls }, cmd);
@@ -142,6 +152,11 @@ export class LocalZooKeeperServer implements ZooKeeperServer {
 
   /** The last `lines` of the server log, for failure messages. */
   logTail(lines = 40): Promise<string> {
+    try {
+      checkLineCount('LocalZooKeeperServer.logTail', lines);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
     return logTail(this.logFile, lines);
   }
 
@@ -203,6 +218,7 @@ export class LocalZooKeeperServer implements ZooKeeperServer {
 
   /** Polls `srvr` until the server serves, the JVM exits, or the deadline passes (log tail in the error). */
   async waitServing(timeout = this.#options.startTimeout ?? 60_000): Promise<void> {
+    checkTimeout('LocalZooKeeperServer.waitServing', 'timeout', timeout, false);
     const deadline = Date.now() + timeout;
     const readOnly = this.#options.readOnlyMode === true;
     let last = '';

@@ -79,6 +79,38 @@ export function checkTarget(where: string, option: string, value: unknown): void
   checkInteger(where, `${option}.port`, target.port, 1, 65535, false);
 }
 
+/** A four-letter word as ZooKeeper reads one: four lower-case letters (the server ignores anything else). */
+export function checkFourLetterWord(where: string, value: unknown, option = 'cmd'): void {
+  if (typeof value !== 'string' || !/^[a-z]{4}$/.test(value)) refuse(where, option, 'a four-letter word (four lower-case letters)', value);
+}
+
+/** A wait in ms: an integer from 1 to the timers' limit (undefined passes when `optional`). */
+export function checkTimeout(where: string, option: string, value: unknown, optional = true): void {
+  checkInteger(where, option, value, 1, MAX_TIMER_MS, optional);
+}
+
+/** A TCP port a server listens on (undefined passes when `optional`). */
+export function checkPort(where: string, option: string, value: unknown, optional = true): void {
+  checkInteger(where, option, value, 1, 65535, optional);
+}
+
+/** How many log lines to read back: at least one, at most a million (more is a mistake, not a wish). */
+export function checkLineCount(where: string, value: unknown): void {
+  checkInteger(where, 'lines', value, 1, 1_000_000);
+}
+
+/** An ensemble's peer list: `{ id, host, quorumPort, electionPort, clientPort? }` for each member. */
+export function checkPeers(where: string, option: string, value: unknown): void {
+  if (!Array.isArray(value) || value.length === 0) refuse(where, option, 'a non-empty array of peers', value);
+  (value as unknown[]).forEach((item, i) => {
+    const peer = checkObject(where, `${option}[${i}]`, item, false) ?? {};
+    checkInteger(where, `${option}[${i}].id`, peer.id, 1, MAX_TIMER_MS, false);
+    checkString(where, `${option}[${i}].host`, peer.host, { optional: false });
+    for (const k of ['quorumPort', 'electionPort']) checkPort(where, `${option}[${i}].${k}`, peer[k], false);
+    checkPort(where, `${option}[${i}].clientPort`, peer.clientPort);
+  });
+}
+
 const BACKENDS = ['local', 'container', 'embedded', 'auto'];
 const LOG_LEVELS = ['ERROR', 'WARN', 'INFO', 'DEBUG'];
 const SCALAR = (v: unknown): boolean => typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));

@@ -1,24 +1,34 @@
 // Every door of @zkts/testkit checks what it is given: each key of ServerOptions / EnsembleOptions / KdcOptions
-// (and the sasl object), every exported function's arguments and ManualClock's and FrameCutter's methods refuse
+// (and the sasl object), every exported function's arguments, ManualClock's and FrameCutter's methods and the
+// methods of the handles the starters return (servers, ensembles, the KDC, the fault proxy) refuse
 // bad values (wrong type, NaN, fractions, negative, out of range, empty, unknown words, near-miss keys, a
 // non-object options argument) at once, before any JVM, container, KDC or socket starts, with InvalidOptionError
 // (code ZKTS_TESTKIT_INVALID_OPTION) naming the option and showing the value. The keys and exported callables
-// come from the sources, so a new option or export without rows here fails the coverage tests. Starts use
-// `backend: 'embedded'`, so a check that went missing fails here without starting a JVM.
+// come from the sources, so a new option, export or method parameter without rows here fails the coverage tests.
+// Starts use `backend: 'embedded'`, so a check that went missing fails here without starting a JVM; handle rows
+// run on a started embedded server, or on handles built by their constructors and never started (a missing
+// check then fails with another error, or reaches for a port nothing listens on).
+import { readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import * as testkit from '../../src/index.js';
-import { InvalidOptionError, ManualClock, type FaultProxy } from '../../src/index.js';
+import { ContainerZooKeeperServer, InvalidOptionError, LocalZooKeeperServer, ManualClock, type EmbeddedZooKeeperServer, type FaultProxy } from '../../src/index.js';
+import { DockerEnsemble } from '../../src/container-ensemble.js';
+import { LocalEnsemble } from '../../src/ensemble.js';
+import { LocalKdc } from '../../src/kdc.js';
 import {
   badValuesFor,
   coveredOptions,
   expectRejectsAtOnce,
   exportedCallables,
+  interfaceMethodsOf,
   mentionsOf,
   optionCases,
   optionKeysOf,
   policyCases,
-  publicMethodsOf,
   type BadCase,
   type BadValue,
 } from '../../../../test/support/validation.js';
@@ -77,10 +87,82 @@ const serverRows = (where: string, call: (o: unknown) => unknown, base: Record<s
 
 const clock = new ManualClock();
 let proxy: FaultProxy;
+let embeddedServer: EmbeddedZooKeeperServer;
 beforeAll(async () => {
   proxy = await testkit.startFaultProxy({ host: '127.0.0.1', port: 1 });
+  embeddedServer = await testkit.EmbeddedZooKeeperServer.start({ backend: 'embedded' });
 });
-afterAll(() => proxy.close());
+afterAll(async () => {
+  await proxy.close();
+  await embeddedServer[Symbol.asyncDispose]();
+});
+
+// Handles built by their constructors, never started: nothing listens on port 1 and nothing exists at `never`.
+const never = join(tmpdir(), 'zkts-never-started');
+const endpoint = { host: '127.0.0.1', bindIp: '127.0.0.1' };
+const peer = { id: 1, host: '127.0.0.1', quorumPort: 2, electionPort: 3, clientPort: 1 };
+const localServer = new LocalZooKeeperServer({ options: {}, root: never, clientPort: 1, securePort: undefined, tls: undefined });
+const containerServer = new ContainerZooKeeperServer({ client: any({}), endpoint, image: 'none', options: {}, plan: { plainPort: true, tls: undefined }, tag: 'never-started' });
+const localEnsemble = new LocalEnsemble([localServer], never, {}, [peer]);
+const dockerEnsemble = new DockerEnsemble(any({}), endpoint, 'none', {}, 'never-started', any({ id: 'n', name: 'n', base: 0x0a000000, prefix: 24 }), undefined);
+const [memberA, memberB] = dockerEnsemble.addServers(dockerEnsemble.peersFor([1, 2]), dockerEnsemble.peersFor([1, 2]));
+const kdc = new LocalKdc({ realm: 'ZKTS.TEST', port: 1, dir: never, krb5Conf: join(never, 'krb5.conf'), child: any({}) });
+
+const rows = (where: string, option: string, values: readonly BadValue[], call: (v: unknown) => unknown): BadCase[] =>
+  values.map((b) => pos(`${where}: ${option} = ${b.label}`, option, b, () => call(b.value)));
+const words = [...badValuesFor('nonEmptyString'), bv('five letters', 'ruoks'), bv('upper case', 'RUOK')];
+const lineCounts = [...badValuesFor('positive'), bv('above a million', 1_000_001)];
+const ports = [...badValuesFor('positive'), bv('65536', 65_536)];
+const counts = [...badValuesFor('positive'), bv('256', 256)];
+const peerLists = [
+  ...badValuesFor('array'),
+  bv('empty', [], ['peers', 'array']),
+  bv('id 0', [{ ...peer, id: 0 }], ['peers[0].id', '0']),
+  bv('no host', [{ ...peer, host: undefined }], ['peers[0].host', 'undefined']),
+  bv('quorumPort 65536', [{ ...peer, quorumPort: 65_536 }], ['peers[0].quorumPort', '65536']),
+  bv('a string clientPort', [{ ...peer, clientPort: '1' }], ['peers[0].clientPort', '"1"']),
+];
+const members = [
+  ...badValuesFor('object'),
+  bv('a plain object', { connectString: 1 }),
+  bv('the embedded server', undefined, ['member', 'must be a member of this ensemble, got the server 127.0.0.1:']),
+  bv('a server never started', containerServer, ['member', 'an object']),
+];
+// `undefined` marks the row that passes the started embedded server (not there yet when the rows are built).
+const memberOf = (v: unknown): never => any(v === undefined ? embeddedServer : v);
+const principals = [...badValuesFor('nonEmptyString'), bv('two words', 'bob addprinc eve')];
+
+const handles: BadCase[] = [
+  ...rows('LocalZooKeeperServer.fourLetter', 'cmd', words, (v) => localServer.fourLetter(any(v))),
+  ...rows('LocalZooKeeperServer.logTail', 'lines', lineCounts, (v) => localServer.logTail(any(v))),
+  ...rows('LocalZooKeeperServer.waitServing', 'timeout', ms, (v) => localServer.waitServing(any(v))),
+  ...rows('LocalZooKeeperServer.setPeers', 'peers', peerLists, (v) => localServer.setPeers(any(v), 1)),
+  ...rows('LocalZooKeeperServer.setPeers', 'clientPort', ports, (v) => localServer.setPeers([peer], any(v))),
+  ...rows('LocalZooKeeperServer.setPorts', 'clientPort', ports, (v) => localServer.setPorts(any(v), undefined)),
+  ...rows('LocalZooKeeperServer.setPorts', 'securePort', ports, (v) => localServer.setPorts(1, any(v))),
+  ...rows('ContainerZooKeeperServer.fourLetter', 'cmd', words, (v) => containerServer.fourLetter(any(v))),
+  ...rows('ContainerZooKeeperServer.fourLetter', 'timeout', ms, (v) => containerServer.fourLetter('srvr', any(v))),
+  ...rows('ContainerZooKeeperServer.logTail', 'lines', lineCounts, (v) => containerServer.logTail(any(v))),
+  ...rows('ContainerZooKeeperServer.waitServing', 'timeout', ms, (v) => containerServer.waitServing(any(v))),
+  ...rows('EmbeddedZooKeeperServer.fourLetter', 'cmd', words, (v) => embeddedServer.fourLetter(any(v))),
+  ...rows('Ensemble.leader', 'timeout', ms, (v) => localEnsemble.leader(any(v))),
+  ...rows('Ensemble.addMembers', 'count', counts, (v) => localEnsemble.addMembers(any(v))),
+  ...rows('ContainerEnsemble.leader', 'timeout', ms, (v) => dockerEnsemble.leader(any(v))),
+  ...rows('ContainerEnsemble.addMembers', 'count', counts, (v) => dockerEnsemble.addMembers(any(v))),
+  ...rows('ContainerEnsemble.isolate', 'member', members, (v) => dockerEnsemble.isolate(memberOf(v))),
+  ...rows('ContainerEnsemble.pause', 'member', members, (v) => dockerEnsemble.pause(memberOf(v))),
+  ...rows('ContainerEnsemble.unpause', 'member', members, (v) => dockerEnsemble.unpause(memberOf(v))),
+  { label: 'ContainerEnsemble.partition: groups[0] = a string', option: 'groups[0]', value: 'x', call: () => dockerEnsemble.partition(any('x'), []) },
+  { label: 'ContainerEnsemble.partition: groups[1][0] = another server', option: 'groups[1][0]', mentions: ['groups[1][0]', 'got the server 127.0.0.1:'], call: () => dockerEnsemble.partition([memberA as never], [embeddedServer]) },
+  { label: 'ContainerEnsemble.partition: a member in two groups', option: 'groups[1][1]', mentions: ['groups[1][1]', 'groups[0] too'], call: () => dockerEnsemble.partition([memberA as never], [memberB as never, memberA as never]) },
+  ...rows('Kdc.principal', 'name', principals, (v) => kdc.principal(any(v))),
+  ...rows('Kdc.addPrincipal', 'name', principals, (v) => kdc.addPrincipal(any(v))),
+  ...rows('Kdc.kinit', 'principal', principals, (v) => kdc.kinit(any(v), '/k')),
+  ...rows('Kdc.kinit', 'keytab', badValuesFor('nonEmptyString'), (v) => kdc.kinit('bob', any(v))),
+  ...optionCases('Kdc.kinit', { lifetime: [...badValuesFor('nonEmptyString'), bv('not a duration', 'five seconds')] }, (o) => kdc.kinit('bob', '/k', any(o))),
+  ...policyCases('Kdc.kinit', 'lifetime', (o) => kdc.kinit('bob', '/k', any(o))),
+  ...[...badValuesFor('object'), bv('a numeric value', { KRB5CCNAME: 1 }, ['extra.KRB5CCNAME', '1'])].map((b) => pos(`Kdc.env: extra = ${b.label}`, 'extra', b, () => kdc.env(any(b.value)))),
+];
 
 const tables: Record<string, { type: string; cases: BadCase[]; elsewhere?: string[] }> = {
   startZooKeeper: { type: 'ServerOptions', cases: serverRows('startZooKeeper', (o) => testkit.startZooKeeper(any(o)), {}) },
@@ -143,7 +225,7 @@ const functions: BadCase[] = [
   ...[...badValuesFor('number'), bv('-1', -1), bv('2^31', 2 ** 31)].map((b) => pos(`proxy.delay: ms = ${b.label}`, 'ms', b, () => proxy.delay(any(b.value)))),
 ];
 
-const allCases = [...Object.values(tables).flatMap((t) => t.cases), ...functions];
+const allCases = [...Object.values(tables).flatMap((t) => t.cases), ...functions, ...handles];
 
 describe('every bad input is refused at once with InvalidOptionError naming it and showing the value', () => {
   it.each(allCases.map((c) => [c.label, c] as const))('%s', async (_label, c) => {
@@ -220,13 +302,52 @@ describe('the tables cover the whole surface', () => {
     expect(missing).toEqual([]);
   });
 
-  it('every public ManualClock method that takes input has rows (now, nextDue take none; clearTimeout takes any handle)', () => {
-    const missing = publicMethodsOf('@zkts/testkit', 'ManualClock').filter((m) => !['now', 'nextDue', 'clearTimeout'].includes(m) && !covered(`clock.${m}`));
+  // The handles the starters return, by exported type (interface or class), and the label prefixes of the rows
+  // of each implementation. Every parameter of every method of these types needs rows (option = the parameter,
+  // or a member / element of it) under every prefix.
+  const HANDLES: Record<string, readonly string[]> = {
+    ZooKeeperServer: ['LocalZooKeeperServer', 'ContainerZooKeeperServer', 'EmbeddedZooKeeperServer'],
+    LocalZooKeeperServer: ['LocalZooKeeperServer'],
+    ContainerZooKeeperServer: ['ContainerZooKeeperServer'],
+    EmbeddedZooKeeperServer: ['EmbeddedZooKeeperServer'],
+    Ensemble: ['Ensemble', 'ContainerEnsemble'],
+    ContainerEnsemble: ['ContainerEnsemble'],
+    Kdc: ['Kdc'],
+    FaultProxy: ['proxy'],
+    ManualClock: ['clock'],
+    FrameCutter: ['FrameCutter'],
+  };
+  // Parameters every value is right for: clearTimeout takes any handle (an unknown one is a no-op, as Node's).
+  const TAKES_ANY_VALUE = ['clock.clearTimeout(timer)'];
+
+  it.each(Object.keys(HANDLES))('every parameter of every %s method has rows', (type) => {
+    const missing: string[] = [];
+    for (const { name, parameters } of interfaceMethodsOf('@zkts/testkit', type)) {
+      for (const prefix of HANDLES[type] ?? []) {
+        for (const p of parameters) {
+          const rowsFor = allCases.filter((c) => c.label.startsWith(`${prefix}.${name}:`) && (c.option === p || c.option.startsWith(`${p}.`) || c.option.startsWith(`${p}[`)));
+          if (rowsFor.length === 0 && !TAKES_ANY_VALUE.includes(`${prefix}.${name}(${p})`)) missing.push(`${prefix}.${name}(${p})`);
+        }
+      }
+    }
     expect(missing).toEqual([]);
   });
 
-  it('every public FrameCutter method that takes input has rows (peekLength, drain take none)', () => {
-    const missing = publicMethodsOf('@zkts/testkit', 'FrameCutter').filter((m) => !['peekLength', 'drain'].includes(m) && !covered(`FrameCutter.${m}`));
-    expect(missing).toEqual([]);
+  it('every class of the testkit implementing a handle type is behind a row prefix of that type', () => {
+    // The row prefix each implementation's rows use; a new implementation (another backend) must be added here
+    // with its rows, or this fails.
+    const PREFIX_OF: Record<string, string> = {
+      LocalZooKeeperServer: 'LocalZooKeeperServer', ContainerZooKeeperServer: 'ContainerZooKeeperServer', EmbeddedZooKeeperServer: 'EmbeddedZooKeeperServer',
+      LocalEnsemble: 'Ensemble', DockerEnsemble: 'ContainerEnsemble', LocalKdc: 'Kdc', Proxy: 'proxy',
+    };
+    const src = new URL('../../src/', import.meta.url);
+    const unlisted: string[] = [];
+    for (const file of readdirSync(src).filter((f) => f.endsWith('.ts'))) {
+      for (const m of readFileSync(new URL(file, src), 'utf8').matchAll(/class (\w+) implements ([\w, ]+)\{/g)) {
+        const implemented = (m[2] ?? '').split(',').map((t) => t.trim()).filter((t) => t in HANDLES);
+        for (const type of implemented) if (!(HANDLES[type] ?? []).includes(PREFIX_OF[m[1] ?? ''] ?? '?')) unlisted.push(`${m[1] ?? ''} implements ${type}`);
+      }
+    }
+    expect(unlisted).toEqual([]);
   });
 });
