@@ -154,7 +154,11 @@ export interface BadValue {
   readonly mentions?: readonly string[];
 }
 
-const bv = (label: string, value: unknown): BadValue => ({ label, value });
+/** One bad value for a table row; `mentions` replaces what its message must contain (see BadValue). */
+export function badValue(label: string, value: unknown, mentions?: readonly string[]): BadValue {
+  return mentions === undefined ? { label, value } : { label, value, mentions };
+}
+const bv = badValue;
 
 const wrongTypes: Record<string, BadValue> = {
   string: bv('a string', 'x'),

@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import * as protocol from '../../src/index.js';
 import { InvalidArgumentError, createClient, type ClientOptions } from '../../src/index.js';
 import {
+  badValue,
   badValuesFor,
   coveredOptions,
   expectRejectsAtOnce,
@@ -25,7 +26,7 @@ const HOST = '127.0.0.1:1';
 const zk = createClient(HOST);
 afterAll(() => zk.close());
 const any = (v: unknown): never => v as never;
-const bv = (label: string, value: unknown, mentions?: string[]): BadValue => ({ label, value, ...(mentions === undefined ? {} : { mentions }) });
+const bv = badValue;
 const huge = bv('2^31 ms', 2 ** 31);
 
 // ---- option specs per options type (keys must equal the type's keys) ----------------------------------------

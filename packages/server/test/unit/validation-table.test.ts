@@ -9,6 +9,7 @@ import { InvalidArgumentError } from '@zkts/protocol/codec';
 import { startServer, type ServerOptions } from '@zkts/server';
 
 import {
+  badValue,
   badValuesFor,
   coveredOptions,
   expectRejectsAtOnce,
@@ -18,11 +19,10 @@ import {
   optionKeysOf,
   policyCases,
   type BadCase,
-  type BadValue,
 } from '../../../../test/support/validation.js';
 
 const any = (v: unknown): never => v as never;
-const bv = (label: string, value: unknown, mentions?: string[]): BadValue => ({ label, value, ...(mentions === undefined ? {} : { mentions }) });
+const bv = badValue;
 const ms = [...badValuesFor('positive'), bv('2^31 ms', 2 ** 31)];
 const noop = (): void => undefined;
 const PEM = '-----BEGIN X-----\n-----END X-----\n';

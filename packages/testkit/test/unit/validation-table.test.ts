@@ -20,6 +20,7 @@ import { DockerEnsemble } from '../../src/container-ensemble.js';
 import { LocalEnsemble } from '../../src/ensemble.js';
 import { LocalKdc } from '../../src/kdc.js';
 import {
+  badValue,
   badValuesFor,
   coveredOptions,
   expectRejectsAtOnce,
@@ -34,7 +35,7 @@ import {
 } from '../../../../test/support/validation.js';
 
 const any = (v: unknown): never => v as never;
-const bv = (label: string, value: unknown, mentions?: string[]): BadValue => ({ label, value, ...(mentions === undefined ? {} : { mentions }) });
+const bv = badValue;
 const pos = (label: string, option: string, b: BadValue, call: () => unknown): BadCase => ({ label, option, value: b.value, call, ...(b.mentions === undefined ? {} : { mentions: b.mentions }) });
 const noop = (): void => undefined;
 const ms = [...badValuesFor('positive'), bv('2^31 ms', 2 ** 31)];
