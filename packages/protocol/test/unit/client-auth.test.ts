@@ -15,9 +15,10 @@ import { answer, fakeSessions, recordStates } from '../support/fake-sessions.js'
 const { fake, client } = fakeSessions();
 
 /** Answers everything but auth packets, which wait in `held` until the test answers them. */
-function holdingAuth(held: { conn: FakeConnection; req: ReceivedRequest }[]) {
+/** Answers every request but the credentials, which it keeps in `held`; with `replayedOnly`, only those of later connections. */
+function holdingAuth(held: { conn: FakeConnection; req: ReceivedRequest }[], replayedOnly?: () => boolean) {
   return (conn: FakeConnection, req: ReceivedRequest): void => {
-    if (req.type === OpCode.auth) held.push({ conn, req });
+    if (req.type === OpCode.auth && (replayedOnly === undefined || replayedOnly())) held.push({ conn, req });
     else answer(conn, req);
   };
 }
@@ -171,10 +172,7 @@ describe('a re-attach: credentials after the handshake answer, suspended until t
   it('replays behind the handshake answer and reports connected only after the auth reply', async () => {
     const held: { conn: FakeConnection; req: ReceivedRequest }[] = [];
     const s = await fake({
-      onRequest: (conn, req) => {
-        if (req.type === OpCode.auth && s.connections.length > 1) held.push({ conn, req });
-        else answer(conn, req);
-      },
+      onRequest: holdingAuth(held, () => s.connections.length > 1),
     });
     const c = client(s.connectString, { auth: [{ scheme: 'digest', auth: 'u:p' }] });
     await c.connect();
@@ -233,10 +231,7 @@ describe('a re-attach: credentials after the handshake answer, suspended until t
   it('a credential refused on reconnect ends the session in auth-failed; queued requests fail with it', async () => {
     const held: { conn: FakeConnection; req: ReceivedRequest }[] = [];
     const s = await fake({
-      onRequest: (conn, req) => {
-        if (req.type === OpCode.auth && s.connections.length > 1) held.push({ conn, req });
-        else answer(conn, req);
-      },
+      onRequest: holdingAuth(held, () => s.connections.length > 1),
     });
     const c = client(s.connectString, { auth: [{ scheme: 'digest', auth: 'u:p' }] });
     await c.connect();
