@@ -39,6 +39,14 @@ async function conflict(client: ZkClient, action: string, path: string, error: u
 export function editRoutes(deps: EditDeps): Route[] {
   const { client } = deps;
   const limit = deps.maxSubtree ?? DEFAULT_MAX_SUBTREE;
+  /** A write at a version read: BAD_VERSION answers with the node as it is now, any other refusal in words. */
+  const versioned = async <T>(action: string, path: string, write: () => Promise<T>): Promise<T> => {
+    try {
+      return await write();
+    } catch (error) {
+      throw isCode(error, 'BAD_VERSION') ? await conflict(client, action, path, error) : refusal(action, error);
+    }
+  };
   return [
     {
       method: 'POST',
@@ -58,13 +66,8 @@ export function editRoutes(deps: EditDeps): Route[] {
       path: '/api/set',
       handle: async ({ body }): Promise<NodeInfo> => {
         const call = setCall(body);
-        let stat;
-        try {
-          stat = await client.setData(call.path, call.data, { version: call.version });
-        } catch (error) {
-          const action = `set the data of ${call.path} at version ${call.version}`;
-          throw isCode(error, 'BAD_VERSION') ? await conflict(client, action, call.path, error) : refusal(action, error);
-        }
+        const stat = await versioned(`set the data of ${call.path} at version ${call.version}`, call.path, () =>
+          client.setData(call.path, call.data, { version: call.version }));
         // The reply's Stat, not a fresh read: a write landing just after ours must show up as the next conflict.
         const acl = await client.getACL(call.path).then((r) => aclEntries(r.acl), () => []);
         return { path: call.path, stat: statInfo(stat), data: call.data.toString('base64'), acl };
@@ -75,13 +78,8 @@ export function editRoutes(deps: EditDeps): Route[] {
       path: '/api/acl',
       handle: async ({ body }): Promise<NodeInfo> => {
         const call = aclCall(body);
-        let stat;
-        try {
-          stat = await client.setACL(call.path, call.acl, { version: call.aversion });
-        } catch (error) {
-          const action = `set the ACL of ${call.path} at ACL version ${call.aversion}`;
-          throw isCode(error, 'BAD_VERSION') ? await conflict(client, action, call.path, error) : refusal(action, error);
-        }
+        const stat = await versioned(`set the ACL of ${call.path} at ACL version ${call.aversion}`, call.path, () =>
+          client.setACL(call.path, call.acl, { version: call.aversion }));
         // The new ACL may no longer let the console read the data: the answer then carries none.
         const data = await client.getData(call.path).then((r) => r.data.toString('base64'), () => '');
         return { path: call.path, stat: statInfo(stat), data, acl: aclEntries(call.acl) };
@@ -93,12 +91,8 @@ export function editRoutes(deps: EditDeps): Route[] {
       handle: async ({ body }): Promise<DeleteReply> => {
         const call = deleteCall(body);
         if (!call.recursive) {
-          try {
-            await client.delete(call.path, { version: call.version });
-          } catch (error) {
-            const action = `delete ${call.path}${call.version === -1 ? '' : ` at version ${call.version}`}`;
-            throw isCode(error, 'BAD_VERSION') ? await conflict(client, action, call.path, error) : refusal(action, error);
-          }
+          const action = `delete ${call.path}${call.version === -1 ? '' : ` at version ${call.version}`}`;
+          await versioned(action, call.path, () => client.delete(call.path, { version: call.version }));
           return { deleted: 1 };
         }
         const confirmed = call.confirmCount ?? 0;
