@@ -16,9 +16,14 @@ const TEXT_PREVIEW_CHARS = 64 * 1024;
 /** Larger data is not parsed as JSON on every render of a node. */
 const JSON_LIMIT_BYTES = 2 * 1024 * 1024;
 const HEX_ROW_HEIGHT = 18;
-/** C0 controls other than tab and line breaks, and DEL: invisible in text, so the page says they are there. */
-// eslint-disable-next-line no-control-regex
-const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+/** C0 controls but tab, LF and CR, and DEL: invisible in text, so the page says they are there. */
+function hasControlCharacters(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if ((c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) || c === 0x7f) return true;
+  }
+  return false;
+}
 
 export interface DataViewProps {
   readonly bytes: Uint8Array;
@@ -34,7 +39,7 @@ export function DataView({ bytes, mode, onMode, dataKey }: DataViewProps) {
   const json = useMemo(() => (decoded.valid && bytes.length <= JSON_LIMIT_BYTES ? prettyJson(decoded.text) : undefined), [decoded, bytes]);
   const shown: DataMode = mode === 'json' && json === undefined ? 'text' : (mode ?? (json !== undefined ? 'json' : 'text'));
   const [expanded, setExpanded] = useState<string | undefined>(undefined);
-  const controls = useMemo(() => CONTROL_CHARACTERS.test(decoded.text), [decoded]);
+  const controls = useMemo(() => hasControlCharacters(decoded.text), [decoded]);
 
   const button = (m: DataMode, label: string, disabled = false) => (
     <button type="button" class={shown === m ? 'seg active' : 'seg'} disabled={disabled} onClick={() => onMode(m)} data-testid={`data-mode-${m}`}>
