@@ -17,8 +17,16 @@ export function textOf(data: Uint8Array, max = 256): string | undefined {
   } catch {
     return undefined;
   }
-  // eslint-disable-next-line no-control-regex
-  return text.length <= max && !/[\u0000-\u0008\u000b-\u001f\u007f]/.test(text) ? text : undefined;
+  return text.length <= max && !hasControlCharacters(text) ? text : undefined;
+}
+
+/** C0 controls but tab and line feed, and DEL: such data is bytes, not an identifier to print. */
+function hasControlCharacters(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if ((c < 0x20 && c !== 0x09 && c !== 0x0a) || c === 0x7f) return true;
+  }
+  return false;
 }
 
 /** A duration in the largest unit that keeps it readable: "850 ms", "12 s", "3 min", "5 h", "2 d". */
