@@ -10,7 +10,7 @@ import { startServer } from '@zkts/server';
 
 import { compileCurator, curator, javaMain, killAll } from '../../../../recipes/test/support/foreign.js';
 import { checkOverlaps, interleaved, parseHeld } from '../../../../recipes/test/support/overlaps.js';
-import { zktsScript } from './processes.js';
+import { expectHandOff, zktsScript } from './processes.js';
 
 let compiled: ReturnType<typeof compileCurator> | undefined;
 let classpath = '';
@@ -58,20 +58,9 @@ describe('Curator on @zkts/server', () => {
     const a = javaMain(classpath, 'CuratorRecipes', 'latch', server.connectString, '/latch', 'a');
     await a.line(/^LEADER a$/m);
     const b = javaMain(classpath, 'CuratorRecipes', 'latch', server.connectString, '/latch', 'b');
-    const zk = await connect(server.connectString);
-    try {
-      while ((await zk.getChildren('/latch')).children.length < 2) await new Promise((r) => setTimeout(r, 50));
-      expect(b.output()).not.toMatch(/LEADER/);
-      a.proc.stdin?.write('\n');
-      await a.line(/^CLOSED a$/m);
-      await b.line(/^LEADER b$/m);
+    await expectHandOff(server.connectString, '/latch', a, b, async (zk) => {
       expect((await zk.getChildren('/latch')).children).toHaveLength(1);
-      b.proc.stdin?.write('\n');
-      await b.line(/^CLOSED b$/m);
-      expect(await Promise.all([a.exited, b.exited])).toEqual([0, 0]);
-    } finally {
-      await zk.close();
-    }
+    });
   }, 90_000);
 
   it('LeaderSelector in 2 JVMs: terms never overlap', async () => {

@@ -6,7 +6,7 @@ import { startServer } from '@zkts/server';
 
 import { checkKazoo, kazooWriter, killAll } from '../../../../recipes/test/support/foreign.js';
 import { checkOverlaps, interleaved, parseHeld } from '../../../../recipes/test/support/overlaps.js';
-import { kazooRecipe, zktsScript } from './processes.js';
+import { expectHandOff, kazooRecipe, zktsScript } from './processes.js';
 
 beforeAll(() => checkKazoo());
 
@@ -43,19 +43,7 @@ describe('kazoo on @zkts/server', () => {
     const a = kazooRecipe('election', server.connectString, '/election', 'a');
     await a.line(/^LEADER a$/m);
     const b = kazooRecipe('election', server.connectString, '/election', 'b');
-    const zk = await connect(server.connectString);
-    try {
-      while ((await zk.getChildren('/election')).children.length < 2) await new Promise((r) => setTimeout(r, 50));
-      expect(b.output()).not.toMatch(/LEADER/);
-      a.proc.stdin?.write('\n');
-      await a.line(/^CLOSED a$/m);
-      await b.line(/^LEADER b$/m);
-      b.proc.stdin?.write('\n');
-      await b.line(/^CLOSED b$/m);
-      expect(await Promise.all([a.exited, b.exited])).toEqual([0, 0]);
-    } finally {
-      await zk.close();
-    }
+    await expectHandOff(server.connectString, '/election', a, b);
   }, 90_000);
 
   it('DataWatch sees a node created, changed, deleted and created again', async () => {
