@@ -1,9 +1,11 @@
 // The documentation's examples are part of the suite: every ```js and ```ts block of the README, the package
 // READMEs and docs/guides (test/support/doc-blocks.ts) is written to a module and imported from the sources
 // against the shared test server, and what it prints must be what its closing comment lines promise. Each block
-// gets a chroot of its own, so examples can use plain paths ('/greeting') without meeting each other.
-// CommonJS blocks need the installed packages (require() does not see vitest's aliases): packaging.test.ts runs
-// them, and all the others again, from the packed tarballs.
+// gets a chroot of its own, so examples can use plain paths ('/greeting') without meeting each other; it runs
+// twice in that chroot, as a reader runs an example twice, so one that leaves state behind that breaks its next
+// run fails here. Nothing may reach stderr either: console.error/warn and process warnings (a cache's decode
+// error, an unknown option) count. CommonJS blocks need the installed packages (require() does not see vitest's
+// aliases): packaging.test.ts runs them, and all the others again, from the packed tarballs.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { format } from 'node:util';
 
@@ -11,10 +13,42 @@ import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 
 import { connect, type ZkClient } from '../packages/protocol/src/index.js';
 
-import { allBlocks, documentFiles, keepsPromise, repoRoot, scratchName } from './support/doc-blocks.js';
+import { allBlocks, documentFiles, keepsPromise, repoRoot, scratchName, type DocBlock } from './support/doc-blocks.js';
 
 const workDir = `${repoRoot}.zkts-tmp/docs-${process.pid}`;
 const blocks = allBlocks();
+
+interface Output {
+  printed: string[];
+  stderr: string[];
+}
+
+/** Imports one copy of a block (a module runs once per file) with ZKTS_SERVER set, and collects what it printed. */
+async function importOnce(block: DocBlock, run: number, server: string): Promise<Output> {
+  mkdirSync(workDir, { recursive: true });
+  const file = `${workDir}/${scratchName(block)}-run${run}.${block.lang === 'ts' ? 'ts' : 'mjs'}`;
+  writeFileSync(file, `${block.code}\nexport {};\n`);
+  const out: Output = { printed: [], stderr: [] };
+  const onWarning = (warning: Error): void => void out.stderr.push(`warning: ${warning.name}: ${warning.message}`);
+  const toStderr = (...args: unknown[]): void => void out.stderr.push(format(...args));
+  vi.stubEnv('ZKTS_SERVER', server);
+  const spies = [
+    vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void out.printed.push(...format(...args).split('\n'))),
+    vi.spyOn(console, 'error').mockImplementation(toStderr),
+    vi.spyOn(console, 'warn').mockImplementation(toStderr),
+  ];
+  process.on('warning', onWarning);
+  try {
+    await import(/* @vite-ignore */ file);
+    // process.emitWarning reports on the next tick: let a warning from the example's last step arrive.
+    await new Promise((resolve) => setImmediate(resolve));
+  } finally {
+    process.off('warning', onWarning);
+    for (const spy of spies) spy.mockRestore();
+    vi.unstubAllEnvs();
+  }
+  return out;
+}
 
 describe('documentation examples', () => {
   let zk: ZkClient;
@@ -47,23 +81,18 @@ describe('documentation examples', () => {
   });
 
   for (const block of blocks.filter((b) => b.module === 'esm')) {
-    it(`${block.name} prints what it promises`, async () => {
-      mkdirSync(workDir, { recursive: true });
-      const file = `${workDir}/${scratchName(block)}.${block.lang === 'ts' ? 'ts' : 'mjs'}`;
-      writeFileSync(file, `${block.code}\nexport {};\n`);
+    it(`${block.name} prints what it promises, twice, and nothing to stderr`, async () => {
       const chroot = `/docs-${process.pid}-${scratchName(block)}`;
       await zk.create(chroot);
-      vi.stubEnv('ZKTS_SERVER', `${inject('zkConnectString')}${chroot}`);
-      const printed: string[] = [];
-      const spy = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void printed.push(...format(...args).split('\n')));
       try {
-        await import(/* @vite-ignore */ file);
+        for (const run of [1, 2]) {
+          const { printed, stderr } = await importOnce(block, run, `${inject('zkConnectString')}${chroot}`);
+          expect(keepsPromise(printed, block.expected), `run ${run} printed:\n${printed.join('\n')}\npromised:\n${block.expected.join('\n')}`).toBe(true);
+          expect(stderr, `run ${run} wrote to stderr`).toEqual([]);
+        }
       } finally {
-        spy.mockRestore();
-        vi.unstubAllEnvs();
         await zk.removeRecursive(chroot);
       }
-      expect(keepsPromise(printed, block.expected), `printed:\n${printed.join('\n')}\npromised:\n${block.expected.join('\n')}`).toBe(true);
     });
   }
 });
