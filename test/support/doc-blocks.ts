@@ -61,6 +61,17 @@ export function allBlocks(): DocBlock[] {
   return documentFiles().flatMap(blocksOf);
 }
 
+/**
+ * The one ```<lang> block of `file` that contains `marker`, as written: the README's install commands and its
+ * tsconfig.json are run and used verbatim by packaging.test.ts, so what a reader copies is what was tested.
+ */
+export function fencedBlock(file: string, lang: string, marker: string): string {
+  const text = readFileSync(join(repoRoot, file), 'utf8');
+  const found = [...text.matchAll(/^```([a-z]*)\n([\s\S]*?)^```$/gm)].filter((m) => m[1] === lang && (m[2] ?? '').includes(marker));
+  if (found.length !== 1) throw new Error(`${file}: expected one \`\`\`${lang} block with ${JSON.stringify(marker)}, found ${found.length}`);
+  return found[0]?.[2] ?? '';
+}
+
 /** The `// ` comment lines after a block's last statement. */
 export function promisedOutput(code: string): string[] {
   const lines = code.trimEnd().split('\n');
