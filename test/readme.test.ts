@@ -1,19 +1,19 @@
 // The documentation's examples are part of the suite: every ```js and ```ts block of the README, the package
-// READMEs and docs/guides (test/support/doc-blocks.ts) is written to a module and imported from the sources
-// against the shared test server, and what it prints must be what its closing comment lines promise. Each block
-// gets a chroot of its own, so examples can use plain paths ('/greeting') without meeting each other; it runs
-// twice in that chroot, as a reader runs an example twice, so one that leaves state behind that breaks its next
-// run fails here. Nothing may reach stderr either: console.error/warn and process warnings (a cache's decode
+// READMEs, docs/guides and the `@example`s of the API's doc comments (test/support/doc-blocks.ts) is written to
+// a module and imported from the sources against the shared test server, and what it prints must be what its
+// closing comment lines promise. Each block gets a chroot of its own, so examples can use plain paths
+// ('/greeting') without meeting each other; it runs twice in that chroot, as a reader runs an example twice, so
+// one that leaves state behind that breaks its next run fails here. Nothing may reach stderr either: console.error/warn and process warnings (a cache's decode
 // error, an unknown option) count. CommonJS blocks need the installed packages (require() does not see vitest's
 // aliases): packaging.test.ts runs them, and all the others again, from the packed tarballs.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { format } from 'node:util';
 
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 
 import { connect, type ZkClient } from '../packages/protocol/src/index.js';
 
-import { allBlocks, documentFiles, keepsPromise, repoRoot, scratchName, type DocBlock } from './support/doc-blocks.js';
+import { MAIN_API, allBlocks, documentFiles, keepsPromise, repoRoot, scratchName, type DocBlock } from './support/doc-blocks.js';
 
 const workDir = `${repoRoot}.zkts-tmp/docs-${process.pid}`;
 const blocks = allBlocks();
@@ -74,6 +74,17 @@ describe('documentation examples', () => {
       ]),
     );
     for (const file of documentFiles()) expect(blocks.some((b) => b.file === file), `${file} has no runnable example`).toBe(true);
+  });
+
+  it('the README links every guide', () => {
+    const readme = readFileSync(`${repoRoot}README.md`, 'utf8');
+    const guides = documentFiles().filter((f) => f.startsWith('docs/guides/'));
+    expect(guides.filter((guide) => !readme.includes(`](${guide})`))).toEqual([]);
+  });
+
+  it('every main class and function of the API has an @example in its doc comment, run below', () => {
+    const withExample = new Set(blocks.map((b) => b.symbol));
+    expect(MAIN_API.filter((name) => !withExample.has(name))).toEqual([]);
   });
 
   it('every example promises its output', () => {

@@ -7,7 +7,7 @@
  */
 import { InvalidArgumentError, type ConnectAttempt } from '../errors/errors.js';
 import { DEFAULT_MAX_PACKET } from '../codec/jute/reader.js';
-import { pickCallOptions, raceCancel } from './cancel.js';
+import { raceCancel } from './cancel.js';
 import { trackEnsemble } from './ensemble-tracker.js';
 import { systemClock, type Clock } from './clock.js';
 import { Chroot } from './chroot.js';
@@ -22,7 +22,7 @@ import { Session } from './session/session.js';
 import { stateStream, waitConnected } from './state-waits.js';
 import { checkCallOptions, checkCredentials, checkFunction, checkSignal, toBytes } from './validation.js';
 import { checkOptionKeys, describeValue } from '../errors/option-keys.js';
-import { CLIENT_OPTION_KEYS, CONNECT_OPTION_KEYS, checkClientOptions } from './client-options.js';
+import { CLIENT_OPTION_KEYS, checkClientOptions } from './client-options.js';
 import type {
   ACL,
   CallOptions,
@@ -58,7 +58,38 @@ function checkListener(listener: unknown): void {
   checkFunction(listener, 'listener');
 }
 
-/** A ZooKeeper client: one session, kept across reconnects, and every operation of ZooKeeper 3.8. Make one with `connect()` or `createClient()`. */
+/**
+ * A ZooKeeper client: one session, kept across reconnects, and every operation of ZooKeeper 3.8. Make one with
+ * {@link connect} (which resolves once the session is open) or {@link createClient} (no I/O until `connect()`).
+ *
+ * - Every call returns a promise and takes `{ signal, timeout }`; writes also take `{ version }`. A failure is a
+ *   {@link ZkError} with a stable `code` (`NO_NODE`, `BAD_VERSION`, `CONNECTION_LOSS`…).
+ * - `data` is a `Buffer`; strings you write are sent as UTF-8. Zxids and session ids are `bigint`s.
+ * - Watches: `{ watch: true }` on `getData`/`exists`/`getChildren` adds a one-shot watch promise to the result;
+ *   `addWatch` gives a persistent (optionally recursive) watch, an async iterable. Both survive reconnects.
+ * - The session goes `connecting → connected → suspended → connected`, and after an expiry a new session opens
+ *   by itself (`renewSession: false` makes expiry final). `on('suspended' | 'expired' | …)` tells you.
+ * - `close()`, or `await using`, ends the session: its ephemeral nodes go with it.
+ *
+ * @example
+ * ```ts
+ * import { connect } from '@zkts/protocol';
+ *
+ * await using zk = await connect(process.env.ZKTS_SERVER ?? '127.0.0.1:2181');
+ * await zk.mkdirp('/example/config');
+ * const { stat, watch } = await zk.getData('/example/config', { watch: true });
+ * // One transaction: both writes or neither. The setData is conditional on the version just read.
+ * await zk.multi([
+ *   { op: 'setData', path: '/example/config', data: 'v2', version: stat.version },
+ *   { op: 'create', path: '/example/config/changed', data: '' },
+ * ]);
+ * console.log((await watch).type, (await zk.getChildren('/example/config')).children);
+ * await zk.setData('/example/config', 'v3', { version: stat.version }).catch((err) => console.log(err.code));
+ * await zk.removeRecursive('/example');
+ * // dataChanged [ 'changed' ]
+ * // BAD_VERSION
+ * ```
+ */
 export class ZkClient implements AsyncDisposable {
   private readonly session: Session;
   private readonly clock: Clock;
@@ -356,18 +387,6 @@ export class ZkClient implements AsyncDisposable {
   removeListener<E extends keyof ClientEvents>(event: E, listener: ClientEventListener<E>): this {
     return this.off(event, listener);
   }
-}
-
-/** createClient does no I/O; `connect()` starts the session. */
-export function createClient(connectString: string, options?: ClientOptions): ZkClient {
-  return new ZkClient(connectString, options);
-}
-
-/** createClient + connect; on failure the client is closed. */
-export async function connect(connectString: string, options?: ClientOptions & { signal?: AbortSignal; timeout?: number }): Promise<ZkClient> {
-  checkClientOptions(options, 'connect', CONNECT_OPTION_KEYS);
-  const { signal: _signal, timeout: _timeout, ...clientOptions } = options ?? {};
-  return new ZkClient(connectString, clientOptions).connect(pickCallOptions(options ?? {}));
 }
 
 /** `reconfig(client, …)`: the same as `client.admin.reconfig(…)`. */

@@ -1,5 +1,6 @@
 // Public API of the zkts client (docs/architecture.md).
-export { ZkClient, createClient, connect, reconfig, type ReconfigOptions } from './client.js';
+export { ZkClient, reconfig, type ReconfigOptions } from './client.js';
+export { createClient, connect } from './connect.js';
 // The names of the events ZkClient's on/once/off take.
 export type { ClientEvents, ClientEventListener } from './events.js';
 export { Acls, digestId } from './acl.js';
