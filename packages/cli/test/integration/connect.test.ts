@@ -1,6 +1,7 @@
 // Connecting, as a new user meets it: a dead or mistyped --server must say why at once (refused, unknown
 // host, a silent server), and connect-string mistakes must be named in words, not as parser trivia.
-import dns from 'node:dns';
+import type { lookup } from 'node:dns';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import type { AddressInfo, Server, Socket } from 'node:net';
 
@@ -19,6 +20,9 @@ const STACK = /\n\s+at |node:internal/;
  * it, not a figure near what an idle machine takes (tens of ms), so a loaded machine cannot fail the test.
  */
 const FAST = DEFAULT_CONNECT_TIMEOUT / 2;
+
+/** The dns module's own exports object (the one Node's net module calls), which an ESM namespace import is not. */
+const dns = createRequire(import.meta.url)('node:dns') as { lookup: typeof lookup };
 
 /**
  * RFC 6761 §6.4: a `.invalid` name never resolves, and resolvers should answer so at once, without the network.
