@@ -111,6 +111,16 @@ describe('quotas', () => {
     await expect(setQuota(zk, `${root}/a/b/c`, { count: 5 })).resolves.toMatchObject({ stats: { count: 1, bytes: 0 } });
   });
 
+  it('a server without -Dzookeeper.enforceQuota=true only counts: a hard limit is passed', async () => {
+    const zk = await clients.connect();
+    const root = uniqueRoot('quota');
+    await zk.create(root);
+    made.push({ client: zk, path: root });
+    await setQuota(zk, root, { countHardLimit: 1 });
+    await zk.create(`${root}/over`);
+    expect((await getQuota(zk, root))?.stats).toEqual({ count: 2, bytes: 0 });
+  });
+
   it('a node that does not exist gets no quota (NO_NODE), and nothing is written', async () => {
     const zk = await clients.connect();
     const root = uniqueRoot('quota');
