@@ -23,6 +23,6 @@ import { watch } from './watch.js';
 import { whoami } from './whoami.js';
 
 export const COMMANDS: readonly Command[] = [
-  ls, tree, get, set, create, rm, stat, acl, quota, auth, whoami, watch, srvr, mntr, ruok, lock, txnlog, snapshot, decode, proxy, consoleCommand,
-  server, shell, setquota, listquota, delquota,
+  ls, tree, get, set, create, rm, stat, acl, quota, setquota, listquota, delquota, auth, whoami, watch, srvr, mntr, ruok, lock, txnlog,
+  snapshot, decode, proxy, consoleCommand, server, shell,
 ];
