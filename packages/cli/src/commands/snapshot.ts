@@ -14,11 +14,11 @@ import { intOption, listOption } from '../args.js';
 import type { Command, CommandContext } from '../command.js';
 import { atMost, positional } from '../command.js';
 import { CliError, ExitCode } from '../exit-codes.js';
+import { hexId } from '../ids.js';
 import { dataRecord, statRecord } from '../output.js';
 import { resolveDataFiles } from '../persistence/files.js';
 import { aclText, ownerText, preview } from '../persistence/txn-view.js';
 
-const hex = (v: bigint): string => `0x${BigInt.asUintN(64, v).toString(16)}`;
 const time = (ms: bigint): string => new Date(Number(ms)).toISOString();
 
 function displayPath(node: SnapshotNode): string {
@@ -112,7 +112,7 @@ export const snapshot: Command = {
         type: 'node',
         path,
         kind: kind.kind,
-        ...(kind.kind === 'ephemeral' ? { owner: hex(kind.session) } : {}),
+        ...(kind.kind === 'ephemeral' ? { owner: hexId(kind.session) } : {}),
         ...(kind.kind === 'ttl' ? { ttl: Number(kind.ttl) } : {}),
         ...statRecord({ ...stat, dataLength, numChildren }),
         acl: acl?.map((a) => ({ scheme: a.id.scheme, id: a.id.id, perms: a.perms })) ?? null,
@@ -123,7 +123,7 @@ export const snapshot: Command = {
         const kindText = kind.kind === 'persistent' ? '' : ` [${ownerText(stat.ephemeralOwner)}]`;
         const head = `${path}${kindText}${dataLength > 0 ? ` data=${preview(node.data, limit)}` : ''}`;
         const detail =
-          `    czxid=${hex(stat.czxid)} ctime=${time(stat.ctime)} mzxid=${hex(stat.mzxid)} mtime=${time(stat.mtime)} pzxid=${hex(stat.pzxid)}\n` +
+          `    czxid=${hexId(stat.czxid)} ctime=${time(stat.ctime)} mzxid=${hexId(stat.mzxid)} mtime=${time(stat.mtime)} pzxid=${hexId(stat.pzxid)}\n` +
           `    version=${stat.version} cversion=${stat.cversion} aversion=${stat.aversion} dataLength=${dataLength} numChildren=${numChildren} ` +
           `acl=${acl === undefined ? `missing(${node.acl})` : aclText(acl)}`;
         return `${head}\n${detail}`;
@@ -132,8 +132,8 @@ export const snapshot: Command = {
     for (const session of snap.sessions) {
       const owned = snap.nodes.filter((n) => n.stat.ephemeralOwner === session.id).map(displayPath);
       out.emit(
-        { type: 'session', id: session.id.toString(), idHex: hex(session.id), timeout: session.timeout, ephemerals: owned },
-        `session ${hex(session.id)} timeout=${session.timeout}ms ephemerals=[${owned.join(', ')}]`,
+        { type: 'session', id: session.id.toString(), idHex: hexId(session.id), timeout: session.timeout, ephemerals: owned },
+        `session ${hexId(session.id)} timeout=${session.timeout}ms ephemerals=[${owned.join(', ')}]`,
       );
     }
     const kinds = { ephemeral: 0, ttl: 0, container: 0, persistent: 0 };
@@ -158,7 +158,7 @@ export const snapshot: Command = {
     out.emit(summary, () =>
       `summary: ${snap.nodes.length} nodes (${kinds.ephemeral} ephemeral, ${kinds.ttl} ttl, ${kinds.container} container), ${dataBytes} data bytes, ` +
       `${snap.sessions.length} session(s), ${snap.acls.length} ACL list(s); checksum ${checksum}` +
-      (digest === null ? '' : `; digest at zxid ${hex(digest.zxid)} ${digest.seal?.ok === true ? 'ok' : 'BAD'}`) +
+      (digest === null ? '' : `; digest at zxid ${hexId(digest.zxid)} ${digest.seal?.ok === true ? 'ok' : 'BAD'}`) +
       (snap.complete ? '' : '; INCOMPLETE'),
     );
     for (const problem of snap.problems) out.error(`snapshot: ${problem.message} [${problem.code}]`);
