@@ -79,7 +79,8 @@ export const snapshot: Command = {
     'a summary. Nodes are printed depth-first, siblings sorted (the file holds them in the server\'s hash\n' +
     'order). A snapshot is fuzzy: it was taken while transactions went on, so it reflects zxids up to the\n' +
     'one in its name or a little later; `zkts txnlog DIR --zxid FROM..` gives what happened after.\n' +
-    'Damage (truncated, bad checksum, broken tree) goes to stderr with the file offset; exit 65 then.',
+    'Damage (truncated, bad checksum, broken tree) goes to stderr with the file offset; exit 65 then. A --path\n' +
+    'that is not in the snapshot is said on stderr, exit 2 (everything else is printed as usual).',
   options: {
     path: { type: 'string', arg: 'PREFIX', description: 'only nodes at or under this path (repeatable)', multiple: true },
     preview: { type: 'string', arg: 'BYTES', description: 'how much data to show per node (default 40)' },
@@ -162,6 +163,14 @@ export const snapshot: Command = {
       (snap.complete ? '' : '; INCOMPLETE'),
     );
     for (const problem of snap.problems) out.error(`snapshot: ${problem.message} [${problem.code}]`);
-    return snap.problems.length > 0 ? ExitCode.DATA_ERROR : ExitCode.OK;
+    // A --path that matched nothing is most likely a typo or the wrong snapshot: an empty listing must not pass for an answer.
+    const missing = prefixes.filter((p) => p !== '/' && !snap.nodes.some((n) => displayPath(n) === p));
+    const notFound = `--path ${missing.join(', ')}: not in the snapshot ${file}${snap.complete ? '' : ' (which is incomplete)'}`;
+    if (snap.problems.length > 0) {
+      if (missing.length > 0) out.error(`snapshot: ${notFound}`, { code: 'NO_NODE' });
+      return ExitCode.DATA_ERROR;
+    }
+    if (missing.length > 0) throw new CliError(ExitCode.NO_NODE, notFound, { details: { code: 'NO_NODE', missing } });
+    return ExitCode.OK;
   },
 };
