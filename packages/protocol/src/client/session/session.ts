@@ -130,9 +130,9 @@ export class Session implements ConnectionEvents {
     return this.machine.onChange(listener);
   }
 
-  /** The last failure of each host since the last handshake, oldest first. */
+  /** The last failure of each host since the last handshake, oldest first, then the attempt under way (attempts.ts). */
   connectFailures(): ConnectAttempt[] {
-    return this.failures.list();
+    return this.failures.list(this.clock.now());
   }
 
   onConnectFailure(listener: (attempt: ConnectAttempt) => void): () => void {
@@ -168,6 +168,7 @@ export class Session implements ConnectionEvents {
       if (delay > 0) await sleep(delay, { signal: this.stopped.signal }, this.clock).catch(() => undefined);
       if (this.isOver) return;
       let transport: Transport;
+      this.failures.started(describe(host), 'dial', this.clock.now());
       try {
         transport = await Transport.dial(host, { timeout: this.connectTimeout(), maxPacket: this.options.maxPacket, tls: this.options.tls, clock: this.clock });
       } catch (err) {
@@ -191,6 +192,7 @@ export class Session implements ConnectionEvents {
       const conn = new Connection(transport, this, this.xids, this.options.maxPacket, this.clock);
       this.conn = conn;
       this.timers.startHandshake(this.connectTimeout());
+      this.failures.started(describe(transport.address), 'handshake', this.clock.now());
       const request = this.identity.connectRequest(this.options.sessionTimeout);
       conn.sendConnect(request, this.options.canBeReadOnly, this.identity.negotiated > 0);
       if (request.sessionId === 0n && this.options.sasl === null) this.auth.replay(conn);
