@@ -54,17 +54,20 @@ export class ConnectFailures {
     this.trying = null;
   }
 
-  /** Oldest first; with `now`, the attempt under way last, as what it has been so far. */
+  /**
+   * Oldest first. With `now`, also the attempt under way, as what it has been so far, for a host that has no
+   * finished failure to show (a finished one says more than a retry cut short).
+   */
   list(now?: number): ConnectAttempt[] {
     const attempts = this.latest === null ? [] : [...this.latest.values()];
     const trying = this.trying;
-    if (now === undefined || trying === null) return attempts;
+    if (now === undefined || trying === null || this.latest?.has(trying.host) === true) return attempts;
     const waited = Math.round(now - trying.since);
     const error = new ConnectionLossError(
       trying.step === 'dial' ? `no connection to ${trying.host} within ${waited} ms` : `no handshake reply from ${trying.host} within ${waited} ms`,
       false,
     );
-    return [...attempts.filter((a) => a.host !== trying.host), { host: trying.host, error, at: now }];
+    return [...attempts, { host: trying.host, error, at: now }];
   }
 
   on(listener: (attempt: ConnectAttempt) => void): () => void {
