@@ -196,7 +196,7 @@ export class ConsumerLoop<T> {
     const trace: QueueTrace = { recipe: this.setup.recipe, path: this.setup.dir, node: path };
     return queueTake.tracePromise(async () => {
       const got = await this.obtain(item, path);
-      if (got) trace.bytes = got.data.byteLength;
+      if (got) trace.bytes = payloadLength(got.data);
       return got;
     }, trace);
   }
@@ -274,5 +274,14 @@ export class ConsumerLoop<T> {
       }
     }
     return { outcome: 'remove', rest: [] };
+  }
+}
+
+/** The messages' bytes in an item, as a put counts them (the framing left out); a corrupt item: all its bytes. */
+function payloadLength(data: Uint8Array): number {
+  try {
+    return decodeItem(data).messages.reduce((n, m) => n + m.byteLength, 0);
+  } catch {
+    return data.byteLength;
   }
 }
