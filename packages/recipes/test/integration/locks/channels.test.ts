@@ -140,6 +140,52 @@ describe('lock channels', () => {
     expect(holds.traces).toHaveLength(1);
   });
 
+  it('a wait that times out ends with the TimeoutError, its node and place as last seen; no hold follows', async () => {
+    const dir = `${uniqueRoot()}/lock`;
+    const [a, b] = await clients.many(2);
+    const { waits, holds } = recordLocks(dir);
+    const held = await new Mutex(a!, dir).acquire();
+    const error = await new Mutex(b!, dir).acquire({ timeout: 300 }).catch((e: unknown) => e);
+    await held.release();
+
+    expect(error).toMatchObject({ code: 'TIMEOUT' });
+    const wait = waits.traces[1];
+    expect(eventsOf(wait)).toEqual(FAILED);
+    expect(wait!.context.node?.startsWith(`${dir}/_c_`)).toBe(true);
+    expect(at(wait, 'asyncEnd')).toEqual({
+      recipe: 'Mutex', kind: 'exclusive', path: dir, node: wait!.context.node, queuePosition: 1, sessionId: b!.sessionId, error,
+    });
+    expect(holds.traces.map((t) => t.context.node)).toEqual([held.node]);
+  });
+
+  it('a session expiry during a wait: it goes on in the renewed session (node and session updated), or fails with onExpiry: reject', async () => {
+    const dir = `${uniqueRoot()}/lock`;
+    const direct = await clients.connect();
+    const victim = await victimClient(clients, proxies);
+    const { waits } = recordLocks(dir);
+    const held = await new Mutex(direct, dir).acquire();
+    const restarting = new Mutex(victim.client, dir).acquire({ timeout: 20_000 });
+    const rejecting = new Mutex(victim.client, dir, { onExpiry: 'reject' }).acquire({ timeout: 20_000 }).catch((e: unknown) => e);
+    await until(() => waits.traces.slice(1).every((t) => t.context.queuePosition !== undefined) && waits.traces.length === 3, 5000, 'both queued');
+    const [restart, reject] = [waits.traces[1]!, waits.traces[2]!];
+    const before = { session: victim.client.sessionId, node: restart.context.node };
+    await expireSession(victim, { renewed: true });
+    expect(await rejecting).toMatchObject({ code: 'SESSION_EXPIRED' });
+    await held.release();
+    const lock = await restarting;
+    await lock.release();
+
+    expect(eventsOf(reject)).toEqual(FAILED);
+    expect(reject.context.sessionId).toBe(before.session);
+    expect(reject.context.error).toBe(await rejecting);
+    expect(eventsOf(restart)).toEqual(SETTLED);
+    expect(victim.client.sessionId).not.toBe(before.session);
+    expect(lock.node).not.toBe(before.node);
+    expect(at(restart, 'asyncEnd')).toEqual({
+      recipe: 'Mutex', kind: 'exclusive', path: dir, node: lock.node, queuePosition: 0, fencingToken: lock.fencingToken, sessionId: victim.client.sessionId,
+    });
+  });
+
   it('a read-write lock: readers queued behind a writer move up when it goes and share the lock', async () => {
     const dir = `${uniqueRoot()}/rw`;
     const [a, b, c] = await clients.many(3);
