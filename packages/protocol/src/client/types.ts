@@ -67,9 +67,10 @@ export interface ClientOptions {
    */
   renewWatches?: boolean;
   /**
-   * ms to wait before dialling again after a working connection dropped, and before opening a new session
-   * after an expiry: uniform in [min, max] (default { min: 50, max: 800 }), so that the sessions of a member
-   * that dies spread their reconnects over the survivors. When the server closes a connection that had just
+   * ms to wait before dialling again after the server closed a working connection, and before opening a new
+   * session after an expiry: uniform in [min, max] (default { min: 100, max: 1200 }), so that the sessions of
+   * a member that dies spread their reconnects over the survivors. A connection the network broke (a reset, a
+   * timeout) dials the same server again at once instead, given that wait to answer. When the server closes a connection that had just
    * re-attached the session, or answers SESSION_MOVED, another connection holds the session: the wait is then
    * longer (1-2 s, doubling while it goes on, at most a third of the session timeout). After every host
    * failed in a row, the ~1 s back-off between cycles applies as before. 0 ≤ min ≤ max ≤ 60,000.
