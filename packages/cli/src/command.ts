@@ -1,6 +1,7 @@
 /** What every command file exports, and what it gets when it runs. */
 import type { OptionSpecs, ParsedArgs } from './args.js';
 import { UsageError } from './exit-codes.js';
+import { takesValue } from './global-options.js';
 import type { Output } from './output.js';
 import type { SaslSpec } from './sasl.js';
 import type { Session } from './session.js';
@@ -49,9 +50,33 @@ export interface Command {
   /** Extra paragraphs for `zkts NAME --help`. */
   readonly details?: string;
   readonly options: OptionSpecs;
+  /**
+   * For a command whose first word is an action (`quota set`, `quota rm`): the options of each action, added to
+   * `options` when that action is given. Two actions may give one letter different meanings (`-n COUNT` to set,
+   * `-n` alone to remove).
+   */
+  readonly actionOptions?: Readonly<Record<string, OptionSpecs>>;
   /** Keep the arguments after `--` apart (lock's command line). */
   readonly splitRest?: boolean;
   run(context: CommandContext): Promise<number>;
+}
+
+/**
+ * The options `zkts NAME ARGS...` is parsed with: the command's own, plus those of its action (the first word of
+ * ARGS that is neither an option nor a global option's value), when it has actions.
+ */
+export function optionsOf(command: Command, args: readonly string[]): OptionSpecs {
+  if (command.actionOptions === undefined) return command.options;
+  for (let i = 0; i < args.length; i++) {
+    const token = args[i] as string;
+    if (token === '--') break;
+    if (token.startsWith('-')) {
+      if (takesValue(token)) i++;
+      continue;
+    }
+    return { ...command.options, ...command.actionOptions[token] };
+  }
+  return command.options;
 }
 
 export function positional(context: CommandContext, index: number, name: string): string {

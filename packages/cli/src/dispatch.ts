@@ -8,7 +8,7 @@ import { setMaxListeners } from 'node:events';
 import { ZkError } from '@zkts/protocol';
 
 import { flag, parseArgv } from './args.js';
-import type { Command, Io } from './command.js';
+import { optionsOf, type Command, type Io } from './command.js';
 import { CliError, ExitCode, exitCodeFor, exitCodeName, UsageError } from './exit-codes.js';
 import { GLOBAL_OPTIONS, globalOptions, takesValue } from './global-options.js';
 import { commandHelp, mainHelp } from './help.js';
@@ -67,7 +67,7 @@ export async function dispatch(argv: readonly string[], options: DispatchOptions
       return ExitCode.OK;
     }
     if (command === undefined) throw new UsageError(`unknown command '${name}' (see zkts --help)`);
-    const args = parseArgv(rest, { ...GLOBAL_OPTIONS, ...command.options }, { splitRest: command.splitRest === true });
+    const args = parseArgv(rest, { ...GLOBAL_OPTIONS, ...optionsOf(command, rest) }, { splitRest: command.splitRest === true });
     if (flag(args, 'help')) {
       io.stdout.write(commandHelp(command));
       return ExitCode.OK;

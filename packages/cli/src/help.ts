@@ -36,12 +36,15 @@ export function mainHelp(commands: readonly Command[]): string {
 
 export function commandHelp(command: Command): string {
   const own = Object.keys(command.options).length > 0 ? ['', 'Options:', formatOptions(command.options)] : [];
+  const actions = Object.entries(command.actionOptions ?? {}).filter(([, specs]) => Object.keys(specs).length > 0)
+    .flatMap(([action, specs]) => ['', `Options of \`${command.name} ${action}\`:`, formatOptions(specs)]);
   return [
     `usage: zkts ${command.name} ${command.usage}`.trimEnd(),
     '',
     command.summary,
     ...(command.details === undefined ? [] : ['', command.details]),
     ...own,
+    ...actions,
     '',
     'Common options:',
     formatOptions(GLOBAL_OPTIONS),

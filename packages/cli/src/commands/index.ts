@@ -10,6 +10,7 @@ import { get } from './get.js';
 import { lock } from './lock.js';
 import { ls } from './ls.js';
 import { proxy } from './proxy.js';
+import { delquota, listquota, quota, setquota } from './quota.js';
 import { rm } from './rm.js';
 import { server } from './server.js';
 import { set } from './set.js';
@@ -21,4 +22,7 @@ import { txnlog } from './txnlog.js';
 import { watch } from './watch.js';
 import { whoami } from './whoami.js';
 
-export const COMMANDS: readonly Command[] = [ls, tree, get, set, create, rm, stat, acl, auth, whoami, watch, srvr, mntr, ruok, lock, txnlog, snapshot, decode, proxy, consoleCommand, server, shell];
+export const COMMANDS: readonly Command[] = [
+  ls, tree, get, set, create, rm, stat, acl, quota, setquota, listquota, delquota, auth, whoami, watch, srvr, mntr, ruok, lock, txnlog,
+  snapshot, decode, proxy, consoleCommand, server, shell,
+];
