@@ -2,7 +2,7 @@
 import { parseAclSpec } from '../acl-spec.js';
 import { intOption } from '../args.js';
 import type { Command, CommandContext } from '../command.js';
-import { atMost, positional } from '../command.js';
+import { actionArgument, atMost, positional } from '../command.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { aclRecord, formatAcl, statRecord } from '../output.js';
 
@@ -17,7 +17,7 @@ export const acl: Command = {
     'has that version (aversion).',
   options: { version: { type: 'string', short: 'v', arg: 'VERSION', description: 'expected ACL version (set only)' } },
   async run(context: CommandContext): Promise<number> {
-    const action = positional(context, 0, 'get or set');
+    const action = actionArgument(context, 'acl', ['get', 'set']);
     const path = positional(context, 1, 'PATH');
     if (action === 'get') {
       atMost(context, 2);
@@ -35,6 +35,6 @@ export const acl: Command = {
       context.out.record({ path, stat: statRecord(stat) });
       return ExitCode.OK;
     }
-    throw new UsageError(`acl: unknown action '${action}' (get or set)`);
+    throw new UsageError(`unknown action '${action as string}' (get or set)`);
   },
 };
