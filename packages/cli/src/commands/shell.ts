@@ -72,16 +72,19 @@ export const shell: Command = {
       },
     });
     let running: AbortController | undefined;
-    let closed = false;
-    rl.on('close', () => (closed = true));
+    // The input ends (Ctrl-D, the end of piped lines) before the lines read ahead have run; the shell is
+    // done only once they have.
+    let inputClosed = false;
+    let done = false;
+    rl.on('close', () => (inputClosed = true));
     const prompt = (): void => {
-      if (!terminal || closed) return;
+      if (!terminal || inputClosed) return;
       rl.setPrompt(shellPrompt(session.server, session.state));
       rl.prompt(true);
     };
     /** A line printed while the prompt waits goes above it, and the prompt (with what was typed) is redrawn. */
     const notify = (out: Output, event: WatchEvent): void => {
-      if (closed) return;
+      if (done) return;
       const waiting = terminal && running === undefined;
       if (waiting) {
         clearLine(io.stdout, 0);
@@ -154,6 +157,7 @@ export const shell: Command = {
         prompt();
       }
     } finally {
+      done = true;
       context.signal.removeEventListener('abort', stop);
       rl.close();
     }
