@@ -90,9 +90,14 @@ export function commandHelp(command: Command, scope: HelpScope = {}): string {
   const options = Object.keys(command.options).length > 0 ? ['', 'Options:', formatOptions(command.options)] : [];
   const aliases = zkCliNames(scope.commands ?? []).filter((a) => a.aliasOf?.split(' ')[0] === command.name);
   const zkCli = aliases.length === 0 ? [] : ['', `zkCli names: ${aliases.map((a) => `${a.name} (${a.aliasOf ?? ''})`).join(', ')}.`];
+  const excluded = NOT_IN_SHELL[command.name];
   const common =
     scope.shell === true
-      ? ['', 'Any line may add --json (JSON output). The connection options were set when the shell started.']
+      ? [
+          '',
+          ...(excluded === undefined ? [] : [`Not available inside the shell: ${excluded}.`]),
+          'Any line may add --json (JSON output). The connection options were set when the shell started.',
+        ]
       : ['', 'Common options:', formatOptions(GLOBAL_OPTIONS), '', 'Exit codes: see `zkts --help`.'];
   return [
     `usage: ${scope.shell === true ? '' : 'zkts '}${command.name} ${command.usage}`.trimEnd(),

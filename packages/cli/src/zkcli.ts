@@ -65,6 +65,10 @@ export const COMMAND_HINTS: Readonly<Record<string, string>> = {
   addWatch: 'use `watch PATH` (addWatch -m PERSISTENT) or `watch PATH --recursive` (PERSISTENT_RECURSIVE); it prints the events until interrupted',
   ls2: 'use `ls -s PATH` (the children, then the stat)',
   reconfig: 'the zkts command line does not change the ensemble; the library does: zk.admin.reconfig()',
+  // Until a zkts quota command registers these names (commands/zkcli-names.ts).
+  listquota: 'this zkts has no quota commands',
+  setquota: 'this zkts has no quota commands',
+  delquota: 'this zkts has no quota commands',
   cat: 'use `get PATH`',
   mkdir: 'use `create -p PATH`',
   remove: 'use `rm PATH` (`rm -r PATH` for a subtree)',

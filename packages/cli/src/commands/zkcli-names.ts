@@ -3,9 +3,10 @@
  * zkCli's arguments and flags meaning what they mean there. Each one runs the zkts command it names, so the
  * checks, output and exit codes are that command's; help lists them apart (Command.aliasOf).
  *
- * zkCli's quota commands (listquota, setquota, delquota) belong with zkts's quota command, next to it.
+ * zkCli's quota commands (listquota, setquota, delquota) go in ZKCLI_NAMES like the others, made with
+ * zkCliAlias() and runAs() around zkts's quota command; until then zkcli.ts's COMMAND_HINTS answers for them.
  */
-import type { OptionSpecs, ParsedArgs } from '../args.js';
+import type { OptionHints, OptionSpecs, ParsedArgs } from '../args.js';
 import { flag, parseInteger, stringOption } from '../args.js';
 import type { Command, CommandContext } from '../command.js';
 import { atMost, positional } from '../command.js';
@@ -22,28 +23,30 @@ import { rm } from './rm.js';
 import { unwatch } from './unwatch.js';
 
 /** Runs `target` in the alias's context with these arguments: the global options as given, plus `values`. */
-function runAs(context: CommandContext, target: Command, positionals: readonly string[], values: ParsedArgs['values'] = {}): Promise<number> {
+export function runAs(context: CommandContext, target: Command, positionals: readonly string[], values: ParsedArgs['values'] = {}): Promise<number> {
   const global = Object.fromEntries(Object.entries(context.args.values).filter(([name]) => name in GLOBAL_OPTIONS));
   return target.run({ ...context, args: { values: { ...global, ...values }, positionals, rest: context.args.rest } });
 }
 
-interface AliasSpec {
+export interface AliasSpec {
   readonly name: string;
   /** The zkts command line it stands for, as help shows it (`rm -r`). */
   readonly as: string;
   readonly usage: string;
   readonly details?: string;
   readonly options?: OptionSpecs;
+  readonly optionHints?: OptionHints;
   run(context: CommandContext): Promise<number>;
 }
 
-function alias(spec: AliasSpec): Command {
+export function zkCliAlias(spec: AliasSpec): Command {
   return {
     name: spec.name,
     summary: `same as \`${spec.as}\``,
     usage: spec.usage,
     details: `zkCli's ${spec.name}, run as \`zkts ${spec.as}\`${spec.details === undefined ? '.' : `: ${spec.details}`}`,
     options: spec.options ?? {},
+    ...(spec.optionHints === undefined ? {} : { optionHints: spec.optionHints }),
     aliasOf: spec.as,
     run: spec.run,
   };
@@ -57,7 +60,7 @@ function same(args: ParsedArgs, ...names: string[]): ParsedArgs['values'] {
 }
 
 const deleteAll = (name: string): Command =>
-  alias({
+  zkCliAlias({
     name,
     as: 'rm -r',
     usage: 'PATH [-b BATCH]',
@@ -71,17 +74,18 @@ const deleteAll = (name: string): Command =>
   });
 
 export const ZKCLI_NAMES: readonly Command[] = [
-  alias({
+  zkCliAlias({
     name: 'delete',
     as: 'rm',
     usage: '[-v VERSION] PATH',
     details: 'a node without children; with -v only at that version',
     options: { version: VERSION },
+    optionHints: { '-r': 'delete removes one node; deleteall PATH (rm -r PATH) removes a subtree' },
     run: (context) => runAs(context, rm, context.args.positionals, same(context.args, 'version')),
   }),
   deleteAll('deleteall'),
   deleteAll('rmr'),
-  alias({
+  zkCliAlias({
     name: 'getAcl',
     as: 'acl get',
     usage: '[-s] PATH',
@@ -96,7 +100,7 @@ export const ZKCLI_NAMES: readonly Command[] = [
       return code;
     },
   }),
-  alias({
+  zkCliAlias({
     name: 'setAcl',
     as: 'acl set',
     usage: '[-s] [-v VERSION] [-R] PATH ACL',
@@ -127,7 +131,7 @@ export const ZKCLI_NAMES: readonly Command[] = [
       return ExitCode.OK;
     },
   }),
-  alias({
+  zkCliAlias({
     name: 'addauth',
     as: 'auth',
     usage: 'SCHEME CREDENTIALS',
@@ -139,19 +143,19 @@ export const ZKCLI_NAMES: readonly Command[] = [
       return runAs(context, auth, [credentials === undefined ? scheme : `${scheme}:${credentials}`]);
     },
   }),
-  alias({
+  zkCliAlias({
     name: 'getEphemerals',
     as: 'ephemerals',
     usage: '[PATH]',
     run: (context) => runAs(context, ephemerals, context.args.positionals),
   }),
-  alias({
+  zkCliAlias({
     name: 'getAllChildrenNumber',
     as: 'count',
     usage: 'PATH',
     run: (context) => runAs(context, count, context.args.positionals),
   }),
-  alias({
+  zkCliAlias({
     name: 'removewatches',
     as: 'unwatch',
     usage: 'PATH [-c|-d|-a] [-l]',

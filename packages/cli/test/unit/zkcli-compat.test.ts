@@ -9,7 +9,7 @@ import { clientConnectString } from '../../src/commands/config.js';
 import { hexDump } from '../../src/commands/get.js';
 import { fromBase64 } from '../../src/commands/set.js';
 import { shellPrompt } from '../../src/commands/shell.js';
-import { shellHelp } from '../../src/help.js';
+import { commandHelp, shellHelp } from '../../src/help.js';
 import { carriesCredentials } from '../../src/history.js';
 import { editDistance, nearest } from '../../src/suggest.js';
 import { translateZkCliGlobals } from '../../src/zkcli.js';
@@ -87,6 +87,12 @@ describe('did you mean', () => {
     expect((await run(['addWatch', '-m', 'PERSISTENT_RECURSIVE', '/a'])).stderr).toMatch(/^zkts: unknown command 'addWatch': use `watch PATH` .*`watch PATH --recursive`/);
     expect((await run(['ls2', '/a'])).stderr).toMatch(/use `ls -s PATH`/);
     expect((await run(['history'])).stderr).toMatch(/up arrow and Ctrl-R/);
+    expect((await run(['listquota', '/a'])).stderr).toMatch(/^zkts: unknown command 'listquota': this zkts has no quota commands\n/);
+  });
+
+  it("points zkCli's flags that zkts spells otherwise to the zkts way", async () => {
+    expect((await run(['watch', '-m', 'PERSISTENT_RECURSIVE', '/a'])).stderr).toMatch(/^zkts: watch: unknown option -m: zkCli's addWatch -m MODE: .*watch PATH --recursive is PERSISTENT_RECURSIVE\n/);
+    expect((await run(['delete', '-r', '/a'])).stderr).toMatch(/^zkts: delete: unknown option -r: delete removes one node; deleteall PATH \(rm -r PATH\) removes a subtree\n/);
   });
 
   it('finds the command after zkCli options and flags zkCli options typed after it', async () => {
@@ -172,6 +178,15 @@ describe("the shell's own help and prompt", () => {
     expect(help).toMatch(/^ {2}shell +this is the shell already; `exit` leaves it/m);
     expect(help).not.toMatch(/^ {2}(lock|shell) +(run a command|an interactive)/m);
     for (const topLevel of ['Exit codes', 'Options (every command)', '--tls-ca', 'zkts --help']) expect(help).not.toContain(topLevel);
+  });
+
+  it("one command's help in the shell has no zkts, no connection options, and says why lock is not there", () => {
+    const lock = COMMANDS.find((c) => c.name === 'lock');
+    const get = COMMANDS.find((c) => c.name === 'get');
+    if (lock === undefined || get === undefined) throw new Error('no lock or get command');
+    expect(commandHelp(get, { shell: true })).toMatch(/^usage: get PATH /);
+    expect(commandHelp(get, { shell: true })).not.toMatch(/Common options|--server|zkts --help/);
+    expect(commandHelp(lock, { shell: true })).toContain("Not available inside the shell: it runs CMD on the shell's own terminal");
   });
 
   it('the prompt names the server and the state of the session', () => {
