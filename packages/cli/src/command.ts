@@ -83,11 +83,11 @@ export function positional(context: CommandContext, index: number, name: string)
  */
 export function actionArgument<A extends string>(context: CommandContext, name: string, actions: readonly A[]): A {
   const given = context.args.positionals[0];
-  const known = actions.map((a) => `'${a}'`).join(', ');
+  const known = either(actions, '');
   if (given === undefined) throw new UsageError(`missing action (${known})`);
   if ((actions as readonly string[]).includes(given)) return given as A;
-  const zkts = context.interactive ? '' : 'zkts ';
-  if (given.startsWith('/')) throw new UsageError(`missing action before the path ${given} (${known}), e.g. ${zkts}${name} ${actions[0] as string} ${given}`);
+  // `zkts acl /path`: the action was left out, not mistyped.
+  if (given.startsWith('/')) throw new UsageError(`missing action before ${given}: ${context.interactive ? '' : 'zkts '}${name} ${actions[0] as string} ${given}`);
   const near = nearest(given, actions);
   throw new UsageError(`unknown action '${given}' (${known})${near.length > 0 ? `: did you mean ${either(near)}?` : ''}`);
 }

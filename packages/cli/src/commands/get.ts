@@ -1,7 +1,8 @@
 /**
  * `get PATH [--stat] [-w] [-b|-x]`: a node's data, byte for byte (a newline is added only on a terminal, or
- * before the stat block of --stat so the two never run together). -w, -b and -x are zkCli's: a one-shot data
- * watch, the data in base64, the data as a hex dump.
+ * before the stat block of --stat or the event of -w so they never run together). On a terminal the output
+ * always ends a line, an empty node included (an empty line, as zkCli prints it): the prompt never lands after
+ * the data. -w, -b and -x are zkCli's: a one-shot data watch, the data in base64, the data as a hex dump.
  */
 import type { WatchOptions } from '@zkts/protocol';
 
@@ -35,9 +36,9 @@ export const get: Command = {
   summary: "print a node's data",
   usage: 'PATH [--stat] [-w] [-b|-x]',
   details:
-    'The data is written as it is; a newline is added on a terminal, and between the data and the stat block\n' +
-    'of --stat or the event of -w (so `get -s` on an empty node starts with an empty line). -b prints the data\n' +
-    'in base64, -x as a hex dump (offset, bytes, text), each ending with a newline.\n' +
+    'The data is written as it is; a newline is added on a terminal (an empty node: an empty line), and between\n' +
+    'the data and the stat block of --stat or the event of -w (so `get -s` on an empty node starts with an empty\n' +
+    'line). -b prints the data in base64, -x as a hex dump (offset, bytes, text), each ending with a newline.\n' +
     '-w leaves a watch on the data and prints its event (dataChanged, deleted): the command waits for it,\n' +
     'except in the shell, where it is printed when it comes.\n' +
     'JSON: {"path","data","encoding","stat"}, with or without --stat; data that is not UTF-8 is given in base64\n' +
@@ -70,10 +71,9 @@ export const get: Command = {
     } else {
       context.out.raw(data);
       const endsWithNewline = data.length > 0 && data[data.length - 1] === 0x0a;
-      // With the stat block or a watch event after it, the data always ends its own line (an empty node: an
-      // empty line).
-      const followed = withStat || watching;
-      if (followed ? !endsWithNewline : (context.io.stdout.isTTY === true || context.interactive) && data.length > 0 && !endsWithNewline) context.out.raw('\n');
+      // With the stat block or a watch event after it, or on a terminal, the data always ends its own line (an
+      // empty node: an empty line).
+      if (!endsWithNewline && (withStat || watching || context.io.stdout.isTTY === true || context.interactive)) context.out.raw('\n');
       if (withStat) context.out.line(formatStat(stat));
     }
     return result.watch === undefined ? ExitCode.OK : followWatch(context, result.watch, `data watch on ${path}`);

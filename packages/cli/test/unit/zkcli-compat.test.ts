@@ -103,10 +103,11 @@ describe('did you mean', () => {
   });
 
   it('names the actions of acl, and a path where the action belongs, without the doubled prefix', async () => {
-    expect(await run(['acl', 'frob', '/a'])).toMatchObject({ code: 64, stderr: "zkts: acl: unknown action 'frob' ('get', 'set')\nusage: zkts acl get PATH | set PATH SPEC [-v VERSION]\n" });
-    expect((await run(['acl', 'gte', '/a'])).stderr).toMatch(/^zkts: acl: unknown action 'gte' \('get', 'set'\): did you mean 'get'\?\n/);
-    expect((await run(['acl', '/a'])).stderr).toMatch(/^zkts: acl: missing action before the path \/a \('get', 'set'\), e\.g\. zkts acl get \/a\n/);
-    expect((await run(['acl'])).stderr).toMatch(/^zkts: acl: missing action \('get', 'set'\)\n/);
+    expect(await run(['acl', 'frob', '/a'])).toMatchObject({ code: 64, stderr: "zkts: acl: unknown action 'frob' (get, set or digest)\nusage: zkts acl get PATH | set PATH SPEC [-v VERSION] | digest USER:PASSWORD|-\n" });
+    expect((await run(['acl', 'gte', '/a'])).stderr).toMatch(/^zkts: acl: unknown action 'gte' \(get, set or digest\): did you mean 'get'\?\n/);
+    expect((await run(['acl', 'digset', 'a:b'])).stderr).toMatch(/^zkts: acl: unknown action 'digset' \(get, set or digest\): did you mean 'digest'\?\n/);
+    expect((await run(['acl', '/a'])).stderr).toMatch(/^zkts: acl: missing action before \/a: zkts acl get \/a\n/);
+    expect((await run(['acl'])).stderr).toMatch(/^zkts: acl: missing action \(get, set or digest\)\n/);
   });
 
   it('refuses -R with -s or -w on ls, pointing to stat and watch', async () => {
