@@ -51,7 +51,6 @@ function unknownCommand(name: string, commands: readonly Command[], interactive:
   return new CliError(ExitCode.USAGE, `unknown command '${name}': did you mean ${list}? (${help})`, { details: { suggestions: near } });
 }
 
-
 /** Finds the command name: the first token that is neither an option nor a global option's value. */
 function splitCommand(argv: readonly string[]): { name: string | undefined; rest: string[] } {
   for (let i = 0; i < argv.length; i++) {
