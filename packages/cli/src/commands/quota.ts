@@ -151,10 +151,11 @@ export const quota: Command = {
 function zkCliAlias(name: string, action: 'set' | 'get' | 'rm', usage: string, options: OptionSpecs): Command {
   return {
     name,
-    summary: `zkCli's name for \`zkts quota ${action}\``,
+    summary: `same as \`quota ${action}\``,
     usage,
     details: `The same as \`zkts quota ${action}\`: see \`zkts quota --help\`.`,
     options,
+    aliasOf: `quota ${action}`,
     async run(context: CommandContext): Promise<number> {
       atMost(context, 1);
       const path = positional(context, 0, 'PATH');

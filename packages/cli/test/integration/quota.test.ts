@@ -74,7 +74,7 @@ describe('zkts quota', { timeout: 300_000 }, () => {
     expect((await zkts([...s, 'delquota', root])).code).toBe(0);
     expect((await zkts([...s, 'listquota', root])).code).toBe(2);
     // Listed in the help as zkCli's names.
-    expect((await zkts(['--help'])).stdout).toMatch(/^ {2}setquota +zkCli's name for `zkts quota set`$/m);
+    expect((await zkts(['--help'])).stdout).toMatch(/^ {2}setquota +same as `quota set`$/m);
   });
 
   it('prints the listquota lines zkCli prints, for a quota set by either', async () => {
