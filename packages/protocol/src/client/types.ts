@@ -16,6 +16,15 @@ export interface ClientOptions {
   sessionTimeout?: number;
   /** ms per host attempt; default negotiated/hostCount (before the first session: sessionTimeout/hostCount). */
   connectTimeout?: number;
+  /**
+   * The first `connect()` waits for a server to come up, up to its timeout, instead of failing. Default false:
+   * once every host of the connect string has refused the connection (ECONNREFUSED), failed to resolve
+   * (ENOTFOUND), been unreachable (EHOSTUNREACH, ENETUNREACH) or answered in another protocol (an HTTP
+   * server: NotZooKeeperError), that connect rejects at once with UnreachableError naming each host's failure.
+   * Set it for a program that may start before its ZooKeeper. Only the first connect: reconnects of a session
+   * that existed always retry.
+   */
+  waitForServer?: boolean;
   /** Largest frame accepted or sent; must match the server's jute.maxbuffer. Default 0xfffff. */
   maxPacket?: number;
   canBeReadOnly?: boolean;

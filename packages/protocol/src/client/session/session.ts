@@ -130,9 +130,9 @@ export class Session implements ConnectionEvents {
     return this.machine.onChange(listener);
   }
 
-  /** The last failure of each host since the last handshake, oldest first. */
+  /** The last failure of each host since the last handshake, oldest first, then the attempt under way (attempts.ts). */
   connectFailures(): ConnectAttempt[] {
-    return this.failures.list();
+    return this.failures.list(this.clock.now());
   }
 
   onConnectFailure(listener: (attempt: ConnectAttempt) => void): () => void {
@@ -169,6 +169,7 @@ export class Session implements ConnectionEvents {
       if (this.isOver) return;
       const limit = within === undefined ? this.connectTimeout() : Math.min(within, this.connectTimeout());
       let transport: Transport;
+      this.failures.started(describe(host), 'dial', this.clock.now());
       try {
         transport = await Transport.dial(host, { timeout: limit, maxPacket: this.options.maxPacket, tls: this.options.tls, clock: this.clock });
       } catch (err) {
@@ -192,6 +193,7 @@ export class Session implements ConnectionEvents {
       const conn = new Connection(transport, this, this.xids, this.options.maxPacket, this.clock);
       this.conn = conn;
       this.timers.startHandshake(handshakeLimit);
+      this.failures.started(describe(transport.address), 'handshake', this.clock.now());
       const request = this.identity.connectRequest(this.options.sessionTimeout);
       conn.sendConnect(request, this.options.canBeReadOnly, this.identity.negotiated > 0);
       if (request.sessionId === 0n && this.options.sasl === null) this.auth.replay(conn);
