@@ -22,6 +22,8 @@ export {
   SessionClosedRequireSaslAuthError,
   TimeoutError,
   ConnectTimeoutError,
+  UnreachableError,
+  NotZooKeeperError,
   AbortError,
   InvalidArgumentError,
   serverKeeperCode,

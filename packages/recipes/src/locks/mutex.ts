@@ -13,6 +13,9 @@
  */
 import { FairLock } from './fair-lock.js';
 import { MARKER } from './lock-rule.js';
+import type { TracedAs } from './lock-trace.js';
+
+const TRACED: TracedAs = { recipe: 'Mutex', kind: 'exclusive' };
 
 /**
  * A fair, herd-free exclusive lock with Curator `InterProcessMutex`'s node layout (`_c_<uuid>-lock-<seq>`), so zkts
@@ -46,4 +49,5 @@ import { MARKER } from './lock-rule.js';
  */
 export class Mutex extends FairLock {
   protected readonly marker = MARKER.mutex;
+  protected readonly tracedAs = TRACED;
 }

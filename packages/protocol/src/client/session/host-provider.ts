@@ -4,9 +4,10 @@
  * ensemble is not hammered.
  *
  * After a working connection drops (or the session expired and a new one is due), the first dial waits a
- * jittered delay (reconnect-delay.ts: `dropped`), so that the sessions of a member that dies spread their
- * reconnects over the survivors instead of arriving together, and a session taken over by another connection
- * is not taken straight back.
+ * jittered delay (reconnect-delay.ts), so that the sessions of a member that dies spread their reconnects over
+ * the survivors instead of arriving together, and a session taken over by another connection is not taken
+ * straight back. A connection the network broke is the exception: its server is dialled again at once, within
+ * the wait it would have had, and only then do the other hosts follow, with what is left of it.
  *
  * The list can change while the client runs (`update`, after a reconfig or from the application). Moving every
  * client at once would drop every session's connection together, so each client decides by itself, with the
@@ -21,7 +22,7 @@
  * the plain round-robin resumes.
  */
 import type { HostAddress } from '../connect-string.js';
-import { DEFAULT_RECONNECT_DELAY, ReconnectDelays, type DelayRange, type DropKind } from './reconnect-delay.js';
+import { DEFAULT_RECONNECT_DELAY, MIN_REDIAL_WINDOW_MS, REDIAL_SPACING_MS, ReconnectDelays, type DelayRange, type DropKind } from './reconnect-delay.js';
 
 export { dropKind } from './reconnect-delay.js';
 
@@ -39,6 +40,14 @@ export function shuffled<T>(items: readonly T[], random: () => number = Math.ran
 }
 
 const sameHost = (a: HostAddress, b: HostAddress): boolean => a.host === b.host && a.port === b.port;
+
+/** The next dial: where, after how long, and (for the immediate redial of a broken connection) within how long. */
+export interface NextDial {
+  host: HostAddress;
+  delay: number;
+  /** A bound on the dial and its handshake, below the usual connect timeout (absent: the usual one). */
+  within?: number;
+}
 
 interface Rebalance {
   /** Probability of picking from `fresh` (servers new to the list) rather than `kept`. */
@@ -61,6 +70,9 @@ export class HostProvider {
   private pending: number | null = null;
   /** `prefer` made the next host: the close that follows is a move, not a drop. */
   private preferred = false;
+  /** A broken connection's server is being dialled again at once; `until` ends the wait it stands in for. */
+  private redial: { until: number; dialled: boolean } | null = null;
+  private lastRedialAt = Number.NEGATIVE_INFINITY;
 
   constructor(hosts: readonly HostAddress[], shuffle: boolean, random: () => number = Math.random, reconnectDelay: DelayRange = DEFAULT_RECONNECT_DELAY) {
     this.random = random;
@@ -77,22 +89,39 @@ export class HostProvider {
   }
 
   /**
-   * A working connection dropped (`lost`; also an expiry before the renewal), or another connection took the
-   * session over (`contested`): the next dial waits the delay this returns. `negotiated` is the session's
-   * timeout (0: none). A deliberate move (rebalance, read-write server found) does not call this.
+   * A working connection dropped (see reconnect-delay.ts for the kinds): the next dial waits the delay this
+   * returns. `negotiated` is the session's timeout (0: none); `now` the clock's time. A deliberate move
+   * (rebalance, read-write server found) waits nothing.
    */
-  dropped(kind: DropKind, negotiated: number): number {
+  dropped(kind: DropKind, negotiated: number, now: number): number {
+    this.redial = null;
     if (this.rebalance !== null || this.preferred) return 0;
     const delay = this.delays.after(kind, negotiated);
+    // At most one immediate redial in a while: a server that keeps breaking connections gets the plain wait.
+    if (kind === 'broken' && this.index >= 0 && now - this.lastRedialAt >= REDIAL_SPACING_MS) {
+      this.redial = { until: now + delay, dialled: false };
+      this.pending = null;
+      return 0;
+    }
     this.pending = delay;
     return delay;
   }
 
   /** The next host, and how long to wait before dialling it: the drop's delay, or the back-off once a full cycle failed. */
-  next(): { host: HostAddress; delay: number } {
-    const pending = this.pending;
+  next(now: number): NextDial {
+    let pending = this.pending;
     this.pending = null;
     this.preferred = false;
+    const redial = this.redial;
+    if (redial !== null && !redial.dialled) {
+      redial.dialled = true;
+      this.lastRedialAt = now;
+      return { host: this.list[this.index] as HostAddress, delay: 0, within: Math.max(MIN_REDIAL_WINDOW_MS, redial.until - now) };
+    }
+    if (redial !== null) {
+      this.redial = null;
+      pending = Math.max(0, redial.until - now);
+    }
     const moving = this.nextWhileRebalancing();
     if (moving !== undefined) return { host: moving, delay: 0 };
     this.index = (this.index + 1) % this.list.length;
@@ -126,6 +155,7 @@ export class HostProvider {
     this.index = i - 1;
     this.attempts = 0;
     this.pending = null;
+    this.redial = null;
     this.preferred = true;
   }
 
@@ -133,6 +163,7 @@ export class HostProvider {
   connected(): void {
     this.attempts = 0;
     this.rebalance = null;
+    this.redial = null;
   }
 
   /**
@@ -158,6 +189,7 @@ export class HostProvider {
     }
     this.list = next;
     this.attempts = 0;
+    this.redial = null;
     if (pNew === undefined) {
       this.rebalance = null;
       this.index = mine === undefined ? -1 : next.findIndex((h) => sameHost(h, mine));

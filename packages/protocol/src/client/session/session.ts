@@ -130,9 +130,9 @@ export class Session implements ConnectionEvents {
     return this.machine.onChange(listener);
   }
 
-  /** The last failure of each host since the last handshake, oldest first. */
+  /** The last failure of each host since the last handshake, oldest first, then the attempt under way (attempts.ts). */
   connectFailures(): ConnectAttempt[] {
-    return this.failures.list();
+    return this.failures.list(this.clock.now());
   }
 
   onConnectFailure(listener: (attempt: ConnectAttempt) => void): () => void {
@@ -164,12 +164,14 @@ export class Session implements ConnectionEvents {
 
   private async runLoop(): Promise<void> {
     while (!this.isOver) {
-      const { host, delay } = this.hosts.next();
+      const { host, delay, within } = this.hosts.next(this.clock.now());
       if (delay > 0) await sleep(delay, { signal: this.stopped.signal }, this.clock).catch(() => undefined);
       if (this.isOver) return;
+      const limit = within === undefined ? this.connectTimeout() : Math.min(within, this.connectTimeout());
       let transport: Transport;
+      this.failures.started(describe(host), 'dial', this.clock.now());
       try {
-        transport = await Transport.dial(host, { timeout: this.connectTimeout(), maxPacket: this.options.maxPacket, tls: this.options.tls, clock: this.clock });
+        transport = await Transport.dial(host, { timeout: limit, maxPacket: this.options.maxPacket, tls: this.options.tls, clock: this.clock });
       } catch (err) {
         debug('dial %s failed: %s', describe(host), (err as Error).message);
         this.failures.record(describe(host), err instanceof ZkError ? err : new ConnectionLossError(String(err), false, { cause: err }), this.clock.now());
@@ -179,18 +181,19 @@ export class Session implements ConnectionEvents {
         transport.destroy();
         return;
       }
-      await this.runConnection(transport);
+      await this.runConnection(transport, limit);
     }
   }
 
   /** Runs one connection until it closes; the session itself takes its events (no closures per connection). */
-  private runConnection(transport: Transport): Promise<void> {
+  private runConnection(transport: Transport, handshakeLimit: number): Promise<void> {
     return new Promise((resolve) => {
       // Set first: the transport may report a close while the Connection is being built.
       this.connectionEnded = resolve;
       const conn = new Connection(transport, this, this.xids, this.options.maxPacket, this.clock);
       this.conn = conn;
-      this.timers.startHandshake(this.connectTimeout());
+      this.timers.startHandshake(handshakeLimit);
+      this.failures.started(describe(transport.address), 'handshake', this.clock.now());
       const request = this.identity.connectRequest(this.options.sessionTimeout);
       conn.sendConnect(request, this.options.canBeReadOnly, this.identity.negotiated > 0);
       if (request.sessionId === 0n && this.options.sasl === null) this.auth.replay(conn);
@@ -276,7 +279,7 @@ export class Session implements ConnectionEvents {
     // The last frame counts as server contact for the client-side expiry (0: no handshake answer, counts for nothing).
     const negotiated = this.identity.negotiated;
     if (conn.lastHeard > this.lastHeard && negotiated > 0) this.lastHeard = conn.lastHeard;
-    if (conn.lastHeard > 0 && !this.isOver) this.hosts.dropped(dropKind(conn, this.clock.now()), negotiated);
+    if (conn.lastHeard > 0 && !this.isOver) this.hosts.dropped(dropKind(conn, this.clock.now()), negotiated, this.clock.now());
     this.probe?.abort();
     this.probe = null;
     this.sending = null;
@@ -357,7 +360,7 @@ export class Session implements ConnectionEvents {
     this.watches.sessionEnded(error, this.options.renewWatches);
     this.conn?.close(error);
     this.identity.renew();
-    this.hosts.dropped('lost', 0);
+    this.hosts.dropped('expired', 0, this.clock.now());
     this.renewing = this.options.renewWatches;
     this.transition('connecting');
   }
