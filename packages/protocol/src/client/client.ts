@@ -7,7 +7,7 @@
  */
 import { InvalidArgumentError, type ConnectAttempt } from '../errors/errors.js';
 import { DEFAULT_MAX_PACKET } from '../codec/jute/reader.js';
-import { pickCallOptions, raceCancel } from './cancel.js';
+import { raceCancel } from './cancel.js';
 import { trackEnsemble } from './ensemble-tracker.js';
 import { systemClock, type Clock } from './clock.js';
 import { Chroot } from './chroot.js';
@@ -18,13 +18,14 @@ import { Dispatcher } from './dispatcher.js';
 import { ClientListeners, checkEventName, type ClientEventListener, type ClientEvents } from './events.js';
 import * as op from './operations.js';
 import { OpContext } from './operations.js';
+import { namespaceNode, namespaceRoot } from './namespace.js';
 import { sessionOptions } from './session/options.js';
 import { Session } from './session/session.js';
 import { describe as hostLabel } from './session/transport.js';
 import { stateStream, waitConnected } from './state-waits.js';
 import { checkCallOptions, checkCredentials, checkFunction, checkSignal, toBytes } from './validation.js';
 import { checkOptionKeys, describeValue } from '../errors/option-keys.js';
-import { CLIENT_OPTION_KEYS, CONNECT_OPTION_KEYS, checkClientOptions } from './client-options.js';
+import { CLIENT_OPTION_KEYS, checkClientOptions } from './client-options.js';
 import type {
   ACL,
   CallOptions,
@@ -38,13 +39,13 @@ import type {
   ReadOp,
   ReadResult,
   RemoveWatchType,
+  RemoveWatcherType,
   SessionState,
   Stat,
   StateChange,
   WatchEvent,
   WatchListener,
   WatchOptions,
-  ReconfigOptions,
 } from './types.js';
 import type { AdminCalls, GetChildrenResult, GetDataResult, Watched } from './types.js';
 
@@ -75,6 +76,8 @@ export class ZkClient implements AsyncDisposable {
   private readonly ops: OpContext;
   /** Registrations of on/once (events.ts), made on the first. */
   private listeners: ClientListeners | null = null;
+  /** A namespace view (see namespace()): it does not own the session. */
+  private readonly isView: boolean = false;
   /** Admin calls (reconfig), kept apart so nobody reconfigures an ensemble by accident. */
   readonly admin: AdminCalls;
 
@@ -192,8 +195,19 @@ export class ZkClient implements AsyncDisposable {
     return this.session.onConnectFailure(listener);
   }
 
+  /**
+   * A view under `path` (Curator's usingNamespace, namespace.ts): this session, state and watches, every path (events'
+   * too) relative to `path`, its node made on first use. Views nest; a view's close() leaves the session open.
+   */
+  namespace(path: string): ZkClient {
+    const root = namespaceRoot(this.root, path);
+    const ops = this.ops.under(root, namespaceNode(() => this.mkdirp(path)));
+    return Object.assign(Object.create(ZkClient.prototype) as ZkClient, this, { root, ops, isView: true, listeners: null, stopTracking: undefined });
+  }
+
   /** Ends the session (its ephemeral nodes go at once) and rejects whatever is pending with ClientClosedError. Idempotent. */
   close(): Promise<void> {
+    if (this.isView) return Promise.resolve();
     this.stopTracking?.();
     return this.session.close();
   }
@@ -303,9 +317,18 @@ export class ZkClient implements AsyncDisposable {
     return op.addWatch(this.ops, path, mode, options);
   }
 
-  /** Removes this client's watches of `type` on `path` on the server (and here); `{ local: true }`: here only, even when disconnected. */
+  /** Removes EVERY watcher of `type` on `path` (a recipe's too) there and here; `{ local: true }`: here only. One: removeWatcher. */
   removeWatches(path: string, type: RemoveWatchType, options: CallOptions & { local?: boolean } = {}): Promise<void> {
     return op.removeWatches(this.ops, path, type, options);
+  }
+
+  /**
+   * Removes ONE watcher of `type` on `path`: a listener given as `watch`, or a `watch: true` promise (it resolves
+   * with dataWatchRemoved/childWatchRemoved). The server's watch goes only once no other watcher of the session
+   * needs it (Java's removeWatches(path, watcher, type, local)). NO_WATCHER if not set; `local`: here only.
+   */
+  removeWatcher(path: string, watcher: WatchListener | Promise<WatchEvent>, type: RemoveWatcherType = 'any', options: CallOptions & { local?: boolean } = {}): Promise<void> {
+    return op.removeWatcher(this.ops, path, watcher, type, options);
   }
 
   /** Fails with NO_WATCHER unless the server holds a watch of `type` on `path` for this session. */
@@ -373,22 +396,4 @@ export class ZkClient implements AsyncDisposable {
   }
 }
 
-/** createClient does no I/O; `connect()` starts the session. */
-export function createClient(connectString: string, options?: ClientOptions): ZkClient {
-  return new ZkClient(connectString, options);
-}
-
-/** createClient + connect; on failure the client is closed. */
-export async function connect(connectString: string, options?: ClientOptions & { signal?: AbortSignal; timeout?: number }): Promise<ZkClient> {
-  checkClientOptions(options, 'connect', CONNECT_OPTION_KEYS);
-  const { signal: _signal, timeout: _timeout, ...clientOptions } = options ?? {};
-  return new ZkClient(connectString, clientOptions).connect(pickCallOptions(options ?? {}));
-}
-
-/** `reconfig(client, …)`: the same as `client.admin.reconfig(…)`. */
-export function reconfig(client: ZkClient, options: ReconfigOptions): Promise<GetDataResult> {
-  if (typeof (client as Partial<ZkClient> | null)?.admin?.reconfig !== 'function') {
-    return Promise.reject(new InvalidArgumentError('client', `reconfig needs a ZkClient, got ${describeValue(client)}`));
-  }
-  return client.admin.reconfig(options);
-}
+export { connect, createClient, reconfig } from './factories.js';

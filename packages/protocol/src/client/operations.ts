@@ -25,24 +25,23 @@ import { mkdirp as mkdirpAll, removeRecursive as removeAll, type TreeClient } fr
 import type {
   ACL,
   CallOptions,
-  CheckWatchType,
   CreateOptions,
   Data,
   GetChildrenResult,
   GetDataResult,
   Op,
   OpResult,
-  PersistentWatch,
   ReadOp,
   ReadResult,
   ReconfigOptions,
-  RemoveWatchType,
   Stat,
   WatchEvent,
   WatchOptions,
 } from './types.js';
-import { RECONFIG_KEYS, checkCreateOptions, checkDeleteOptions, REMOVE_WATCHES_KEYS, VERSION_KEYS, WATCH_KEYS, checkBoolean, checkCallOptions, checkReconfigValues, checkCreateMode, checkTimeout, checkVersion, toBytes } from './validation.js';
-import { addWatch as addWatchAt, removalKinds, removeWatches as removeWatchesAt, watcherTypeOf, type WatchRequestContext } from './watches/watch-requests.js';
+import { RECONFIG_KEYS, checkCreateOptions, checkDeleteOptions, VERSION_KEYS, WATCH_KEYS, checkCallOptions, checkReconfigValues, checkCreateMode, checkTimeout, checkVersion, toBytes } from './validation.js';
+import type { WatchRequestContext } from './watches/watch-requests.js';
+
+export { addWatch, checkWatches, removeWatcher, removeWatches } from './watches/watch-operations.js';
 import type { ClientWatches } from './watches/watches.js';
 
 /** What OpContext is made of besides the session (the client's resolved options). */
@@ -54,6 +53,8 @@ export interface OpContextOptions {
   readonly retry: RetryPolicy | undefined;
   readonly clock: Clock;
   readonly dispatcher: Dispatcher;
+  /** A namespace view's: the work to do before its first request (creating the namespace node), null once done. */
+  readonly prepare?: () => Promise<void> | null;
 }
 
 /** What every operation is handed: the chroot and limits, the session's watches, and the two ways to send a request. */
@@ -66,6 +67,7 @@ export class OpContext implements WatchRequestContext {
   private readonly retryPolicy: RetryPolicy | undefined;
   private readonly clock: Clock;
   private readonly dispatcher: Dispatcher;
+  private readonly prepare: (() => Promise<void> | null) | undefined;
 
   constructor(session: Session, options: OpContextOptions) {
     this.session = session;
@@ -76,6 +78,13 @@ export class OpContext implements WatchRequestContext {
     this.retryPolicy = options.retry;
     this.clock = options.clock;
     this.dispatcher = options.dispatcher;
+    this.prepare = options.prepare;
+  }
+
+  /** The same session and limits under another chroot (a namespace view), with the work its requests wait for. */
+  under(root: Chroot, prepare: () => Promise<void> | null): OpContext {
+    const { maxPacket, requestTimeout, retryPolicy: retry, clock, dispatcher } = this;
+    return new OpContext(this.session, { root, maxPacket, requestTimeout, retry, clock, dispatcher, prepare });
   }
 
   get sessionOver(): boolean {
@@ -84,6 +93,11 @@ export class OpContext implements WatchRequestContext {
 
   /** A request that must not be repeated by itself (a write): one Call, handed to the session. */
   call<T>(spec: RequestSpec<T>, options: CallOptions | undefined): Promise<T> {
+    const pending = this.prepare?.() ?? null;
+    return pending === null ? this.send(spec, options) : pending.then(() => this.send(spec, options));
+  }
+
+  private send<T>(spec: RequestSpec<T>, options: CallOptions | undefined): Promise<T> {
     const timeout = options?.timeout;
     checkTimeout(timeout);
     const limit = timeout ?? this.requestTimeout;
@@ -171,15 +185,20 @@ export function exists(ctx: OpContext, path: string, options: WatchOptions): Pro
     checkCallOptions(options, 'zk.exists', WATCH_KEYS);
     const target = serverPath(ctx, path);
     if (options.watch === undefined) return ctx.read(req.exists(target, path, undefined), options);
-    return existsWatched(ctx, target, path, ctx.watches.watcherFor(options.watch), options);
+    return existsWatched(ctx, target, path, ctx.watches.watcherFor(options.watch, ctx.root), options);
   } catch (err) {
     return Promise.reject(err);
   }
 }
 
 async function existsWatched(ctx: OpContext, target: string, path: string, w: WatchOption, options: WatchOptions): Promise<Stat | null | { stat: Stat | null; watch: Promise<WatchEvent> }> {
-  const stat = await ctx.read(req.exists(target, path, w === undefined ? undefined : (found) => ctx.watches.register(found ? 'data' : 'exist', target, w.watcher)), options);
-  return w?.promise === undefined ? stat : { stat, watch: w.promise };
+  const done = w === undefined ? undefined : ctx.watches.armingStarted('data', target);
+  try {
+    const stat = await ctx.read(req.exists(target, path, w === undefined ? undefined : (found) => ctx.watches.register(found ? 'data' : 'exist', target, w.watcher)), options);
+    return w?.promise === undefined ? stat : { stat, watch: w.promise };
+  } finally {
+    done?.();
+  }
 }
 
 // The plain read returns the call's own promise (no wrapper promise, no extra microtask hop).
@@ -188,22 +207,27 @@ export function getData(ctx: OpContext, path: string, options: WatchOptions): Pr
     checkCallOptions(options, 'zk.getData', WATCH_KEYS);
     const target = serverPath(ctx, path);
     if (options.watch === undefined) return ctx.read(req.getData(target, path, undefined), options);
-    return getDataWatched(ctx, target, path, ctx.watches.watcherFor(options.watch), options);
+    return getDataWatched(ctx, target, path, ctx.watches.watcherFor(options.watch, ctx.root), options);
   } catch (err) {
     return Promise.reject(err);
   }
 }
 
 async function getDataWatched(ctx: OpContext, target: string, path: string, w: WatchOption, options: WatchOptions): Promise<MaybeWatched<GetDataResult>> {
-  const result = await ctx.read(req.getData(target, path, w === undefined ? undefined : () => ctx.watches.register('data', target, w.watcher)), options);
-  return w?.promise === undefined ? result : { ...result, watch: w.promise };
+  const done = w === undefined ? undefined : ctx.watches.armingStarted('data', target);
+  try {
+    const result = await ctx.read(req.getData(target, path, w === undefined ? undefined : () => ctx.watches.register('data', target, w.watcher)), options);
+    return w?.promise === undefined ? result : { ...result, watch: w.promise };
+  } finally {
+    done?.();
+  }
 }
 
 /** The ensemble configuration; the watch is on the raw /zookeeper/config, never under the chroot. */
 export function getConfig(ctx: OpContext, options: WatchOptions): Promise<MaybeWatched<GetDataResult>> {
   try {
     checkCallOptions(options, 'zk.getConfig', WATCH_KEYS);
-    return getDataWatched(ctx, CONFIG_NODE, CONFIG_NODE, ctx.watches.watcherFor(options.watch), options);
+    return getDataWatched(ctx, CONFIG_NODE, CONFIG_NODE, ctx.watches.watcherFor(options.watch, ctx.root), options);
   } catch (err) {
     return Promise.reject(err);
   }
@@ -247,15 +271,20 @@ export function getChildren(ctx: OpContext, path: string, options: WatchOptions)
     checkCallOptions(options, 'zk.getChildren', WATCH_KEYS);
     const target = serverPath(ctx, path);
     if (options.watch === undefined) return ctx.read(req.getChildren(target, path, undefined), options);
-    return getChildrenWatched(ctx, target, path, ctx.watches.watcherFor(options.watch), options);
+    return getChildrenWatched(ctx, target, path, ctx.watches.watcherFor(options.watch, ctx.root), options);
   } catch (err) {
     return Promise.reject(err);
   }
 }
 
 async function getChildrenWatched(ctx: OpContext, target: string, path: string, w: WatchOption, options: WatchOptions): Promise<MaybeWatched<GetChildrenResult>> {
-  const result = await ctx.read(req.getChildren(target, path, w === undefined ? undefined : () => ctx.watches.register('child', target, w.watcher)), options);
-  return w?.promise === undefined ? result : { ...result, watch: w.promise };
+  const done = w === undefined ? undefined : ctx.watches.armingStarted('child', target);
+  try {
+    const result = await ctx.read(req.getChildren(target, path, w === undefined ? undefined : () => ctx.watches.register('child', target, w.watcher)), options);
+    return w?.promise === undefined ? result : { ...result, watch: w.promise };
+  } finally {
+    done?.();
+  }
 }
 
 export function sync(ctx: OpContext, path: string, options: CallOptions): Promise<void> {
@@ -330,40 +359,9 @@ export function whoAmI(ctx: OpContext, options: CallOptions): Promise<{ authSche
   }
 }
 
-export function addWatch(ctx: OpContext, path: string, mode: 'persistent' | 'persistent-recursive', options: CallOptions): Promise<PersistentWatch> {
-  try {
-    checkCallOptions(options, 'zk.addWatch');
-    if (mode !== 'persistent' && mode !== 'persistent-recursive') {
-      throw new InvalidArgumentError('mode', `addWatch mode must be 'persistent' or 'persistent-recursive', got ${describeValue(mode)}`);
-    }
-    return addWatchAt(ctx, path, serverPath(ctx, path), mode, options);
-  } catch (err) {
-    return Promise.reject(err);
-  }
-}
 
-export function removeWatches(ctx: OpContext, path: string, type: RemoveWatchType, options: CallOptions & { local?: boolean }): Promise<void> {
-  try {
-    checkCallOptions(options, 'zk.removeWatches', REMOVE_WATCHES_KEYS);
-    checkBoolean(options.local, 'local');
-    removalKinds(type);
-    return removeWatchesAt(ctx, path, serverPath(ctx, path), type, options);
-  } catch (err) {
-    return Promise.reject(err);
-  }
-}
 
-export function checkWatches(ctx: OpContext, path: string, type: CheckWatchType, options: CallOptions): Promise<void> {
-  try {
-    checkCallOptions(options, 'zk.checkWatches');
-    if (type !== 'children' && type !== 'data' && type !== 'any') {
-      throw new InvalidArgumentError('type', `checkWatches type must be children, data or any, got ${describeValue(type)}`);
-    }
-    return ctx.read(req.checkWatches(serverPath(ctx, path), path, watcherTypeOf(type)), options);
-  } catch (err) {
-    return Promise.reject(err);
-  }
-}
+
 
 export function reconfig(ctx: OpContext, options: ReconfigOptions): Promise<GetDataResult> {
   try {
