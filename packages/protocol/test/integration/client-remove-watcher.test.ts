@@ -7,6 +7,13 @@ import { fourLetter } from '@zkts/testkit';
 import { ServerError, type WatchEvent, type ZkClient } from '@zkts/protocol';
 import { hostPort, open, sharedServer, uniqueRoot, until } from '../support/integration.js';
 
+/** `promise`, or a rejection after `ms` (the proof is the event; the bound only keeps a lost one from hanging). */
+function within<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`nothing within ${ms} ms`)), ms)));
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
 const hex = (id: bigint): string => `0x${id.toString(16)}`;
 
 /** Whether the server holds a watch of `session` on `path` (wchp: each path, then its sessions indented). */
@@ -99,6 +106,27 @@ describe('removeWatcher: one watcher at a time', () => {
     await zk.removeWatcher(path, data, 'data');
     await zk.create(`${path}/x`);
     await expect(child).resolves.toMatchObject({ type: 'childrenChanged', path });
+  });
+
+  it('a watch still on its way (its read sent, not answered) keeps the server watch when the last registered watcher goes', async () => {
+    const path = `${root}/in-flight`;
+    await zk.create(path, 'a');
+    const registered = (await zk.getData(path, { watch: true })).watch;
+    const coming = zk.getData(path, { watch: true }); // sent now, answered after the removal below is sent
+    await zk.removeWatcher(path, registered, 'data');
+    const { watch } = await coming;
+    await zk.setData(path, 'b');
+    await expect(within(watch, 5000)).resolves.toMatchObject({ type: 'dataChanged', path });
+
+    const first = await zk.addWatch(path, 'persistent');
+    const second = zk.addWatch(path, 'persistent');
+    await first.remove();
+    const events: WatchEvent[] = [];
+    (await second).on((e) => void events.push(e));
+    await zk.setData(path, 'c');
+    await until(() => events.length === 1, 5000, 'the persistent watch added while the other was removed');
+    expect(events[0]).toMatchObject({ type: 'dataChanged', path });
+    await (await second).remove();
   });
 
   it('NO_WATCHER for a watcher not set on that path or of another type; local removal never asks the server', async () => {

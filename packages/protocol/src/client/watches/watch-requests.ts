@@ -62,18 +62,23 @@ export function watcherTypeOf(type: RemoveWatchType): number {
 /** addWatch: the handle is registered when the reply arrives, in frame order. */
 export async function addWatch(ctx: WatchRequestContext, path: string, serverPath: string, mode: PersistentKind, options: CallOptions | undefined): Promise<PersistentWatch> {
   const handle = new PersistentWatchHandle(path, ctx.root, (h, o) => removePersistent(ctx, h, serverPath, mode, o));
-  await ctx.call(
-    req.addWatch(serverPath, path, mode, () => ctx.watches.register(mode, serverPath, handle)),
-    options,
-  );
+  const done = ctx.watches.armingStarted(mode, serverPath);
+  try {
+    await ctx.call(
+      req.addWatch(serverPath, path, mode, () => ctx.watches.register(mode, serverPath, handle)),
+      options,
+    );
+  } finally {
+    done();
+  }
   return handle;
 }
 
 async function removePersistent(ctx: WatchRequestContext, handle: PersistentWatchHandle, serverPath: string, mode: PersistentKind, options: CallOptions | undefined): Promise<void> {
   const last = ctx.watches.unregister(mode, serverPath, handle);
   handle.finish(null);
-  // Other handles on the same path still need the server watch.
-  if (!last || ctx.sessionOver) return;
+  // Other handles on the same path still need the server watch, and so does an addWatch not yet answered.
+  if (!last || ctx.sessionOver || ctx.watches.serverWatchNeeded(mode, serverPath)) return;
   await removeServerWatch(ctx, serverPath, handle.path, mode === 'persistent' ? WatcherType.Persistent : WatcherType.PersistentRecursive, options);
 }
 

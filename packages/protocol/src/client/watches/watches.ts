@@ -73,7 +73,7 @@ export class ClientWatches {
    * A request that may set a `kind` watch on the server is on its way; call the result once it is answered.
    * Until then the server watch is not ours to remove, even if no watcher is registered here yet.
    */
-  armingStarted(kind: 'data' | 'child', serverPath: string): () => void {
+  armingStarted(kind: 'data' | 'child' | PersistentKind, serverPath: string): () => void {
     const key = `${kind} ${serverPath}`;
     this.arming.set(key, (this.arming.get(key) ?? 0) + 1);
     let done = false;
@@ -87,9 +87,10 @@ export class ClientWatches {
   }
 
   /** Whether the server's `kind` watch on the path is still needed here (a watcher left, or one on its way). */
-  serverWatchNeeded(kind: 'data' | 'child', serverPath: string): boolean {
+  serverWatchNeeded(kind: 'data' | 'child' | PersistentKind, serverPath: string): boolean {
     if (this.arming.has(`${kind} ${serverPath}`)) return true;
-    return kind === 'child' ? this.table.has('child', serverPath) : this.table.has('data', serverPath) || this.table.has('exist', serverPath);
+    if (kind === 'data') return this.table.has('data', serverPath) || this.table.has('exist', serverPath);
+    return this.table.has(kind, serverPath);
   }
 
   /** Called from a reply's decode, in frame order, so a notification that follows the reply finds it. */
