@@ -59,7 +59,9 @@ export class Session {
     checkConnectString(server);
     // A command's session is the command's: when it expires the command ends (exit 69) rather than carry on in a
     // new session that holds none of its ephemeral nodes, locks or watches.
-    const clientOptions: ClientOptions = { auth: this.options.auth.map((a) => ({ ...a })), renewSession: this.renew };
+    // waitForServer: the CLI decides itself when connecting is hopeless (connect-failures.ts, which also counts a
+    // failed TLS handshake), with one message for every way, instead of the library's UnreachableError.
+    const clientOptions: ClientOptions = { auth: this.options.auth.map((a) => ({ ...a })), renewSession: this.renew, waitForServer: true };
     if (this.options.sessionTimeout !== undefined) clientOptions.sessionTimeout = this.options.sessionTimeout;
     if (this.maxPacket !== undefined) clientOptions.maxPacket = this.maxPacket;
     if (this.options.sasl !== undefined) clientOptions.sasl = await saslOptions(this.options.sasl);

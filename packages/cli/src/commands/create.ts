@@ -2,7 +2,7 @@
 import { parentPath } from '@zkts/protocol';
 import type { CreateMode, CreateOptions } from '@zkts/protocol';
 
-import { parseAclSpec } from '../acl-spec.js';
+import { explainAclError, parseAclSpec } from '../acl-spec.js';
 import { flag, intOption, stringOption } from '../args.js';
 import type { Command, CommandContext } from '../command.js';
 import { atMost, positional } from '../command.js';
@@ -50,8 +50,15 @@ export const create: Command = {
       const parent = parentPath(path);
       if (parent !== '/') await client.mkdirp(parent, context.session.call(context.signal));
     }
-    const created = await client.create(path, data, options);
+    const created = await client.create(path, data, options).catch((error: unknown) => {
+      throw options.acl === undefined ? error : explainAclError(error, options.acl, context.global);
+    });
     context.out.emit({ path: created.path, stat: statRecord(created.stat) }, created.path);
+    // Outside the shell the session is this command's: the node is gone milliseconds later, which surprises
+    // whoever expected `create -e` to leave something behind.
+    if (!context.interactive && (mode === 'ephemeral' || mode === 'ephemeral-sequential')) {
+      context.out.note(`zkts: create: ${created.path} is ephemeral: it goes away when this command's session ends, now (zkts shell keeps a session open)`);
+    }
     return ExitCode.OK;
   },
 };

@@ -1,5 +1,8 @@
 // Connecting, as a new user meets it: a dead or mistyped --server must say why at once (refused, unknown
 // host, a silent server), and connect-string mistakes must be named in words, not as parser trivia.
+import { readFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
+import type { Server as HttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import type { AddressInfo, Server, Socket } from 'node:net';
 
@@ -11,18 +14,24 @@ import { sharedServer, uniqueRoot, zkts } from '../support/cli.js';
 import { runInProcess } from '../support/run-in-process.js';
 
 const server = sharedServer();
+const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 const STACK = /\n\s+at |node:internal/;
 
 /** Accepts connections and never answers: the handshake times out. */
 let silent: Server;
+/** Answers in HTTP, as the AdminServer's port does when given for the client port. */
+let http: HttpServer;
 const held: Socket[] = [];
 beforeAll(async () => {
   silent = createServer((socket) => held.push(socket));
+  http = createHttpServer((_request, response) => response.end('not ZooKeeper'));
   await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
 });
 afterAll(async () => {
   for (const socket of held) socket.destroy();
   await new Promise((resolve) => silent.close(resolve));
+  await new Promise((resolve) => http.close(resolve));
 });
 
 describe('connecting', { timeout: 120_000 }, () => {
@@ -85,6 +94,28 @@ describe('connecting', { timeout: 120_000 }, () => {
     // Each host's failure was also said as it happened, once.
     expect(result.stderr.split('\n').filter((l) => l.startsWith(`zkts: ${quiet}: `))).toHaveLength(1);
     expect(result.stderr.split('\n').filter((l) => l.startsWith(`zkts: ${closed}: `))).toHaveLength(1);
+  });
+
+  it('says at once that an HTTP endpoint is not a ZooKeeper client port, instead of a frame length and a wait', async () => {
+    const web = `127.0.0.1:${(http.address() as AddressInfo).port}`;
+    const started = Date.now();
+    const result = await runInProcess(COMMANDS, ['--server', web, 'ls', '/']);
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(result.code).toBe(69);
+    const said = 'not a ZooKeeper client port (an HTTP server: the AdminServer?) [NOT_ZOOKEEPER]';
+    expect(result.stderr).toBe(`zkts: ${web}: ${said}\nzkts: ls: cannot connect to ${web}: it is not a ZooKeeper client port (${web}: ${said})\n`);
+    expect(result.stderr).not.toMatch(/frame length/);
+    const mixed = await runInProcess(COMMANDS, ['--server', `${web},127.0.0.1:${await freePort()}`, 'ls', '/']);
+    expect(mixed.stderr).toMatch(/cannot connect to \S+: every host refused, is unknown or is not a ZooKeeper client port \(/);
+  });
+
+  it('a silent server is "no handshake reply", as the README says, even when the timeout comes first', async () => {
+    const quiet = `127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    // The default session timeout gives the handshake 30 s: --timeout ends the wait long before it fails.
+    const result = await runInProcess(COMMANDS, ['--server', quiet, '--timeout', '1500', 'ls', '/']);
+    expect(result.code).toBe(69);
+    expect(result.stderr).toMatch(new RegExp(`^zkts: ls: cannot connect to ${quiet} within 1500 ms \\(${quiet}: no handshake reply from ${quiet} within 1\\d{3} ms \\[CONNECTION_LOSS\\]\\)\n$`));
+    expect(readme).toContain('`no handshake\nreply … [CONNECTION_LOSS]`');
   });
 
   it('names a URL scheme, an empty host and a missing chroot in words', async () => {
