@@ -52,20 +52,26 @@ export class RequestStats {
     byCode.set(key, (byCode.get(key) ?? 0) + 1);
   }
 
+  /** By operation name, in name order. */
   requests(): Record<string, number> {
-    const out: Record<string, number> = {};
+    const counts = new Map<string, number>();
     for (let op = 0; op < OP_SLOTS; op++) {
       const n = this.sent[op] ?? 0;
       if (n === 0) continue;
       const name = operationName(opName(op));
-      out[name] = (out[name] ?? 0) + n;
+      counts.set(name, (counts.get(name) ?? 0) + n);
     }
-    return out;
+    return sortedRecord(counts);
   }
 
+  /** By code, in code order. */
   errors(): Record<string, number> {
-    return this.byCode === null ? {} : Object.fromEntries(this.byCode);
+    return this.byCode === null ? {} : sortedRecord(this.byCode);
   }
+}
+
+function sortedRecord(counts: ReadonlyMap<string, number>): Record<string, number> {
+  return Object.fromEntries([...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 /** What stats() reads of the session. */
