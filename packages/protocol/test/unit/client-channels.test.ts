@@ -171,6 +171,22 @@ describe('zkts:request', () => {
     expect(new Set(got.map((e) => e.seen.op))).toEqual(new Set(['getData']));
   });
 
+  it('a guaranteed delete repeated after a lost reply: its second try is attempt 2', async () => {
+    let deletes = 0;
+    const s = await fake((conn, req) => {
+      if (req.type === OpCode.delete && ++deletes === 1) conn.close();
+      else answer(conn, req);
+    });
+    const c = await client(s.connectString).connect();
+    const got = traces();
+    await c.delete('/x', { guaranteed: true });
+    const ends = got.filter((e) => e.event === 'asyncEnd').map((e) => [e.seen.op, e.seen.attempt, e.seen.retried, e.seen.errorCode]);
+    expect(ends).toEqual([
+      ['delete', 1, false, 'CONNECTION_LOSS'],
+      ['delete', 2, true, undefined],
+    ]);
+  });
+
   it('getACL leaves its result (ACL ids may be digest hashes) out of the trace', async () => {
     const s = await fake((conn, req) => answer(conn, req, -101));
     const c = await client(s.connectString).connect();
