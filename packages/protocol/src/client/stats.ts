@@ -19,7 +19,7 @@ export interface ClientStats extends SessionCounters {
   lastServer: string | undefined;
   /** ms, 0 until connected. */
   negotiatedTimeout: number;
-  /** Requests sent by operation ('getData', 'create', 'multi'…); each try of a retried request counts. */
+  /** Requests made by operation ('getData', 'create', 'multi'…): each try of a retried one, and one refused at once (client closed), count. */
   requests: Record<string, number>;
   /** Failed requests by ZkError code ('NO_NODE', 'CONNECTION_LOSS', 'TIMEOUT'…). */
   errors: Record<string, number>;
