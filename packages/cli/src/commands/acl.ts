@@ -2,12 +2,10 @@
 import { digestOf, explainAclError, parseAclSpec } from '../acl-spec.js';
 import { intOption } from '../args.js';
 import type { Command, CommandContext } from '../command.js';
-import { atMost, positional } from '../command.js';
+import { actionArgument, atMost, positional } from '../command.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { readAll } from '../input.js';
 import { aclRecord, formatAcl, statRecord } from '../output.js';
-
-const ACTIONS = 'get, set or digest';
 
 export const acl: Command = {
   name: 'acl',
@@ -25,13 +23,8 @@ export const acl: Command = {
     'a client certificate) first.',
   options: { version: { type: 'string', short: 'v', arg: 'VERSION', description: 'expected ACL version (set only)' } },
   async run(context: CommandContext): Promise<number> {
-    const action = positional(context, 0, `action (${ACTIONS})`);
+    const action = actionArgument(context, 'acl', ['get', 'set', 'digest']);
     if (action === 'digest') return digest(context);
-    if (action !== 'get' && action !== 'set') {
-      // `zkts acl /path`: the action was left out, not mistyped.
-      if (action.startsWith('/')) throw new UsageError(`missing action before ${action}: zkts acl get ${action}`);
-      throw new UsageError(`unknown action '${action}' (${ACTIONS})`);
-    }
     const path = positional(context, 1, 'PATH');
     if (action === 'get') {
       atMost(context, 2);

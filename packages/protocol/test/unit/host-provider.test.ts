@@ -36,7 +36,10 @@ describe('host list updates', () => {
     const tried = Array.from({ length: 5 }, () => p.next(0));
     expect(tried.map((t) => t.host.port).sort()).toEqual([1, 2, 3, 4, 5]);
     expect(tried.every((t) => t.delay === 0)).toBe(true);
-    expect(p.next(0).host).toBeDefined();
+    // With every draw 0: the new servers first, then the kept ones, each in the shuffled list's order.
+    expect(tried.map((t) => t.host.port)).toEqual([4, 5, 2, 3, 1]);
+    // Then round-robin from the last one tried, in the list's (shuffled) order, still without a back-off.
+    expect(p.next(0)).toEqual({ host: hosts(2)[0], delay: 0 });
   });
 
   it('10,000 simulated clients on 3 servers grown to 5 end up even, and only the needed share moves', () => {
@@ -214,7 +217,7 @@ describe('the wait after a dropped connection', () => {
     p.next(0);
     p.connected();
     expect(p.dropped('broken', 30_000, 1000)).toBe(0);
-    expect(p.next(1000).within).toBeDefined();
+    expect(p.next(1000)).toEqual({ host: hosts(1)[0], delay: 0, within: MIN_REDIAL_WINDOW_MS });
     p.connected();
     expect(p.dropped('broken', 30_000, 1000 + REDIAL_SPACING_MS - 1)).toBe(50);
     expect(p.next(1000 + REDIAL_SPACING_MS - 1)).toEqual({ host: hosts(2)[0], delay: 50, reason: 'lost' });
