@@ -17,7 +17,7 @@ import { listenerErrors } from './logger.js';
 import { Dispatcher } from './dispatcher.js';
 import { ClientListeners, checkEventName, type ClientEventListener, type ClientEvents } from './events.js';
 import * as op from './operations.js';
-import { OpContext } from './operations.js';
+import { OpContext } from './op-context.js';
 import { sessionOptions } from './session/options.js';
 import { Session } from './session/session.js';
 import { describe as hostLabel } from './session/transport.js';
@@ -119,10 +119,7 @@ export class ZkClient implements AsyncDisposable {
     return this.session.negotiatedTimeout;
   }
 
-  /**
-   * Counters and gauges for a health endpoint, as plain values (JSON.stringify writes them): requests by
-   * operation, failures by code, reconnects, expiries and renewals, the last server, in flight, watches armed.
-   */
+  /** Counters for a health endpoint, as plain values (see ClientStats and the observability guide). */
   stats(): ClientStats {
     return clientStats(this.session, this.ops.stats);
   }

@@ -39,7 +39,7 @@ describe('host list updates', () => {
     // With every draw 0: the new servers first, then the kept ones, each in the shuffled list's order.
     expect(tried.map((t) => t.host.port)).toEqual([4, 5, 2, 3, 1]);
     // Then round-robin from the last one tried, in the list's (shuffled) order, still without a back-off.
-    expect(p.next(0)).toEqual({ host: hosts(2)[0], delay: 0 });
+    expect(p.next(0)).toEqual({ host: hosts(2)[0], delay: 0, reason: 'cycle' });
   });
 
   it('10,000 simulated clients on 3 servers grown to 5 end up even, and only the needed share moves', () => {
@@ -217,7 +217,7 @@ describe('the wait after a dropped connection', () => {
     p.next(0);
     p.connected();
     expect(p.dropped('broken', 30_000, 1000)).toBe(0);
-    expect(p.next(1000)).toEqual({ host: hosts(1)[0], delay: 0, within: MIN_REDIAL_WINDOW_MS });
+    expect(p.next(1000)).toEqual({ host: hosts(1)[0], delay: 0, within: MIN_REDIAL_WINDOW_MS, reason: 'lost' });
     p.connected();
     expect(p.dropped('broken', 30_000, 1000 + REDIAL_SPACING_MS - 1)).toBe(50);
     expect(p.next(1000 + REDIAL_SPACING_MS - 1)).toEqual({ host: hosts(2)[0], delay: 50, reason: 'lost' });
