@@ -13,16 +13,17 @@ import { systemClock, type Clock } from './clock.js';
 import { Chroot } from './chroot.js';
 import { parseConnectString, type HostAddress } from './connect-string.js';
 import { watchUnreachable } from './first-connect.js';
-import { attachLogger, listenerErrors } from './logger.js';
+import { listenerErrors } from './logger.js';
 import { Dispatcher } from './dispatcher.js';
 import { ClientListeners, checkEventName, type ClientEventListener, type ClientEvents } from './events.js';
 import * as op from './operations.js';
-import { OpContext } from './operations.js';
+import { OpContext } from './op-context.js';
 import { namespaceNode, namespaceRoot } from './namespace.js';
 import { sessionOptions } from './session/options.js';
 import { Session } from './session/session.js';
 import { describe as hostLabel } from './session/transport.js';
 import { stateStream, waitConnected } from './state-waits.js';
+import { clientStats, type ClientStats } from './stats.js';
 import { checkCallOptions, checkCredentials, checkFunction, checkSignal, toBytes } from './validation.js';
 import { checkOptionKeys, describeValue } from '../errors/option-keys.js';
 import { CLIENT_OPTION_KEYS, checkClientOptions } from './client-options.js';
@@ -76,8 +77,7 @@ export class ZkClient implements AsyncDisposable {
   private readonly ops: OpContext;
   /** Registrations of on/once (events.ts), made on the first. */
   private listeners: ClientListeners | null = null;
-  /** A namespace view (see namespace()): it does not own the session. */
-  private readonly isView: boolean = false;
+  private readonly isView: boolean = false; // a namespace view (namespace()) does not own the session
   /** Admin calls (reconfig), kept apart so nobody reconfigures an ensemble by accident. */
   readonly admin: AdminCalls;
 
@@ -96,7 +96,6 @@ export class ZkClient implements AsyncDisposable {
     this.session = new Session(sessionOptions(parsed.hosts, options, { ...shared, sessionTimeout: this.requestedTimeout }));
     this.ops = new OpContext(this.session, { ...shared, requestTimeout: options.requestTimeout ?? 0, retry: options.retry });
     this.admin = { reconfig: (o) => op.reconfig(this.ops, o) };
-    attachLogger(this, options.logger);
     if (options.trackEnsemble === true) this.stopTracking = trackEnsemble(this);
   }
 
@@ -120,6 +119,11 @@ export class ZkClient implements AsyncDisposable {
   /** ms, 0 until connected. */
   get negotiatedTimeout(): number {
     return this.session.negotiatedTimeout;
+  }
+
+  /** Counters for a health endpoint, as plain values (see ClientStats and the observability guide). */
+  stats(): ClientStats {
+    return clientStats(this.session, this.ops.stats);
   }
 
   /** '' when none. */
@@ -195,10 +199,7 @@ export class ZkClient implements AsyncDisposable {
     return this.session.onConnectFailure(listener);
   }
 
-  /**
-   * A view under `path` (Curator's usingNamespace, namespace.ts): this session, state and watches, every path (events'
-   * too) relative to `path`, its node made on first use. Views nest; a view's close() leaves the session open.
-   */
+  /** A view under `path` sharing this session, state and watches (Curator's usingNamespace; namespace.ts): every path relative to `path`, events' too, its node made on first use; views nest; its close() leaves the session open. */
   namespace(path: string): ZkClient {
     const root = namespaceRoot(this.root, path);
     const ops = this.ops.under(root, namespaceNode(() => this.mkdirp(path)));
@@ -322,11 +323,7 @@ export class ZkClient implements AsyncDisposable {
     return op.removeWatches(this.ops, path, type, options);
   }
 
-  /**
-   * Removes ONE watcher of `type` on `path`: a listener given as `watch`, or a `watch: true` promise (it resolves
-   * with dataWatchRemoved/childWatchRemoved). The server's watch goes only once no other watcher of the session
-   * needs it (Java's removeWatches(path, watcher, type, local)). NO_WATCHER if not set; `local`: here only.
-   */
+  /** Removes ONE watcher (a `watch` listener or `watch: true` promise, which resolves with dataWatchRemoved/childWatchRemoved) of `type` on `path`; the server's watch goes only when no other watcher of the session needs it (Java's removeWatches(path, watcher, type, local)). NO_WATCHER if not set; `local`: here only. */
   removeWatcher(path: string, watcher: WatchListener | Promise<WatchEvent>, type: RemoveWatcherType = 'any', options: CallOptions & { local?: boolean } = {}): Promise<void> {
     return op.removeWatcher(this.ops, path, watcher, type, options);
   }

@@ -6,7 +6,7 @@
 import { InvalidArgumentError, ServerError } from '../../errors/errors.js';
 import { KeeperCode } from '../../errors/codes.js';
 import { describeValue } from '../../errors/option-keys.js';
-import type { OpContext } from '../operations.js';
+import type { OpContext } from '../op-context.js';
 import { validatePath } from '../paths.js';
 import type { CallOptions, CheckWatchType, PersistentWatch, RemoveWatcherType, RemoveWatchType, WatchEvent, WatchListener } from '../types.js';
 import { REMOVE_WATCHES_KEYS, checkBoolean, checkCallOptions } from '../validation.js';
