@@ -25,7 +25,7 @@ export {
 export {
   LeaderElection, LeaderSelector,
   type LeaderElectionOptions, type ElectionParticipant, type Leadership, type ElectionStats, type LeaderSelectorOptions,
-  type LeadershipCallback, type SelectorTerm, type SelectorStats,
+  type LeadershipCallback, type SelectorTerm, type SelectorStats, type SelectorLayout,
 } from './election/index.js';
 export {
   PersistentNode, PersistentTtlNode, PersistentWatcher,

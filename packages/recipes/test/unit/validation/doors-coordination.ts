@@ -48,7 +48,7 @@ export const coordinationDoors: readonly Door[] = [
   { door: 'LeaderElection.onChange', style: 'sync', args: { listener: bad.function }, call: ({ listener }: A) => new LeaderElection(client(), '/e').onChange(listener as never) },
   { door: 'LeaderElection.changes', style: 'sync', options: { signal: bad.signal }, call: (_, o) => new LeaderElection(client(), '/e').changes(o as never) },
   { door: 'LeaderSelector', style: 'sync', args: { client: bad.client, path: bad.path, callback: bad.function }, optionsType: 'LeaderSelectorOptions',
-    options: { id: bad.nonEmptyString, autoRequeue: bad.boolean, lostOn: bad.oneOf, onError: bad.function, clock: bad.clock },
+    options: { id: bad.nonEmptyString, autoRequeue: bad.boolean, lostOn: bad.oneOf, onError: bad.function, clock: bad.clock, layout: bad.oneOf },
     call: ({ client: c = client(), path = '/e', callback = async () => undefined }: A, o) => new LeaderSelector(c as never, path as never, callback as never, o as never) },
   // nodes
   { door: 'PersistentNode', style: 'sync', args: { client: bad.client, path: bad.path }, optionsType: 'PersistentNodeOptions',
