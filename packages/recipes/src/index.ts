@@ -5,7 +5,7 @@
 // from src by path.
 export {
   Mutex, ReadWriteLock, ReadLock, WriteLock, ExclusiveLock, Semaphore, MultiLock, attemptRevoke, onRevocationRequest, REVOKE_MESSAGE,
-  type ExclusiveLockOptions, type LockOwner, type SemaphoreLease, type SemaphoreOptions, type MultiLockHandle, type LockOptions,
+  type ExclusiveLockOptions, type LockOwner, type SemaphoreLease, type SemaphoreOptions, type SemaphoreLayout, type MultiLockHandle, type LockOptions,
   type Lockable, type Participant, type ContenderKind, type LockStats, type ExpiryPolicy, type LockHandle, type LostOn,
 } from './locks/index.js';
 export {

@@ -2,13 +2,14 @@
 // the interval it held a lease on CLOCK_MONOTONIC (taken after the grant, before the return), so the most
 // intervals open at one instant is a lower bound of the leases really held at once.
 //
-// Curator's InterProcessSemaphoreV2 has zkts's layout (`<path>/locks`, `<path>/leases/_c_<uuid>-lease-<seq>`):
+// Curator's InterProcessSemaphoreV2 has zkts's default layout (`<path>/locks`, `<path>/leases/_c_<uuid>-lease-<seq>`):
 // together they never exceed maxLeases. kazoo's Semaphore has another (leases `<path>/<uuidhex>` counted among
-// every child of `<path>`, a kazoo Lock at `<path>-__lock__`), which zkts does not write: the two on one path do
-// not see each other's leases, and the check sees more than maxLeases held; that run is the negative control.
+// every child of `<path>`, a kazoo Lock at `<path>-__lock__`), which zkts writes with `layout: 'kazoo'`: then
+// kazoo and zkts never exceed maxLeases either. With the default layout beside kazoo, neither sees the other's
+// leases and the check sees more than maxLeases held: that run is the negative control.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
-import { Semaphore } from '@zkts/recipes';
+import { Semaphore, type SemaphoreLayout } from '@zkts/recipes';
 
 import { checkKazoo, compileCurator, javaMain, kazooScript, killAll } from '../../support/foreign.js';
 import { Clients, sharedServer, sleep, uniqueRoot } from '../../support/helpers.js';
@@ -53,12 +54,12 @@ function maxConcurrent(held: readonly Leased[]): number {
 }
 
 /** `holders` zkts Semaphores (one client each) taking one lease `grants` times, holding `holdMs`. */
-async function zktsHolders(path: string, maxLeases: number, holders: number, grants: number, holdMs: number): Promise<Leased[]> {
+async function zktsHolders(path: string, maxLeases: number, holders: number, grants: number, holdMs: number, layout: SemaphoreLayout = 'curator'): Promise<Leased[]> {
   const cs = await clients.many(holders);
   const held: Leased[] = [];
   await Promise.all(
     cs.map(async (c, n) => {
-      const semaphore = new Semaphore(c, path, maxLeases);
+      const semaphore = new Semaphore(c, path, maxLeases, { layout, data: `zkts-${n}` });
       for (let i = 0; i < grants; i++) {
         const lease = await semaphore.acquire(1, { timeout: 60_000 });
         const start = process.hrtime.bigint();
@@ -98,7 +99,27 @@ describe('Semaphore beside the real libraries on one path', () => {
     expect(most).toBeGreaterThan(1); // the leases were shared, not taken one at a time
   }, 180_000);
 
-  it("negative control: kazoo's Semaphore (another layout) and zkts Semaphores on one path hold more than maxLeases at once", async () => {
+  it("kazoo's Semaphore in python3 and zkts Semaphores with layout 'kazoo': never more than maxLeases held at once", async () => {
+    const path = `${uniqueRoot()}/semaphore`;
+    const max = 3;
+    const c = await clients.connect();
+    const kazoo = kazooScript('kazoo_coordination.py', 'semaphore', sharedServer(), path, String(max), '3', '10', '40');
+    // Start once kazoo holds leases, so the libraries really contend.
+    while ((await c.exists(path)) === null || (await c.getChildren(path)).children.length === 0) await sleep(20);
+    const held = await zktsHolders(path, max, 3, 10, 40, 'kazoo');
+    await kazoo.line(/^DONE$/m, 90_000);
+    held.push(...parseLeases(kazoo.output()));
+    const most = maxConcurrent(held);
+    console.info(`kazoo + zkts (layout kazoo) semaphore: ${held.length} leases, at most ${most} at once (max ${max})`);
+    expect(held).toHaveLength(60);
+    expect(mixed(held)).toBe(true);
+    expect(most).toBeLessThanOrEqual(max);
+    expect(most).toBeGreaterThan(1);
+    // kazoo's own view: every child of the path is a lease, and none is left.
+    expect((await c.getChildren(path)).children).toEqual([]);
+  }, 180_000);
+
+  it("negative control: kazoo's Semaphore and zkts Semaphores of the default layout on one path hold more than maxLeases at once", async () => {
     const path = `${uniqueRoot()}/semaphore`;
     const max = 3;
     const c = await clients.connect();

@@ -1,15 +1,21 @@
 // Semaphore against the shared server: never more than N holders (with a negative control: the same check
-// catches a semaphore that lets everyone in), all-or-nothing multi-lease acquires, disagreeing maxLeases.
+// catches a semaphore that lets everyone in), all-or-nothing multi-lease acquires, disagreeing maxLeases; in both
+// layouts (Curator's, and kazoo's: leases are the children of the path itself).
 import { afterEach, describe, expect, it } from 'vitest';
 
 import type { ZkClient } from '@zkts/protocol';
-import { RecipeArgumentError, Semaphore } from '@zkts/recipes';
+import { RecipeArgumentError, Semaphore, type SemaphoreLayout } from '@zkts/recipes';
 
 import { CriticalSection, grantsEveryone, type Acquirable } from '../../support/exclusion.js';
 import { Clients, childrenOf, sleep, uniqueRoot, until } from '../../support/helpers.js';
 
 const clients = new Clients();
 afterEach(() => clients.closeAll());
+
+const LAYOUTS: readonly SemaphoreLayout[] = ['curator', 'kazoo'];
+
+/** Where a layout keeps its lease nodes. */
+const leasesOf = (sem: string, layout: SemaphoreLayout): string => (layout === 'kazoo' ? sem : `${sem}/leases`);
 
 async function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
   return Promise.race([p.then(() => true, () => true), sleep(ms).then(() => false)]);
@@ -38,15 +44,15 @@ async function contend(cs: readonly ZkClient[], lockFor: (c: ZkClient) => Acquir
 }
 
 describe('Semaphore', () => {
-  it('never more than N holders (12 workers, N = 3), and N at once', async () => {
+  it.each(LAYOUTS)('never more than N holders (12 workers, N = 3), and N at once (layout %s)', async (layout) => {
     const root = uniqueRoot();
     const cs = await clients.many(4);
     const section = new CriticalSection(3);
-    await contend(cs, (c) => ({ acquire: (o) => new Semaphore(c, `${root}/sem`, 3).acquire(1, o) }), section);
+    await contend(cs, (c) => ({ acquire: (o) => new Semaphore(c, `${root}/sem`, 3, { layout }).acquire(1, o) }), section);
     expect(section.sections).toBe(24);
     expect(section.violations).toBe(0);
     expect(section.peak).toBe(3);
-    expect(await childrenOf(cs[0]!, `${root}/sem/leases`)).toEqual([]);
+    expect(await childrenOf(cs[0]!, leasesOf(`${root}/sem`, layout))).toEqual([]);
   });
 
   it('negative control: the same check catches a semaphore that grants everyone', async () => {
@@ -59,29 +65,30 @@ describe('Semaphore', () => {
     expect(section.violations).toBeGreaterThan(0);
   });
 
-  it('several leases are all-or-nothing; a timed-out multi-lease acquire returns everything it created', async () => {
+  it.each(LAYOUTS)('several leases are all-or-nothing; a timed-out multi-lease acquire returns everything it created (layout %s)', async (layout) => {
     const root = uniqueRoot();
     const cs = await clients.many(2);
-    const a = await new Semaphore(cs[0]!, `${root}/sem`, 4).acquire(3);
+    const sem = (c: ZkClient): Semaphore => new Semaphore(c, `${root}/sem`, 4, { layout });
+    const a = await sem(cs[0]!).acquire(3);
     expect(a.nodes).toHaveLength(3);
-    await expect(new Semaphore(cs[1]!, `${root}/sem`, 4).acquire(2, { timeout: 300 })).rejects.toMatchObject({ code: 'TIMEOUT' });
-    expect(await childrenOf(cs[0]!, `${root}/sem/leases`)).toHaveLength(3);
-    const one = await new Semaphore(cs[1]!, `${root}/sem`, 4).acquire(1, { timeout: 2000 });
-    const twoP = new Semaphore(cs[1]!, `${root}/sem`, 4).acquire(2, { timeout: 10_000 });
+    await expect(sem(cs[1]!).acquire(2, { timeout: 300 })).rejects.toMatchObject({ code: 'TIMEOUT' });
+    expect(await childrenOf(cs[0]!, leasesOf(`${root}/sem`, layout))).toHaveLength(3);
+    const one = await sem(cs[1]!).acquire(1, { timeout: 2000 });
+    const twoP = sem(cs[1]!).acquire(2, { timeout: 10_000 });
     expect(await settlesWithin(twoP, 200)).toBe(false);
     await a.release();
     const two = await twoP;
     expect(two.nodes).toHaveLength(2);
     await Promise.all([one.release(), two.release()]);
-    await expect(new Semaphore(cs[0]!, `${root}/sem`, 4).acquire(5)).rejects.toBeInstanceOf(RecipeArgumentError);
+    await expect(sem(cs[0]!).acquire(5)).rejects.toBeInstanceOf(RecipeArgumentError);
   });
 
-  it('participants that disagree on maxLeases are detected', async () => {
+  it.each(LAYOUTS)('participants that disagree on maxLeases are detected (layout %s)', async (layout) => {
     const root = uniqueRoot();
     const cs = await clients.many(2);
-    const held = await new Semaphore(cs[0]!, `${root}/sem`, 2).acquire();
-    await expect(new Semaphore(cs[1]!, `${root}/sem`, 5).acquire(1, { timeout: 2000 })).rejects.toThrow(/maxLeases 2, not 5/);
-    expect(await childrenOf(cs[0]!, `${root}/sem/leases`)).toHaveLength(1);
+    const held = await new Semaphore(cs[0]!, `${root}/sem`, 2, { layout }).acquire();
+    await expect(new Semaphore(cs[1]!, `${root}/sem`, 5, { layout }).acquire(1, { timeout: 2000 })).rejects.toThrow(/maxLeases 2, not 5/);
+    expect(await childrenOf(cs[0]!, leasesOf(`${root}/sem`, layout))).toHaveLength(1);
     await held.release();
   });
 });
