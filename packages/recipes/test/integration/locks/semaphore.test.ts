@@ -1,16 +1,23 @@
 // Semaphore against the shared server: never more than N holders (with a negative control: the same check
 // catches a semaphore that lets everyone in), all-or-nothing multi-lease acquires, disagreeing maxLeases; in both
-// layouts (Curator's, and kazoo's: leases are the children of the path itself).
+// layouts (Curator's, and kazoo's: leases are the children of the path itself); kazoo's lease create with a lost reply.
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+
 import { afterEach, describe, expect, it } from 'vitest';
 
 import type { ZkClient } from '@zkts/protocol';
 import { RecipeArgumentError, Semaphore, type SemaphoreLayout } from '@zkts/recipes';
 
 import { CriticalSection, grantsEveryone, type Acquirable } from '../../support/exclusion.js';
+import { Proxies } from '../../support/expiry.js';
 import { Clients, childrenOf, sleep, uniqueRoot, until } from '../../support/helpers.js';
 
 const clients = new Clients();
-afterEach(() => clients.closeAll());
+const proxies = new Proxies();
+afterEach(async () => {
+  await clients.closeAll();
+  await proxies.closeAll();
+});
 
 const LAYOUTS: readonly SemaphoreLayout[] = ['curator', 'kazoo'];
 
@@ -90,5 +97,35 @@ describe('Semaphore', () => {
     await expect(new Semaphore(cs[1]!, `${root}/sem`, 5, { layout }).acquire(1, { timeout: 2000 })).rejects.toThrow(/maxLeases 2, not 5/);
     expect(await childrenOf(cs[0]!, leasesOf(`${root}/sem`, layout))).toHaveLength(1);
     await held.release();
+  });
+
+  it("kazoo's layout: a lease create whose reply is lost is adopted, once (the fixed name is asked about after the reconnect)", async () => {
+    const sem = `${uniqueRoot()}/sem`;
+    const p = await proxies.start();
+    const direct = await clients.connect();
+    const c = await clients.connect(p.connectString);
+    // Drop the reply of exactly the lease create: armed as the client starts that request, before it is written.
+    const lease = new RegExp(`^${sem}/[0-9a-f]{32}$`);
+    const ops: string[] = [];
+    const onRequest = (msg: unknown): void => {
+      const m = msg as { op?: string; path?: string };
+      if (m.path === undefined || !lease.test(m.path) || m.op === undefined) return;
+      if (m.op === 'create' && ops.length === 0) p.dropNextReply();
+      ops.push(m.op);
+    };
+    subscribe('tracing:zkts:request:start', onRequest);
+    let held;
+    try {
+      held = await new Semaphore(c, sem, 2, { layout: 'kazoo' }).acquire(1, { timeout: 20_000 });
+    } finally {
+      unsubscribe('tracing:zkts:request:start', onRequest);
+    }
+    // One create, its reply lost; then the question whether it landed (it did: adopted, not created again).
+    expect(ops).toEqual(['create', 'exists']);
+    const kids = await childrenOf(direct, sem);
+    expect(kids).toEqual([held.nodes[0]!.slice(sem.length + 1)]);
+    expect((await direct.exists(held.nodes[0]!))!.ephemeralOwner).toBe(c.sessionId);
+    await held.release();
+    expect(await childrenOf(direct, sem)).toEqual([]);
   });
 });
