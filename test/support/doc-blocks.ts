@@ -10,7 +10,7 @@
  * cannot silently stop doing what its prose says.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -95,8 +95,9 @@ export function exampleSources(): string[] {
 }
 
 /**
- * The ```ts blocks under an `@example` tag in the doc comments of `file`, each named after the declaration the
- * comment documents. The comment's ` * ` margin is taken off; indentation past it is kept.
+ * The ```ts blocks under an `@example` tag in the doc comments of `file` (or in the file an `{@include}` there
+ * names), each named after the declaration the comment documents. The comment's ` * ` margin is taken off;
+ * indentation past it is kept.
  */
 export function examplesOf(file: string): DocBlock[] {
   const text = readFileSync(join(repoRoot, file), 'utf8');
@@ -107,7 +108,9 @@ export function examplesOf(file: string): DocBlock[] {
     if (tag < 0) continue;
     const after = text.slice(comment.index + comment[0].length);
     const symbol = DECLARATION.exec(after)?.[1] ?? '?';
-    for (const match of body.slice(tag).matchAll(/^```ts\n([\s\S]*?)^```$/gm)) {
+    // `@example {@include ./file.md}`: the example is in that file (TypeDoc inlines it the same way).
+    const example = body.slice(tag).replace(/\{@include\s+([^}\s]+)\}/g, (_, rel: string) => readFileSync(join(repoRoot, dirname(file), rel), 'utf8'));
+    for (const match of example.matchAll(/^```ts\n([\s\S]*?)^```$/gm)) {
       const code = match[1] ?? '';
       const index = out.length + 1;
       out.push({ file, index, lang: 'ts', module: 'esm', code, expected: promisedOutput(code), name: `${file}#${symbol}-${index}`, symbol });

@@ -13,15 +13,17 @@ import { systemClock, type Clock } from './clock.js';
 import { Chroot } from './chroot.js';
 import { parseConnectString, type HostAddress } from './connect-string.js';
 import { watchUnreachable } from './first-connect.js';
-import { attachLogger, listenerErrors } from './logger.js';
+import { listenerErrors } from './logger.js';
 import { Dispatcher } from './dispatcher.js';
 import { ClientListeners, checkEventName, type ClientEventListener, type ClientEvents } from './events.js';
 import * as op from './operations.js';
-import { OpContext } from './operations.js';
+import { OpContext } from './op-context.js';
+import { namespaceNode, namespaceRoot } from './namespace.js';
 import { sessionOptions } from './session/options.js';
 import { Session } from './session/session.js';
 import { describe as hostLabel } from './session/transport.js';
 import { stateStream, waitConnected } from './state-waits.js';
+import { clientStats, type ClientStats } from './stats.js';
 import { checkCallOptions, checkCredentials, checkFunction, checkSignal, toBytes } from './validation.js';
 import { checkOptionKeys, describeValue } from '../errors/option-keys.js';
 import { CLIENT_OPTION_KEYS, checkClientOptions } from './client-options.js';
@@ -38,13 +40,13 @@ import type {
   ReadOp,
   ReadResult,
   RemoveWatchType,
+  RemoveWatcherType,
   SessionState,
   Stat,
   StateChange,
   WatchEvent,
   WatchListener,
   WatchOptions,
-  ReconfigOptions,
 } from './types.js';
 import type { AdminCalls, GetChildrenResult, GetDataResult, Watched } from './types.js';
 
@@ -60,37 +62,8 @@ function checkListener(listener: unknown): void {
   checkFunction(listener, 'listener');
 }
 
-/**
- * A ZooKeeper client: one session, kept across reconnects, and every operation of ZooKeeper 3.8. Make one with
- * {@link connect} (which resolves once the session is open) or {@link createClient} (no I/O until `connect()`).
- *
- * - Every call returns a promise and takes `{ signal, timeout }`; writes also take `{ version }`. A failure is a
- *   {@link ZkError} with a stable `code` (`NO_NODE`, `BAD_VERSION`, `CONNECTION_LOSS`…).
- * - `data` is a `Buffer`; strings you write are sent as UTF-8. Zxids and session ids are `bigint`s.
- * - Watches: `{ watch: true }` on `getData`/`exists`/`getChildren` adds a one-shot watch promise to the result;
- *   `addWatch` gives a persistent (optionally recursive) watch, an async iterable. Both survive reconnects.
- * - The session goes `connecting → connected → suspended → connected`, and after an expiry a new session opens
- *   by itself (`renewSession: false` makes expiry final). `on('suspended' | 'expired' | …)` tells you.
- * - `close()`, or `await using`, ends the session: its ephemeral nodes go with it.
- *
- * @example
- * ```ts
- * import { connect } from '@zkts/protocol';
- *
- * await using zk = await connect(process.env.ZKTS_SERVER ?? '127.0.0.1:2181');
- * await zk.mkdirp('/example/config');
- * const { stat, watch } = await zk.getData('/example/config', { watch: true });
- * // One transaction: both writes or neither. The setData is conditional on the version just read.
- * await zk.multi([
- *   { op: 'setData', path: '/example/config', data: 'v2', version: stat.version },
- *   { op: 'create', path: '/example/config/changed', data: '' },
- * ]);
- * console.log((await watch).type, (await zk.getChildren('/example/config')).children);
- * await zk.setData('/example/config', 'v3', { version: stat.version }).catch((err) => console.log(err.code));
- * await zk.removeRecursive('/example');
- * // dataChanged [ 'changed' ]
- * // BAD_VERSION
- * ```
+/** A ZooKeeper client: one session, kept across reconnects, and every operation of ZooKeeper 3.8. Make one with `connect()` or `createClient()`. {@include ./zk-client.md}
+ * @example {@include ./zk-client.example.md}
  */
 export class ZkClient implements AsyncDisposable {
   private readonly session: Session;
@@ -106,6 +79,7 @@ export class ZkClient implements AsyncDisposable {
   private readonly ops: OpContext;
   /** Registrations of on/once (events.ts), made on the first. */
   private listeners: ClientListeners | null = null;
+  private readonly isView: boolean = false; // a namespace view (namespace()) does not own the session
   /** Admin calls (reconfig), kept apart so nobody reconfigures an ensemble by accident. */
   readonly admin: AdminCalls;
 
@@ -124,7 +98,6 @@ export class ZkClient implements AsyncDisposable {
     this.session = new Session(sessionOptions(parsed.hosts, options, { ...shared, sessionTimeout: this.requestedTimeout }));
     this.ops = new OpContext(this.session, { ...shared, requestTimeout: options.requestTimeout ?? 0, retry: options.retry });
     this.admin = { reconfig: (o) => op.reconfig(this.ops, o) };
-    attachLogger(this, options.logger);
     if (options.trackEnsemble === true) this.stopTracking = trackEnsemble(this);
   }
 
@@ -148,6 +121,11 @@ export class ZkClient implements AsyncDisposable {
   /** ms, 0 until connected. */
   get negotiatedTimeout(): number {
     return this.session.negotiatedTimeout;
+  }
+
+  /** Counters for a health endpoint, as plain values (see ClientStats and the observability guide). */
+  stats(): ClientStats {
+    return clientStats(this.session, this.ops.stats);
   }
 
   /** '' when none. */
@@ -223,8 +201,16 @@ export class ZkClient implements AsyncDisposable {
     return this.session.onConnectFailure(listener);
   }
 
+  /** A view under `path` sharing this session, state and watches (Curator's usingNamespace; namespace.ts): every path relative to `path`, events' too, its node made on first use; views nest; its close() leaves the session open. */
+  namespace(path: string): ZkClient {
+    const root = namespaceRoot(this.root, path);
+    const ops = this.ops.under(root, namespaceNode(() => this.mkdirp(path)));
+    return Object.assign(Object.create(ZkClient.prototype) as ZkClient, this, { root, ops, isView: true, listeners: null, stopTracking: undefined });
+  }
+
   /** Ends the session (its ephemeral nodes go at once) and rejects whatever is pending with ClientClosedError. Idempotent. */
   close(): Promise<void> {
+    if (this.isView) return Promise.resolve();
     this.stopTracking?.();
     return this.session.close();
   }
@@ -334,9 +320,14 @@ export class ZkClient implements AsyncDisposable {
     return op.addWatch(this.ops, path, mode, options);
   }
 
-  /** Removes this client's watches of `type` on `path` on the server (and here); `{ local: true }`: here only, even when disconnected. */
+  /** Removes EVERY watcher of `type` on `path` (a recipe's too) there and here; `{ local: true }`: here only. One: removeWatcher. */
   removeWatches(path: string, type: RemoveWatchType, options: CallOptions & { local?: boolean } = {}): Promise<void> {
     return op.removeWatches(this.ops, path, type, options);
+  }
+
+  /** Removes ONE watcher (a `watch` listener or `watch: true` promise, which resolves with dataWatchRemoved/childWatchRemoved) of `type` on `path`; the server's watch goes only when no other watcher of the session needs it (Java's removeWatches(path, watcher, type, local)). NO_WATCHER if not set; `local`: here only. */
+  removeWatcher(path: string, watcher: WatchListener | Promise<WatchEvent>, type: RemoveWatcherType = 'any', options: CallOptions & { local?: boolean } = {}): Promise<void> {
+    return op.removeWatcher(this.ops, path, watcher, type, options);
   }
 
   /** Fails with NO_WATCHER unless the server holds a watch of `type` on `path` for this session. */
@@ -404,10 +395,4 @@ export class ZkClient implements AsyncDisposable {
   }
 }
 
-/** `reconfig(client, …)`: the same as `client.admin.reconfig(…)`. */
-export function reconfig(client: ZkClient, options: ReconfigOptions): Promise<GetDataResult> {
-  if (typeof (client as Partial<ZkClient> | null)?.admin?.reconfig !== 'function') {
-    return Promise.reject(new InvalidArgumentError('client', `reconfig needs a ZkClient, got ${describeValue(client)}`));
-  }
-  return client.admin.reconfig(options);
-}
+export { connect, createClient, reconfig } from './factories.js';

@@ -1,6 +1,5 @@
 // Public API of the zkts client (docs/architecture.md).
-export { ZkClient, reconfig, type ReconfigOptions } from './client.js';
-export { createClient, connect } from './connect.js';
+export { ZkClient, createClient, connect, reconfig, type ReconfigOptions } from './client.js';
 // The names of the events ZkClient's on/once/off take.
 export type { ClientEvents, ClientEventListener } from './events.js';
 export { Acls, digestId } from './acl.js';
@@ -30,6 +29,7 @@ export type {
   ReadOp,
   ReadResult,
   RemoveWatchType,
+  RemoveWatcherType,
   SessionState,
   StateChange,
   WatchEvent,
@@ -39,6 +39,24 @@ export type {
 } from './types.js';
 export type { Stat, StatJSON } from './stat.js';
 export { CancelScope, cancelScope, raceCancel, sleep, type CancelOptions } from './cancel.js';
+// Observability: the diagnostics_channel names and message types (docs/guides/observability.md), and stats().
+export {
+  ChannelNames,
+  type AuthMessage,
+  type ChannelName,
+  type ConnectionEvent,
+  type ConnectionMessage,
+  type DialReason,
+  type ErrorSummary,
+  type RequestTrace,
+  type SessionEvent,
+  type SessionMessage,
+  type StateMessage,
+  type WatchEventMessage,
+} from './diagnostics.js';
+export type { ClientStats } from './stats.js';
+export type { SessionCounters } from './session/session-report.js';
+export type { WatchCounts } from './watches/watch-manager.js';
 export { systemClock, type Clock, type ClockTimer, type ClockTimerOptions } from './clock.js';
 export { exponentialBackoff, noRetry, isRetryable, type RetryPolicy, type BackoffOptions } from './retry.js';
 // The unknown-option policy and the value formatting of argument errors, for code built on the client

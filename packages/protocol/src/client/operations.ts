@@ -1,7 +1,7 @@
 /**
  * The bodies of ZkClient's operations: validation, the chroot, the request spec, and which calls may be
  * retried (`read`: safe to repeat) or not (`call`: a write). ZkClient keeps the public signatures and their
- * documentation; each of its operation methods is one line calling in here, with its OpContext.
+ * documentation; each of its operation methods is one line calling in here, with its OpContext (op-context.ts).
  *
  * One rule for bad arguments: an operation never throws. It validates inside `try` and returns its request's
  * promise; `catch` returns the validation error as a rejected promise. Work after the reply (mapping a result,
@@ -11,96 +11,32 @@ import { InvalidArgumentError } from '../errors/errors.js';
 import { describeValue } from '../errors/option-keys.js';
 import { CONFIG_NODE } from '../codec/records/config.js';
 import { Acls, validateAcl } from './acl.js';
-import type { Chroot } from './chroot.js';
-import type { Clock } from './clock.js';
-import type { Dispatcher } from './dispatcher.js';
+import type { OpContext } from './op-context.js';
 import { guaranteedDelete as deleteUntilDone, protectedCreate as createProtected, type IdempotentClient } from './idempotent.js';
 import { validatePath } from './paths.js';
-import { Call, type RequestSpec } from './request.js';
 import * as req from './requests.js';
 import { multi as multiSpec, multiRead as multiReadSpec, prepareMultiOp } from './requests-multi.js';
-import { retrying, type RetryPolicy } from './retry.js';
-import type { Session } from './session/session.js';
 import { mkdirp as mkdirpAll, removeRecursive as removeAll, type TreeClient } from './tree.js';
 import type {
   ACL,
   CallOptions,
-  CheckWatchType,
   CreateOptions,
   Data,
   GetChildrenResult,
   GetDataResult,
   Op,
   OpResult,
-  PersistentWatch,
   ReadOp,
   ReadResult,
   ReconfigOptions,
-  RemoveWatchType,
   Stat,
   WatchEvent,
   WatchOptions,
 } from './types.js';
-import { RECONFIG_KEYS, checkCreateOptions, checkDeleteOptions, REMOVE_WATCHES_KEYS, VERSION_KEYS, WATCH_KEYS, checkBoolean, checkCallOptions, checkReconfigValues, checkCreateMode, checkTimeout, checkVersion, toBytes } from './validation.js';
-import { addWatch as addWatchAt, removalKinds, removeWatches as removeWatchesAt, watcherTypeOf, type WatchRequestContext } from './watches/watch-requests.js';
+import { RECONFIG_KEYS, checkCreateOptions, checkDeleteOptions, VERSION_KEYS, WATCH_KEYS, checkCallOptions, checkReconfigValues, checkCreateMode, checkVersion, toBytes } from './validation.js';
 import type { ClientWatches } from './watches/watches.js';
 
-/** What OpContext is made of besides the session (the client's resolved options). */
-export interface OpContextOptions {
-  readonly root: Chroot;
-  readonly maxPacket: number;
-  /** ms; 0: no limit. */
-  readonly requestTimeout: number;
-  readonly retry: RetryPolicy | undefined;
-  readonly clock: Clock;
-  readonly dispatcher: Dispatcher;
-}
-
-/** What every operation is handed: the chroot and limits, the session's watches, and the two ways to send a request. */
-export class OpContext implements WatchRequestContext {
-  readonly root: Chroot;
-  readonly maxPacket: number;
-  readonly watches: ClientWatches;
-  private readonly session: Session;
-  private readonly requestTimeout: number;
-  private readonly retryPolicy: RetryPolicy | undefined;
-  private readonly clock: Clock;
-  private readonly dispatcher: Dispatcher;
-
-  constructor(session: Session, options: OpContextOptions) {
-    this.session = session;
-    this.watches = session.watches;
-    this.root = options.root;
-    this.maxPacket = options.maxPacket;
-    this.requestTimeout = options.requestTimeout;
-    this.retryPolicy = options.retry;
-    this.clock = options.clock;
-    this.dispatcher = options.dispatcher;
-  }
-
-  get sessionOver(): boolean {
-    return this.session.isOver;
-  }
-
-  /** A request that must not be repeated by itself (a write): one Call, handed to the session. */
-  call<T>(spec: RequestSpec<T>, options: CallOptions | undefined): Promise<T> {
-    const timeout = options?.timeout;
-    checkTimeout(timeout);
-    const limit = timeout ?? this.requestTimeout;
-    const signal = options?.signal;
-    const cancel = signal === undefined && limit <= 0 ? undefined : { signal, timeout: limit };
-    const call = new Call(spec, this.dispatcher, cancel, this.session, this.clock);
-    if (call.phase === 'queued') this.session.submit(call);
-    return call.promise;
-  }
-
-  /** A request that is safe to repeat: retried under the call's or the client's retry policy, if any. */
-  read<T>(spec: RequestSpec<T>, options: CallOptions | undefined): Promise<T> {
-    const policy = options?.retry ?? this.retryPolicy;
-    if (policy === undefined) return this.call(spec, options);
-    return retrying(() => this.call(spec, options), policy, this.clock, options?.signal);
-  }
-}
+export { addWatch, checkWatches, removeWatcher, removeWatches } from './watches/watch-operations.js';
 
 type MaybeWatched<T> = T & { watch?: Promise<WatchEvent> };
 /** What `ClientWatches.watcherFor` gives for a `watch` option (undefined: none). */
@@ -171,15 +107,20 @@ export function exists(ctx: OpContext, path: string, options: WatchOptions): Pro
     checkCallOptions(options, 'zk.exists', WATCH_KEYS);
     const target = serverPath(ctx, path);
     if (options.watch === undefined) return ctx.read(req.exists(target, path, undefined), options);
-    return existsWatched(ctx, target, path, ctx.watches.watcherFor(options.watch), options);
+    return existsWatched(ctx, target, path, ctx.watches.watcherFor(options.watch, ctx.root), options);
   } catch (err) {
     return Promise.reject(err);
   }
 }
 
 async function existsWatched(ctx: OpContext, target: string, path: string, w: WatchOption, options: WatchOptions): Promise<Stat | null | { stat: Stat | null; watch: Promise<WatchEvent> }> {
-  const stat = await ctx.read(req.exists(target, path, w === undefined ? undefined : (found) => ctx.watches.register(found ? 'data' : 'exist', target, w.watcher)), options);
-  return w?.promise === undefined ? stat : { stat, watch: w.promise };
+  const done = w === undefined ? undefined : ctx.watches.armingStarted('data', target);
+  try {
+    const stat = await ctx.read(req.exists(target, path, w === undefined ? undefined : (found) => ctx.watches.register(found ? 'data' : 'exist', target, w.watcher)), options);
+    return w?.promise === undefined ? stat : { stat, watch: w.promise };
+  } finally {
+    done?.();
+  }
 }
 
 // The plain read returns the call's own promise (no wrapper promise, no extra microtask hop).
@@ -188,22 +129,27 @@ export function getData(ctx: OpContext, path: string, options: WatchOptions): Pr
     checkCallOptions(options, 'zk.getData', WATCH_KEYS);
     const target = serverPath(ctx, path);
     if (options.watch === undefined) return ctx.read(req.getData(target, path, undefined), options);
-    return getDataWatched(ctx, target, path, ctx.watches.watcherFor(options.watch), options);
+    return getDataWatched(ctx, target, path, ctx.watches.watcherFor(options.watch, ctx.root), options);
   } catch (err) {
     return Promise.reject(err);
   }
 }
 
 async function getDataWatched(ctx: OpContext, target: string, path: string, w: WatchOption, options: WatchOptions): Promise<MaybeWatched<GetDataResult>> {
-  const result = await ctx.read(req.getData(target, path, w === undefined ? undefined : () => ctx.watches.register('data', target, w.watcher)), options);
-  return w?.promise === undefined ? result : { ...result, watch: w.promise };
+  const done = w === undefined ? undefined : ctx.watches.armingStarted('data', target);
+  try {
+    const result = await ctx.read(req.getData(target, path, w === undefined ? undefined : () => ctx.watches.register('data', target, w.watcher)), options);
+    return w?.promise === undefined ? result : { ...result, watch: w.promise };
+  } finally {
+    done?.();
+  }
 }
 
 /** The ensemble configuration; the watch is on the raw /zookeeper/config, never under the chroot. */
 export function getConfig(ctx: OpContext, options: WatchOptions): Promise<MaybeWatched<GetDataResult>> {
   try {
     checkCallOptions(options, 'zk.getConfig', WATCH_KEYS);
-    return getDataWatched(ctx, CONFIG_NODE, CONFIG_NODE, ctx.watches.watcherFor(options.watch), options);
+    return getDataWatched(ctx, CONFIG_NODE, CONFIG_NODE, ctx.watches.watcherFor(options.watch, ctx.root), options);
   } catch (err) {
     return Promise.reject(err);
   }
@@ -247,15 +193,20 @@ export function getChildren(ctx: OpContext, path: string, options: WatchOptions)
     checkCallOptions(options, 'zk.getChildren', WATCH_KEYS);
     const target = serverPath(ctx, path);
     if (options.watch === undefined) return ctx.read(req.getChildren(target, path, undefined), options);
-    return getChildrenWatched(ctx, target, path, ctx.watches.watcherFor(options.watch), options);
+    return getChildrenWatched(ctx, target, path, ctx.watches.watcherFor(options.watch, ctx.root), options);
   } catch (err) {
     return Promise.reject(err);
   }
 }
 
 async function getChildrenWatched(ctx: OpContext, target: string, path: string, w: WatchOption, options: WatchOptions): Promise<MaybeWatched<GetChildrenResult>> {
-  const result = await ctx.read(req.getChildren(target, path, w === undefined ? undefined : () => ctx.watches.register('child', target, w.watcher)), options);
-  return w?.promise === undefined ? result : { ...result, watch: w.promise };
+  const done = w === undefined ? undefined : ctx.watches.armingStarted('child', target);
+  try {
+    const result = await ctx.read(req.getChildren(target, path, w === undefined ? undefined : () => ctx.watches.register('child', target, w.watcher)), options);
+    return w?.promise === undefined ? result : { ...result, watch: w.promise };
+  } finally {
+    done?.();
+  }
 }
 
 export function sync(ctx: OpContext, path: string, options: CallOptions): Promise<void> {
@@ -330,40 +281,9 @@ export function whoAmI(ctx: OpContext, options: CallOptions): Promise<{ authSche
   }
 }
 
-export function addWatch(ctx: OpContext, path: string, mode: 'persistent' | 'persistent-recursive', options: CallOptions): Promise<PersistentWatch> {
-  try {
-    checkCallOptions(options, 'zk.addWatch');
-    if (mode !== 'persistent' && mode !== 'persistent-recursive') {
-      throw new InvalidArgumentError('mode', `addWatch mode must be 'persistent' or 'persistent-recursive', got ${describeValue(mode)}`);
-    }
-    return addWatchAt(ctx, path, serverPath(ctx, path), mode, options);
-  } catch (err) {
-    return Promise.reject(err);
-  }
-}
 
-export function removeWatches(ctx: OpContext, path: string, type: RemoveWatchType, options: CallOptions & { local?: boolean }): Promise<void> {
-  try {
-    checkCallOptions(options, 'zk.removeWatches', REMOVE_WATCHES_KEYS);
-    checkBoolean(options.local, 'local');
-    removalKinds(type);
-    return removeWatchesAt(ctx, path, serverPath(ctx, path), type, options);
-  } catch (err) {
-    return Promise.reject(err);
-  }
-}
 
-export function checkWatches(ctx: OpContext, path: string, type: CheckWatchType, options: CallOptions): Promise<void> {
-  try {
-    checkCallOptions(options, 'zk.checkWatches');
-    if (type !== 'children' && type !== 'data' && type !== 'any') {
-      throw new InvalidArgumentError('type', `checkWatches type must be children, data or any, got ${describeValue(type)}`);
-    }
-    return ctx.read(req.checkWatches(serverPath(ctx, path), path, watcherTypeOf(type)), options);
-  } catch (err) {
-    return Promise.reject(err);
-  }
-}
+
 
 export function reconfig(ctx: OpContext, options: ReconfigOptions): Promise<GetDataResult> {
   try {

@@ -48,6 +48,15 @@ export interface WatchSnapshot {
   persistentRecursive: string[];
 }
 
+/** How many paths hold a watch of each kind (what the server keeps for the session). */
+export interface WatchCounts {
+  data: number;
+  exist: number;
+  child: number;
+  persistent: number;
+  persistentRecursive: number;
+}
+
 /** Read side of an absent table: nothing is ever written to it (see `WatchManager.tables`). */
 const NO_WATCHES: ReadonlyMap<string, Set<Watcher>> = new Map();
 
@@ -78,6 +87,11 @@ export class WatchManager {
     if (set.size > 0) return false;
     table.delete(serverPath);
     return true;
+  }
+
+  /** Whether this watcher is registered for `kind` on the path. */
+  holds(kind: OneShotKind | PersistentKind, serverPath: string, watcher: Watcher): boolean {
+    return this.table(kind).get(serverPath)?.has(watcher) ?? false;
   }
 
   has(kind: OneShotKind | PersistentKind, serverPath: string): boolean {
@@ -128,6 +142,16 @@ export class WatchManager {
       child: [...this.table('child').keys()],
       persistent: [...this.table('persistent').keys()],
       persistentRecursive: [...this.table('persistent-recursive').keys()],
+    };
+  }
+
+  counts(): WatchCounts {
+    return {
+      data: this.table('data').size,
+      exist: this.table('exist').size,
+      child: this.table('child').size,
+      persistent: this.table('persistent').size,
+      persistentRecursive: this.table('persistent-recursive').size,
     };
   }
 

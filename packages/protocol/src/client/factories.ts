@@ -1,11 +1,13 @@
 /**
- * The two ways to make a client: createClient (a ZkClient, no I/O yet) and connect (createClient, then the
- * session opened; the client closed again if that fails).
+ * The ways to make a client (createClient, connect) and the admin call `reconfig(client, …)` as a function.
+ * ZkClient itself is in client.ts, which re-exports these.
  */
-import { CONNECT_OPTION_KEYS, checkClientOptions } from './client-options.js';
+import { InvalidArgumentError } from '../errors/errors.js';
+import { describeValue } from '../errors/option-keys.js';
 import { pickCallOptions } from './cancel.js';
 import { ZkClient } from './client.js';
-import type { ClientOptions } from './types.js';
+import { CONNECT_OPTION_KEYS, checkClientOptions } from './client-options.js';
+import type { ClientOptions, GetDataResult, ReconfigOptions } from './types.js';
 
 /**
  * Makes a client without any I/O; its `connect()` opens the session. Useful to attach listeners before the first
@@ -54,4 +56,12 @@ export async function connect(connectString: string, options?: ClientOptions & {
   checkClientOptions(options, 'connect', CONNECT_OPTION_KEYS);
   const { signal: _signal, timeout: _timeout, ...clientOptions } = options ?? {};
   return new ZkClient(connectString, clientOptions).connect(pickCallOptions(options ?? {}));
+}
+
+/** `reconfig(client, …)`: the same as `client.admin.reconfig(…)`. */
+export function reconfig(client: ZkClient, options: ReconfigOptions): Promise<GetDataResult> {
+  if (typeof (client as Partial<ZkClient> | null)?.admin?.reconfig !== 'function') {
+    return Promise.reject(new InvalidArgumentError('client', `reconfig needs a ZkClient, got ${describeValue(client)}`));
+  }
+  return client.admin.reconfig(options);
 }
