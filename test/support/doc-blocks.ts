@@ -109,7 +109,7 @@ export function examplesOf(file: string): DocBlock[] {
     const after = text.slice(comment.index + comment[0].length);
     const symbol = DECLARATION.exec(after)?.[1] ?? '?';
     // `@example {@include ./file.md}`: the example is in that file (TypeDoc inlines it the same way).
-    const example = body.slice(tag).replace(/\{@include\s+([^}\s]+)\}/g, (_, rel: string) => readFileSync(join(repoRoot, dirname(file), rel), 'utf8'));
+    const example = body.slice(tag).replace(/\{@include\s+([^}\s]+)\}/g, (_, rel: string) => `\n${readFileSync(join(repoRoot, dirname(file), rel), 'utf8')}`);
     for (const match of example.matchAll(/^```ts\n([\s\S]*?)^```$/gm)) {
       const code = match[1] ?? '';
       const index = out.length + 1;
