@@ -7,11 +7,12 @@
  */
 import { InvalidArgumentError, type ConnectAttempt } from '../errors/errors.js';
 import { DEFAULT_MAX_PACKET } from '../codec/jute/reader.js';
-import { pickCallOptions, raceCancel } from './cancel.js';
+import { raceCancel } from './cancel.js';
 import { trackEnsemble } from './ensemble-tracker.js';
 import { systemClock, type Clock } from './clock.js';
 import { Chroot } from './chroot.js';
 import { parseConnectString, type HostAddress } from './connect-string.js';
+import { validatePath } from './paths.js';
 import { watchUnreachable } from './first-connect.js';
 import { attachLogger, listenerErrors } from './logger.js';
 import { Dispatcher } from './dispatcher.js';
@@ -24,7 +25,8 @@ import { describe as hostLabel } from './session/transport.js';
 import { stateStream, waitConnected } from './state-waits.js';
 import { checkCallOptions, checkCredentials, checkFunction, checkSignal, toBytes } from './validation.js';
 import { checkOptionKeys, describeValue } from '../errors/option-keys.js';
-import { CLIENT_OPTION_KEYS, CONNECT_OPTION_KEYS, checkClientOptions } from './client-options.js';
+import { aclResolver } from './acl-provider.js';
+import { CLIENT_OPTION_KEYS, checkClientOptions } from './client-options.js';
 import type {
   ACL,
   CallOptions,
@@ -44,7 +46,7 @@ import type {
   WatchEvent,
   WatchListener,
   WatchOptions,
-  ReconfigOptions,
+  RecipeErrorPolicy,
 } from './types.js';
 import type { AdminCalls, GetChildrenResult, GetDataResult, Watched } from './types.js';
 
@@ -68,6 +70,7 @@ export class ZkClient implements AsyncDisposable {
   private readonly maxPacket: number;
   private readonly requestedTimeout: number;
   private readonly waitForServer: boolean;
+  private readonly errorPolicy: RecipeErrorPolicy | undefined;
   /** The hosts as connect failures name them, in connect-string order (for UnreachableError). */
   private hosts: string[];
   private stopTracking: (() => void) | undefined;
@@ -91,7 +94,8 @@ export class ZkClient implements AsyncDisposable {
     const dispatcher = new Dispatcher(listenerErrors(options.logger));
     const shared = { root: this.root, maxPacket: this.maxPacket, clock: this.clock, dispatcher };
     this.session = new Session(sessionOptions(parsed.hosts, options, { ...shared, sessionTimeout: this.requestedTimeout }));
-    this.ops = new OpContext(this.session, { ...shared, requestTimeout: options.requestTimeout ?? 0, retry: options.retry });
+    this.ops = new OpContext(this.session, { ...shared, requestTimeout: options.requestTimeout ?? 0, retry: options.retry, aclFor: aclResolver(options.aclProvider) });
+    this.errorPolicy = options.recipeErrorPolicy;
     this.admin = { reconfig: (o) => op.reconfig(this.ops, o) };
     attachLogger(this, options.logger);
     if (options.trackEnsemble === true) this.stopTracking = trackEnsemble(this);
@@ -127,6 +131,17 @@ export class ZkClient implements AsyncDisposable {
   /** The highest zxid seen in a reply. */
   get lastZxid(): bigint {
     return this.session.lastZxid;
+  }
+
+  /** ClientOptions.recipeErrorPolicy: what recipes without their own `lostOn` follow (undefined: their defaults). */
+  get recipeErrorPolicy(): RecipeErrorPolicy | undefined {
+    return this.errorPolicy;
+  }
+
+  /** The ACL a create without `acl` gets at `path` (ClientOptions.aclProvider; else world:anyone ALL). */
+  aclFor(path: string): ACL[] {
+    validatePath(path, { sequential: true });
+    return this.ops.aclFor(path);
   }
 
   /**
@@ -376,19 +391,4 @@ export class ZkClient implements AsyncDisposable {
 /** createClient does no I/O; `connect()` starts the session. */
 export function createClient(connectString: string, options?: ClientOptions): ZkClient {
   return new ZkClient(connectString, options);
-}
-
-/** createClient + connect; on failure the client is closed. */
-export async function connect(connectString: string, options?: ClientOptions & { signal?: AbortSignal; timeout?: number }): Promise<ZkClient> {
-  checkClientOptions(options, 'connect', CONNECT_OPTION_KEYS);
-  const { signal: _signal, timeout: _timeout, ...clientOptions } = options ?? {};
-  return new ZkClient(connectString, clientOptions).connect(pickCallOptions(options ?? {}));
-}
-
-/** `reconfig(client, …)`: the same as `client.admin.reconfig(…)`. */
-export function reconfig(client: ZkClient, options: ReconfigOptions): Promise<GetDataResult> {
-  if (typeof (client as Partial<ZkClient> | null)?.admin?.reconfig !== 'function') {
-    return Promise.reject(new InvalidArgumentError('client', `reconfig needs a ZkClient, got ${describeValue(client)}`));
-  }
-  return client.admin.reconfig(options);
 }

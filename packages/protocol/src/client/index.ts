@@ -1,5 +1,6 @@
 // Public API of the zkts client (docs/architecture.md).
-export { ZkClient, createClient, connect, reconfig, type ReconfigOptions } from './client.js';
+export { ZkClient, createClient, type ReconfigOptions } from './client.js';
+export { connect, reconfig } from './connect.js';
 // The names of the events ZkClient's on/once/off take.
 export type { ClientEvents, ClientEventListener } from './events.js';
 export { Acls, digestId } from './acl.js';
@@ -11,6 +12,7 @@ export { digestMd5, type DigestMd5Options } from './sasl/digest-md5.js';
 export type { SaslExchange, SaslMechanism, SaslOptions, SaslServer } from './sasl/mechanism.js';
 export type {
   ACL,
+  AclProvider,
   AdminCalls,
   CallOptions,
   CheckWatchType,
@@ -28,6 +30,7 @@ export type {
   PersistentWatch,
   ReadOp,
   ReadResult,
+  RecipeErrorPolicy,
   RemoveWatchType,
   SessionState,
   StateChange,

@@ -10,7 +10,8 @@
 import { InvalidArgumentError } from '../errors/errors.js';
 import { describeValue } from '../errors/option-keys.js';
 import { CONFIG_NODE } from '../codec/records/config.js';
-import { Acls, validateAcl } from './acl.js';
+import { validateAcl } from './acl.js';
+import type { AclFor } from './acl-provider.js';
 import type { Chroot } from './chroot.js';
 import type { Clock } from './clock.js';
 import type { Dispatcher } from './dispatcher.js';
@@ -54,6 +55,8 @@ export interface OpContextOptions {
   readonly retry: RetryPolicy | undefined;
   readonly clock: Clock;
   readonly dispatcher: Dispatcher;
+  /** The ACL of a create that names none (the client's aclProvider). */
+  readonly aclFor: AclFor;
 }
 
 /** What every operation is handed: the chroot and limits, the session's watches, and the two ways to send a request. */
@@ -61,6 +64,7 @@ export class OpContext implements WatchRequestContext {
   readonly root: Chroot;
   readonly maxPacket: number;
   readonly watches: ClientWatches;
+  readonly aclFor: AclFor;
   private readonly session: Session;
   private readonly requestTimeout: number;
   private readonly retryPolicy: RetryPolicy | undefined;
@@ -76,6 +80,7 @@ export class OpContext implements WatchRequestContext {
     this.retryPolicy = options.retry;
     this.clock = options.clock;
     this.dispatcher = options.dispatcher;
+    this.aclFor = options.aclFor;
   }
 
   get sessionOver(): boolean {
@@ -117,7 +122,7 @@ export function create(ctx: OpContext, path: string, data: Data | null | undefin
     checkCreateOptions(options, 'zk.create');
     const mode = checkCreateMode(options.mode, options.ttl);
     const target = serverPath(ctx, path, { sequential: mode.sequential });
-    const acl = options.acl === undefined ? Acls.openUnsafe() : options.acl;
+    const acl = options.acl === undefined ? ctx.aclFor(path) : options.acl;
     validateAcl(acl);
     const bytes = toBytes(data, ctx.maxPacket);
     return created(ctx, ctx.call(req.create(target, path, bytes, acl, mode), options));
@@ -271,7 +276,7 @@ export function multi(ctx: OpContext, ops: Op[], options: CallOptions): Promise<
   try {
     checkCallOptions(options, 'zk.multi');
     if (!Array.isArray(ops)) throw new InvalidArgumentError('ops', `ops must be an array, got ${describeValue(ops)}`);
-    const prepared = ops.map((op, i) => prepareMultiOp(op, i, ctx.root, ctx.maxPacket));
+    const prepared = ops.map((op, i) => prepareMultiOp(op, i, ctx.root, ctx.maxPacket, ctx.aclFor));
     if (ops.length === 0) return Promise.resolve([]);
     return ctx.call(multiSpec(prepared, ctx.root), options);
   } catch (err) {

@@ -7,7 +7,7 @@ import {
 import { bad, client, WAIT, type Door } from './bad-values.js';
 
 type A = Readonly<Record<string, unknown>>;
-const lockOptions = { reentrant: bad.boolean, data: bad.data, lostOn: bad.oneOf, onExpiry: bad.oneOf, clock: bad.clock };
+const lockOptions = { reentrant: bad.boolean, data: bad.data, lostOn: bad.oneOf, onExpiry: bad.oneOf, clock: bad.clock, acl: bad.acl };
 const lease = { duration: 60_000, identifier: 'me' };
 const fakeLease = { node: '/l/lock-0000000000', lost: new AbortController().signal, released: false };
 const noop = (): void => undefined;
@@ -23,11 +23,11 @@ export const coordinationDoors: readonly Door[] = [
   { door: 'LockHandle.guard', style: 'async', args: { ops: [...bad.array, { label: 'an op that is not an object', value: [5] }] },
     call: async ({ ops }: A) => (await new Mutex(client(), '/l').acquire()).guard(ops as never) },
   { door: 'ExclusiveLock', style: 'sync', args: { client: bad.client, path: bad.path }, optionsType: 'ExclusiveLockOptions',
-    options: { id: bad.nonEmptyString, lostOn: bad.oneOf, onExpiry: bad.oneOf, clock: bad.clock },
+    options: { id: bad.nonEmptyString, lostOn: bad.oneOf, onExpiry: bad.oneOf, clock: bad.clock, acl: bad.acl },
     call: ({ client: c = client(), path = '/l' }: A, o) => new ExclusiveLock(c as never, path as never, o as never) },
   { door: 'ExclusiveLock.acquire', style: 'async', options: WAIT, call: (_, o) => new ExclusiveLock(client(), '/l').acquire(o as never) },
   { door: 'Semaphore', style: 'sync', args: { client: bad.client, path: bad.path, maxLeases: bad.int(1, 2 ** 31 - 1) }, optionsType: 'SemaphoreOptions',
-    options: { data: bad.data, lostOn: bad.oneOf, onExpiry: bad.oneOf, clock: bad.clock },
+    options: { data: bad.data, lostOn: bad.oneOf, onExpiry: bad.oneOf, clock: bad.clock, acl: bad.acl },
     call: ({ client: c = client(), path = '/s', maxLeases = 3 }: A, o) => new Semaphore(c as never, path as never, maxLeases as never, o as never) },
   { door: 'Semaphore.acquire', style: 'async', args: { qty: bad.int(1, 3) }, options: WAIT,
     call: ({ qty = 1 }: A, o) => new Semaphore(client(), '/s', 3).acquire(qty as never, o as never) },
@@ -42,17 +42,17 @@ export const coordinationDoors: readonly Door[] = [
     call: ({ client: c = client(), lease: l = fakeLease, listener = noop }: A) => onRevocationRequest(c as never, l as never, listener as never) },
   // elections
   { door: 'LeaderElection', style: 'sync', args: { client: bad.client, path: bad.path }, optionsType: 'LeaderElectionOptions',
-    options: { id: bad.nonEmptyString, lostOn: bad.oneOf, clock: bad.clock },
+    options: { id: bad.nonEmptyString, lostOn: bad.oneOf, clock: bad.clock, acl: bad.acl },
     call: ({ client: c = client(), path = '/e' }: A, o) => new LeaderElection(c as never, path as never, o as never) },
   { door: 'LeaderElection.awaitLeadership', style: 'async', options: WAIT, call: (_, o) => new LeaderElection(client(), '/e').awaitLeadership(o as never) },
   { door: 'LeaderElection.onChange', style: 'sync', args: { listener: bad.function }, call: ({ listener }: A) => new LeaderElection(client(), '/e').onChange(listener as never) },
   { door: 'LeaderElection.changes', style: 'sync', options: { signal: bad.signal }, call: (_, o) => new LeaderElection(client(), '/e').changes(o as never) },
   { door: 'LeaderSelector', style: 'sync', args: { client: bad.client, path: bad.path, callback: bad.function }, optionsType: 'LeaderSelectorOptions',
-    options: { id: bad.nonEmptyString, autoRequeue: bad.boolean, lostOn: bad.oneOf, onError: bad.function, clock: bad.clock },
+    options: { id: bad.nonEmptyString, autoRequeue: bad.boolean, lostOn: bad.oneOf, onError: bad.function, clock: bad.clock, acl: bad.acl },
     call: ({ client: c = client(), path = '/e', callback = async () => undefined }: A, o) => new LeaderSelector(c as never, path as never, callback as never, o as never) },
   // nodes
   { door: 'PersistentNode', style: 'sync', args: { client: bad.client, path: bad.path }, optionsType: 'PersistentNodeOptions',
-    options: { mode: bad.oneOf, protected: bad.boolean, data: bad.data, clock: bad.clock },
+    options: { mode: bad.oneOf, protected: bad.boolean, data: bad.data, clock: bad.clock, acl: bad.acl },
     call: ({ client: c = client(), path = '/n' }: A, o) => new PersistentNode(c as never, path as never, o as never) },
   { door: 'PersistentNode.awaitCreated', style: 'async', options: WAIT, call: (_, o) => new PersistentNode(client(), '/n').awaitCreated(o as never) },
   { door: 'PersistentNode.setData', style: 'async', args: { data: bad.data }, call: ({ data }: A) => new PersistentNode(client(), '/n').setData(data as never) },

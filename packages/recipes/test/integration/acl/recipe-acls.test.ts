@@ -1,0 +1,146 @@
+// ACLs on recipe nodes, against the real server: a client whose aclProvider gives `creator all` + world read
+// (digest identity alice) runs each recipe family; another identity (mallory) gets NO_AUTH writing or deleting
+// every node a recipe made (lock, election, queue item, counter, registration, barrier, group member), while
+// the recipes keep working for their owner, also after a session expiry and renewal (credentials replayed). A
+// per-recipe `acl` overrides the client's; a client without a provider leaves nodes open (the negative control).
+import { describe, expect, it } from 'vitest';
+
+import { Acls, Perms, ServerError, digestId, type ACL, type ClientOptions, type ZkClient } from '@zkts/protocol';
+import {
+  Barrier, DistributedAtomicLong, GroupMember, LeaderElection, Mutex, Queue, Semaphore, ServiceDiscovery, serviceInstance,
+} from '@zkts/recipes';
+
+import { expireSession, victimClient } from '../../support/expiry.js';
+import { uniqueRoot } from '../../support/helpers.js';
+import { perTestResources } from '../../support/testbed.js';
+
+const { clients, proxies } = perTestResources();
+
+const ALICE = { scheme: 'digest', auth: 'alice:alice-secret' };
+const MALLORY = { scheme: 'digest', auth: 'mallory:mallory-secret' };
+const OWNED: ClientOptions = { auth: [ALICE], aclProvider: { default: [...Acls.creatorAll(), ...Acls.readUnsafe()] } };
+/** What the server stores for `creatorAll` + world read when alice creates: `auth` expands to her digest id. */
+const ALICE_ACL: ACL[] = [
+  { perms: Perms.ALL, id: { scheme: 'digest', id: digestId('alice', 'alice-secret') } },
+  { perms: Perms.READ, id: { scheme: 'world', id: 'anyone' } },
+];
+
+async function codeOf(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+    return 'OK';
+  } catch (e) {
+    if (e instanceof ServerError) return e.code;
+    throw e;
+  }
+}
+
+/** Mallory can neither change nor delete `node`; the node keeps alice's ACL. */
+async function expectGuarded(owner: ZkClient, mallory: ZkClient, node: string, acl: ACL[] = ALICE_ACL): Promise<void> {
+  expect(await codeOf(mallory.setData(node, 'mallory was here')), `setData ${node}`).toBe('NO_AUTH');
+  expect(await codeOf(mallory.delete(node)), `delete ${node}`).toBe('NO_AUTH');
+  expect((await owner.getACL(node)).acl, `ACL of ${node}`).toEqual(acl);
+  expect(await owner.exists(node)).not.toBeNull();
+}
+
+/** Runs every recipe family on `owner` under `root` and checks each node it made against mallory. */
+async function everyFamily(owner: ZkClient, mallory: ZkClient, root: string): Promise<void> {
+  const lease = await new Mutex(owner, `${root}/lock`).acquire({ timeout: 10_000 });
+  await expectGuarded(owner, mallory, lease.node);
+  await expectGuarded(owner, mallory, `${root}/lock`);
+  expect(lease.lost.aborted).toBe(false);
+  await lease.release();
+
+  const permits = await new Semaphore(owner, `${root}/semaphore`, 2).acquire(1, { timeout: 10_000 });
+  await expectGuarded(owner, mallory, `${root}/semaphore`);
+  await permits.release();
+
+  const election = new LeaderElection(owner, `${root}/election`, { id: 'alice' });
+  await election.start();
+  await election.awaitLeadership({ timeout: 10_000 });
+  const [leader] = await election.participants();
+  await expectGuarded(owner, mallory, leader!.node);
+  await election.close();
+
+  const queue = new Queue(owner, `${root}/queue`);
+  const item = await queue.offer('job');
+  await expectGuarded(owner, mallory, item);
+  expect(new TextDecoder().decode(await queue.take({ timeout: 10_000 }))).toBe('job');
+
+  const counter = new DistributedAtomicLong(owner, `${root}/counter`);
+  const first = await counter.increment();
+  expect(first.succeeded).toBe(true);
+  await expectGuarded(owner, mallory, `${root}/counter`);
+  expect((await counter.increment()).postValue).toBe(first.postValue + 1n);
+  await counter.close();
+
+  const discovery = new ServiceDiscovery(owner, `${root}/services`);
+  const registered = await discovery.registerService(serviceInstance({ name: 'api', id: 'a1', address: '10.0.0.1', port: 8080 }));
+  await expectGuarded(owner, mallory, registered);
+  await discovery.close();
+
+  const barrier = new Barrier(owner, `${root}/barrier`);
+  await barrier.set();
+  await expectGuarded(owner, mallory, `${root}/barrier`);
+  await barrier.remove();
+
+  const member = new GroupMember(owner, `${root}/group`, 'alice');
+  await member.start({ timeout: 10_000 });
+  await expectGuarded(owner, mallory, `${root}/group/alice`);
+  await member.close();
+}
+
+describe('recipe nodes under the client aclProvider', () => {
+  it('another identity gets NO_AUTH on every recipe node; the owner runs every family', async () => {
+    const owner = await clients.connect(undefined, OWNED);
+    const mallory = await clients.connect(undefined, { auth: [MALLORY] });
+    await everyFamily(owner, mallory, uniqueRoot('acl'));
+  });
+
+  it('after an expiry and renewal the credentials are replayed: the owner still runs every family on its old nodes', async () => {
+    const victim = await victimClient(clients, proxies, OWNED);
+    const mallory = await clients.connect(undefined, { auth: [MALLORY] });
+    const root = uniqueRoot('acl');
+    await everyFamily(victim.client, mallory, root);
+    const before = victim.client.sessionId;
+    await expireSession(victim, { renewed: true });
+    expect(victim.client.sessionId).not.toBe(before);
+    // The directories made in the first session carry alice's ACL: only the replayed credential lets the new
+    // session create under them again.
+    await everyFamily(victim.client, mallory, root);
+  });
+
+  it('a recipe `acl` overrides the client provider; aclFor says what a plain create gets', async () => {
+    const owner = await clients.connect(undefined, OWNED);
+    const mallory = await clients.connect(undefined, { auth: [MALLORY] });
+    const root = uniqueRoot('acl');
+    const own: ACL[] = [Acls.digest('alice', 'alice-secret', Perms.ALL)];
+    const lease = await new Mutex(owner, `${root}/lock`, { acl: own }).acquire({ timeout: 10_000 });
+    await expectGuarded(owner, mallory, lease.node, own);
+    expect((await owner.getACL(`${root}/lock`)).acl).toEqual(own);
+    expect(owner.aclFor('/anything')).toEqual([...Acls.creatorAll(), ...Acls.readUnsafe()]);
+    await lease.release();
+  });
+
+  it('forPath picks an ACL per path, for create, mkdirp parents and multi creates', async () => {
+    const root = uniqueRoot('acl');
+    const secret: ACL[] = [Acls.digest('alice', 'alice-secret')];
+    const owner = await clients.connect(undefined, {
+      auth: [ALICE],
+      aclProvider: { default: Acls.openUnsafe(), forPath: (path) => (path.includes('/secret') ? secret : undefined) },
+    });
+    await owner.mkdirp(`${root}/secret/deep`);
+    await owner.multi([{ op: 'create', path: `${root}/open` }, { op: 'create', path: `${root}/secret/multi` }]);
+    expect((await owner.getACL(root)).acl).toEqual(Acls.openUnsafe());
+    expect((await owner.getACL(`${root}/open`)).acl).toEqual(Acls.openUnsafe());
+    for (const p of ['secret', 'secret/deep', 'secret/multi']) expect((await owner.getACL(`${root}/${p}`)).acl).toEqual(secret);
+  });
+
+  it('negative control: without a provider the same nodes are open, and mallory deletes a lock node', async () => {
+    const owner = await clients.connect(undefined, { auth: [ALICE] });
+    const mallory = await clients.connect(undefined, { auth: [MALLORY] });
+    const lease = await new Mutex(owner, `${uniqueRoot('acl')}/lock`).acquire({ timeout: 10_000 });
+    expect(await codeOf(mallory.delete(lease.node))).toBe('OK');
+    await lease.release();
+  });
+});
