@@ -7,11 +7,12 @@ import { describe, expect, it } from 'vitest';
 
 import { Acls, Perms, ServerError, digestId, type ACL, type ClientOptions, type ZkClient } from '@zkts/protocol';
 import {
-  Barrier, DistributedAtomicLong, GroupMember, LeaderElection, Mutex, Queue, Semaphore, ServiceDiscovery, serviceInstance,
+  Barrier, DistributedAtomicLong, GroupMember, LeaderElection, LeaderSelector, Mutex, NonBlockingLease, PersistentNode, Queue, Semaphore,
+  ServiceDiscovery, serviceInstance,
 } from '@zkts/recipes';
 
 import { expireSession, victimClient } from '../../support/expiry.js';
-import { uniqueRoot } from '../../support/helpers.js';
+import { uniqueRoot, until } from '../../support/helpers.js';
 import { perTestResources } from '../../support/testbed.js';
 
 const { clients, proxies } = perTestResources();
@@ -120,6 +121,49 @@ describe('recipe nodes under the client aclProvider', () => {
     expect((await owner.getACL(`${root}/lock`)).acl).toEqual(own);
     expect(owner.aclFor('/anything')).toEqual([...Acls.creatorAll(), ...Acls.readUnsafe()]);
     await lease.release();
+  });
+
+  it('a recipe `acl` on a client without a provider guards that recipe\'s nodes, family by family', async () => {
+    const owner = await clients.connect(undefined, { auth: [ALICE] });
+    const mallory = await clients.connect(undefined, { auth: [MALLORY] });
+    const root = uniqueRoot('acl');
+    const acl = [...Acls.creatorAll(), ...Acls.readUnsafe()];
+    const election = new LeaderSelector(owner, `${root}/selector`, async (signal) => {
+      await new Promise<void>((r) => signal.addEventListener('abort', () => r(), { once: true }));
+    }, { acl });
+    election.start();
+    await until(async () => (await owner.getChildren(`${root}/selector`).catch(() => ({ children: [] }))).children.length === 1, 10_000, 'selector node');
+    const [selectorNode] = (await owner.getChildren(`${root}/selector`)).children;
+    await expectGuarded(owner, mallory, `${root}/selector/${selectorNode!}`);
+    await election.close();
+
+    const counter = new DistributedAtomicLong(owner, `${root}/counter`, { acl });
+    await counter.increment();
+    await expectGuarded(owner, mallory, `${root}/counter`);
+    await counter.close();
+
+    const discovery = new ServiceDiscovery(owner, `${root}/services`, { acl });
+    await expectGuarded(owner, mallory, await discovery.registerService(serviceInstance({ name: 'api', id: 'a1', address: '10.0.0.1', port: 1 })));
+    await discovery.close();
+
+    const lease = await new NonBlockingLease(owner, `${root}/lease`, { duration: 60_000, identifier: 'alice', acl }).tryAcquire();
+    expect(lease).not.toBeNull();
+    await expectGuarded(owner, mallory, `${root}/lease`);
+
+    const member = new GroupMember(owner, `${root}/group`, 'alice', { acl });
+    await member.start({ timeout: 10_000 });
+    await expectGuarded(owner, mallory, `${root}/group/alice`);
+    await member.close();
+
+    const node = new PersistentNode(owner, `${root}/node`, { mode: 'persistent', acl });
+    node.start();
+    await node.awaitCreated({ timeout: 10_000 });
+    await expectGuarded(owner, mallory, `${root}/node`);
+    await node.close();
+
+    // The same client's plain creates stay open: the ACL was the recipes' own.
+    await owner.create(`${root}/plain`);
+    expect((await owner.getACL(`${root}/plain`)).acl).toEqual(Acls.openUnsafe());
   });
 
   it('forPath picks an ACL per path, for create, mkdirp parents and multi creates', async () => {

@@ -59,7 +59,7 @@ export const coordinationDoors: readonly Door[] = [
   { door: 'PersistentNode.onChange', style: 'sync', args: { listener: bad.function }, call: ({ listener }: A) => new PersistentNode(client(), '/n').onChange(listener as never) },
   { door: 'PersistentNode.changes', style: 'sync', options: { signal: bad.signal }, call: (_, o) => new PersistentNode(client(), '/n').changes(o as never) },
   { door: 'PersistentTtlNode', style: 'sync', args: { client: bad.client, path: bad.path, ttl: bad.int(1, 2 ** 40 - 1) }, optionsType: 'PersistentTtlNodeOptions',
-    options: { data: bad.data, childName: bad.nodeName, touchFactor: [...bad.finite, { label: 'below 1', value: 0.5 }], clock: bad.clock },
+    options: { data: bad.data, childName: bad.nodeName, touchFactor: [...bad.finite, { label: 'below 1', value: 0.5 }], clock: bad.clock, acl: bad.acl },
     call: ({ client: c = client(), path = '/t', ttl = 1000 }: A, o) => new PersistentTtlNode(c as never, path as never, ttl as never, o as never) },
   { door: 'PersistentTtlNode.awaitCreated', style: 'async', options: WAIT, call: (_, o) => new PersistentTtlNode(client(), '/t', 1000).awaitCreated(o as never) },
   { door: 'PersistentTtlNode.setData', style: 'async', args: { data: bad.data }, call: ({ data }: A) => new PersistentTtlNode(client(), '/t', 1000).setData(data as never) },
@@ -80,16 +80,17 @@ export const coordinationDoors: readonly Door[] = [
   { door: 'DoubleBarrier.leave', style: 'async', options: WAIT, call: (_, o) => new DoubleBarrier(client(), '/d', 2).leave(o as never) },
   // leases
   { door: 'NonBlockingLease', style: 'sync', args: { client: bad.client, path: bad.path }, optionsType: 'NonBlockingLeaseOptions', base: lease,
-    options: { duration: [...bad.finite, { label: '0', value: 0 }, { label: '-1', value: -1 }], identifier: bad.nonEmptyString, clock: bad.clock },
+    options: { duration: [...bad.finite, { label: '0', value: 0 }, { label: '-1', value: -1 }], identifier: bad.nonEmptyString, clock: bad.clock, acl: bad.acl },
     call: ({ client: c = client(), path = '/lease' }: A, o) => new NonBlockingLease(c as never, path as never, o as never) },
   { door: 'NonBlockingLease.tryAcquire', style: 'async', options: WAIT, call: (_, o) => new NonBlockingLease(client(), '/lease', lease).tryAcquire(o as never) },
   { door: 'MultiNonBlockingLease', style: 'sync', args: { client: bad.client, path: bad.path, count: bad.int(1, 2 ** 31 - 1) }, base: lease,
-    options: { duration: [...bad.finite, { label: '0', value: 0 }], identifier: bad.nonEmptyString, clock: bad.clock },
+    options: { duration: [...bad.finite, { label: '0', value: 0 }], identifier: bad.nonEmptyString, clock: bad.clock, acl: bad.acl },
     call: ({ client: c = client(), path = '/lease', count = 2 }: A, o) => new MultiNonBlockingLease(c as never, path as never, count as never, o as never) },
   { door: 'MultiNonBlockingLease.tryAcquire', style: 'async', options: WAIT, call: (_, o) => new MultiNonBlockingLease(client(), '/lease', 2, lease).tryAcquire(o as never) },
   // counters
   { door: 'DistributedAtomicLong', style: 'sync', args: { client: bad.client, path: bad.path }, optionsType: 'DistributedAtomicLongOptions',
     options: {
+      acl: bad.acl,
       retry: [...bad.object, { label: 'without delayBefore', value: {} }],
       promoteToLock: [
         ...bad.object, { label: 'without a path', value: {}, mentions: ['promoteToLock.path', 'undefined'] },
