@@ -14,15 +14,16 @@ import { Chroot } from './chroot.js';
 import { parseConnectString, type HostAddress } from './connect-string.js';
 import { validatePath } from './paths.js';
 import { watchUnreachable } from './first-connect.js';
-import { attachLogger, listenerErrors } from './logger.js';
+import { listenerErrors } from './logger.js';
 import { Dispatcher } from './dispatcher.js';
 import { ClientListeners, checkEventName, type ClientEventListener, type ClientEvents } from './events.js';
 import * as op from './operations.js';
-import { OpContext } from './operations.js';
+import { OpContext } from './op-context.js';
 import { sessionOptions } from './session/options.js';
 import { Session } from './session/session.js';
 import { describe as hostLabel } from './session/transport.js';
 import { stateStream, waitConnected } from './state-waits.js';
+import { clientStats, type ClientStats } from './stats.js';
 import { checkCallOptions, checkCredentials, checkFunction, checkSignal, toBytes } from './validation.js';
 import { checkOptionKeys, describeValue } from '../errors/option-keys.js';
 import { aclResolver } from './acl-provider.js';
@@ -97,7 +98,6 @@ export class ZkClient implements AsyncDisposable {
     this.ops = new OpContext(this.session, { ...shared, requestTimeout: options.requestTimeout ?? 0, retry: options.retry, aclFor: aclResolver(options.aclProvider) });
     this.errorPolicy = options.recipeErrorPolicy;
     this.admin = { reconfig: (o) => op.reconfig(this.ops, o) };
-    attachLogger(this, options.logger);
     if (options.trackEnsemble === true) this.stopTracking = trackEnsemble(this);
   }
 
@@ -121,6 +121,11 @@ export class ZkClient implements AsyncDisposable {
   /** ms, 0 until connected. */
   get negotiatedTimeout(): number {
     return this.session.negotiatedTimeout;
+  }
+
+  /** Counters for a health endpoint, as plain values (see ClientStats and the observability guide). */
+  stats(): ClientStats {
+    return clientStats(this.session, this.ops.stats);
   }
 
   /** '' when none. */
