@@ -9,10 +9,11 @@
  * through counter-cas.ts, so a lost reply is settled exactly (or CounterOutcomeUnknownError if the session
  * ended first). setCount, like Curator's, is retried after a connection loss: an unconditional write.
  */
-import { parentPath, systemClock, type Clock } from '@zkts/protocol';
+import { parentPath, systemClock, type ACL, type Clock } from '@zkts/protocol';
 
 import { RecipeArgumentError, RecipeClosedError } from '../errors.js';
 import {
+  aclRule, withAcl,
   ChangeFeed, checkArg, checkClientAndPath, checkOptions, ensureDir, rules, isConnectedState, isLive, isNodeExists, isNoNode, KeepAlive, retrying, type RecipeClient,
 } from '../internal/index.js';
 import { CasNode, type Codec } from './counter-cas.js';
@@ -62,11 +63,14 @@ export class SharedCount implements AsyncDisposable {
   private armed: { readonly session: bigint; readonly fired: Promise<unknown>; settled: boolean } | undefined;
   private unsubscribe: (() => void) | undefined;
 
-  /** `clock`: time source of the retry pause after an unexpected error (default: the system clock). */
-  constructor(client: RecipeClient, path: string, seed: number, options: { clock?: Clock } = {}) {
+  /**
+   * `clock`: time source of the retry pause after an unexpected error (default: the system clock); `acl`: the
+   * ACL of the counter node and its parents (default: the client's aclProvider, see ZkClient.aclFor).
+   */
+  constructor(client: RecipeClient, path: string, seed: number, options: { clock?: Clock; acl?: ACL[] } = {}) {
     checkClientAndPath('SharedCount', client, path);
-    checkOptions('SharedCount', options, { clock: rules.clock });
-    this.client = client;
+    checkOptions('SharedCount', options, { clock: rules.clock, acl: aclRule });
+    this.client = client = withAcl(client, options.acl);
     this.path = path;
     this.seed = checkInt('SharedCount', 'seed', seed);
     this.cas = new CasNode(client, path, INT);

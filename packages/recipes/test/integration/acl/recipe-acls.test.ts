@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 
 import { Acls, Perms, ServerError, digestId, type ACL, type ClientOptions, type ZkClient } from '@zkts/protocol';
 import {
-  Barrier, DistributedAtomicLong, GroupMember, LeaderElection, LeaderSelector, Mutex, NonBlockingLease, PersistentNode, Queue, Semaphore,
+  Barrier, Counter, DistributedAtomicLong, DoubleBarrier, GroupMember, LockingQueue, SharedCount, LeaderElection, LeaderSelector, Mutex, NonBlockingLease, PersistentNode, Queue, Semaphore,
   ServiceDiscovery, serviceInstance,
 } from '@zkts/recipes';
 
@@ -160,6 +160,34 @@ describe('recipe nodes under the client aclProvider', () => {
     await node.awaitCreated({ timeout: 10_000 });
     await expectGuarded(owner, mallory, `${root}/node`);
     await node.close();
+
+    const queue = new Queue(owner, `${root}/queue`, { acl });
+    await expectGuarded(owner, mallory, await queue.offer('job'));
+    await expectGuarded(owner, mallory, `${root}/queue`);
+
+    const barrier = new Barrier(owner, `${root}/barrier`, { acl });
+    await barrier.set();
+    await expectGuarded(owner, mallory, `${root}/barrier`);
+
+    const double = new DoubleBarrier(owner, `${root}/double`, 1, { id: 'alice', acl });
+    await double.enter({ timeout: 10_000 });
+    await expectGuarded(owner, mallory, `${root}/double/alice`);
+    await double.leave({ timeout: 10_000 });
+
+    const kazooCounter = new Counter(owner, `${root}/kazoo-counter`, { acl });
+    await kazooCounter.add(1);
+    await expectGuarded(owner, mallory, `${root}/kazoo-counter`);
+    await kazooCounter.close();
+
+    const shared = new SharedCount(owner, `${root}/shared`, 0, { acl });
+    await shared.start();
+    await expectGuarded(owner, mallory, `${root}/shared`);
+    await shared.close();
+
+    const locking = new LockingQueue(owner, `${root}/locking`, { acl });
+    await locking.put('job');
+    const [entry] = (await owner.getChildren(`${root}/locking/entries`)).children;
+    await expectGuarded(owner, mallory, `${root}/locking/entries/${entry!}`);
 
     // The same client's plain creates stay open: the ACL was the recipes' own.
     await owner.create(`${root}/plain`);

@@ -25,10 +25,11 @@ const messages = [
 
 export const dataDoors: readonly Door[] = [
   // queues
-  { door: 'Queue', style: 'sync', args: { client: bad.client, path: bad.path }, call: ({ client: k = c(), path = '/q' }: A) => new Queue(k as never, path as never) },
+  { door: 'Queue', style: 'sync', args: { client: bad.client, path: bad.path }, options: { acl: bad.acl },
+    call: ({ client: k = c(), path = '/q' }: A, o) => new Queue(k as never, path as never, o as never) },
   { door: 'Queue.offer', style: 'async', args: { data: bad.data }, call: ({ data }: A) => new Queue(c(), '/q').offer(data as never) },
   { door: 'Queue.take', style: 'async', options: WAIT, call: (_, o) => new Queue(c(), '/q').take(o as never) },
-  { door: 'LockingQueue', style: 'sync', args: { client: bad.client, path: bad.path }, options: { clock: bad.clock }, optionsType: 'LockingQueueOptions',
+  { door: 'LockingQueue', style: 'sync', args: { client: bad.client, path: bad.path }, options: { clock: bad.clock, acl: bad.acl }, optionsType: 'LockingQueueOptions',
     call: ({ client: k = c(), path = '/q' }: A, o) => new LockingQueue(k as never, path as never, o as never) },
   { door: 'LockingQueue.put', style: 'async', args: { data: bad.data }, options: { priority: bad.int(0, 999) }, optionsType: 'PutOptions',
     call: ({ data = bytes }: A, o) => new LockingQueue(c(), '/q').put(data as never, o as never) },
