@@ -19,6 +19,7 @@ import { Dispatcher } from './dispatcher.js';
 import { ClientListeners, checkEventName, type ClientEventListener, type ClientEvents } from './events.js';
 import * as op from './operations.js';
 import { OpContext } from './op-context.js';
+import { namespaceNode, namespaceRoot } from './namespace.js';
 import { sessionOptions } from './session/options.js';
 import { Session } from './session/session.js';
 import { describe as hostLabel } from './session/transport.js';
@@ -41,6 +42,7 @@ import type {
   ReadOp,
   ReadResult,
   RemoveWatchType,
+  RemoveWatcherType,
   SessionState,
   Stat,
   StateChange,
@@ -79,6 +81,7 @@ export class ZkClient implements AsyncDisposable {
   private readonly ops: OpContext;
   /** Registrations of on/once (events.ts), made on the first. */
   private listeners: ClientListeners | null = null;
+  private readonly isView: boolean = false; // a namespace view (namespace()) does not own the session
   /** Admin calls (reconfig), kept apart so nobody reconfigures an ensemble by accident. */
   readonly admin: AdminCalls;
 
@@ -212,8 +215,16 @@ export class ZkClient implements AsyncDisposable {
     return this.session.onConnectFailure(listener);
   }
 
+  /** A view under `path` sharing this session, state and watches (Curator's usingNamespace; namespace.ts): every path relative to `path`, events' too, its node made on first use; views nest; its close() leaves the session open. */
+  namespace(path: string): ZkClient {
+    const root = namespaceRoot(this.root, path);
+    const ops = this.ops.under(root, namespaceNode(() => this.mkdirp(path)));
+    return Object.assign(Object.create(ZkClient.prototype) as ZkClient, this, { root, ops, isView: true, listeners: null, stopTracking: undefined });
+  }
+
   /** Ends the session (its ephemeral nodes go at once) and rejects whatever is pending with ClientClosedError. Idempotent. */
   close(): Promise<void> {
+    if (this.isView) return Promise.resolve();
     this.stopTracking?.();
     return this.session.close();
   }
@@ -323,9 +334,14 @@ export class ZkClient implements AsyncDisposable {
     return op.addWatch(this.ops, path, mode, options);
   }
 
-  /** Removes this client's watches of `type` on `path` on the server (and here); `{ local: true }`: here only, even when disconnected. */
+  /** Removes EVERY watcher of `type` on `path` (a recipe's too) there and here; `{ local: true }`: here only. One: removeWatcher. */
   removeWatches(path: string, type: RemoveWatchType, options: CallOptions & { local?: boolean } = {}): Promise<void> {
     return op.removeWatches(this.ops, path, type, options);
+  }
+
+  /** Removes ONE watcher (a `watch` listener or `watch: true` promise, which resolves with dataWatchRemoved/childWatchRemoved) of `type` on `path`; the server's watch goes only when no other watcher of the session needs it (Java's removeWatches(path, watcher, type, local)). NO_WATCHER if not set; `local`: here only. */
+  removeWatcher(path: string, watcher: WatchListener | Promise<WatchEvent>, type: RemoveWatcherType = 'any', options: CallOptions & { local?: boolean } = {}): Promise<void> {
+    return op.removeWatcher(this.ops, path, watcher, type, options);
   }
 
   /** Fails with NO_WATCHER unless the server holds a watch of `type` on `path` for this session. */
@@ -393,7 +409,4 @@ export class ZkClient implements AsyncDisposable {
   }
 }
 
-/** createClient does no I/O; `connect()` starts the session. */
-export function createClient(connectString: string, options?: ClientOptions): ZkClient {
-  return new ZkClient(connectString, options);
-}
+export { connect, createClient, reconfig } from './factories.js';

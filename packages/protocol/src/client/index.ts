@@ -1,6 +1,5 @@
 // Public API of the zkts client (docs/architecture.md).
-export { ZkClient, createClient, type ReconfigOptions } from './client.js';
-export { connect, reconfig } from './connect.js';
+export { ZkClient, createClient, connect, reconfig, type ReconfigOptions } from './client.js';
 // The names of the events ZkClient's on/once/off take.
 export type { ClientEvents, ClientEventListener } from './events.js';
 export { Acls, digestId } from './acl.js';
@@ -32,6 +31,7 @@ export type {
   ReadResult,
   RecipeErrorPolicy,
   RemoveWatchType,
+  RemoveWatcherType,
   SessionState,
   StateChange,
   WatchEvent,

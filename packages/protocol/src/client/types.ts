@@ -102,8 +102,8 @@ export interface ClientOptions {
   /**
    * The ACL of every node created without an explicit `acl` (Curator's ACLProvider): `create`, `mkdirp` and its
    * parents, multi's create ops, and so every node @zkts/recipes creates. Default: world:anyone with ALL.
-   * `forPath(path)` (the path as this client writes it, under its chroot; a sequential node's prefix) may return
-   * undefined for the default. See `ZkClient.aclFor`.
+   * `forPath(path)` (the path as this client writes it, under its chroot; through a namespace view, with the
+   * view's path in front; a sequential node's prefix) may return undefined for the default. See `ZkClient.aclFor`.
    */
   aclProvider?: AclProvider;
   /**
@@ -299,6 +299,9 @@ export interface PersistentWatch extends AsyncIterable<WatchEvent>, AsyncDisposa
 
 /** Which watches `removeWatches` removes. */
 export type RemoveWatchType = 'children' | 'data' | 'any' | 'persistent' | 'persistent-recursive';
+
+/** Which of one watcher's watches `removeWatcher` removes (a persistent watch goes through its handle's `remove()`). */
+export type RemoveWatcherType = 'children' | 'data' | 'any';
 /** Which watches `checkWatches` asks about. */
 export type CheckWatchType = 'children' | 'data' | 'any';
 

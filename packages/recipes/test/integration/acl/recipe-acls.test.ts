@@ -206,6 +206,12 @@ describe('recipe nodes under the client aclProvider', () => {
     expect((await owner.getACL(root)).acl).toEqual(Acls.openUnsafe());
     expect((await owner.getACL(`${root}/open`)).acl).toEqual(Acls.openUnsafe());
     for (const p of ['secret', 'secret/deep', 'secret/multi']) expect((await owner.getACL(`${root}/${p}`)).acl).toEqual(secret);
+    // A namespace view's paths reach the provider with the view's place in front.
+    const view = owner.namespace(`${root}/secret`);
+    expect(view.aclFor('/x')).toEqual(secret);
+    await view.create('/viewed');
+    expect((await owner.getACL(`${root}/secret/viewed`)).acl).toEqual(secret);
+    expect(owner.namespace(root).aclFor('/open')).toEqual(Acls.openUnsafe());
   });
 
   it('negative control: without a provider the same nodes are open, and mallory deletes a lock node', async () => {

@@ -1,6 +1,6 @@
 /**
- * The module-level entry points built on ZkClient: `connect` (createClient, then connect, closing the client on
- * failure) and `reconfig(client, …)`.
+ * The ways to make a client (createClient, connect) and the admin call `reconfig(client, …)` as a function.
+ * ZkClient itself is in client.ts, which re-exports these.
  */
 import { InvalidArgumentError } from '../errors/errors.js';
 import { describeValue } from '../errors/option-keys.js';
@@ -8,6 +8,11 @@ import { pickCallOptions } from './cancel.js';
 import { ZkClient } from './client.js';
 import { CONNECT_OPTION_KEYS, checkClientOptions } from './client-options.js';
 import type { ClientOptions, GetDataResult, ReconfigOptions } from './types.js';
+
+/** createClient does no I/O; `connect()` starts the session. */
+export function createClient(connectString: string, options?: ClientOptions): ZkClient {
+  return new ZkClient(connectString, options);
+}
 
 /** createClient + connect; on failure the client is closed. */
 export async function connect(connectString: string, options?: ClientOptions & { signal?: AbortSignal; timeout?: number }): Promise<ZkClient> {
