@@ -2,12 +2,13 @@
  * ZkClient: the public API. Each operation is one line calling its body in operations.ts (validation, the
  * chroot, the request spec) with the client's OpContext, which hands requests to the session
  * (session/session.ts); the session owns the state, the connections and the watches. This file holds no state
- * of its own beyond its configuration and its on/once registrations (events.ts): it calls methods and reads
- * getters.
+ * of its own beyond its configuration, its on/once registrations (events.ts) and the background writes it
+ * finishes (background-writes.ts): it calls methods and reads getters.
  */
 import { InvalidArgumentError, type ConnectAttempt } from '../errors/errors.js';
 import { DEFAULT_MAX_PACKET } from '../codec/jute/reader.js';
-import { pickCallOptions, raceCancel } from './cancel.js';
+import { raceCancel } from './cancel.js';
+import { BackgroundWrites } from './background-writes.js';
 import { trackEnsemble } from './ensemble-tracker.js';
 import { systemClock, type Clock } from './clock.js';
 import { Chroot } from './chroot.js';
@@ -24,16 +25,18 @@ import { describe as hostLabel } from './session/transport.js';
 import { stateStream, waitConnected } from './state-waits.js';
 import { checkCallOptions, checkCredentials, checkFunction, checkSignal, toBytes } from './validation.js';
 import { checkOptionKeys, describeValue } from '../errors/option-keys.js';
-import { CLIENT_OPTION_KEYS, CONNECT_OPTION_KEYS, checkClientOptions } from './client-options.js';
+import { CLIENT_OPTION_KEYS, checkClientOptions } from './client-options.js';
 import type {
   ACL,
   CallOptions,
   CheckWatchType,
   ClientOptions,
+  CloseReport,
   CreateOptions,
   Data,
   Op,
   OpResult,
+  PendingWrite,
   PersistentWatch,
   ReadOp,
   ReadResult,
@@ -44,7 +47,6 @@ import type {
   WatchEvent,
   WatchListener,
   WatchOptions,
-  ReconfigOptions,
 } from './types.js';
 import type { AdminCalls, GetChildrenResult, GetDataResult, Watched } from './types.js';
 
@@ -75,6 +77,9 @@ export class ZkClient implements AsyncDisposable {
   private readonly ops: OpContext;
   /** Registrations of on/once (events.ts), made on the first. */
   private listeners: ClientListeners | null = null;
+  /** Guaranteed deletes and protected-create clean-ups still being finished (background-writes.ts). */
+  private readonly background: BackgroundWrites;
+  private closing: Promise<CloseReport> | undefined;
   /** Admin calls (reconfig), kept apart so nobody reconfigures an ensemble by accident. */
   readonly admin: AdminCalls;
 
@@ -88,10 +93,13 @@ export class ZkClient implements AsyncDisposable {
     this.waitForServer = options.waitForServer ?? false;
     this.hosts = parsed.hosts.map((h: HostAddress) => hostLabel(h));
     this.clock = options.clock ?? systemClock;
-    const dispatcher = new Dispatcher(listenerErrors(options.logger));
+    const report = listenerErrors(options.logger);
+    const dispatcher = new Dispatcher(report);
     const shared = { root: this.root, maxPacket: this.maxPacket, clock: this.clock, dispatcher };
     this.session = new Session(sessionOptions(parsed.hosts, options, { ...shared, sessionTimeout: this.requestedTimeout }));
     this.ops = new OpContext(this.session, { ...shared, requestTimeout: options.requestTimeout ?? 0, retry: options.retry });
+    const session = this.session;
+    this.background = new BackgroundWrites({ connected: (o) => this.connected(o), get isOver() { return session.isOver; } }, options.backgroundWrites, this.clock, report);
     this.admin = { reconfig: (o) => op.reconfig(this.ops, o) };
     attachLogger(this, options.logger);
     if (options.trackEnsemble === true) this.stopTracking = trackEnsemble(this);
@@ -192,10 +200,22 @@ export class ZkClient implements AsyncDisposable {
     return this.session.onConnectFailure(listener);
   }
 
-  /** Ends the session (its ephemeral nodes go at once) and rejects whatever is pending with ClientClosedError. Idempotent. */
-  close(): Promise<void> {
-    this.stopTracking?.();
-    return this.session.close();
+  /** The background writes not finished yet (guaranteed deletes, protected-create clean-ups), oldest first; also `'backgroundWrite'` events. */
+  get pendingWrites(): PendingWrite[] {
+    return this.background.pending;
+  }
+
+  /**
+   * Ends the session (its ephemeral nodes go at once), rejects whatever is pending with ClientClosedError, and
+   * resolves with the background writes it stopped (`unfinished`: those paths may still exist). Idempotent.
+   */
+  close(): Promise<CloseReport> {
+    return (this.closing ??= (async () => {
+      this.stopTracking?.();
+      const unfinished = this.background.cancelAll();
+      await this.session.close();
+      return { unfinished };
+    })());
   }
 
   /** The same as close(), for `await using zk = await connect(…)`. */
@@ -207,19 +227,21 @@ export class ZkClient implements AsyncDisposable {
 
   /**
    * Creates a node and resolves with its path (sequential nodes get a suffix) and Stat. Fails with NODE_EXISTS,
-   * NO_NODE (no parent)… With `{ protected: true }`, Curator's protection against a lost reply.
+   * NO_NODE (no parent)… With `{ protected: true }`, Curator's protection against a lost reply; a protected
+   * create that fails with its outcome unknown (timeout, abort, connection loss) deletes its node in the background.
    */
   create(path: string, data?: Data | null, options: CreateOptions = NO_OPTIONS): Promise<{ path: string; stat: Stat }> {
-    if (options?.protected === true) return op.protectedCreate(this.ops, this, path, data, options);
+    if (options?.protected === true) return op.protectedCreate(this.ops, this, this.background, path, data, options);
     return op.create(this.ops, path, data, options);
   }
 
   /**
    * Deletes a node; with `{ version }`, only at that version (else BAD_VERSION). Fails with NO_NODE, NOT_EMPTY.
-   * With `{ guaranteed: true }`, retried across reconnects until done or the session is gone.
+   * With `{ guaranteed: true }`, finished in the background across reconnects and session renewals (see
+   * `pendingWrites`); the call waits for it, and a caller's signal/timeout ends only the wait.
    */
   delete(path: string, options: CallOptions & { version?: number; guaranteed?: boolean } = NO_OPTIONS): Promise<void> {
-    if (options?.guaranteed === true) return op.guaranteedDelete(this.ops, this, path, options);
+    if (options?.guaranteed === true) return op.guaranteedDelete(this.ops, this, this.background, path, options);
     return op.deleteNode(this.ops, path, options);
   }
 
@@ -348,14 +370,14 @@ export class ZkClient implements AsyncDisposable {
   /** Calls `listener` on every `event` from now on (see {@link ClientEvents}). Returns the client. */
   on<E extends keyof ClientEvents>(event: E, listener: ClientEventListener<E>): this {
     checkListener(listener);
-    (this.listeners ??= new ClientListeners(this.session)).add(event, listener, false);
+    (this.listeners ??= new ClientListeners(this.session, this.background)).add(event, listener, false);
     return this;
   }
 
   /** Calls `listener` on the next `event` only. Returns the client. */
   once<E extends keyof ClientEvents>(event: E, listener: ClientEventListener<E>): this {
     checkListener(listener);
-    (this.listeners ??= new ClientListeners(this.session)).add(event, listener, true);
+    (this.listeners ??= new ClientListeners(this.session, this.background)).add(event, listener, true);
     return this;
   }
 
@@ -371,24 +393,4 @@ export class ZkClient implements AsyncDisposable {
   removeListener<E extends keyof ClientEvents>(event: E, listener: ClientEventListener<E>): this {
     return this.off(event, listener);
   }
-}
-
-/** createClient does no I/O; `connect()` starts the session. */
-export function createClient(connectString: string, options?: ClientOptions): ZkClient {
-  return new ZkClient(connectString, options);
-}
-
-/** createClient + connect; on failure the client is closed. */
-export async function connect(connectString: string, options?: ClientOptions & { signal?: AbortSignal; timeout?: number }): Promise<ZkClient> {
-  checkClientOptions(options, 'connect', CONNECT_OPTION_KEYS);
-  const { signal: _signal, timeout: _timeout, ...clientOptions } = options ?? {};
-  return new ZkClient(connectString, clientOptions).connect(pickCallOptions(options ?? {}));
-}
-
-/** `reconfig(client, …)`: the same as `client.admin.reconfig(…)`. */
-export function reconfig(client: ZkClient, options: ReconfigOptions): Promise<GetDataResult> {
-  if (typeof (client as Partial<ZkClient> | null)?.admin?.reconfig !== 'function') {
-    return Promise.reject(new InvalidArgumentError('client', `reconfig needs a ZkClient, got ${describeValue(client)}`));
-  }
-  return client.admin.reconfig(options);
 }
