@@ -14,7 +14,7 @@ import { systemClock, type Clock } from './clock.js';
 import { Chroot } from './chroot.js';
 import { parseConnectString, type HostAddress } from './connect-string.js';
 import { watchUnreachable } from './first-connect.js';
-import { attachLogger, listenerErrors } from './logger.js';
+import { attachLogger, listenerErrors, logBackgroundWrites } from './logger.js';
 import { Dispatcher } from './dispatcher.js';
 import { ClientListeners, checkEventName, type ClientEventListener, type ClientEvents } from './events.js';
 import * as op from './operations.js';
@@ -102,6 +102,7 @@ export class ZkClient implements AsyncDisposable {
     this.background = new BackgroundWrites({ connected: (o) => this.connected(o), get isOver() { return session.isOver; } }, options.backgroundWrites, this.clock, report);
     this.admin = { reconfig: (o) => op.reconfig(this.ops, o) };
     attachLogger(this, options.logger);
+    logBackgroundWrites(this.background, options.logger);
     if (options.trackEnsemble === true) this.stopTracking = trackEnsemble(this);
   }
 

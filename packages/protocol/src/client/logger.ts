@@ -5,7 +5,7 @@
  */
 import type { ConnectAttempt } from '../errors/errors.js';
 import { debug } from './diagnostics.js';
-import type { Logger, SessionState, StateChange } from './types.js';
+import type { BackgroundWriteEvent, Logger, SessionState, StateChange } from './types.js';
 
 /** What the logger needs of the client: its listener hooks and the negotiated timeout for the connected line. */
 export interface LoggedClient {
@@ -61,6 +61,21 @@ export function attachLogger(client: LoggedClient, logger: Logger | undefined): 
   });
   client.onConnectFailure((attempt) => {
     emit(logger, 'warn', `zkts: could not connect to ${attempt.host}: ${attempt.error.message}`, { host: attempt.host, code: attempt.error.code });
+  });
+}
+
+/**
+ * Reports how each background write ended: a warning when it did not finish (failed, gave up, stopped by
+ * close() or the session's end), since its node may still be there; debug when it did.
+ */
+export function logBackgroundWrites(writes: { onEvent(listener: (event: BackgroundWriteEvent) => void): () => void }, logger: Logger | undefined): void {
+  if (logger === undefined) return;
+  writes.onEvent((event) => {
+    if (event.status === 'pending') return;
+    const finished = event.status === 'done' || event.status === 'replaced';
+    const details: Record<string, unknown> = { kind: event.kind, path: event.path, status: event.status, attempts: event.attempts };
+    if (event.error !== undefined) details.error = event.error.message;
+    emit(logger, finished ? 'debug' : 'warn', finished ? `zkts: ${event.kind} of ${event.path}: ${event.status}` : `zkts: ${event.kind} of ${event.path} not finished (${event.status}); the node may remain`, details);
   });
 }
 

@@ -97,6 +97,23 @@ describe('writes that finish', () => {
     expect(await fixture.direct.exists(path)).not.toBeNull();
   });
 
+  it('bounded: tries that time out count, and the write gives up at maxAttempts with the last error as its cause', async () => {
+    const warnings: string[] = [];
+    const logger = { warn: (message: string) => warnings.push(message) };
+    const zk = await viaProxy({ backgroundWrites: { maxAttempts: 2 }, requestTimeout: 200, logger });
+    const events = record(zk);
+    const path = `${root}/attempts`;
+    await fixture.direct.create(path);
+    // Replies arrive after the request timeout, so each try ends with TIMEOUT (its outcome unknown).
+    fixture.proxy.delay(1000);
+    const error = await zk.delete(path, { guaranteed: true }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect((error as Error).cause).toBeInstanceOf(TimeoutError);
+    expect(finalOf(events, path)).toMatchObject({ status: 'gave-up', attempts: 2 });
+    expect(warnings.some((w) => w.includes(path) && w.includes('gave-up'))).toBe(true);
+    fixture.proxy.restore();
+  });
+
   it('close() during pending work stops it and reports the paths left', async () => {
     const zk = await viaProxy();
     const events = record(zk);
