@@ -80,6 +80,22 @@ describe('writes that finish', () => {
     expect(zk.pendingWrites).toEqual([]);
   });
 
+  it('a reply lost on the first try and again on the retry: the third try meets NO_NODE and the write is done', async () => {
+    const zk = await viaProxy();
+    const events = record(zk);
+    const path = `${root}/twice`;
+    await fixture.direct.create(path);
+    fixture.proxy.blackhole();
+    fixture.proxy.dropNextReply();
+    await expect(zk.delete(path, { guaranteed: true, timeout: 300 })).rejects.toBeInstanceOf(TimeoutError);
+    fixture.proxy.restore();
+    // Armed again: the next request after the reconnect is the background retry; its reply is lost too.
+    fixture.proxy.dropNextReply();
+    await until(() => finalOf(events, path) !== undefined, 20_000, 'the write reported');
+    expect(finalOf(events, path)).toMatchObject({ status: 'done', attempts: 3 });
+    expect(await fixture.direct.exists(path)).toBeNull();
+  });
+
   it('bounded: a write that cannot reach a server gives up at maxTime and says so', async () => {
     const zk = await viaProxy({ backgroundWrites: { maxTime: 1000 }, whileSuspended: 'fail' });
     const events = record(zk);
@@ -147,6 +163,19 @@ describe('writes that finish', () => {
     // The create was applied (it was on the wire) and then removed: nothing with a protection prefix is left.
     expect((await fixture.direct.getChildren(parent)).children).toEqual([]);
     expect((await fixture.direct.exists(parent))?.cversion).toBe(2);
+  });
+
+  it('an ephemeral protected create that timed out is cleaned up in the same session', async () => {
+    const zk = await viaProxy();
+    const parent = `${root}/eph-held`;
+    await fixture.direct.create(parent);
+    fixture.proxy.blackhole();
+    await expect(zk.create(`${parent}/e-`, null, { mode: 'ephemeral-sequential', protected: true, timeout: 300 })).rejects.toBeInstanceOf(TimeoutError);
+    const firstId = zk.sessionId;
+    fixture.proxy.restore();
+    await until(async () => (await fixture.direct.exists(parent))?.cversion === 2, 20_000, 'create and clean-up applied');
+    await noProtectedChild(parent, 'no orphan');
+    expect(zk.sessionId).toBe(firstId);
   });
 
   it('applied, reply lost, then aborted: the orphan is found after the reconnect and deleted', async () => {
