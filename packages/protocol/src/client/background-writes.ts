@@ -10,7 +10,8 @@
 import { ClientClosedError, TimeoutError, ZkError } from '../errors/errors.js';
 import { sleep } from './cancel.js';
 import type { Clock } from './clock.js';
-import type { BackgroundWriteEvent, BackgroundWriteKind, BackgroundWriteOptions, CallOptions, PendingWrite } from './types.js';
+import { logBackgroundWrites } from './logger.js';
+import type { BackgroundWriteEvent, BackgroundWriteKind, CallOptions, ClientOptions, PendingWrite } from './types.js';
 
 /** What a step may report: the node is gone, or the path now holds another node that is not ours to delete. */
 export type StepResult = 'done' | 'replaced';
@@ -19,7 +20,7 @@ export type StepResult = 'done' | 'replaced';
 export interface WriteHost {
   connected(options: CallOptions): Promise<void>;
   /** No state will follow (closed, auth-failed, or expired without renewal). */
-  readonly isOver: boolean;
+  isOver(): boolean;
 }
 
 export const DEFAULT_MAX_ATTEMPTS = 50;
@@ -53,12 +54,14 @@ export class BackgroundWrites {
   private readonly maxTime: number;
   private readonly report: (error: unknown) => void;
 
-  constructor(host: WriteHost, options: BackgroundWriteOptions | undefined, clock: Clock, report: (error: unknown) => void) {
+  /** `options`: the client's (its `backgroundWrites` bounds, and its `logger`, told of writes that did not finish). */
+  constructor(host: WriteHost, options: Pick<ClientOptions, 'backgroundWrites' | 'logger'>, clock: Clock, report: (error: unknown) => void) {
     this.host = host;
     this.clock = clock;
-    this.maxAttempts = options?.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
-    this.maxTime = options?.maxTime ?? DEFAULT_MAX_TIME;
+    this.maxAttempts = options.backgroundWrites?.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+    this.maxTime = options.backgroundWrites?.maxTime ?? DEFAULT_MAX_TIME;
     this.report = report;
+    logBackgroundWrites(this, options.logger);
   }
 
   /** The writes not finished yet, oldest first. */
@@ -88,7 +91,7 @@ export class BackgroundWrites {
         return result;
       },
       (error: unknown) => {
-        this.finish(job, this.stop.signal.aborted || this.host.isOver ? 'cancelled' : job.gaveUp ? 'gave-up' : 'failed', error);
+        this.finish(job, this.stop.signal.aborted || this.host.isOver() ? 'cancelled' : job.gaveUp ? 'gave-up' : 'failed', error);
         throw error;
       },
     );
@@ -117,7 +120,7 @@ export class BackgroundWrites {
         await this.host.connected({ signal, timeout: this.maxTime - elapsed });
       } catch (error) {
         if (signal.aborted) throw signal.reason;
-        if (this.host.isOver) throw error;
+        if (this.host.isOver()) throw error;
         if (error instanceof ZkError) job.lastError = error;
         continue; // an expiry with a new session to follow, or our own time limit: the checks above decide
       }
@@ -126,7 +129,7 @@ export class BackgroundWrites {
         return await step(job.attempts);
       } catch (error) {
         if (signal.aborted) throw signal.reason;
-        if (!retryable(error) || this.host.isOver) throw error;
+        if (!retryable(error) || this.host.isOver()) throw error;
         job.lastError = error as ZkError;
       }
       await sleep(backoff(job.attempts), { signal }, this.clock).catch(() => undefined);

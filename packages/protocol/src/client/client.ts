@@ -14,15 +14,16 @@ import { systemClock, type Clock } from './clock.js';
 import { Chroot } from './chroot.js';
 import { parseConnectString, type HostAddress } from './connect-string.js';
 import { watchUnreachable } from './first-connect.js';
-import { attachLogger, listenerErrors, logBackgroundWrites } from './logger.js';
+import { listenerErrors } from './logger.js';
 import { Dispatcher } from './dispatcher.js';
 import { ClientListeners, checkEventName, type ClientEventListener, type ClientEvents } from './events.js';
 import * as op from './operations.js';
-import { OpContext } from './operations.js';
+import { OpContext } from './op-context.js';
 import { sessionOptions } from './session/options.js';
 import { Session } from './session/session.js';
 import { describe as hostLabel } from './session/transport.js';
 import { stateStream, waitConnected } from './state-waits.js';
+import { clientStats, type ClientStats } from './stats.js';
 import { checkCallOptions, checkCredentials, checkFunction, checkSignal, toBytes } from './validation.js';
 import { checkOptionKeys, describeValue } from '../errors/option-keys.js';
 import { CLIENT_OPTION_KEYS, checkClientOptions } from './client-options.js';
@@ -98,11 +99,8 @@ export class ZkClient implements AsyncDisposable {
     const shared = { root: this.root, maxPacket: this.maxPacket, clock: this.clock, dispatcher };
     this.session = new Session(sessionOptions(parsed.hosts, options, { ...shared, sessionTimeout: this.requestedTimeout }));
     this.ops = new OpContext(this.session, { ...shared, requestTimeout: options.requestTimeout ?? 0, retry: options.retry });
-    const session = this.session;
-    this.background = new BackgroundWrites({ connected: (o) => this.connected(o), get isOver() { return session.isOver; } }, options.backgroundWrites, this.clock, report);
+    this.background = new BackgroundWrites({ connected: (o) => this.connected(o), isOver: () => this.session.isOver }, options, this.clock, report);
     this.admin = { reconfig: (o) => op.reconfig(this.ops, o) };
-    attachLogger(this, options.logger);
-    logBackgroundWrites(this.background, options.logger);
     if (options.trackEnsemble === true) this.stopTracking = trackEnsemble(this);
   }
 
@@ -126,6 +124,11 @@ export class ZkClient implements AsyncDisposable {
   /** ms, 0 until connected. */
   get negotiatedTimeout(): number {
     return this.session.negotiatedTimeout;
+  }
+
+  /** Counters for a health endpoint, as plain values (see ClientStats and the observability guide). */
+  stats(): ClientStats {
+    return clientStats(this.session, this.ops.stats);
   }
 
   /** '' when none. */
@@ -228,8 +231,7 @@ export class ZkClient implements AsyncDisposable {
 
   /**
    * Creates a node and resolves with its path (sequential nodes get a suffix) and Stat. Fails with NODE_EXISTS,
-   * NO_NODE (no parent)… With `{ protected: true }`, Curator's protection against a lost reply; a protected
-   * create that fails with its outcome unknown (timeout, abort, connection loss) deletes its node in the background.
+   * NO_NODE (no parent)… `{ protected: true }`: Curator's protection, and no orphan after a timeout or abort.
    */
   create(path: string, data?: Data | null, options: CreateOptions = NO_OPTIONS): Promise<{ path: string; stat: Stat }> {
     if (options?.protected === true) return op.protectedCreate(this.ops, this, this.background, path, data, options);

@@ -15,13 +15,15 @@
  *                      session end), a background clean-up lists the parent and deletes the child with our
  *                      uuid (Curator's FindAndDeleteProtectedNodeInBackground), so no orphan is left.
  *
- * Both are built only on the client's public operations.
+ * Both are built only on the client's public operations; a repeated try says its number in its options
+ * (`ATTEMPT`, request-trace.ts), so its zkts:request trace shows it as a retry.
  */
 import { ConnectionLossError, ServerError, SessionExpiredError, ZkError } from '../errors/errors.js';
 import { KeeperCode } from '../errors/codes.js';
 import { raceCancel } from './cancel.js';
 import type { BackgroundWrites, StepResult } from './background-writes.js';
 import { basename, joinPath, parentPath } from './paths.js';
+import { ATTEMPT, type AttemptOption } from './request-trace.js';
 import type { CallOptions, CreateOptions, Data, Stat } from './types.js';
 
 export type { BackgroundWrites } from './background-writes.js';
@@ -30,8 +32,8 @@ export type { BackgroundWrites } from './background-writes.js';
 export interface IdempotentClient {
   readonly sessionId: bigint;
   connected(options?: CallOptions): Promise<void>;
-  create(path: string, data?: Data | null, options?: CreateOptions): Promise<{ path: string; stat: Stat }>;
-  delete(path: string, options?: CallOptions & { version?: number }): Promise<void>;
+  create(path: string, data?: Data | null, options?: CreateOptions & AttemptOption): Promise<{ path: string; stat: Stat }>;
+  delete(path: string, options?: CallOptions & { version?: number } & AttemptOption): Promise<void>;
   exists(path: string, options?: CallOptions): Promise<Stat | null>;
   getChildren(path: string, options?: CallOptions): Promise<{ children: string[]; stat: Stat }>;
 }
@@ -61,7 +63,7 @@ export function guaranteedDelete(client: IdempotentClient, background: Backgroun
       session = client.sessionId;
     }
     try {
-      await client.delete(path, version === undefined ? {} : { version });
+      await client.delete(path, version === undefined ? { [ATTEMPT]: attempt } : { version, [ATTEMPT]: attempt });
     } catch (error) {
       if (attempt > 1 && isCode(error, KeeperCode.NO_NODE)) return 'done'; // a lost try was applied
       throw error;
@@ -80,9 +82,9 @@ export async function protectedCreate(client: IdempotentClient, background: Back
   const session = client.sessionId;
   const { protected: _, ...createOptions } = options as CreateOptions & { protected?: boolean };
   try {
-    for (;;) {
+    for (let attempt = 1; ; attempt++) {
       try {
-        return await client.create(target, data, createOptions);
+        return await client.create(target, data, attempt === 1 ? createOptions : { ...createOptions, [ATTEMPT]: attempt });
       } catch (error) {
         if (!(error instanceof ConnectionLossError)) throw error;
       }
