@@ -186,6 +186,8 @@ describe('writes that finish', () => {
     fixture.proxy.dropNextReply();
     const controller = new AbortController();
     const creating = zk.create(`${parent}/n`, null, { protected: true, signal: controller.signal }).catch((e: unknown) => e);
+    // Time for the request to be written (an abort while it is still queued takes it back unsent); not the proof:
+    // the cversion below shows whether the create was applied and then cleaned up.
     await new Promise((r) => setTimeout(r, 100));
     controller.abort();
     expect(await creating).toMatchObject({ code: 'ABORTED' });
