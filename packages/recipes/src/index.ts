@@ -11,7 +11,7 @@ export {
 export {
   RecipeError, LockNotHeldError, LockBusyError, LockUpgradeError, LockLostError, RecipeArgumentError, RecipeClosedError,
   CounterOutcomeUnknownError, OutcomeUnknownError, DataFormatError, InstanceFormatError, ServiceNotRegisteredError,
-  QueueItemCorruptError,
+  QueueItemCorruptError, CompressedDataError, DecompressedTooLargeError,
   type RecipeErrorCode,
 } from './errors.js';
 // The two contract types every recipe takes, and the tracing channels' names and context types; the rest of
@@ -72,3 +72,6 @@ export {
   setQuota, getQuota, listQuotas, deleteQuota, QuotaConflictError, QuotaFormatError,
   type Quota, type QuotaLimits, type QuotaUsage, type SetQuotaOptions, type DeleteQuotaOptions, type QuotaReadOptions,
 } from './quotas/index.js';
+export {
+  compressLikeCurator, decompressLikeCurator, gunzipDecoder, DEFAULT_MAX_DECOMPRESSED_BYTES, type DecompressOptions,
+} from './compression/index.js';
