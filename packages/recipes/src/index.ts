@@ -41,8 +41,8 @@ export {
 } from './queues/index.js';
 export { NonBlockingLease, MultiNonBlockingLease, type NonBlockingLeaseOptions, type LeaseTerm } from './leases/index.js';
 export {
-  DistributedAtomicLong, Counter, SharedCount,
-  type DistributedAtomicLongOptions, type AtomicResult, type PromotedToLock, type CounterOptions, type CounterChange,
+  DistributedAtomicLong, DistributedAtomicInteger, Counter, SharedCount,
+  type DistributedAtomicLongOptions, type DistributedAtomicIntegerOptions, type AtomicResult, type PromotedToLock, type CounterOptions, type CounterChange,
   type CasStats, type VersionedCount,
 } from './counters/index.js';
 export {

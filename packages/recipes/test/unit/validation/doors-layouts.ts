@@ -1,6 +1,6 @@
 // Validation table rows: Curator's SimpleDistributedQueue, SharedValue, DistributedAtomicInteger and the gzip helpers.
-import { compressLikeCurator, decompressLikeCurator, gunzipDecoder } from '../../../src/index.js';
-import { bad, type Door } from './bad-values.js';
+import { DistributedAtomicInteger, compressLikeCurator, decompressLikeCurator, gunzipDecoder } from '../../../src/index.js';
+import { bad, client, type Door } from './bad-values.js';
 
 type A = Readonly<Record<string, unknown>>;
 const gz = compressLikeCurator('x');
@@ -11,4 +11,16 @@ export const layoutDoors: Door[] = [
   { door: 'decompressLikeCurator', style: 'sync', args: { data: bad.bytes }, options: decompressOptions, optionsType: 'DecompressOptions',
     call: ({ data = gz }: A, o) => decompressLikeCurator(data as never, o as never) },
   { door: 'gunzipDecoder', style: 'sync', options: decompressOptions, optionsType: 'DecompressOptions', call: (_, o) => gunzipDecoder(o as never) },
+  { door: 'DistributedAtomicInteger', style: 'sync', args: { client: bad.client, path: bad.path }, optionsType: 'DistributedAtomicIntegerOptions',
+    options: {
+      retry: [...bad.object, { label: 'without delayBefore', value: {} }],
+      promoteToLock: [...bad.object, { label: 'without a path', value: {}, mentions: ['promoteToLock.path', 'undefined'] }],
+    },
+    call: ({ client: c = client(), path = '/a' }: A, o) => new DistributedAtomicInteger(c as never, path as never, o as never) },
+  ...(['add', 'subtract', 'trySet', 'initialize'] as const).map((m): Door => ({
+    door: `DistributedAtomicInteger.${m}`, style: 'async', args: { [m === 'add' || m === 'subtract' ? 'delta' : 'value']: [...bad.int32, { label: 'a bigint', value: 1n }] },
+    call: (a: A) => new DistributedAtomicInteger(client(), '/a')[m](Object.values(a)[0] as never),
+  })),
+  { door: 'DistributedAtomicInteger.compareAndSet', style: 'async', args: { expected: bad.int32, value: bad.int32 },
+    call: ({ expected = 0, value = 1 }: A) => new DistributedAtomicInteger(client(), '/a').compareAndSet(expected as never, value as never) },
 ];
