@@ -23,7 +23,8 @@ export type RecipeErrorCode =
   | 'QUOTA_FORMAT'
   | 'QUOTA_CONFLICT'
   | 'COMPRESSED_CORRUPT'
-  | 'DECOMPRESSED_TOO_LARGE';
+  | 'DECOMPRESSED_TOO_LARGE'
+  | 'QUEUE_EMPTY';
 
 const BRAND = Symbol.for('zkts.recipes.error');
 
@@ -161,5 +162,15 @@ export class DecompressedTooLargeError extends RecipeError {
   constructor(maxBytes: number, options?: ErrorOptions) {
     super('DECOMPRESSED_TOO_LARGE', `decompressed data passes the limit of ${maxBytes} bytes`, options);
     this.maxBytes = maxBytes;
+  }
+}
+
+/** element() or remove() on an empty queue (Curator's NoSuchElementException). */
+export class QueueEmptyError extends RecipeError {
+  readonly path: string;
+
+  constructor(path: string) {
+    super('QUEUE_EMPTY', `queue ${path} is empty`);
+    this.path = path;
   }
 }

@@ -11,7 +11,7 @@ export {
 export {
   RecipeError, LockNotHeldError, LockBusyError, LockUpgradeError, LockLostError, RecipeArgumentError, RecipeClosedError,
   CounterOutcomeUnknownError, OutcomeUnknownError, DataFormatError, InstanceFormatError, ServiceNotRegisteredError,
-  QueueItemCorruptError, CompressedDataError, DecompressedTooLargeError,
+  QueueItemCorruptError, CompressedDataError, DecompressedTooLargeError, QueueEmptyError,
   type RecipeErrorCode,
 } from './errors.js';
 // The two contract types every recipe takes, and the tracing channels' names and context types; the rest of
@@ -34,7 +34,7 @@ export {
 } from './nodes/index.js';
 export { Barrier, DoubleBarrier } from './barriers/index.js';
 export {
-  Queue, LockingQueue, DistributedQueue, DistributedPriorityQueue, DistributedDelayQueue, DistributedIdQueue, CuratorQueueBase,
+  Queue, SimpleDistributedQueue, LockingQueue, DistributedQueue, DistributedPriorityQueue, DistributedDelayQueue, DistributedIdQueue, CuratorQueueBase,
   bytesSerializer,
   type LockingQueueOptions, type LockedEntry, type PutOptions, type CuratorQueueOptions, type QueueSerializer,
   type QueueConsumerStats,

@@ -89,7 +89,7 @@ describe('the table covers the sources', () => {
   const NO_DOOR = new Set([
     'RecipeError', 'LockNotHeldError', 'LockBusyError', 'LockUpgradeError', 'LockLostError', 'RecipeArgumentError', 'RecipeClosedError',
     'CounterOutcomeUnknownError', 'OutcomeUnknownError', 'DataFormatError', 'InstanceFormatError', 'ServiceNotRegisteredError',
-    'QueueItemCorruptError', 'CacheDecodeError', 'CacheReadError', 'QuotaConflictError', 'QuotaFormatError', 'CompressedDataError', 'DecompressedTooLargeError', 'RoundRobinStrategy', 'ReadLock', 'WriteLock', 'CuratorQueueBase',
+    'QueueItemCorruptError', 'CacheDecodeError', 'CacheReadError', 'QuotaConflictError', 'QuotaFormatError', 'CompressedDataError', 'DecompressedTooLargeError', 'QueueEmptyError', 'RoundRobinStrategy', 'ReadLock', 'WriteLock', 'CuratorQueueBase',
   ]);
 
   it('every exported constructor and function has a door', () => {

@@ -1,6 +1,6 @@
 // Validation table rows: Curator's SimpleDistributedQueue, SharedValue, DistributedAtomicInteger and the gzip helpers.
-import { DistributedAtomicInteger, compressLikeCurator, decompressLikeCurator, gunzipDecoder } from '../../../src/index.js';
-import { bad, client, type Door } from './bad-values.js';
+import { DistributedAtomicInteger, SimpleDistributedQueue, compressLikeCurator, decompressLikeCurator, gunzipDecoder } from '../../../src/index.js';
+import { bad, client, WAIT, type Door } from './bad-values.js';
 
 type A = Readonly<Record<string, unknown>>;
 const gz = compressLikeCurator('x');
@@ -23,4 +23,9 @@ export const layoutDoors: Door[] = [
   })),
   { door: 'DistributedAtomicInteger.compareAndSet', style: 'async', args: { expected: bad.int32, value: bad.int32 },
     call: ({ expected = 0, value = 1 }: A) => new DistributedAtomicInteger(client(), '/a').compareAndSet(expected as never, value as never) },
+  { door: 'SimpleDistributedQueue', style: 'sync', args: { client: bad.client, path: bad.path },
+    call: ({ client: c = client(), path = '/sq' }: A) => new SimpleDistributedQueue(c as never, path as never) },
+  { door: 'SimpleDistributedQueue.offer', style: 'async', args: { data: bad.data }, call: ({ data }: A) => new SimpleDistributedQueue(client(), '/sq').offer(data as never) },
+  { door: 'SimpleDistributedQueue.poll', style: 'async', options: WAIT, call: (_, o) => new SimpleDistributedQueue(client(), '/sq').poll(o as never) },
+  { door: 'SimpleDistributedQueue.take', style: 'async', options: WAIT, call: (_, o) => new SimpleDistributedQueue(client(), '/sq').take(o as never) },
 ];
