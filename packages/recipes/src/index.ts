@@ -41,9 +41,9 @@ export {
 } from './queues/index.js';
 export { NonBlockingLease, MultiNonBlockingLease, type NonBlockingLeaseOptions, type LeaseTerm } from './leases/index.js';
 export {
-  DistributedAtomicLong, DistributedAtomicInteger, Counter, SharedCount,
+  DistributedAtomicLong, DistributedAtomicInteger, Counter, SharedCount, SharedValue,
   type DistributedAtomicLongOptions, type DistributedAtomicIntegerOptions, type AtomicResult, type PromotedToLock, type CounterOptions, type CounterChange,
-  type CasStats, type VersionedCount,
+  type CasStats, type VersionedCount, type VersionedValue,
 } from './counters/index.js';
 export {
   TreeCache, NodeCache, ChildrenCache, CacheDecodeError, CacheReadError, watchData, watchChildren,

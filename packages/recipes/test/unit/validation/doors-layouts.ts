@@ -1,5 +1,5 @@
 // Validation table rows: Curator's SimpleDistributedQueue, SharedValue, DistributedAtomicInteger and the gzip helpers.
-import { DistributedAtomicInteger, SimpleDistributedQueue, compressLikeCurator, decompressLikeCurator, gunzipDecoder } from '../../../src/index.js';
+import { DistributedAtomicInteger, SharedValue, SimpleDistributedQueue, compressLikeCurator, decompressLikeCurator, gunzipDecoder } from '../../../src/index.js';
 import { bad, client, WAIT, type Door } from './bad-values.js';
 
 type A = Readonly<Record<string, unknown>>;
@@ -28,4 +28,14 @@ export const layoutDoors: Door[] = [
   { door: 'SimpleDistributedQueue.offer', style: 'async', args: { data: bad.data }, call: ({ data }: A) => new SimpleDistributedQueue(client(), '/sq').offer(data as never) },
   { door: 'SimpleDistributedQueue.poll', style: 'async', options: WAIT, call: (_, o) => new SimpleDistributedQueue(client(), '/sq').poll(o as never) },
   { door: 'SimpleDistributedQueue.take', style: 'async', options: WAIT, call: (_, o) => new SimpleDistributedQueue(client(), '/sq').take(o as never) },
+  { door: 'SharedValue', style: 'sync', args: { client: bad.client, path: bad.path, seed: bad.data }, options: { clock: bad.clock },
+    call: ({ client: c = client(), path = '/sv', seed = 'x' }: A, o) => new SharedValue(c as never, path as never, seed as never, o as never) },
+  { door: 'SharedValue.setValue', style: 'async', args: { data: bad.data }, call: ({ data }: A) => new SharedValue(client(), '/sv', 'x').setValue(data as never) },
+  { door: 'SharedValue.trySetValue', style: 'async',
+    args: {
+      previous: [...bad.object, { label: 'a value that is no bytes', value: { value: 'x', version: 0 } }, { label: 'a negative version', value: { value: new Uint8Array(0), version: -1 } }],
+      data: bad.data,
+    },
+    call: ({ previous = { value: new Uint8Array(0), version: 0 }, data = 'y' }: A) => new SharedValue(client(), '/sv', 'x').trySetValue(previous as never, data as never) },
+  { door: 'SharedValue.onChange', style: 'sync', args: { listener: bad.function }, call: ({ listener }: A) => new SharedValue(client(), '/sv', 'x').onChange(listener as never) },
 ];
