@@ -13,15 +13,16 @@ import { systemClock, type Clock } from './clock.js';
 import { Chroot } from './chroot.js';
 import { parseConnectString, type HostAddress } from './connect-string.js';
 import { watchUnreachable } from './first-connect.js';
-import { attachLogger, listenerErrors } from './logger.js';
+import { listenerErrors } from './logger.js';
 import { Dispatcher } from './dispatcher.js';
 import { ClientListeners, checkEventName, type ClientEventListener, type ClientEvents } from './events.js';
 import * as op from './operations.js';
-import { OpContext } from './operations.js';
+import { OpContext } from './op-context.js';
 import { sessionOptions } from './session/options.js';
 import { Session } from './session/session.js';
 import { describe as hostLabel } from './session/transport.js';
 import { stateStream, waitConnected } from './state-waits.js';
+import { clientStats, type ClientStats } from './stats.js';
 import { checkCallOptions, checkCredentials, checkFunction, checkSignal, toBytes } from './validation.js';
 import { checkOptionKeys, describeValue } from '../errors/option-keys.js';
 import { CLIENT_OPTION_KEYS, CONNECT_OPTION_KEYS, checkClientOptions } from './client-options.js';
@@ -93,7 +94,6 @@ export class ZkClient implements AsyncDisposable {
     this.session = new Session(sessionOptions(parsed.hosts, options, { ...shared, sessionTimeout: this.requestedTimeout }));
     this.ops = new OpContext(this.session, { ...shared, requestTimeout: options.requestTimeout ?? 0, retry: options.retry });
     this.admin = { reconfig: (o) => op.reconfig(this.ops, o) };
-    attachLogger(this, options.logger);
     if (options.trackEnsemble === true) this.stopTracking = trackEnsemble(this);
   }
 
@@ -117,6 +117,11 @@ export class ZkClient implements AsyncDisposable {
   /** ms, 0 until connected. */
   get negotiatedTimeout(): number {
     return this.session.negotiatedTimeout;
+  }
+
+  /** Counters for a health endpoint, as plain values (see ClientStats and the observability guide). */
+  stats(): ClientStats {
+    return clientStats(this.session, this.ops.stats);
   }
 
   /** '' when none. */

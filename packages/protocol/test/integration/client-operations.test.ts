@@ -1,8 +1,8 @@
 // Every operation against the shared server, each error code it can produce, and the chroot on every
 // returned path.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { channel } from 'node:diagnostics_channel';
-import { Acls, InvalidArgumentError, MultiError, Perms, ServerError, digestId, type WatchEvent, type ZkClient } from '@zkts/protocol';
+import { tracingChannel } from 'node:diagnostics_channel';
+import { Acls, ChannelNames, InvalidArgumentError, MultiError, Perms, ServerError, digestId, type WatchEvent, type ZkClient } from '@zkts/protocol';
 import { open, sharedServer, text, uniqueRoot, until } from '../support/integration.js';
 
 async function code(promise: Promise<unknown>): Promise<string> {
@@ -261,19 +261,20 @@ describe('operations and their errors', () => {
 
   it('getConfig, reconfig (disabled on this server), mkdirp and removeRecursive', async () => {
     // A standalone server has no dynamic configuration: /zookeeper/config is the empty node ZooKeeper makes at start.
-    const sent: { opName: string; path: string | undefined }[] = [];
+    const sent: { op: string; path: string | undefined }[] = [];
     const onRequest = (m: unknown): void => {
-      const msg = m as { opName: string; path: string | undefined; sessionId: bigint };
-      if (msg.sessionId === zk.sessionId) sent.push({ opName: msg.opName, path: msg.path });
+      const msg = m as { op: string; path: string | undefined; sessionId: bigint };
+      if (msg.sessionId === zk.sessionId) sent.push({ op: msg.op, path: msg.path });
     };
-    channel('zkts:request').subscribe(onRequest);
+    const started = tracingChannel(ChannelNames.request).start;
+    started.subscribe(onRequest);
     let cfg: Awaited<ReturnType<ZkClient['getConfig']>>;
     try {
       cfg = await zk.getConfig();
     } finally {
-      channel('zkts:request').unsubscribe(onRequest);
+      started.unsubscribe(onRequest);
     }
-    expect(sent).toEqual([{ opName: 'getData', path: '/zookeeper/config' }]);
+    expect(sent).toEqual([{ op: 'getData', path: '/zookeeper/config' }]);
     expect(text(cfg.data)).toBe('');
     expect(cfg.stat).toMatchObject({ czxid: 0n, mzxid: 0n, version: 0, dataLength: 0, numChildren: 0, ephemeralOwner: 0n });
     expect(cfg).toEqual(await zk.getData('/zookeeper/config'));
@@ -300,7 +301,9 @@ describe('bad input', () => {
     const onRequest = (m: unknown): void => {
       if ((m as { sessionId: bigint }).sessionId === zk.sessionId) sent.push(m);
     };
-    channel('zkts:request').subscribe(onRequest);
+    // Every request the API sends starts a trace; a refused argument must not get that far.
+    const requests = tracingChannel(ChannelNames.request);
+    requests.start.subscribe(onRequest);
     try {
       const attempts: Promise<unknown>[] = [
         zk.create('no-slash'),
@@ -315,7 +318,7 @@ describe('bad input', () => {
       for (const a of attempts) await expect(a).rejects.toBeInstanceOf(InvalidArgumentError);
       expect(sent).toEqual([]);
     } finally {
-      channel('zkts:request').unsubscribe(onRequest);
+      requests.start.unsubscribe(onRequest);
       await zk.close();
     }
   });

@@ -39,7 +39,7 @@ describe('host list updates', () => {
     // With every draw 0: the new servers first, then the kept ones, each in the shuffled list's order.
     expect(tried.map((t) => t.host.port)).toEqual([4, 5, 2, 3, 1]);
     // Then round-robin from the last one tried, in the list's (shuffled) order, still without a back-off.
-    expect(p.next(0)).toEqual({ host: hosts(2)[0], delay: 0 });
+    expect(p.next(0)).toEqual({ host: hosts(2)[0], delay: 0, reason: 'cycle' });
   });
 
   it('10,000 simulated clients on 3 servers grown to 5 end up even, and only the needed share moves', () => {
@@ -111,12 +111,12 @@ describe('the wait after a dropped connection', () => {
     p.next(0);
     p.connected();
     expect(p.dropped('closed', 30_000, 0)).toBe(50);
-    expect(p.next(0)).toEqual({ host: hosts(2)[0], delay: 50 });
+    expect(p.next(0)).toEqual({ host: hosts(2)[0], delay: 50, reason: 'lost' });
     // The other hosts of the cycle follow at once; after the whole cycle failed, the ~1 s back-off.
-    expect(p.next(0).delay).toBe(0);
+    expect(p.next(0)).toMatchObject({ delay: 0, reason: 'cycle' });
     expect(p.next(0).delay).toBe(0);
     r = 0.5;
-    expect(p.next(0).delay).toBe(1000);
+    expect(p.next(0)).toMatchObject({ delay: 1000, reason: 'cycle' });
     p.connected();
     r = 0.999;
     expect(p.dropped('closed', 30_000, 0)).toBe(599);
@@ -146,13 +146,37 @@ describe('the wait after a dropped connection', () => {
     p.connected();
     expect(p.update(hosts(4, 5), hosts(1)[0])).toBe(true);
     expect(p.dropped('closed', 30_000, 0)).toBe(0);
-    expect(p.next(0).delay).toBe(0);
+    expect(p.next(0)).toMatchObject({ delay: 0, reason: 'move' });
     const q = new HostProvider(hosts(1, 2, 3), false, () => 0, range);
     q.next(0);
     q.connected();
     q.prefer(hosts(3)[0] as HostAddress);
     expect(q.dropped('closed', 30_000, 0)).toBe(0);
-    expect(q.next(0)).toEqual({ host: hosts(3)[0], delay: 0 });
+    expect(q.next(0)).toEqual({ host: hosts(3)[0], delay: 0, reason: 'move' });
+  });
+
+  it('says why each dial happens: the first connect, a drop of each kind, an expiry, a move, the next step of a cycle', () => {
+    const p = new HostProvider(hosts(1, 2), false, () => 0, range);
+    expect(p.nextReason).toBe('first');
+    expect(p.next(0).reason).toBe('first');
+    expect(p.next(0).reason).toBe('cycle');
+    p.connected();
+    p.dropped('contested', 30_000, 0);
+    expect(p.nextReason).toBe('contested');
+    expect(p.next(0).reason).toBe('contested');
+    p.connected();
+    expect(p.dropped('expired', 0, 0)).toBe(50);
+    expect(p.next(0)).toMatchObject({ delay: 50, reason: 'expired' });
+    // A broken connection is lost too: redialled at once, then the next host is a step of the cycle.
+    p.connected();
+    expect(p.dropped('broken', 30_000, 10_000)).toBe(0);
+    expect(p.next(10_000)).toMatchObject({ delay: 0, reason: 'lost' });
+    expect(p.next(10_001).reason).toBe('cycle');
+    p.connected();
+    expect(p.update(hosts(3, 4, 5), hosts(1)[0])).toBe(true);
+    expect(p.nextReason).toBe('move');
+    expect(p.next(0).reason).toBe('move');
+    expect(p.next(0).reason).toBe('cycle');
   });
 
   it('what a drop says: SESSION_MOVED or an orderly server close soon after re-attaching is a contest; a socket error or our own close is broken; an orderly close is closed', () => {
@@ -173,14 +197,14 @@ describe('the wait after a dropped connection', () => {
     p.connected();
     // 50 + 550·0.5 = 325 ms drawn: the redial gets those 325 ms.
     expect(p.dropped('broken', 30_000, 10_000)).toBe(0);
-    expect(p.next(10_000)).toEqual({ host: hosts(1)[0], delay: 0, within: 325 });
+    expect(p.next(10_000)).toEqual({ host: hosts(1)[0], delay: 0, within: 325, reason: 'lost' });
     // Refused 5 ms later: the next host waits the other 320 ms.
-    expect(p.next(10_005)).toEqual({ host: hosts(2)[0], delay: 320 });
+    expect(p.next(10_005)).toEqual({ host: hosts(2)[0], delay: 320, reason: 'cycle' });
     // Failed after the whole window (a dead machine): no further wait.
     p.connected();
     expect(p.dropped('broken', 30_000, 20_000)).toBe(0);
     expect(p.next(20_000).within).toBe(325);
-    expect(p.next(20_400)).toEqual({ host: hosts(3)[0], delay: 0 });
+    expect(p.next(20_400)).toEqual({ host: hosts(3)[0], delay: 0, reason: 'cycle' });
     // A drawn wait shorter than the floor still gives the redial the floor.
     r = 0;
     p.connected();
@@ -193,13 +217,13 @@ describe('the wait after a dropped connection', () => {
     p.next(0);
     p.connected();
     expect(p.dropped('broken', 30_000, 1000)).toBe(0);
-    expect(p.next(1000)).toEqual({ host: hosts(1)[0], delay: 0, within: MIN_REDIAL_WINDOW_MS });
+    expect(p.next(1000)).toEqual({ host: hosts(1)[0], delay: 0, within: MIN_REDIAL_WINDOW_MS, reason: 'lost' });
     p.connected();
     expect(p.dropped('broken', 30_000, 1000 + REDIAL_SPACING_MS - 1)).toBe(50);
-    expect(p.next(1000 + REDIAL_SPACING_MS - 1)).toEqual({ host: hosts(2)[0], delay: 50 });
+    expect(p.next(1000 + REDIAL_SPACING_MS - 1)).toEqual({ host: hosts(2)[0], delay: 50, reason: 'lost' });
     p.connected();
     expect(p.dropped('broken', 30_000, 1000 + 2 * REDIAL_SPACING_MS)).toBe(0);
-    expect(p.next(1000 + 2 * REDIAL_SPACING_MS)).toEqual({ host: hosts(2)[0], delay: 0, within: MIN_REDIAL_WINDOW_MS });
+    expect(p.next(1000 + 2 * REDIAL_SPACING_MS)).toEqual({ host: hosts(2)[0], delay: 0, within: MIN_REDIAL_WINDOW_MS, reason: 'lost' });
   });
 
   it('closed and expired: the drawn wait before the next host, never the same one at once', () => {
@@ -207,10 +231,10 @@ describe('the wait after a dropped connection', () => {
     p.next(0);
     p.connected();
     expect(p.dropped('closed', 30_000, 0)).toBe(600);
-    expect(p.next(0)).toEqual({ host: hosts(2)[0], delay: 600 });
+    expect(p.next(0)).toEqual({ host: hosts(2)[0], delay: 600, reason: 'lost' });
     p.connected();
     expect(p.dropped('expired', 0, 0)).toBe(600);
-    expect(p.next(0)).toEqual({ host: hosts(1)[0], delay: 600 });
+    expect(p.next(0)).toEqual({ host: hosts(1)[0], delay: 600, reason: 'expired' });
   });
 
   it('the option is checked: 0 ≤ min ≤ max ≤ 60 s, finite numbers', () => {

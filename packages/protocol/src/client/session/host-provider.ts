@@ -22,6 +22,7 @@
  * the plain round-robin resumes.
  */
 import type { HostAddress } from '../connect-string.js';
+import type { DialReason } from '../diagnostics.js';
 import { DEFAULT_RECONNECT_DELAY, MIN_REDIAL_WINDOW_MS, REDIAL_SPACING_MS, ReconnectDelays, type DelayRange, type DropKind } from './reconnect-delay.js';
 
 export { dropKind } from './reconnect-delay.js';
@@ -47,7 +48,12 @@ export interface NextDial {
   delay: number;
   /** A bound on the dial and its handshake, below the usual connect timeout (absent: the usual one). */
   within?: number;
+  /** Why this dial happens (zkts:connection's `reason`). */
+  reason: DialReason;
 }
+
+/** A drop's kind as the reason of the dial after it: a connection closed or broken is `lost`. */
+const REASON_OF: Record<DropKind, DialReason> = { closed: 'lost', broken: 'lost', expired: 'expired', contested: 'contested' };
 
 interface Rebalance {
   /** Probability of picking from `fresh` (servers new to the list) rather than `kept`. */
@@ -73,6 +79,8 @@ export class HostProvider {
   /** A broken connection's server is being dialled again at once; `until` ends the wait it stands in for. */
   private redial: { until: number; dialled: boolean } | null = null;
   private lastRedialAt = Number.NEGATIVE_INFINITY;
+  /** Why the next dial happens: what came since the last one (a drop, a move), else the next step of a cycle. */
+  private why: DialReason = 'first';
 
   constructor(hosts: readonly HostAddress[], shuffle: boolean, random: () => number = Math.random, reconnectDelay: DelayRange = DEFAULT_RECONNECT_DELAY) {
     this.random = random;
@@ -96,6 +104,7 @@ export class HostProvider {
   dropped(kind: DropKind, negotiated: number, now: number): number {
     this.redial = null;
     if (this.rebalance !== null || this.preferred) return 0;
+    this.why = REASON_OF[kind];
     const delay = this.delays.after(kind, negotiated);
     // At most one immediate redial in a while: a server that keeps breaking connections gets the plain wait.
     if (kind === 'broken' && this.index >= 0 && now - this.lastRedialAt >= REDIAL_SPACING_MS) {
@@ -107,28 +116,35 @@ export class HostProvider {
     return delay;
   }
 
+  /** Why the next dial will happen (see DialReason). */
+  get nextReason(): DialReason {
+    return this.why;
+  }
+
   /** The next host, and how long to wait before dialling it: the drop's delay, or the back-off once a full cycle failed. */
   next(now: number): NextDial {
     let pending = this.pending;
+    const reason = this.why;
     this.pending = null;
     this.preferred = false;
+    this.why = 'cycle';
     const redial = this.redial;
     if (redial !== null && !redial.dialled) {
       redial.dialled = true;
       this.lastRedialAt = now;
-      return { host: this.list[this.index] as HostAddress, delay: 0, within: Math.max(MIN_REDIAL_WINDOW_MS, redial.until - now) };
+      return { host: this.list[this.index] as HostAddress, delay: 0, within: Math.max(MIN_REDIAL_WINDOW_MS, redial.until - now), reason };
     }
     if (redial !== null) {
       this.redial = null;
       pending = Math.max(0, redial.until - now);
     }
     const moving = this.nextWhileRebalancing();
-    if (moving !== undefined) return { host: moving, delay: 0 };
+    if (moving !== undefined) return { host: moving, delay: 0, reason };
     this.index = (this.index + 1) % this.list.length;
     const cycleDone = this.attempts > 0 && this.attempts % this.list.length === 0;
     this.attempts++;
     const delay = pending ?? (cycleDone ? Math.round(CYCLE_BACKOFF_MS * (0.5 + this.random())) : 0);
-    return { host: this.list[this.index] as HostAddress, delay };
+    return { host: this.list[this.index] as HostAddress, delay, reason };
   }
 
   private nextWhileRebalancing(): HostAddress | undefined {
@@ -157,6 +173,7 @@ export class HostProvider {
     this.pending = null;
     this.redial = null;
     this.preferred = true;
+    this.why = 'move';
   }
 
   /** A connection succeeded: the next failure starts a fresh cycle. */
@@ -197,6 +214,7 @@ export class HostProvider {
     }
     this.rebalance = { pNew, fresh, kept, nextFresh: 0, nextKept: 0 };
     this.index = -1;
+    this.why = 'move';
     return true;
   }
 }

@@ -20,25 +20,15 @@ afterEach(async () => {
   await clients.closeAll();
 });
 
-/** Records the removeWatches requests this process sends and their outcome (from the client's diagnostics). */
-function watchRemovals(): { sessionId: bigint; path: string; err: number }[] {
-  const sent = new Map<string, { sessionId: bigint; path: string }>();
-  const done: { sessionId: bigint; path: string; err: number }[] = [];
-  const onRequest = (msg: unknown): void => {
-    const m = msg as { opName: string; sessionId: bigint; xid: number; path: string };
-    if (m.opName === 'removeWatches') sent.set(`${m.sessionId}/${m.xid}`, { sessionId: m.sessionId, path: m.path });
+/** Records the removeWatches requests this process sends and their outcome (from the client's zkts:request traces). */
+function watchRemovals(): { sessionId: bigint; path: string; errorCode: string | undefined }[] {
+  const done: { sessionId: bigint; path: string; errorCode: string | undefined }[] = [];
+  const onEnd = (msg: unknown): void => {
+    const t = msg as { op: string; sessionId: bigint; path: string; errorCode: string | undefined };
+    if (t.op === 'removeWatches') done.push({ sessionId: t.sessionId, path: t.path, errorCode: t.errorCode });
   };
-  const onReply = (msg: unknown): void => {
-    const m = msg as { opName: string; sessionId: bigint; xid: number; err: number };
-    const req = sent.get(`${m.sessionId}/${m.xid}`);
-    if (m.opName === 'removeWatches' && req !== undefined) done.push({ ...req, err: m.err });
-  };
-  subscribe('zkts:request', onRequest);
-  subscribe('zkts:reply', onReply);
-  stopRecording.push(() => {
-    unsubscribe('zkts:request', onRequest);
-    unsubscribe('zkts:reply', onReply);
-  });
+  subscribe('tracing:zkts:request:asyncEnd', onEnd);
+  stopRecording.push(() => unsubscribe('tracing:zkts:request:asyncEnd', onEnd));
   return done;
 }
 
@@ -128,7 +118,7 @@ describe('Mutex', () => {
     // It left no watch behind on the node it waited for (waiter 1's): its client removed it on the server.
     // (ZooKeeper's checkWatches cannot show this: it answers for any session while others watch the path.)
     const waitedFor = (await mutexes[1]!.participants())[2]!.node;
-    expect(removals).toContainEqual({ sessionId: cs[2]!.sessionId, path: waitedFor, err: 0 });
+    expect(removals).toContainEqual({ sessionId: cs[2]!.sessionId, path: waitedFor, errorCode: undefined });
     expect((await childrenOf(cs[0]!, dir)).length).toBe(6); // head + 5 waiters, the timed-out one is gone
     await head.release();
     await Promise.all(waiters);
@@ -284,15 +274,15 @@ describe('Mutex', () => {
     const dir = `${root}/lock`;
     const created: string[] = [];
     const onRequest = (msg: unknown): void => {
-      const m = msg as { opName?: string; path?: string };
-      if (m.opName === 'createContainer' && m.path !== undefined) created.push(m.path);
+      const m = msg as { op?: string; path?: string };
+      if (m.op === 'createContainer' && m.path !== undefined) created.push(m.path);
     };
-    subscribe('zkts:request', onRequest);
+    subscribe('tracing:zkts:request:start', onRequest);
     let a: LockHandle;
     try {
       a = await new Mutex(cs[0]!, dir, { data: 'worker-a' }).acquire();
     } finally {
-      unsubscribe('zkts:request', onRequest);
+      unsubscribe('tracing:zkts:request:start', onRequest);
     }
     // Parents are made with createContainer (Curator's creatingParentContainersIfNeeded), lazily: after NoNode.
     expect(created).toEqual([root, dir]);
