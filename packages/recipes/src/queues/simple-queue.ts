@@ -7,7 +7,8 @@
  *
  * Taking is exact where Curator's is not: Curator reads then deletes, and a delete whose reply is lost is retried
  * into NoNode, so the item is lost. Here the delete runs in one multi with an EPHEMERAL receipt (claim.ts) named
- * `<path>/zkts-claim-<item>`: not `qn-`, so Curator's consumers skip it, and it lives only for the claim. A
+ * `<path>/zkts-claim-<item>`: not `qn-`, so Curator's consumers skip it; it is deleted right after the claim
+ * (or, if that delete meets a connection loss, goes with our session). A
  * lost reply is settled by the receipt: each item goes to exactly one consumer, zkts's or Curator's.
  * Offering is as Curator's: a create whose reply is lost is sent again, so such an item may be queued twice
  * (the `qn-` name leaves no room for a protected prefix Curator's consumers would still take).

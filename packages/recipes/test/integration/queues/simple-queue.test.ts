@@ -1,17 +1,28 @@
 // SimpleDistributedQueue against the real server and beside Curator's (a JVM, java/CuratorLayouts.java) on the
 // same path: Curator's node names and order, offer/peek/element/remove/poll/take semantics, Curator offers and
 // zkts takes and the other way round, a zkts and a Curator consumer sharing one queue (each item exactly once),
-// and zkts consumers whose connections are cut at random still taking each item exactly once.
-import { describe, expect, it } from 'vitest';
+// zkts consumers whose connections are cut at random still taking each item exactly once, and both taking items
+// in the same order around the 2^31 wrap of the sequence suffix (string order, as Curator sorts).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { SimpleDistributedQueue } from '@zkts/recipes';
 
+import { formatSequence } from '../../../src/internal/names.js';
 import { cutAtRandom, victimClient } from '../../support/expiry.js';
 import { compileCurator, javaMain } from '../../support/foreign.js';
 import { childrenOf, rng, sharedServer, testSeed, uniqueRoot } from '../../support/helpers.js';
+import { BOUNDARY_CASES } from '../../support/sequence-boundary.js';
 import { perTestResources } from '../../support/testbed.js';
 
 const { clients, proxies } = perTestResources();
+
+let compiled: ReturnType<typeof compileCurator> | undefined;
+beforeAll(() => {
+  compiled = compileCurator('CuratorLayouts.java'); // once for the file: javac takes seconds
+}, 120_000);
+afterAll(() => compiled?.dispose());
+
+const curator = (...args: string[]): ReturnType<typeof javaMain> => javaMain(compiled!.classpath, 'CuratorLayouts', ...args);
 
 const text = (b: Uint8Array | null): string | null => (b === null ? null : new TextDecoder().decode(b));
 
@@ -49,66 +60,76 @@ describe('SimpleDistributedQueue', () => {
   });
 
   it('Curator offers and zkts takes in order, zkts offers and Curator takes in order', async () => {
-    const compiled = compileCurator('CuratorLayouts.java');
-    try {
-      const path = `${uniqueRoot()}/queue`;
-      const c = await clients.connect();
-      const q = new SimpleDistributedQueue(c, path);
-      const theirs = ['c1', 'c2', 'c3', 'c4', 'c5'];
-      const put = javaMain(compiled.classpath, 'CuratorLayouts', 'sq-offer', sharedServer(), path, ...theirs);
-      const got: string[] = [];
-      for (let i = 0; i < theirs.length; i++) got.push(text(await q.take({ timeout: 60_000 }))!);
-      expect(got).toEqual(theirs);
-      expect(await put.exited).toBe(0);
+    const path = `${uniqueRoot()}/queue`;
+    const c = await clients.connect();
+    const q = new SimpleDistributedQueue(c, path);
+    const theirs = ['c1', 'c2', 'c3', 'c4', 'c5'];
+    const put = curator('sq-offer', sharedServer(), path, ...theirs);
+    const got: string[] = [];
+    for (let i = 0; i < theirs.length; i++) got.push(text(await q.take({ timeout: 60_000 }))!);
+    expect(got).toEqual(theirs);
+    expect(await put.exited).toBe(0);
 
-      const taker = javaMain(compiled.classpath, 'CuratorLayouts', 'sq-take', sharedServer(), path, '5');
-      const ours = ['z1', 'z2', 'z3', 'z4', 'z5'];
-      for (const m of ours) await q.offer(m);
-      await taker.line(/^DONE$/m, 60_000);
-      expect([...taker.output().matchAll(/^GOT (\S+)$/gm)].map((m) => m[1])).toEqual(ours);
-      expect(await taker.exited).toBe(0);
-      expect(await childrenOf(c, path)).toEqual([]);
-    } finally {
-      compiled.dispose();
-    }
+    const taker = curator('sq-take', sharedServer(), path, '5');
+    const ours = ['z1', 'z2', 'z3', 'z4', 'z5'];
+    for (const m of ours) await q.offer(m);
+    await taker.line(/^DONE$/m, 60_000);
+    expect([...taker.output().matchAll(/^GOT (\S+)$/gm)].map((m) => m[1])).toEqual(ours);
+    expect(await taker.exited).toBe(0);
+    expect(await childrenOf(c, path)).toEqual([]);
   }, 120_000);
 
   it('a Curator and a zkts consumer share a queue filled by both, with zkts connections cut: each item once', async () => {
-    const compiled = compileCurator('CuratorLayouts.java');
-    try {
-      const seed = testSeed('simple queue cuts');
-      const path = `${uniqueRoot()}/queue`;
-      const producer = await clients.connect();
-      const victims = [await victimClient(clients, proxies), await victimClient(clients, proxies)];
-      const theirs = Array.from({ length: 20 }, (_, i) => `c${i}`);
-      const ours = Array.from({ length: 20 }, (_, i) => `z${i}`);
-      const put = javaMain(compiled.classpath, 'CuratorLayouts', 'sq-offer', sharedServer(), path, ...theirs);
-      const q = new SimpleDistributedQueue(producer, path);
-      for (const m of ours) await q.offer(m);
-      expect(await put.exited).toBe(0);
-      const curatorShare = 12;
-      const taker = javaMain(compiled.classpath, 'CuratorLayouts', 'sq-take', sharedServer(), path, String(curatorShare));
-      await taker.line(/^GOT /m, 60_000); // Curator is consuming: ours start beside it
-      const cuts = cutAtRandom(victims, rng(seed));
-      const mine: string[] = [];
-      await Promise.all(victims.map(async (v) => {
-        const consumer = new SimpleDistributedQueue(v.client, path);
-        for (;;) {
-          const item = await consumer.poll({ timeout: 3000 });
-          if (item === null) return; // drained (Curator takes its share meanwhile)
-          mine.push(text(item)!);
-          await cuts.reached(Math.min(mine.length, 6));
-        }
-      }));
-      const cutCount = await cuts.stop();
-      await taker.line(/^DONE$/m, 60_000);
-      const curators = [...taker.output().matchAll(/^GOT (\S+)$/gm)].map((m) => m[1]!);
-      expect(curators).toHaveLength(curatorShare);
-      expect([...mine, ...curators].sort()).toEqual([...theirs, ...ours].sort()); // every item, none twice
-      expect(cutCount, `seed ${seed}`).toBeGreaterThan(0);
-      expect(await childrenOf(producer, path)).toEqual([]); // no receipt left
-    } finally {
-      compiled.dispose();
-    }
+    const seed = testSeed('simple queue cuts');
+    const path = `${uniqueRoot()}/queue`;
+    const producer = await clients.connect();
+    const victims = [await victimClient(clients, proxies), await victimClient(clients, proxies)];
+    const theirs = Array.from({ length: 20 }, (_, i) => `c${i}`);
+    const ours = Array.from({ length: 20 }, (_, i) => `z${i}`);
+    const put = curator('sq-offer', sharedServer(), path, ...theirs);
+    const q = new SimpleDistributedQueue(producer, path);
+    for (const m of ours) await q.offer(m);
+    expect(await put.exited).toBe(0);
+    const curatorShare = 12;
+    const taker = curator('sq-take', sharedServer(), path, String(curatorShare));
+    await taker.line(/^GOT /m, 60_000); // Curator is consuming: ours start beside it
+    const cuts = cutAtRandom(victims, rng(seed));
+    const mine: string[] = [];
+    await Promise.all(victims.map(async (v) => {
+      const consumer = new SimpleDistributedQueue(v.client, path);
+      for (;;) {
+        const item = await consumer.poll({ timeout: 3000 });
+        if (item === null) return; // drained (Curator takes its share meanwhile)
+        mine.push(text(item)!);
+        await cuts.reached(Math.min(mine.length, 6));
+      }
+    }));
+    const cutCount = await cuts.stop();
+    await taker.line(/^DONE$/m, 60_000);
+    const curators = [...taker.output().matchAll(/^GOT (\S+)$/gm)].map((m) => m[1]!);
+    expect(curators).toHaveLength(curatorShare);
+    expect([...mine, ...curators].sort()).toEqual([...theirs, ...ours].sort()); // every item, none twice
+    expect(cutCount, `seed ${seed}`).toBeGreaterThan(0);
+    expect((await childrenOf(producer, path)).filter((n) => n.startsWith('qn-'))).toEqual([]);
+    // A receipt whose delete met a cut stays until its session ends (ephemeral): none outlives the consumers.
+    await Promise.all(victims.map((v) => v.client.close()));
+    expect(await childrenOf(producer, path)).toEqual([]);
   }, 180_000);
+
+  it.each(BOUNDARY_CASES.map((c) => [c.what, c] as const))('takes in Curator\'s order around the 2^31 wrap: %s', async (_, c) => {
+    const root = uniqueRoot();
+    const a = await clients.connect();
+    // The names ZooKeeper hands out at those counter values, made directly (data = the sequence), twice over.
+    for (const dir of ['zkts', 'curator']) {
+      await a.mkdirp(`${root}/${dir}`);
+      for (const seq of c.created) await a.create(`${root}/${dir}/qn-${formatSequence(seq)}`, String(seq));
+    }
+    const q = new SimpleDistributedQueue(a, `${root}/zkts`);
+    const ours: number[] = [];
+    for (let item = await q.poll(); item !== null; item = await q.poll()) ours.push(Number(text(item)));
+    expect(ours).toEqual(c.curator);
+    const taker = curator('sq-take', sharedServer(), `${root}/curator`, String(c.created.length));
+    await taker.line(/^DONE$/m, 60_000);
+    expect([...taker.output().matchAll(/^GOT (\S+)$/gm)].map((m) => Number(m[1]))).toEqual(c.curator);
+  }, 120_000);
 });
