@@ -52,12 +52,14 @@ export function decompressLikeCurator(data: Uint8Array, options: DecompressOptio
 /**
  * A decoder for the caches' `data` option (and any `(bytes, path)` reader): each node's data gunzipped with the
  * limit. A node that is not gzip or too large fails that node's decode (the caches report CacheDecodeError with
- * this error as its cause) and leaves the other nodes alone.
+ * this error as its cause) and leaves the other nodes alone. A node without data (a directory made by mkdirp or
+ * Curator's creatingParentsIfNeeded) decodes as empty bytes, so a cache over a tree of compressed leaves does not
+ * report every directory; decompressLikeCurator refuses empty data, as Curator's provider does.
  */
 export function gunzipDecoder(options: DecompressOptions = {}): (bytes: Uint8Array, path: string) => Uint8Array {
   checkOptions('gunzipDecoder', options, OPTION_RULES);
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_DECOMPRESSED_BYTES;
-  return (bytes) => gunzip(bytes, maxBytes);
+  return (bytes) => (bytes.length === 0 ? new Uint8Array(0) : gunzip(bytes, maxBytes));
 }
 
 function gunzip(data: Uint8Array, maxBytes: number): Uint8Array {

@@ -4,7 +4,7 @@
 // bytes of both sides are the same for the same text.
 import { describe, expect, it } from 'vitest';
 
-import { compressLikeCurator, decompressLikeCurator, gunzipDecoder, NodeCache } from '@zkts/recipes';
+import { TreeCache, compressLikeCurator, decompressLikeCurator, gunzipDecoder, NodeCache, type RecipeError } from '@zkts/recipes';
 
 import { compileCurator, javaMain } from '../../support/foreign.js';
 import { sharedServer, uniqueRoot, until } from '../../support/helpers.js';
@@ -44,4 +44,23 @@ describe('gzip data as Curator writes it', () => {
       compiled.dispose();
     }
   }, 120_000);
+
+  it('a cache decoding with gunzipDecoder reports a bomb or plain data on that node alone, with typed causes', async () => {
+    const root = uniqueRoot();
+    const c = await clients.connect();
+    await c.mkdirp(root);
+    await c.create(`${root}/fine`, compressLikeCurator('fine'));
+    await c.create(`${root}/bomb`, compressLikeCurator(new Uint8Array(1024 * 1024))); // 1 MiB of zeros, ~1 KiB stored
+    await c.create(`${root}/plain`, 'not compressed');
+    const errors: (RecipeError | Error)[] = [];
+    const cache = new TreeCache(c, root, { data: gunzipDecoder({ maxBytes: 64 * 1024 }), onError: (e) => errors.push(e) });
+    await cache.start();
+    await until(() => errors.length === 2, 10_000, 'two decode errors');
+    expect(new TextDecoder().decode(cache.get(`${root}/fine`)!.data)).toBe('fine');
+    expect(cache.get(root)!.data).toEqual(new Uint8Array(0)); // the directory's empty data is no error
+    const byPath = new Map(errors.map((e) => [(e as { path?: string }).path, e]));
+    expect(byPath.get(`${root}/bomb`)).toMatchObject({ code: 'CACHE_DECODE', cause: { code: 'DECOMPRESSED_TOO_LARGE', maxBytes: 64 * 1024 } });
+    expect(byPath.get(`${root}/plain`)).toMatchObject({ code: 'CACHE_DECODE', cause: { code: 'COMPRESSED_CORRUPT' } });
+    await cache.close();
+  });
 });

@@ -54,5 +54,7 @@ describe('gzip as Curator writes it', () => {
     expect(() => decompressLikeCurator(compressLikeCurator('12345'), { maxBytes: 4 })).toThrow(DecompressedTooLargeError);
     expect(decompressLikeCurator(compressLikeCurator('12345'), { maxBytes: 5 })).toHaveLength(5);
     expect(() => gunzipDecoder({ maxBytes: 4 })(compressLikeCurator('12345'), '/n')).toThrow(DecompressedTooLargeError);
+    expect(gunzipDecoder()(new Uint8Array(0), '/dir')).toEqual(new Uint8Array(0)); // a directory, not an error
+    expect(() => gunzipDecoder()(new Uint8Array([1]), '/n')).toThrow(CompressedDataError);
   });
 });
