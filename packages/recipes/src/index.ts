@@ -5,7 +5,7 @@
 // from src by path.
 export {
   Mutex, ReadWriteLock, ReadLock, WriteLock, ExclusiveLock, Semaphore, MultiLock, attemptRevoke, onRevocationRequest, REVOKE_MESSAGE,
-  type ExclusiveLockOptions, type LockOwner, type SemaphoreLease, type SemaphoreOptions, type MultiLockHandle, type LockOptions,
+  type ExclusiveLockOptions, type LockOwner, type SemaphoreLease, type SemaphoreOptions, type SemaphoreLayout, type MultiLockHandle, type LockOptions,
   type Lockable, type Participant, type ContenderKind, type LockStats, type ExpiryPolicy, type LockHandle, type LostOn,
 } from './locks/index.js';
 export {
@@ -25,7 +25,7 @@ export {
 export {
   LeaderElection, LeaderSelector,
   type LeaderElectionOptions, type ElectionParticipant, type Leadership, type ElectionStats, type LeaderSelectorOptions,
-  type LeadershipCallback, type SelectorTerm, type SelectorStats,
+  type LeadershipCallback, type SelectorTerm, type SelectorStats, type SelectorLayout,
 } from './election/index.js';
 export {
   PersistentNode, PersistentTtlNode, PersistentWatcher,

@@ -7,7 +7,7 @@
  */
 import { InvalidArgumentError, type ConnectAttempt } from '../errors/errors.js';
 import { DEFAULT_MAX_PACKET } from '../codec/jute/reader.js';
-import { pickCallOptions, raceCancel } from './cancel.js';
+import { raceCancel } from './cancel.js';
 import { trackEnsemble } from './ensemble-tracker.js';
 import { systemClock, type Clock } from './clock.js';
 import { Chroot } from './chroot.js';
@@ -18,6 +18,7 @@ import { Dispatcher } from './dispatcher.js';
 import { ClientListeners, checkEventName, type ClientEventListener, type ClientEvents } from './events.js';
 import * as op from './operations.js';
 import { OpContext } from './op-context.js';
+import { namespaceNode, namespaceRoot } from './namespace.js';
 import { sessionOptions } from './session/options.js';
 import { Session } from './session/session.js';
 import { describe as hostLabel } from './session/transport.js';
@@ -25,7 +26,7 @@ import { stateStream, waitConnected } from './state-waits.js';
 import { clientStats, type ClientStats } from './stats.js';
 import { checkCallOptions, checkCredentials, checkFunction, checkSignal, toBytes } from './validation.js';
 import { checkOptionKeys, describeValue } from '../errors/option-keys.js';
-import { CLIENT_OPTION_KEYS, CONNECT_OPTION_KEYS, checkClientOptions } from './client-options.js';
+import { CLIENT_OPTION_KEYS, checkClientOptions } from './client-options.js';
 import type {
   ACL,
   CallOptions,
@@ -39,13 +40,13 @@ import type {
   ReadOp,
   ReadResult,
   RemoveWatchType,
+  RemoveWatcherType,
   SessionState,
   Stat,
   StateChange,
   WatchEvent,
   WatchListener,
   WatchOptions,
-  ReconfigOptions,
 } from './types.js';
 import type { AdminCalls, GetChildrenResult, GetDataResult, Watched } from './types.js';
 
@@ -76,6 +77,7 @@ export class ZkClient implements AsyncDisposable {
   private readonly ops: OpContext;
   /** Registrations of on/once (events.ts), made on the first. */
   private listeners: ClientListeners | null = null;
+  private readonly isView: boolean = false; // a namespace view (namespace()) does not own the session
   /** Admin calls (reconfig), kept apart so nobody reconfigures an ensemble by accident. */
   readonly admin: AdminCalls;
 
@@ -197,8 +199,16 @@ export class ZkClient implements AsyncDisposable {
     return this.session.onConnectFailure(listener);
   }
 
+  /** A view under `path` sharing this session, state and watches (Curator's usingNamespace; namespace.ts): every path relative to `path`, events' too, its node made on first use; views nest; its close() leaves the session open. */
+  namespace(path: string): ZkClient {
+    const root = namespaceRoot(this.root, path);
+    const ops = this.ops.under(root, namespaceNode(() => this.mkdirp(path)));
+    return Object.assign(Object.create(ZkClient.prototype) as ZkClient, this, { root, ops, isView: true, listeners: null, stopTracking: undefined });
+  }
+
   /** Ends the session (its ephemeral nodes go at once) and rejects whatever is pending with ClientClosedError. Idempotent. */
   close(): Promise<void> {
+    if (this.isView) return Promise.resolve();
     this.stopTracking?.();
     return this.session.close();
   }
@@ -308,9 +318,14 @@ export class ZkClient implements AsyncDisposable {
     return op.addWatch(this.ops, path, mode, options);
   }
 
-  /** Removes this client's watches of `type` on `path` on the server (and here); `{ local: true }`: here only, even when disconnected. */
+  /** Removes EVERY watcher of `type` on `path` (a recipe's too) there and here; `{ local: true }`: here only. One: removeWatcher. */
   removeWatches(path: string, type: RemoveWatchType, options: CallOptions & { local?: boolean } = {}): Promise<void> {
     return op.removeWatches(this.ops, path, type, options);
+  }
+
+  /** Removes ONE watcher (a `watch` listener or `watch: true` promise, which resolves with dataWatchRemoved/childWatchRemoved) of `type` on `path`; the server's watch goes only when no other watcher of the session needs it (Java's removeWatches(path, watcher, type, local)). NO_WATCHER if not set; `local`: here only. */
+  removeWatcher(path: string, watcher: WatchListener | Promise<WatchEvent>, type: RemoveWatcherType = 'any', options: CallOptions & { local?: boolean } = {}): Promise<void> {
+    return op.removeWatcher(this.ops, path, watcher, type, options);
   }
 
   /** Fails with NO_WATCHER unless the server holds a watch of `type` on `path` for this session. */
@@ -378,22 +393,4 @@ export class ZkClient implements AsyncDisposable {
   }
 }
 
-/** createClient does no I/O; `connect()` starts the session. */
-export function createClient(connectString: string, options?: ClientOptions): ZkClient {
-  return new ZkClient(connectString, options);
-}
-
-/** createClient + connect; on failure the client is closed. */
-export async function connect(connectString: string, options?: ClientOptions & { signal?: AbortSignal; timeout?: number }): Promise<ZkClient> {
-  checkClientOptions(options, 'connect', CONNECT_OPTION_KEYS);
-  const { signal: _signal, timeout: _timeout, ...clientOptions } = options ?? {};
-  return new ZkClient(connectString, clientOptions).connect(pickCallOptions(options ?? {}));
-}
-
-/** `reconfig(client, …)`: the same as `client.admin.reconfig(…)`. */
-export function reconfig(client: ZkClient, options: ReconfigOptions): Promise<GetDataResult> {
-  if (typeof (client as Partial<ZkClient> | null)?.admin?.reconfig !== 'function') {
-    return Promise.reject(new InvalidArgumentError('client', `reconfig needs a ZkClient, got ${describeValue(client)}`));
-  }
-  return client.admin.reconfig(options);
-}
+export { connect, createClient, reconfig } from './factories.js';

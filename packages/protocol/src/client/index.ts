@@ -29,6 +29,7 @@ export type {
   ReadOp,
   ReadResult,
   RemoveWatchType,
+  RemoveWatcherType,
   SessionState,
   StateChange,
   WatchEvent,

@@ -274,6 +274,9 @@ export interface PersistentWatch extends AsyncIterable<WatchEvent>, AsyncDisposa
 
 /** Which watches `removeWatches` removes. */
 export type RemoveWatchType = 'children' | 'data' | 'any' | 'persistent' | 'persistent-recursive';
+
+/** Which of one watcher's watches `removeWatcher` removes (a persistent watch goes through its handle's `remove()`). */
+export type RemoveWatcherType = 'children' | 'data' | 'any';
 /** Which watches `checkWatches` asks about. */
 export type CheckWatchType = 'children' | 'data' | 'any';
 
