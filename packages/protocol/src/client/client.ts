@@ -2,12 +2,13 @@
  * ZkClient: the public API. Each operation is one line calling its body in operations.ts (validation, the
  * chroot, the request spec) with the client's OpContext, which hands requests to the session
  * (session/session.ts); the session owns the state, the connections and the watches. This file holds no state
- * of its own beyond its configuration and its on/once registrations (events.ts): it calls methods and reads
- * getters.
+ * of its own beyond its configuration, its on/once registrations (events.ts) and the background writes it
+ * finishes (background-writes.ts): it calls methods and reads getters.
  */
 import { InvalidArgumentError, type ConnectAttempt } from '../errors/errors.js';
 import { DEFAULT_MAX_PACKET } from '../codec/jute/reader.js';
 import { raceCancel } from './cancel.js';
+import { BackgroundWrites } from './background-writes.js';
 import { trackEnsemble } from './ensemble-tracker.js';
 import { systemClock, type Clock } from './clock.js';
 import { Chroot } from './chroot.js';
@@ -34,10 +35,12 @@ import type {
   CallOptions,
   CheckWatchType,
   ClientOptions,
+  CloseReport,
   CreateOptions,
   Data,
   Op,
   OpResult,
+  PendingWrite,
   PersistentWatch,
   ReadOp,
   ReadResult,
@@ -82,6 +85,9 @@ export class ZkClient implements AsyncDisposable {
   /** Registrations of on/once (events.ts), made on the first. */
   private listeners: ClientListeners | null = null;
   private readonly isView: boolean = false; // a namespace view (namespace()) does not own the session
+  /** Guaranteed deletes and protected-create clean-ups still being finished (background-writes.ts). */
+  private readonly background: BackgroundWrites;
+  private closing: Promise<CloseReport> | undefined;
   /** Admin calls (reconfig), kept apart so nobody reconfigures an ensemble by accident. */
   readonly admin: AdminCalls;
 
@@ -95,11 +101,13 @@ export class ZkClient implements AsyncDisposable {
     this.waitForServer = options.waitForServer ?? false;
     this.hosts = parsed.hosts.map((h: HostAddress) => hostLabel(h));
     this.clock = options.clock ?? systemClock;
-    const dispatcher = new Dispatcher(listenerErrors(options.logger));
+    const report = listenerErrors(options.logger);
+    const dispatcher = new Dispatcher(report);
     const shared = { root: this.root, maxPacket: this.maxPacket, clock: this.clock, dispatcher };
     this.session = new Session(sessionOptions(parsed.hosts, options, { ...shared, sessionTimeout: this.requestedTimeout }));
     this.ops = new OpContext(this.session, { ...shared, requestTimeout: options.requestTimeout ?? 0, retry: options.retry, aclFor: aclResolver(options.aclProvider) });
     this.errorPolicy = options.recipeErrorPolicy;
+    this.background = new BackgroundWrites({ connected: (o) => this.connected(o), isOver: () => this.session.isOver }, options, this.clock, report);
     this.admin = { reconfig: (o) => op.reconfig(this.ops, o) };
     if (options.trackEnsemble === true) this.stopTracking = trackEnsemble(this);
   }
@@ -222,11 +230,23 @@ export class ZkClient implements AsyncDisposable {
     return Object.assign(Object.create(ZkClient.prototype) as ZkClient, this, { root, ops, isView: true, listeners: null, stopTracking: undefined });
   }
 
-  /** Ends the session (its ephemeral nodes go at once) and rejects whatever is pending with ClientClosedError. Idempotent. */
-  close(): Promise<void> {
-    if (this.isView) return Promise.resolve();
-    this.stopTracking?.();
-    return this.session.close();
+  /** The background writes not finished yet (guaranteed deletes, protected-create clean-ups), oldest first; also `'backgroundWrite'` events. */
+  get pendingWrites(): PendingWrite[] {
+    return this.background.pending;
+  }
+
+  /**
+   * Ends the session (its ephemeral nodes go at once), rejects whatever is pending with ClientClosedError, and
+   * resolves with the background writes it stopped (`unfinished`: those paths may still exist). Idempotent.
+   */
+  close(): Promise<CloseReport> {
+    if (this.isView) return Promise.resolve({ unfinished: [] });
+    return (this.closing ??= (async () => {
+      this.stopTracking?.();
+      const unfinished = this.background.cancelAll();
+      await this.session.close();
+      return { unfinished };
+    })());
   }
 
   /** The same as close(), for `await using zk = await connect(…)`. */
@@ -238,19 +258,20 @@ export class ZkClient implements AsyncDisposable {
 
   /**
    * Creates a node and resolves with its path (sequential nodes get a suffix) and Stat. Fails with NODE_EXISTS,
-   * NO_NODE (no parent)… With `{ protected: true }`, Curator's protection against a lost reply.
+   * NO_NODE (no parent)… `{ protected: true }`: Curator's protection, and no orphan after a timeout or abort.
    */
   create(path: string, data?: Data | null, options: CreateOptions = NO_OPTIONS): Promise<{ path: string; stat: Stat }> {
-    if (options?.protected === true) return op.protectedCreate(this.ops, this, path, data, options);
+    if (options?.protected === true) return op.protectedCreate(this.ops, this, this.background, path, data, options);
     return op.create(this.ops, path, data, options);
   }
 
   /**
    * Deletes a node; with `{ version }`, only at that version (else BAD_VERSION). Fails with NO_NODE, NOT_EMPTY.
-   * With `{ guaranteed: true }`, retried across reconnects until done or the session is gone.
+   * With `{ guaranteed: true }`, finished in the background across reconnects and session renewals (see
+   * `pendingWrites`); the call waits for it, and a caller's signal/timeout ends only the wait.
    */
   delete(path: string, options: CallOptions & { version?: number; guaranteed?: boolean } = NO_OPTIONS): Promise<void> {
-    if (options?.guaranteed === true) return op.guaranteedDelete(this.ops, this, path, options);
+    if (options?.guaranteed === true) return op.guaranteedDelete(this.ops, this, this.background, path, options);
     return op.deleteNode(this.ops, path, options);
   }
 
@@ -384,14 +405,14 @@ export class ZkClient implements AsyncDisposable {
   /** Calls `listener` on every `event` from now on (see {@link ClientEvents}). Returns the client. */
   on<E extends keyof ClientEvents>(event: E, listener: ClientEventListener<E>): this {
     checkListener(listener);
-    (this.listeners ??= new ClientListeners(this.session)).add(event, listener, false);
+    (this.listeners ??= new ClientListeners(this.session, this.background)).add(event, listener, false);
     return this;
   }
 
   /** Calls `listener` on the next `event` only. Returns the client. */
   once<E extends keyof ClientEvents>(event: E, listener: ClientEventListener<E>): this {
     checkListener(listener);
-    (this.listeners ??= new ClientListeners(this.session)).add(event, listener, true);
+    (this.listeners ??= new ClientListeners(this.session, this.background)).add(event, listener, true);
     return this;
   }
 
@@ -408,5 +429,3 @@ export class ZkClient implements AsyncDisposable {
     return this.off(event, listener);
   }
 }
-
-export { connect, createClient, reconfig } from './factories.js';

@@ -1,5 +1,6 @@
 // Public API of the zkts client (docs/architecture.md).
-export { ZkClient, createClient, connect, reconfig, type ReconfigOptions } from './client.js';
+export { ZkClient, type ReconfigOptions } from './client.js';
+export { createClient, connect, reconfig } from './factories.js';
 // The names of the events ZkClient's on/once/off take.
 export type { ClientEvents, ClientEventListener } from './events.js';
 export { Acls, digestId } from './acl.js';
@@ -13,9 +14,13 @@ export type {
   ACL,
   AclProvider,
   AdminCalls,
+  BackgroundWriteEvent,
+  BackgroundWriteKind,
+  BackgroundWriteOptions,
   CallOptions,
   CheckWatchType,
   ClientOptions,
+  CloseReport,
   CreateMode,
   CreateOptions,
   Data,
@@ -26,6 +31,7 @@ export type {
   MultiOpOutcome,
   Op,
   OpResult,
+  PendingWrite,
   PersistentWatch,
   ReadOp,
   ReadResult,

@@ -12,7 +12,7 @@ import { describeValue } from '../errors/option-keys.js';
 import { CONFIG_NODE } from '../codec/records/config.js';
 import { validateAcl } from './acl.js';
 import type { OpContext } from './op-context.js';
-import { guaranteedDelete as deleteUntilDone, protectedCreate as createProtected, type IdempotentClient } from './idempotent.js';
+import { guaranteedDelete as deleteUntilDone, protectedCreate as createProtected, type BackgroundWrites, type IdempotentClient } from './idempotent.js';
 import { validatePath } from './paths.js';
 import * as req from './requests.js';
 import { multi as multiSpec, multiRead as multiReadSpec, prepareMultiOp } from './requests-multi.js';
@@ -68,11 +68,11 @@ async function created(ctx: OpContext, reply: Promise<{ path: string; stat: Stat
 }
 
 /** create with `{ protected: true }` (idempotent.ts), through the client's public operations. */
-export function protectedCreate(ctx: OpContext, client: IdempotentClient, path: string, data: Data | null | undefined, options: CreateOptions): Promise<{ path: string; stat: Stat }> {
+export function protectedCreate(ctx: OpContext, client: IdempotentClient, background: BackgroundWrites, path: string, data: Data | null | undefined, options: CreateOptions): Promise<{ path: string; stat: Stat }> {
   try {
     checkCreateOptions(options, 'zk.create');
     serverPath(ctx, path, { sequential: checkCreateMode(options.mode, options.ttl).sequential });
-    return createProtected(client, path, data, options);
+    return createProtected(client, background, path, data, options);
   } catch (err) {
     return Promise.reject(err);
   }
@@ -91,12 +91,12 @@ export function deleteNode(ctx: OpContext, path: string, options: CallOptions & 
 }
 
 /** delete with `{ guaranteed: true }` (idempotent.ts), through the client's public operations. */
-export function guaranteedDelete(ctx: OpContext, client: IdempotentClient, path: string, options: CallOptions & { version?: number }): Promise<void> {
+export function guaranteedDelete(ctx: OpContext, client: IdempotentClient, background: BackgroundWrites, path: string, options: CallOptions & { version?: number }): Promise<void> {
   try {
     checkDeleteOptions(options);
     checkVersion(options.version);
     if (serverPath(ctx, path) === '/') throw new InvalidArgumentError('path', 'the root node cannot be deleted');
-    return deleteUntilDone(client, path, options.version, options);
+    return deleteUntilDone(client, background, path, options.version, options);
   } catch (err) {
     return Promise.reject(err);
   }

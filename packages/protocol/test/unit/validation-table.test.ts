@@ -73,6 +73,14 @@ const clientSpecs = {
     bv('max NaN', { min: 0, max: Number.NaN }, ['reconnectDelay', 'NaN']),
     bv('max past a minute', { min: 0, max: 60_001 }, ['reconnectDelay', '60001']),
   ],
+  backgroundWrites: [
+    ...badValuesFor('object'),
+    bv('maxAttempts 0', { maxAttempts: 0 }, ['backgroundWrites.maxAttempts', '0']),
+    bv('maxAttempts 1.5', { maxAttempts: 1.5 }, ['backgroundWrites.maxAttempts', '1.5']),
+    bv('maxTime -1', { maxTime: -1 }, ['backgroundWrites.maxTime', '-1']),
+    bv('maxTime NaN', { maxTime: Number.NaN }, ['backgroundWrites.maxTime', 'NaN']),
+    bv('a near-miss key', { maxAttempt: 3 }, ['maxAttempt', 'maxAttempts']),
+  ],
 } as const;
 // `auth` entries (scheme/credential pairs) are checked with the connect path's credential handling.
 const CLIENT_KEYS_COVERED_ELSEWHERE = ['auth'];
