@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 
 import { Acls, Perms, ServerError, digestId, type ACL, type ClientOptions, type ZkClient } from '@zkts/protocol';
 import {
-  Barrier, Counter, DistributedAtomicLong, DoubleBarrier, GroupMember, LockingQueue, SharedCount, LeaderElection, LeaderSelector, Mutex, NonBlockingLease, PersistentNode, Queue, Semaphore,
+  Barrier, Counter, DistributedAtomicLong, DoubleBarrier, GroupMember, LockingQueue, SharedCount, SharedValue, SimpleDistributedQueue, LeaderElection, LeaderSelector, Mutex, NonBlockingLease, PersistentNode, Queue, Semaphore,
   ServiceDiscovery, serviceInstance,
 } from '@zkts/recipes';
 
@@ -164,6 +164,17 @@ describe('recipe nodes under the client aclProvider', () => {
     const queue = new Queue(owner, `${root}/queue`, { acl });
     await expectGuarded(owner, mallory, await queue.offer('job'));
     await expectGuarded(owner, mallory, `${root}/queue`);
+
+    const simple = new SimpleDistributedQueue(owner, `${root}/simple`, { acl });
+    await simple.offer('job');
+    const [simpleItem] = (await owner.getChildren(`${root}/simple`)).children;
+    await expectGuarded(owner, mallory, `${root}/simple/${simpleItem!}`);
+    await expectGuarded(owner, mallory, `${root}/simple`);
+
+    const value = new SharedValue(owner, `${root}/value`, 'v0', { acl });
+    await value.start();
+    await expectGuarded(owner, mallory, `${root}/value`);
+    await value.close();
 
     const barrier = new Barrier(owner, `${root}/barrier`, { acl });
     await barrier.set();
