@@ -39,7 +39,8 @@ function withTrace(args: unknown[], fields: Record<string, string>): unknown[] {
 
 /**
  * Wraps `logger` (an object with some of `debug`, `info`, `warn`, `error`) so every line written inside a span
- * carries `trace_id`, `span_id` and `trace_flags`; outside a span the call passes through unchanged. The current
+ * carries `trace_id`, `span_id` and `trace_flags`; outside a span the call passes through unchanged. The result
+ * has the logger's own methods of those four (and their types), nothing else. The current
  * span is the application's active one, or inside a recipe's work (a lock wait) the recipe's span. Methods are
  * called on `logger` itself, so pino's and console's work as they are.
  *
@@ -47,18 +48,18 @@ function withTrace(args: unknown[], fields: Record<string, string>): unknown[] {
  * const zk = await connect(servers, { logger: correlateLogger(console) });
  * ```
  */
-export function correlateLogger(logger: Logger): Logger {
+export function correlateLogger<L extends Logger>(logger: L): Pick<L, Extract<keyof L, 'debug' | 'info' | 'warn' | 'error'>> {
   if (typeof logger !== 'object' || logger === null || Array.isArray(logger)) throw new InvalidArgumentError('logger', `correlateLogger needs a logger object, got ${describeValue(logger)}`);
   const target = logger as Record<Level, unknown>;
-  const wrapped: Logger = {};
+  const wrapped: Record<string, LogMethod> = {};
   for (const level of LEVELS) {
     const method = target[level];
     if (method === undefined) continue;
     if (typeof method !== 'function') throw new InvalidArgumentError(`logger.${level}`, `must be a function, got ${describeValue(method)}`);
-    wrapped[level] = (...args: unknown[]): void => {
+    wrapped[level] = (...args: unknown[]): unknown => {
       const fields = traceFields();
-      (method as LogMethod).apply(logger, fields === undefined ? args : withTrace(args, fields));
+      return (method as LogMethod).apply(logger, fields === undefined ? args : withTrace(args, fields));
     };
   }
-  return wrapped;
+  return wrapped as Pick<L, Extract<keyof L, Level>>;
 }

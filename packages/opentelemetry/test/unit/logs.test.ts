@@ -37,7 +37,7 @@ describe('correlateLogger', () => {
     const { lines, logger } = recorder();
     const log = correlateLogger(logger);
     otel.tracerProvider.getTracer('app').startActiveSpan('work', (span) => {
-      log.info?.('zkts: connected', { sessionId: '0x1' });
+      log.info('zkts: connected', { sessionId: '0x1' });
       span.end();
     });
     const work = onlySpan(otel.finished(), 'work');
@@ -50,8 +50,8 @@ describe('correlateLogger', () => {
     const { lines, logger } = recorder();
     const log = correlateLogger(logger);
     otel.tracerProvider.getTracer('app').startActiveSpan('work', (span) => {
-      log.warn?.({ user: 'a' } as never, 'pino style' as never);
-      log.warn?.('just text');
+      log.warn({ user: 'a' } as never, 'pino style' as never);
+      log.warn('just text');
       span.end();
     });
     const { traceId, spanId } = onlySpan(otel.finished(), 'work').spanContext();
@@ -65,18 +65,17 @@ describe('correlateLogger', () => {
     const { lines, logger } = recorder();
     const log = correlateLogger(logger);
     const details = { a: 1 };
-    log.info?.('plain', details);
+    log.info('plain', details);
     expect(lines).toEqual([['info', 'this', 'plain', details]]);
     expect(lines[0]?.[3]).toBe(details);
-    expect(log.debug).toBeUndefined();
-    expect(log.error).toBeUndefined();
+    expect(Object.keys(log).sort()).toEqual(['info', 'warn']);
   });
 
   it("inside a recipe's work the recipe's span is the current one", async () => {
     const { lines, logger } = recorder();
     const log = correlateLogger(logger);
     await tracingChannel('zkts:lock.wait').tracePromise(async () => {
-      log.info?.('waiting');
+      log.info('waiting');
     }, { recipe: 'Mutex', kind: 'exclusive', path: '/l', sessionId: 1n });
     const wait = onlySpan(otel.finished(), 'lock.wait');
     expect(lines[0]?.[3]).toMatchObject({ span_id: wait.spanContext().spanId });
