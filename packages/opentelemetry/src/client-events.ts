@@ -20,9 +20,11 @@ export function subscribeClientEvents(instruments: Instruments): Undo {
     }),
     onChannel<ConnectionMessage>(PLAIN.connection, (message) => {
       const event = text(message.event);
-      if (event === 'connected') {
+      if (event === 'dialing') {
+        // A reconnection begins with a dial for a reason other than the first connect; the dials that follow a
+        // failed one ('cycle': the next host) belong to the same reconnection.
         const reason = text(message.reason);
-        if (reason !== undefined && reason !== 'first') instruments.reconnects.add(1, { [ATTR.reconnectReason]: reason });
+        if (reason !== undefined && reason !== 'first' && reason !== 'cycle') instruments.reconnects.add(1, { [ATTR.reconnectReason]: reason });
       } else if (event === 'dial-failed') {
         const attributes: Attributes = {};
         setServer(attributes, message.server);

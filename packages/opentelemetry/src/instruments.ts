@@ -77,7 +77,7 @@ export function createInstruments(meter: Meter): Instruments {
       unit: '{request}',
       valueType: ValueType.INT,
     }),
-    reconnects: counter(METRIC.reconnects, 'Connections a ZooKeeper client dialed again after its first one, by reason.', '{reconnect}'),
+    reconnects: counter(METRIC.reconnects, 'Reconnections a ZooKeeper client began (after a lost connection, a contested session, an expiry, a move), by reason.', '{reconnect}'),
     connectionFailures: counter(METRIC.connectionFailures, 'Dials to a ZooKeeper server that failed.', '{failure}'),
     sessionExpirations: counter(METRIC.sessionExpirations, 'ZooKeeper sessions that expired.', '{expiration}'),
     sessionRenewals: counter(METRIC.sessionRenewals, 'ZooKeeper sessions renewed after an expiry.', '{renewal}'),

@@ -83,12 +83,12 @@ describe('client metrics', () => {
 
   it('reconnects by reason, failed dials by server and code, expiries, renewals', async () => {
     connection.publish({ sessionId: 0n, event: 'dialing', server: '127.0.0.1:2181', reason: 'first' });
-    connection.publish({ sessionId: 0n, event: 'connected', server: '127.0.0.1:2181', reason: 'first' });
+    connection.publish({ sessionId: 0n, event: 'connected', server: '127.0.0.1:2181' });
     connection.publish({ sessionId: 1n, event: 'closed', server: '127.0.0.1:2181', reason: 'lost', cause: { code: 'CONNECTION_LOSS', message: 'x' } });
     connection.publish({ sessionId: 1n, event: 'dialing', server: '127.0.0.1:2182', delayMs: 50, reason: 'lost' });
     connection.publish({ sessionId: 1n, event: 'dial-failed', server: '127.0.0.1:2182', reason: 'lost', cause: { code: 'CONNECTION_REFUSED', message: 'refused' } });
-    connection.publish({ sessionId: 1n, event: 'dialing', server: '127.0.0.1:2181', delayMs: 50, reason: 'lost' });
-    connection.publish({ sessionId: 1n, event: 'connected', server: '127.0.0.1:2181', reason: 'lost' });
+    connection.publish({ sessionId: 1n, event: 'dialing', server: '127.0.0.1:2181', delayMs: 50, reason: 'cycle' });
+    connection.publish({ sessionId: 1n, event: 'connected', server: '127.0.0.1:2181' });
     session.publish({ event: 'established', sessionId: 1n, timeoutMs: 10_000 });
     session.publish({ event: 'expired', sessionId: 1n });
     session.publish({ event: 'renewed', sessionId: 2n, previousSessionId: 1n, timeoutMs: 10_000 });
