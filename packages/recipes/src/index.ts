@@ -1,7 +1,8 @@
 // Public surface of @zkts/recipes: lock and coordination recipes built only on @zkts/protocol's client API, one
 // re-export per family (each family's index.ts). Only what a user needs: the recipes, their option and handle
-// types, the errors, RecipeClient and WaitOptions. internal/ (node-name parsing, cleanup bookkeeping, test hooks)
-// and each family's engine stay inside; tests import them from src by path.
+// types, the errors, RecipeClient and WaitOptions, the tracing channels' names and context types. internal/
+// (node-name parsing, cleanup bookkeeping, test hooks) and each family's engine stay inside; tests import them
+// from src by path.
 export {
   Mutex, ReadWriteLock, ReadLock, WriteLock, ExclusiveLock, Semaphore, MultiLock, attemptRevoke, onRevocationRequest, REVOKE_MESSAGE,
   type ExclusiveLockOptions, type LockOwner, type SemaphoreLease, type SemaphoreOptions, type MultiLockHandle, type LockOptions,
@@ -13,8 +14,14 @@ export {
   QueueItemCorruptError,
   type RecipeErrorCode,
 } from './errors.js';
-// The two contract types every recipe takes; the rest of internal/ is not exported.
+// The two contract types every recipe takes, and the tracing channels' names and context types; the rest of
+// internal/ is not exported.
 export type { RecipeClient, WaitOptions } from './internal/index.js';
+export {
+  RECIPE_CHANNELS,
+  type LockWaitTrace, type LockHoldTrace, type LockKind, type ElectionTermTrace, type CacheResyncTrace, type CacheLoadReason,
+  type QueueTrace,
+} from './internal/index.js';
 export {
   LeaderElection, LeaderSelector,
   type LeaderElectionOptions, type ElectionParticipant, type Leadership, type ElectionStats, type LeaderSelectorOptions,

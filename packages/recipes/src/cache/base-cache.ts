@@ -2,13 +2,15 @@
  * What TreeCache, NodeCache and ChildrenCache share: the options, the wiring of the engine (what goes into the
  * view), the keeper (the watch, reconnects and renewals) and the fan-out (who hears about it), and the life
  * cycle: start() resolves once the initial read is done, close() (or `await using`) ends every consumer. Only the
- * shape of the subtree (how deep, which nodes are reported) and the read API differ between the three.
+ * shape of the subtree (how deep, which nodes are reported) and the read API differ between the three. Each
+ * (re)load is one trace on `zkts:cache.resync`, from the start of its full read until the view is complete.
  */
 import { ClientClosedError } from '@zkts/protocol';
 
 import { RecipeClosedError, RecipeError } from '../errors.js';
 import {
-  checkArg, checkClientAndPath, checkOptions, checkWait, openScope, rules, within, type OptionRules, type Rule, type WaitOptions,
+  beginTrace, cacheResync, checkArg, checkClientAndPath, checkOptions, checkWait, finishTrace, openScope, rules, within, type CacheResyncTrace,
+  type OptionRules, type Rule, type WaitOptions,
 } from '../internal/index.js';
 import type { CacheClient } from './client.js';
 import { Engine, type WalkReason } from './engine/engine.js';
@@ -79,6 +81,10 @@ export abstract class BaseCache<T> implements AsyncIterable<CacheEvent<T>>, Asyn
   /** The root of what is cached. */
   readonly path: string;
   protected readonly engine: Engine<T>;
+  /** The class name, as the tracing channel reports it. */
+  private readonly recipe: string;
+  /** The `zkts:cache.resync` trace of the (re)load under way, when somebody listened as it began. */
+  private load: CacheResyncTrace | undefined;
   private readonly keeper: WatchKeeper;
   private readonly fanout: Fanout<T>;
   private readonly onError: (error: unknown) => void;
@@ -89,6 +95,7 @@ export abstract class BaseCache<T> implements AsyncIterable<CacheEvent<T>>, Asyn
   protected constructor(client: CacheClient, path: string, options: CacheOptions<T>, shape: CacheShape) {
     checkClientAndPath(new.target.name, client, path);
     this.path = path;
+    this.recipe = new.target.name;
     const onError = options.onError ?? defaultOnError;
     this.onError = (e) => {
       try {
@@ -126,7 +133,7 @@ export abstract class BaseCache<T> implements AsyncIterable<CacheEvent<T>>, Asyn
       mode: shape.maxDepth === 0 ? 'persistent' : 'persistent-recursive',
       forceOneShot: options.watchMode === 'one-shot',
       reads,
-      engine: this.engine,
+      engine: { startWalk: (reason) => this.startWalk(reason), notify: (event) => this.engine.notify(event) },
       end: (e) => this.end(e),
       onError: this.onError,
     });
@@ -148,9 +155,44 @@ export abstract class BaseCache<T> implements AsyncIterable<CacheEvent<T>>, Asyn
   /** Nodes cached (as this cache reports them). */
   abstract get size(): number;
 
+  /**
+   * Starts a full read. The first of a (re)load begins its trace, and its reads go out in the trace's context;
+   * one that supersedes an unfinished read belongs to the same (re)load, whose reason it may change (a renewal).
+   */
+  private startWalk(reason: WalkReason): void {
+    const load = this.load;
+    if (load !== undefined) load.reason = this.engine.reasonFor(reason);
+    if (load !== undefined || this.ended !== undefined || !cacheResync.hasSubscribers) {
+      this.engine.startWalk(reason);
+      return;
+    }
+    const opened: CacheResyncTrace = { recipe: this.recipe, path: this.path, reason: this.engine.reasonFor(reason) };
+    this.load = opened;
+    beginTrace(cacheResync, opened, () => this.engine.startWalk(reason));
+  }
+
+  /** The (re)load is done: its trace, if one is open, ends with the reason and the view's size. */
+  private loaded(reason: WalkReason, size: number): void {
+    const load = this.load;
+    if (load === undefined) return;
+    this.load = undefined;
+    load.reason = reason;
+    load.size = size;
+    finishTrace(cacheResync, load);
+  }
+
+  /** The cache ended (or was closed) before the (re)load was done: its trace, if one is open, ends with `error`. */
+  private loadFailed(error: Error): void {
+    const load = this.load;
+    if (load === undefined) return;
+    this.load = undefined;
+    finishTrace(cacheResync, load, error);
+  }
+
   private walked(reason: WalkReason): void {
     this.keeper.walked();
     const size = this.size;
+    this.loaded(reason, size);
     this.fanout.emit([reason === 'initial' ? { type: 'initialized', size } : { type: 'resynced', reason, size }]);
     if (reason === 'initial') this.initial.resolve();
   }
@@ -208,6 +250,7 @@ export abstract class BaseCache<T> implements AsyncIterable<CacheEvent<T>>, Asyn
     if (this.ended !== undefined) return;
     this.ended = error instanceof ClientClosedError ? null : error;
     this.engine.close();
+    this.loadFailed(error);
     void this.keeper.close();
     this.fanout.end(this.ended);
     this.initial.reject(error);
@@ -218,8 +261,10 @@ export abstract class BaseCache<T> implements AsyncIterable<CacheEvent<T>>, Asyn
     if (this.ended === undefined) {
       this.ended = null;
       this.engine.close();
+      const closed = new RecipeClosedError(`the cache of ${this.path} was closed`);
+      this.loadFailed(closed);
       this.fanout.end(null);
-      this.initial.reject(new RecipeClosedError(`the cache of ${this.path} was closed`));
+      this.initial.reject(closed);
     }
     await this.keeper.close();
   }

@@ -26,6 +26,7 @@ import {
 import {
   enqueue, removeLateDuplicates, sweepPrefix, type ContenderSpec, type Entry, type LostOn,
 } from '../locks/index.js';
+import { TermTrace, type TermEnd } from './term-trace.js';
 
 export const LATCH_MARKERS: MarkerTable = { 'latch-': 'write' };
 
@@ -53,7 +54,9 @@ export interface CandidacySpec {
   readonly clock: Clock;
   /** The public recipe object whose test hooks apply. */
   readonly owner: object;
-  /** Hears every start and end of a term, after the change. */
+  /** The recipe's class name, as the `zkts:election.term` channel reports it. */
+  readonly recipe: string;
+  /** Hears every start and end of a term, after the change (a start: in the term trace's context). */
   readonly onChange: (leadership: Leadership | undefined) => void;
 }
 
@@ -71,7 +74,7 @@ export class Candidacy {
   readonly stats: ElectionStats = { joins: 0, renewals: 0, terms: 0 };
   private readonly spec: CandidacySpec;
   private entry: Entry | undefined;
-  private term: { readonly leadership: Leadership; readonly controller: AbortController } | undefined;
+  private term: { readonly leadership: Leadership; readonly controller: AbortController; readonly trace: TermTrace | undefined } | undefined;
   /** Kicked on every session state change, on requeue() and on close: the loop's waits end on it. */
   private readonly alive: KeepAlive;
   /** Fires when a node of ours exists (start() waits on it) and when the loop ends. */
@@ -134,7 +137,7 @@ export class Candidacy {
   requeue(): void {
     if (this.closed) return;
     this.requeueing = true;
-    this.stepDown('requeued');
+    this.stepDown('requeued', 'resigned');
     this.alive.kick();
   }
 
@@ -142,7 +145,7 @@ export class Candidacy {
   async close(): Promise<void> {
     if (this.closed) return;
     const stopped = this.alive.close();
-    this.stepDown('closed');
+    this.stepDown('closed', 'closed');
     this.unsubscribe?.();
     await stopped;
     await this.leave();
@@ -180,16 +183,22 @@ export class Candidacy {
     if (this.term !== undefined) return;
     const controller = new AbortController();
     const leadership: Leadership = { node: entry.path, fencingToken: entry.stat.czxid, sessionId: entry.sessionId, signal: controller.signal };
-    this.term = { leadership, controller };
+    const { recipe, path, id } = this.spec;
+    const trace = TermTrace.open(recipe, path, entry.path, id, entry.sessionId);
+    this.term = { leadership, controller, trace };
     this.stats.terms++;
-    this.spec.onChange(leadership);
+    if (trace === undefined) this.spec.onChange(leadership);
+    else trace.begin(() => this.spec.onChange(leadership));
   }
 
-  private stepDown(why: string): void {
+  /** Ends the term, if any: its signal fires, and its trace ends (`end`: lost unless we resigned or closed). */
+  private stepDown(why: string, end: TermEnd = 'lost'): void {
     const term = this.term;
     if (term === undefined) return;
     this.term = undefined;
-    term.controller.abort(new LockLostError(`leadership of ${this.spec.path} lost: ${why}`));
+    const error = new LockLostError(`leadership of ${this.spec.path} lost: ${why}`);
+    term.controller.abort(error);
+    term.trace?.finish(end, end === 'lost' ? error : undefined);
     this.spec.onChange(undefined);
   }
 
@@ -209,7 +218,7 @@ export class Candidacy {
     }
     if (this.requeueing) {
       this.requeueing = false;
-      this.stepDown('requeued');
+      this.stepDown('requeued', 'resigned');
       await this.leave();
       return;
     }

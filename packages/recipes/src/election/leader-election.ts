@@ -56,7 +56,7 @@ export class LeaderElection implements AsyncDisposable {
     this.id = options.id ?? globalThis.crypto.randomUUID();
     this.clock = options.clock ?? systemClock;
     this.candidacy = new Candidacy({
-      client, path, id: this.id, lostOn: options.lostOn ?? 'expired', clock: this.clock, owner: this,
+      client, path, id: this.id, lostOn: options.lostOn ?? 'expired', clock: this.clock, owner: this, recipe: 'LeaderElection',
       onChange: (leadership) => this.feed.emit(leadership !== undefined),
     });
   }

@@ -13,6 +13,9 @@
  * two live members never both hold un-fired signals. The signal also fires at expiry, when our node is deleted,
  * and at close(). The selector waits for the callback to return before it queues again: a callback that ignores
  * its signal delays its own next term, never overlaps it.
+ *
+ * Traced as election terms (`zkts:election.term`), the callback run in the term's context; the mutex under it
+ * publishes no lock waits or holds of its own (its holds are the terms).
  */
 import { systemClock, type Clock } from '@zkts/protocol';
 
@@ -20,7 +23,8 @@ import { RecipeArgumentError, RecipeClosedError } from '../errors.js';
 import {
   checkArg, checkClientAndPath, checkOptions, isLive, KeepAlive, rules, type OptionRules, type RecipeClient,
 } from '../internal/index.js';
-import { LOST_ON, Mutex, type LockHandle, type LostOn, type Participant } from '../locks/index.js';
+import { LOST_ON, Mutex, quiet, type LockHandle, type LostOn, type Participant } from '../locks/index.js';
+import { TermTrace } from './term-trace.js';
 
 /** What a leadership callback learns about its term. */
 export interface SelectorTerm {
@@ -72,7 +76,7 @@ export class LeaderSelector implements AsyncDisposable {
   private readonly alive: KeepAlive;
   private queued = false;
   private started = false;
-  private term: { readonly controller: AbortController; readonly lease: LockHandle } | undefined;
+  private term: { readonly controller: AbortController; readonly lease: LockHandle; trace?: TermTrace | undefined } | undefined;
 
   constructor(client: RecipeClient, path: string, callback: LeadershipCallback, options: LeaderSelectorOptions = {}) {
     checkClientAndPath('LeaderSelector', client, path);
@@ -85,6 +89,7 @@ export class LeaderSelector implements AsyncDisposable {
     this.id = options.id ?? globalThis.crypto.randomUUID();
     const clock = options.clock ?? systemClock;
     this.mutex = new Mutex(client, path, { data: this.id, lostOn: options.lostOn ?? 'suspended', clock });
+    quiet(this.mutex);
     this.alive = new KeepAlive(clock);
   }
 
@@ -128,6 +133,7 @@ export class LeaderSelector implements AsyncDisposable {
     if (this.closed) return;
     const stopped = this.alive.close(new RecipeClosedError(`leader selector ${this.path} closed`));
     this.term?.controller.abort(this.alive.signal.reason);
+    this.term?.trace?.finish('closed');
     await stopped;
   }
 
@@ -160,22 +166,32 @@ export class LeaderSelector implements AsyncDisposable {
   private async lead(lease: LockHandle): Promise<void> {
     const controller = new AbortController();
     const lost = lease.lost;
-    const onLost = (): void => controller.abort(lost.reason);
+    const term: { readonly controller: AbortController; readonly lease: LockHandle; trace?: TermTrace | undefined } = { controller, lease };
+    const onLost = (): void => {
+      controller.abort(lost.reason);
+      term.trace?.finish('lost', lost.reason);
+    };
     if (lost.aborted) onLost();
     else lost.addEventListener('abort', onLost, { once: true });
     if (this.closed) controller.abort(this.alive.signal.reason);
-    this.term = { controller, lease };
+    this.term = term;
+    let thrown: unknown;
     try {
       if (!controller.signal.aborted) {
         this.stats.terms++;
-        await this.callback(controller.signal, { node: lease.node, fencingToken: lease.fencingToken });
+        const run = (): Promise<void> => this.callback(controller.signal, { node: lease.node, fencingToken: lease.fencingToken });
+        term.trace = TermTrace.open('LeaderSelector', this.path, lease.node, this.id, this.client.sessionId);
+        await (term.trace === undefined ? run() : term.trace.begin(run));
       }
     } catch (e) {
+      thrown = e;
       if (!controller.signal.aborted) this.options.onError?.(e);
     } finally {
       if (controller.signal.aborted) this.stats.interrupted++;
       // Fire the signal before the node goes: the next leader can only start after we stopped leading.
       else controller.abort(new RecipeClosedError(`leadership of ${this.path} given up`));
+      // Given up (returned, or threw: the throw is the trace's error); a loss or close() ended it already.
+      term.trace?.finish('resigned', thrown);
       lost.removeEventListener('abort', onLost);
       this.term = undefined;
       await lease.release().catch((e: unknown) => this.options.onError?.(e));

@@ -1,9 +1,9 @@
 /**
  * What two or more recipe families share: the client contract, error and state predicates, retry rules, waits,
- * argument checks, node-name parsing, node helpers, guaranteed cleanup and per-client state, change feeds and
- * test hooks. The package entry exports none of it except the two contract types every recipe takes
- * (RecipeClient, WaitOptions) and ContenderKind (through locks/); families import it only through this file,
- * and it imports no family.
+ * argument checks, node-name parsing, node helpers, guaranteed cleanup and per-client state, change feeds, test
+ * hooks and the tracing channels. The package entry exports none of it except the two contract types every
+ * recipe takes (RecipeClient, WaitOptions), ContenderKind (through locks/) and the channels' names and context
+ * types; families import it only through this file, and it imports no family.
  */
 export type {
   CallOptions, CreateMode, Data, Op, OpResult, PersistentWatch, RecipeClient, SessionState, Stat, StateChange, WatchEvent,
@@ -29,3 +29,8 @@ export { ChangeFeed } from './change-feed.js';
 export { KeepAlive, RETRY_PAUSE_MS, type Pass, type Recover } from './keep-alive.js';
 export { Pulse } from './pulse.js';
 export { setTestHooks, testHooksOf, type TestHooks } from './test-hooks.js';
+export {
+  beginTrace, byteLength, cacheResync, electionTerm, finishTrace, lockHold, lockWait, queuePut, queueTake, RECIPE_CHANNELS, traced,
+  type CacheLoadReason, type CacheResyncTrace, type ElectionTermTrace, type LockHoldTrace, type LockKind, type LockWaitTrace,
+  type QueueTrace,
+} from './diagnostics.js';

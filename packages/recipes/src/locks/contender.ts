@@ -21,6 +21,7 @@ import {
 } from '../internal/index.js';
 import type { Decision } from './lock-rule.js';
 import { restarts, type Attempt } from './lock-state.js';
+import type { WaitProgress } from './lock-trace.js';
 
 /** Counters a test (or a curious operator) can read to check herd-freedom. */
 export interface LockStats {
@@ -51,6 +52,8 @@ export interface ContenderSpec {
   readonly prefix?: ((uuid: string) => string) | undefined;
   readonly hooks?: TestHooks | undefined;
   readonly stats?: LockStats | undefined;
+  /** Told where a traced wait stands (lock-trace.ts); undefined when nobody listens. */
+  readonly progress?: WaitProgress | undefined;
   readonly what: string;
 }
 
@@ -91,7 +94,10 @@ export async function enqueue(spec: ContenderSpec, scope: Scope): Promise<{ entr
       if (isConnectionLoss(e)) {
         uncertain = true;
         const adopted = await recoverCreate(client, dir, prefix);
-        if (adopted !== undefined) return { entry: { ...adopted, uncertain: { dir, prefix } }, children: undefined };
+        if (adopted !== undefined) {
+          spec.progress?.enqueued(adopted.path, adopted.sessionId);
+          return { entry: { ...adopted, uncertain: { dir, prefix } }, children: undefined };
+        }
         continue;
       }
       // Abort, timeout or a failure with the create possibly still in flight: remove whatever it produces.
@@ -102,6 +108,7 @@ export async function enqueue(spec: ContenderSpec, scope: Scope): Promise<{ entr
       path: created.path, name: basename(created.path), stat: created.stat, sessionId: created.stat.ephemeralOwner,
       ...(uncertain && { uncertain: { dir, prefix } }),
     };
+    spec.progress?.enqueued(entry.path, entry.sessionId);
     let children: string[] | undefined;
     try {
       children = (await childrenP).children;
@@ -140,6 +147,7 @@ function decideTurn(spec: ContenderSpec, entry: Entry, children: readonly string
   removeLateDuplicates(spec.client, spec.dir, sorted, entry);
   const ourIndex = indexOfName(sorted, entry.name);
   if (ourIndex < 0) throw new LockLostError(`${spec.what}: our contender node ${entry.path} vanished`);
+  spec.progress?.moved(ourIndex);
   return spec.decide(sorted, ourIndex);
 }
 
@@ -193,7 +201,10 @@ export async function awaitTurn(spec: ContenderSpec, entry: Entry, first: { chil
     // The only node blocking us is gone: granted without listing again (lock-rule.ts, `lastBlocker`). Not after
     // an uncertain create: a late duplicate of ours could sit in the queue, so list and remove it first.
     const fast = decision.lastBlocker && entry.uncertain === undefined;
-    if (fast && isDeletion(event) && client.sessionId === entry.sessionId) return true;
+    if (fast && isDeletion(event) && client.sessionId === entry.sessionId) {
+      spec.progress?.advanced();
+      return true;
+    }
   }
 }
 

@@ -8,11 +8,14 @@ import { joinPath, systemClock, type Clock } from '@zkts/protocol';
 
 import { LockBusyError } from '../errors.js';
 import {
-  checkClientAndPath, checkOptions, checkpoint, checkWait, ensureDir, rules, type OptionRules, isConnectionLoss, isNodeExists, isNoNode, openScope, removeNode, retrying, utf8, within,
-  type RecipeClient, type Stat, type WaitOptions,
+  checkClientAndPath, checkOptions, checkpoint, checkWait, ensureDir, rules, type OptionRules, isConnectionLoss, isNodeExists, isNoNode, lockWait, openScope, removeNode, retrying, utf8, within,
+  type LockWaitTrace, type RecipeClient, type Stat, type WaitOptions,
 } from '../internal/index.js';
 import { EXPIRY_POLICIES, Hold, LockHandleImpl, LOST_ON, type ExpiryPolicy, type LockHandle, type LostOn } from './lock-handle.js';
 import { IDLE, restarts, type Attempt, type LockState } from './lock-state.js';
+import { waitTrace, type TracedAs } from './lock-trace.js';
+
+const TRACED: TracedAs = { recipe: 'ExclusiveLock', kind: 'exclusive' };
 
 /** Options of an ExclusiveLock. */
 export interface ExclusiveLockOptions {
@@ -86,7 +89,7 @@ export class ExclusiveLock {
     checkWait('ExclusiveLock.acquire', options);
     const scope = openScope(options, `exclusive lock ${this.path}`, this.clock);
     try {
-      return (await this.run({ blocking: true, scope, restartOnExpiry: this.onExpiry === 'restart' })) as LockHandle;
+      return (await this.traced({ blocking: true, scope, restartOnExpiry: this.onExpiry === 'restart' })) as LockHandle;
     } finally {
       scope?.dispose();
     }
@@ -94,7 +97,7 @@ export class ExclusiveLock {
 
   /** Takes the lock if it is free now; null when someone holds it. */
   async tryAcquire(): Promise<LockHandle | null> {
-    return (await this.run({ blocking: false, scope: null })) ?? null;
+    return (await this.traced({ blocking: false, scope: null })) ?? null;
   }
 
   /** Whether anyone holds the lock now. */
@@ -113,7 +116,18 @@ export class ExclusiveLock {
     }
   }
 
-  private async run(attempt: Attempt): Promise<LockHandle | undefined> {
+  /**
+   * run() as one `zkts:lock.wait` trace when somebody listens (its requests run in the trace's context), then
+   * the hold's trace. There is no queue: the position is 0 once the node is ours.
+   */
+  private async traced(attempt: Attempt): Promise<LockHandle | undefined> {
+    const trace = waitTrace(TRACED, this.path, this.client.sessionId);
+    const handle = await (trace === undefined ? this.run(attempt) : lockWait.tracePromise(() => this.run(attempt, trace), trace));
+    if (handle !== undefined && this.state.kind === 'held') this.state.hold.beginTrace(TRACED, this.path, trace);
+    return handle;
+  }
+
+  private async run(attempt: Attempt, trace?: LockWaitTrace): Promise<LockHandle | undefined> {
     if (this.state.kind === 'waiting') throw new LockBusyError(`${this.path}: an acquire of this instance is already in progress`);
     if (this.isHeld) throw new LockBusyError(`${this.path}: this instance already holds the lock`);
     const releasing = this.state.kind === 'releasing' ? this.state.done : undefined;
@@ -125,6 +139,12 @@ export class ExclusiveLock {
       if (stat === undefined) return undefined;
       const hold = new Hold(this.client, this.node, stat.czxid, stat.ephemeralOwner, this.lostOn);
       this.state = { kind: 'held', hold };
+      if (trace !== undefined) {
+        trace.node = this.node;
+        trace.sessionId = stat.ephemeralOwner;
+        trace.fencingToken = stat.czxid;
+        trace.queuePosition = 0;
+      }
       return new LockHandleImpl(hold, () => this.giveBack(hold));
     } finally {
       if (this.state === waiting) this.state = IDLE;
@@ -144,6 +164,7 @@ export class ExclusiveLock {
       await done;
     } finally {
       if (this.state === releasing) this.state = IDLE;
+      hold.trace?.released();
     }
   }
 

@@ -9,13 +9,14 @@ import { basename, joinPath, systemClock, type Clock } from '@zkts/protocol';
 
 import { LockBusyError, LockNotHeldError } from '../errors.js';
 import {
-  checkClientAndPath, checkOptions, checkWait, childrenOrEmpty, openScope, rules, type OptionRules, readNodes, removeNode, sortContenders, testHooksOf, utf8, type Contender,
-  type ContenderKind, type Data, type RecipeClient, type WaitOptions,
+  checkClientAndPath, checkOptions, checkWait, childrenOrEmpty, lockWait, openScope, rules, type OptionRules, readNodes, removeNode, sortContenders, testHooksOf, utf8, type Contender,
+  type ContenderKind, type Data, type LockWaitTrace, type RecipeClient, type WaitOptions,
 } from '../internal/index.js';
 import { contend, newStats, sweepPrefix, type Entry, type ContenderSpec, type LockStats } from './contender.js';
 import { EXPIRY_POLICIES, Hold, LockHandleImpl, LOST_ON, type ExpiryPolicy, type LockHandle, type LostOn } from './lock-handle.js';
 import { decide, holderIndexes, LOCK_MARKERS } from './lock-rule.js';
 import { IDLE, type Attempt, type LockState } from './lock-state.js';
+import { borrowerOf, progressFor, progressOf, waitTrace, type TracedAs, type WaitProgress } from './lock-trace.js';
 
 /** Options of Mutex, ReadLock and WriteLock. */
 export interface LockOptions {
@@ -62,6 +63,12 @@ interface Held {
   handles: LockHandleImpl[];
 }
 
+/** An acquire's outcome: the handle, and the hold when it is a new one (a reentrant acquire shares the hold). */
+interface Granted {
+  readonly handle: LockHandleImpl;
+  readonly fresh?: Hold;
+}
+
 export abstract class FairLock implements Lockable {
   readonly client: RecipeClient;
   readonly path: string;
@@ -80,6 +87,9 @@ export abstract class FairLock implements Lockable {
 
   /** The marker our nodes carry (lock-rule.ts MARKER): it makes them writers or readers for everyone. */
   protected abstract readonly marker: string;
+
+  /** What the tracing channels call this lock (recipe and kind). */
+  protected abstract readonly tracedAs: TracedAs;
 
   /** True while this instance holds the lock and the hold has not been lost. */
   get isHeld(): boolean {
@@ -101,7 +111,7 @@ export abstract class FairLock implements Lockable {
     checkWait(`${this.constructor.name}.acquire`, options);
     const scope = openScope(options, `lock ${this.path}`, this.options.clock ?? systemClock);
     try {
-      return (await this.acquireWith({ blocking: true, scope, restartOnExpiry: (this.options.onExpiry ?? 'restart') === 'restart' })) as LockHandle;
+      return (await this.acquireTraced({ blocking: true, scope, restartOnExpiry: (this.options.onExpiry ?? 'restart') === 'restart' })) as LockHandle;
     } finally {
       scope?.dispose();
     }
@@ -109,7 +119,7 @@ export abstract class FairLock implements Lockable {
 
   /** Takes the lock only if nobody is ahead of us; null otherwise (our node removed). */
   async tryAcquire(): Promise<LockHandle | null> {
-    return (await this.acquireWith({ blocking: false, scope: null })) ?? null;
+    return (await this.acquireTraced({ blocking: false, scope: null })) ?? null;
   }
 
   /** Releases the most recent unreleased acquire of this instance; LockNotHeldError if there is none. */
@@ -144,21 +154,44 @@ export abstract class FairLock implements Lockable {
   }
 
   /** Gets a granted node (or undefined for a failed try). Subclasses override for special paths (downgrade). */
-  protected obtain(attempt: Attempt): Promise<Entry | undefined> {
-    return contend(this.spec(), attempt);
+  protected obtain(attempt: Attempt, progress: WaitProgress | undefined): Promise<Entry | undefined> {
+    return contend(progress === undefined ? this.spec() : { ...this.spec(), progress }, attempt);
   }
 
   /** Checks before acquiring; subclasses add rules (upgrade rejection). */
   protected precheck(): void {}
 
-  private async acquireWith(attempt: Attempt): Promise<LockHandle | undefined> {
+  /**
+   * acquireWith as one `zkts:lock.wait` trace when somebody listens (its requests run in the trace's context),
+   * then the trace of a new hold. A lock that is quiet (lock-trace.ts) publishes neither.
+   */
+  private async acquireTraced(attempt: Attempt): Promise<LockHandle | undefined> {
+    const outer = borrowerOf(this);
+    const trace = outer === undefined ? waitTrace(this.tracedAs, this.path, this.client.sessionId) : undefined;
+    if (trace === undefined) {
+      const granted = await this.acquireWith(attempt, progressFor(undefined, outer));
+      if (outer === undefined) granted?.fresh?.beginTrace(this.tracedAs, this.path);
+      return granted?.handle;
+    }
+    let fresh: Hold | undefined;
+    const handle = await lockWait.tracePromise(async () => {
+      const granted = await this.acquireWith(attempt, progressOf(trace), trace);
+      fresh = granted?.fresh;
+      return granted?.handle;
+    }, trace);
+    fresh?.beginTrace(this.tracedAs, this.path, trace);
+    return handle;
+  }
+
+  private async acquireWith(attempt: Attempt, progress: WaitProgress | undefined, trace?: LockWaitTrace): Promise<Granted | undefined> {
     const current = this.state;
     if (current.kind === 'waiting') throw new LockBusyError(`${this.path}: an acquire of this instance is already in progress`);
     if (current.kind === 'held') {
       if (!current.hold.isLost) {
         if (this.options.reentrant !== true) throw new LockBusyError(`${this.path}: this non-reentrant instance already holds the lock`);
         current.hold.count++;
-        return this.newHandle(current);
+        if (trace !== undefined) granted(trace, current.hold.node, current.hold.sessionId, current.hold.fencingToken);
+        return { handle: this.newHandle(current) };
       }
       // The session took our node; drop the stale hold (its handles stay released-on-call).
       this.dropHold(current);
@@ -169,13 +202,14 @@ export abstract class FairLock implements Lockable {
     this.state = waiting;
     try {
       if (releasing !== undefined) await releasing;
-      const entry = await this.obtain(attempt);
+      const entry = await this.obtain(attempt, progress);
       if (entry === undefined) return undefined;
       const hold = new Hold(this.client, entry.path, entry.stat.czxid, entry.sessionId, this.options.lostOn ?? 'expired');
       hold.sweep = entry.uncertain;
       const held = { kind: 'held' as const, hold, handles: [] as LockHandleImpl[] };
       this.state = held;
-      return this.newHandle(held);
+      if (trace !== undefined) granted(trace, entry.path, entry.sessionId, entry.stat.czxid);
+      return { handle: this.newHandle(held), fresh: hold };
     } finally {
       if (this.state === waiting) this.state = IDLE;
     }
@@ -204,6 +238,7 @@ export abstract class FairLock implements Lockable {
       await done;
     } finally {
       if (this.state === releasing) this.state = IDLE;
+      hold.trace?.released();
     }
   }
 
@@ -213,4 +248,12 @@ export abstract class FairLock implements Lockable {
     this.state = IDLE;
     void removeNode(this.client, { path: held.hold.node }, held.hold.sessionId);
   }
+}
+
+/** A traced wait that was granted: our node, its session and fencing token (a downgrade's node is at the head). */
+function granted(trace: LockWaitTrace, node: string, sessionId: bigint, fencingToken: bigint): void {
+  trace.node = node;
+  trace.sessionId = sessionId;
+  trace.fencingToken = fencingToken;
+  trace.queuePosition ??= 0;
 }

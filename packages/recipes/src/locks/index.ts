@@ -17,6 +17,9 @@ export { attemptRevoke, onRevocationRequest, REVOKE_MESSAGE } from './revocation
 export { enqueue, removeLateDuplicates, sweepPrefix, type ContenderSpec, type Entry } from './contender.js';
 export { UuidHexLock } from './uuid-hex-lock.js';
 
+// For recipes built on a lock whose waits and holds are theirs to report (the selector's terms).
+export { quiet } from './lock-trace.js';
+
 // For inspect/: the lock rule's marker table and who holds, read from a listing.
 export { LOCK_MARKERS, MARKER, holderIndexes } from './lock-rule.js';
 

@@ -3,7 +3,10 @@
  * protect, or run a multi that commits only while the lock node still exists (`guard`).
  */
 import { LockLostError, LockNotHeldError } from '../errors.js';
-import { checkArg, isConnectedState, isNoNode, rules, type Op, type OpResult, type RecipeClient } from '../internal/index.js';
+import {
+  checkArg, isConnectedState, isNoNode, rules, type LockWaitTrace, type Op, type OpResult, type RecipeClient,
+} from '../internal/index.js';
+import { HoldTrace, type TracedAs } from './lock-trace.js';
 
 /** When a held lock counts as lost: only when the session is certainly gone, or already when it is in doubt. */
 export type LostOn = 'expired' | 'suspended';
@@ -51,7 +54,11 @@ export class Hold {
   /** Set when a duplicate node with our uuid may exist: the release sweeps it (contender.ts sweepPrefix). */
   sweep: { readonly dir: string; readonly prefix: string } | undefined;
   count = 1;
+  /** This hold's `zkts:lock.hold` trace, when somebody listened as it began (lock-trace.ts). */
+  trace: HoldTrace | undefined;
   private readonly controller = new AbortController();
+  /** Told once when the hold is lost (traces); allocated by the first whenLost. */
+  private lossListeners: ((error: unknown) => void)[] | undefined;
   private readonly unsubscribe: () => void;
   private armed = false;
   private ended = false;
@@ -86,13 +93,39 @@ export class Hold {
   /** The hold is over (released or lost): stop listening. */
   end(): void {
     this.ended = true;
+    this.lossListeners = undefined;
     this.unsubscribe();
   }
 
   lose(why: string): void {
     if (this.controller.signal.aborted) return;
-    this.controller.abort(new LockLostError(`lock ${this.node} lost: ${why}`));
+    const error = new LockLostError(`lock ${this.node} lost: ${why}`);
+    this.controller.abort(error);
     this.unsubscribe();
+    this.trace?.lost(error);
+    const listeners = this.lossListeners;
+    this.lossListeners = undefined;
+    if (listeners !== undefined) for (const listener of listeners) listener(error);
+  }
+
+  /**
+   * Begins this hold's `zkts:lock.hold` trace when somebody listens: after the wait's asyncEnd, so the hold
+   * follows its wait (`wait`: that wait's context, if it was traced). A hold lost meanwhile ends at once.
+   */
+  beginTrace(as: TracedAs, path: string, wait?: LockWaitTrace): void {
+    const trace = HoldTrace.begin(as, path, this, wait);
+    if (trace === undefined) return;
+    this.trace = trace;
+    if (this.isLost) trace.lost(this.controller.signal.reason);
+  }
+
+  /**
+   * Calls `listener` with the LockLostError once the hold is lost (at once if it is already), without arming
+   * the node watch that reading `lost` arms. Nothing is called after a release (end()).
+   */
+  whenLost(listener: (error: unknown) => void): void {
+    if (this.controller.signal.aborted) listener(this.controller.signal.reason);
+    else if (!this.ended) (this.lossListeners ??= []).push(listener);
   }
 
   private armNodeWatch(): void {
@@ -139,6 +172,11 @@ export class LockHandleImpl implements LockHandle {
   }
   get released(): boolean {
     return this.done !== undefined;
+  }
+
+  /** Hold.whenLost of this handle's hold (for a MultiLock's trace: it learns of a loss without arming a watch). */
+  whenLost(listener: (error: unknown) => void): void {
+    this.hold.whenLost(listener);
   }
 
   release(): Promise<void> {

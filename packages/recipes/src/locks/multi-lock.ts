@@ -8,9 +8,20 @@
  */
 import { systemClock, type Clock } from '@zkts/protocol';
 
-import { checkArg, checkOptions, checkWait, nested, openScope, rules, type WaitOptions } from '../internal/index.js';
+import {
+  checkArg, checkOptions, checkWait, lockHold, lockWait, nested, openScope, rules, traced, type LockWaitTrace, type Scope, type WaitOptions,
+} from '../internal/index.js';
 import type { Lockable } from './fair-lock.js';
-import type { LockHandle } from './lock-handle.js';
+import { LockHandleImpl, type LockHandle } from './lock-handle.js';
+import { HoldTrace, waitTrace, type TracedAs } from './lock-trace.js';
+
+const TRACED: TracedAs = { recipe: 'MultiLock', kind: 'multi' };
+
+/** What a lock may tell about itself: its path and client (every zkts lock has both; a Lockable need not). */
+interface Described {
+  readonly path?: unknown;
+  readonly client?: { readonly sessionId?: unknown };
+}
 
 /** A held MultiLock: the handles of its locks (`leases`), released together in reverse order. */
 export interface MultiLockHandle extends AsyncDisposable {
@@ -37,28 +48,49 @@ export class MultiLock {
     this.clock = options.clock ?? systemClock;
   }
 
-  /** Takes every lock in order, or none. */
+  /**
+   * Takes every lock in order, or none. Traced as one `zkts:lock.wait` (kind 'multi'): the waits of the locks
+   * inside run in its context, so they are its children.
+   */
   async acquire(options: WaitOptions = {}): Promise<MultiLockHandle> {
     checkWait('MultiLock.acquire', options);
     // One scope for all the locks: each acquire gets its signal, which fires at the shared deadline.
     const scope = openScope(options, 'multi-lock', this.clock);
+    const trace = lockWait.hasSubscribers ? waitTrace(TRACED, this.paths(), this.sessionId()) : undefined;
     try {
-      for (;;) {
-        const taken: LockHandle[] = [];
-        try {
-          for (const lock of this.locks) taken.push(await lock.acquire(nested(scope)));
-        } catch (e) {
-          await releaseReversed(taken);
-          throw e;
-        }
-        // A lock lost while we waited for the later ones (its session expired, say, and the later locks then
-        // restarted in the renewed one) would make an all-or-nothing hold that is not: give all back, start over.
-        if (!taken.some((l) => l.lost.aborted)) return new Multi(taken);
-        await releaseReversed(taken).catch(() => undefined);
-        this.restarts++;
-      }
+      const multi = await traced(lockWait, trace, () => this.acquireAll(scope));
+      if (lockHold.hasSubscribers) multi.beginTrace(trace?.path ?? this.paths(), trace?.sessionId ?? this.sessionId(), trace);
+      return multi;
     } finally {
       scope?.dispose();
+    }
+  }
+
+  /** The locks' paths joined with ',' (what the tracing channels report as the multi-lock's path). */
+  private paths(): string {
+    return this.locks.map((l) => (l as Described).path).filter((p): p is string => typeof p === 'string').join(',');
+  }
+
+  /** The session of the first lock's client, if it tells one (0n otherwise). */
+  private sessionId(): bigint {
+    const id = (this.locks[0] as Described | undefined)?.client?.sessionId;
+    return typeof id === 'bigint' ? id : 0n;
+  }
+
+  private async acquireAll(scope: Scope): Promise<Multi> {
+    for (;;) {
+      const taken: LockHandle[] = [];
+      try {
+        for (const lock of this.locks) taken.push(await lock.acquire(nested(scope)));
+      } catch (e) {
+        await releaseReversed(taken);
+        throw e;
+      }
+      // A lock lost while we waited for the later ones (its session expired, say, and the later locks then
+      // restarted in the renewed one) would make an all-or-nothing hold that is not: give all back, start over.
+      if (!taken.some((l) => l.lost.aborted)) return new Multi(taken);
+      await releaseReversed(taken).catch(() => undefined);
+      this.restarts++;
     }
   }
 }
@@ -80,6 +112,8 @@ class Multi implements MultiLockHandle {
   readonly leases: readonly LockHandle[];
   private done: Promise<void> | undefined;
   private lostSignal: AbortSignal | undefined;
+  /** The multi-lock's `zkts:lock.hold` trace: lost when any lock is, released once all are. */
+  private trace: HoldTrace | undefined;
 
   constructor(leases: readonly LockHandle[]) {
     this.leases = leases;
@@ -94,8 +128,23 @@ class Multi implements MultiLockHandle {
     return this.done !== undefined;
   }
 
+  /** Begins the hold's trace (after the wait's asyncEnd; the caller checked that somebody listens). */
+  beginTrace(path: string, sessionId: bigint, wait: LockWaitTrace | undefined): void {
+    const trace = HoldTrace.begin(TRACED, path, { sessionId }, wait);
+    if (trace === undefined) return;
+    this.trace = trace;
+    const lost = (error: unknown): void => trace.lost(error);
+    for (const lease of this.leases) {
+      // Our own handles tell of a loss without the node watch that reading `lost` arms; another Lockable's
+      // handle only through `lost`.
+      if (lease instanceof LockHandleImpl) lease.whenLost(lost);
+      else if (lease.lost.aborted) lost(lease.lost.reason);
+      else lease.lost.addEventListener('abort', () => lost(lease.lost.reason), { once: true });
+    }
+  }
+
   release(): Promise<void> {
-    this.done ??= releaseReversed(this.leases);
+    this.done ??= releaseReversed(this.leases).finally(() => this.trace?.released());
     return this.done;
   }
 

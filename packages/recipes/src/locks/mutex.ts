@@ -13,8 +13,12 @@
  */
 import { FairLock } from './fair-lock.js';
 import { MARKER } from './lock-rule.js';
+import type { TracedAs } from './lock-trace.js';
+
+const TRACED: TracedAs = { recipe: 'Mutex', kind: 'exclusive' };
 
 /** A fair, herd-free exclusive lock with Curator's node layout (`_c_<uuid>-lock-<seq>`); its handles carry fencing tokens. */
 export class Mutex extends FairLock {
   protected readonly marker = MARKER.mutex;
+  protected readonly tracedAs = TRACED;
 }

@@ -23,6 +23,10 @@ import type { Entry } from './contender.js';
 import { FairLock, LOCK_OPTION_RULES, type LockOptions, type Participant } from './fair-lock.js';
 import { LOCK_MARKERS, MARKER } from './lock-rule.js';
 import type { Attempt } from './lock-state.js';
+import type { TracedAs, WaitProgress } from './lock-trace.js';
+
+const TRACED_WRITE: TracedAs = { recipe: 'ReadWriteLock', kind: 'write' };
+const TRACED_READ: TracedAs = { recipe: 'ReadWriteLock', kind: 'read' };
 
 /** A fair read-write lock with Curator's layout: readers share, a writer excludes everyone. `readLock` and `writeLock` are its two locks. */
 export class ReadWriteLock {
@@ -54,6 +58,7 @@ export class ReadWriteLock {
 /** The write side of a ReadWriteLock (`__WRIT__` nodes): exclusive against readers and writers. */
 export class WriteLock extends FairLock {
   protected readonly marker = MARKER.write;
+  protected readonly tracedAs = TRACED_WRITE;
   private readonly rw: ReadWriteLock;
 
   constructor(client: RecipeClient, path: string, options: LockOptions, rw: ReadWriteLock) {
@@ -74,6 +79,7 @@ export class WriteLock extends FairLock {
 /** The read side of a ReadWriteLock (`__READ__` nodes): shared with other readers, exclusive against writers. */
 export class ReadLock extends FairLock {
   protected readonly marker = MARKER.read;
+  protected readonly tracedAs = TRACED_READ;
   private readonly rw: ReadWriteLock;
 
   constructor(client: RecipeClient, path: string, options: LockOptions, rw: ReadWriteLock) {
@@ -81,9 +87,9 @@ export class ReadLock extends FairLock {
     this.rw = rw;
   }
 
-  protected override obtain(attempt: Attempt): Promise<Entry | undefined> {
+  protected override obtain(attempt: Attempt, progress: WaitProgress | undefined): Promise<Entry | undefined> {
     const writeNode = this.rw.writeLock.heldNode;
-    if (writeNode === undefined) return super.obtain(attempt);
+    if (writeNode === undefined) return super.obtain(attempt, progress);
     return this.downgrade(writeNode, attempt.scope);
   }
 

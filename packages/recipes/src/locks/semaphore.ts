@@ -11,12 +11,15 @@ import { joinPath, systemClock, type Clock } from '@zkts/protocol';
 import { LockLostError, RecipeArgumentError } from '../errors.js';
 import {
   checkArg, checkClientAndPath, checkOptions, checkpoint, checkWait, childrenOrEmpty, rules, type OptionRules, ensureDir, isServerCode, nested, openScope, readNodes, removeNode, removeSoon, retrying,
-  utf8, within, type Data, type RecipeClient, type Scope, type WaitOptions,
+  traced, lockHold, lockWait, utf8, within, type Data, type LockWaitTrace, type RecipeClient, type Scope, type WaitOptions,
 } from '../internal/index.js';
 import { enqueue, sweepPrefix, type ContenderSpec, type Entry } from './contender.js';
 import { EXPIRY_POLICIES, Hold, LOST_ON, type ExpiryPolicy, type LostOn } from './lock-handle.js';
 import { restarts } from './lock-state.js';
+import { HoldTrace, quiet, waitTrace, type TracedAs } from './lock-trace.js';
 import { Mutex } from './mutex.js';
+
+const TRACED: TracedAs = { recipe: 'Semaphore', kind: 'semaphore' };
 
 /** Options of a Semaphore. */
 export interface SemaphoreOptions {
@@ -75,26 +78,37 @@ export class Semaphore {
     checkWait('Semaphore.acquire', options);
     // One scope for the whole call: the inner mutex, the lease creates and the wait share its deadline.
     const scope = openScope(options, `semaphore ${this.path}`, this.options.clock ?? systemClock);
-    const attempt = { blocking: true, scope, restartOnExpiry: (this.options.onExpiry ?? 'restart') === 'restart' };
+    // One wait trace for the whole call, the gate mutex's queue included (its place is ours; it publishes nothing).
+    const trace = waitTrace(TRACED, this.path, this.client.sessionId);
     try {
-      for (;;) {
-        const mine: Entry[] = [];
-        try {
-          return await this.acquireWithin(qty, scope, mine);
-        } catch (e) {
-          // Our session expired while we waited: start over in the renewed one (the leases went with it).
-          if (!restarts(attempt, e, this.client, mine[0]?.sessionId)) throw e;
-        }
-      }
+      const leases = await traced(lockWait, trace, () => this.acquireAcrossSessions(qty, scope, trace));
+      leases.beginTrace(this.path, trace);
+      return leases;
     } finally {
       scope?.dispose();
     }
   }
 
-  private async acquireWithin(qty: number, scope: Scope, mine: Entry[]): Promise<SemaphoreLease> {
+  private async acquireAcrossSessions(qty: number, scope: Scope, trace: LockWaitTrace | undefined): Promise<Leases> {
+    const attempt = { blocking: true, scope, restartOnExpiry: (this.options.onExpiry ?? 'restart') === 'restart' };
+    for (;;) {
+      const mine: Entry[] = [];
+      try {
+        return await this.acquireWithin(qty, scope, mine, trace);
+      } catch (e) {
+        // Our session expired while we waited: start over in the renewed one (the leases went with it).
+        if (!restarts(attempt, e, this.client, mine[0]?.sessionId)) throw e;
+      }
+    }
+  }
+
+  private async acquireWithin(qty: number, scope: Scope, mine: Entry[], trace: LockWaitTrace | undefined): Promise<Leases> {
     // A fresh inner Mutex per call: concurrent acquires of one Semaphore object queue like separate processes.
     const inner = new Mutex(this.client, this.inner.path, { onExpiry: this.options.onExpiry ?? 'restart' });
+    quiet(inner, trace);
     const gate = await inner.acquire(nested(scope));
+    // Holding the gate, we are at the head of the line: what is left is waiting for a free lease.
+    if (trace !== undefined) trace.queuePosition = 0;
     try {
       const spec: ContenderSpec = {
         client: this.client, dir: this.leasesDir, marker: 'lease-', markers: LEASE_MARKERS,
@@ -102,6 +116,10 @@ export class Semaphore {
       };
       await this.checkMaxLeases();
       for (let i = 0; i < qty; i++) mine.push((await enqueue(spec, scope)).entry);
+      if (trace !== undefined && mine[0] !== undefined) {
+        trace.node = mine[0].path;
+        trace.sessionId = mine[0].sessionId;
+      }
       await this.waitForRoom(mine, scope);
     } catch (e) {
       await Promise.all(mine.map((m) => removeSoon(this.client, { path: m.path }, m.sessionId)));
@@ -164,6 +182,8 @@ class Leases implements SemaphoreLease {
   private readonly entries: readonly Entry[];
   private done: Promise<void> | undefined;
   private lostSignal: AbortSignal | undefined;
+  /** The leases' one `zkts:lock.hold` trace: lost when any lease is, released when all are deleted. */
+  private trace: HoldTrace | undefined;
 
   constructor(client: RecipeClient, entries: readonly Entry[], lostOn: LostOn) {
     this.client = client;
@@ -181,6 +201,17 @@ class Leases implements SemaphoreLease {
     return this.done !== undefined;
   }
 
+  /** Begins the hold's trace when somebody listens (after the wait's asyncEnd); node: our first lease. */
+  beginTrace(path: string, wait: LockWaitTrace | undefined): void {
+    const first = this.holds[0];
+    if (first === undefined || !lockHold.hasSubscribers) return;
+    // No fencingToken: a semaphore's leases carry none.
+    const trace = HoldTrace.begin(TRACED, path, { node: first.node, sessionId: first.sessionId }, wait);
+    if (trace === undefined) return;
+    this.trace = trace;
+    for (const hold of this.holds) hold.whenLost((error) => trace.lost(error));
+  }
+
   release(): Promise<void> {
     this.done ??= Promise.all(
       this.holds.map((h) => {
@@ -190,7 +221,7 @@ class Leases implements SemaphoreLease {
     ).then(async () => {
       // A lease create whose reply was lost may have landed twice: sweep our uuids.
       for (const e of this.entries) if (e.uncertain !== undefined) await sweepPrefix(this.client, e.uncertain, e.sessionId);
-    });
+    }).finally(() => this.trace?.released());
     return this.done;
   }
 

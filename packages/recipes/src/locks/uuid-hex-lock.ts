@@ -8,11 +8,15 @@
 import { kazooPrefix } from '../internal/index.js';
 import type { ContenderSpec } from './contender.js';
 import { FairLock } from './fair-lock.js';
+import type { TracedAs } from './lock-trace.js';
+
+const TRACED: TracedAs = { recipe: 'UuidHexLock', kind: 'exclusive' };
 
 /** A fair mutex whose nodes are kazoo's (`<uuidhex>__lock__<seq>`), so kazoo's Lock queues with it. */
 export class UuidHexLock extends FairLock {
   /** kazoo's writer marker; lock-rule.ts counts `__lock__` nodes as writers. */
   protected readonly marker = '__lock__';
+  protected readonly tracedAs = TRACED;
 
   protected override spec(): ContenderSpec {
     return { ...super.spec(), prefix: kazooPrefix };

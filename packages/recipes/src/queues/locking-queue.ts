@@ -18,13 +18,16 @@
  *   was lost is settled: in the same session our lock node is gone iff the multi committed (no one else
  *   deletes a lock they do not hold). So an entry is removed at most once, and consume() is true exactly
  *   when this call removed it.
+ *
+ * A put (or putAll) is one `zkts:queue.put` trace (no node: the entries' names come back from no one); a get or
+ * poll that locks an entry is one `zkts:queue.take`, with the entry's node (one still held is not taken again).
  */
 import { joinPath, MultiError, systemClock, type Clock } from '@zkts/protocol';
 
 import { LockBusyError, OutcomeUnknownError } from '../errors.js';
 import {
-  checkArg, checkClientAndPath, checkOptions, checkpoint, checkWait, ensureDir, rules, isConnectionLoss, isExpiry, isLive, isNodeExists, isNoNode, openScope, reconnected,
-  removeNode, retrying, utf8, within, type Data, type RecipeClient, type Scope, type WaitOptions,
+  byteLength, checkArg, checkClientAndPath, checkOptions, checkpoint, checkWait, ensureDir, rules, isConnectionLoss, isExpiry, isLive, isNodeExists, isNoNode, openScope,
+  queuePut, queueTake, reconnected, removeNode, retrying, utf8, within, type Data, type QueueTrace, type RecipeClient, type Scope, type WaitOptions,
 } from '../internal/index.js';
 import { availableEntries, DEFAULT_PRIORITY, entryPrefix } from './entry-names.js';
 import { commitOnce } from './receipt.js';
@@ -90,13 +93,23 @@ export class LockingQueue implements AsyncDisposable {
   async put(data: Data, options: PutOptions = {}): Promise<void> {
     checkArg('LockingQueue.put', 'data', data, rules.data);
     checkOptions('LockingQueue.put', options, PUT_RULES);
-    return this.putAll([data], options);
+    return this.putTraced([data], options);
   }
 
   /** Adds several entries in one multi, all or none (kazoo `put_all`); they keep their order. */
   async putAll(values: readonly Data[], options: PutOptions = {}): Promise<void> {
     checkArg('LockingQueue.putAll', 'values', values, rules.arrayOf(rules.data));
     checkOptions('LockingQueue.putAll', options, PUT_RULES);
+    return this.putTraced(values, options);
+  }
+
+  private async putTraced(values: readonly Data[], options: PutOptions): Promise<void> {
+    if (!queuePut.hasSubscribers || values.length === 0) return this.putValues(values, options);
+    const trace: QueueTrace = { recipe: 'LockingQueue', path: this.path, bytes: values.reduce((n: number, v) => n + byteLength(v), 0) };
+    return queuePut.tracePromise(() => this.putValues(values, options), trace);
+  }
+
+  private async putValues(values: readonly Data[], options: PutOptions): Promise<void> {
     const prefix = joinPath(this.entriesDir, entryPrefix(options.priority ?? DEFAULT_PRIORITY));
     if (values.length === 0) return;
     const ops = values.map((data) => ({ op: 'create' as const, path: prefix, data, mode: 'persistent-sequential' as const }));
@@ -116,7 +129,7 @@ export class LockingQueue implements AsyncDisposable {
     if (held !== undefined) return held;
     const scope = openScope(options, `locking queue ${this.path}`, this.clock);
     try {
-      return (await this.take(scope, true)) as LockedEntry;
+      return (await this.takeTraced(scope, true)) as LockedEntry;
     } finally {
       scope?.dispose();
     }
@@ -124,7 +137,7 @@ export class LockingQueue implements AsyncDisposable {
 
   /** Like get() but does not wait: null when no entry is free now. */
   async poll(): Promise<LockedEntry | null> {
-    return this.stillHeld() ?? (await this.take(null, false)) ?? null;
+    return this.stillHeld() ?? (await this.takeTraced(null, false)) ?? null;
   }
 
   /**
@@ -197,6 +210,20 @@ export class LockingQueue implements AsyncDisposable {
   private async ensureStructure(): Promise<void> {
     await ensureDir(this.client, this.entriesDir, { persistent: true });
     await ensureDir(this.client, this.takenDir, { persistent: true });
+  }
+
+  /** take() as one `zkts:queue.take` trace when somebody listens: the entry's node and size once locked. */
+  private takeTraced(scope: Scope, blocking: boolean): Promise<Held | undefined> {
+    if (!queueTake.hasSubscribers) return this.take(scope, blocking);
+    const trace: QueueTrace = { recipe: 'LockingQueue', path: this.path };
+    return queueTake.tracePromise(async () => {
+      const held = await this.take(scope, blocking);
+      if (held !== undefined) {
+        trace.node = held.path;
+        trace.bytes = held.data.byteLength;
+      }
+      return held;
+    }, trace);
   }
 
   /** Lists entries and locks, locks the first free entry; waits for a change and repeats (blocking). */

@@ -5,12 +5,13 @@
  * a claim whose reply was lost is settled after the reconnect: the receipt with our token exists iff our multi
  * committed (it is ours until our session ends; we delete it right after). Exactly one consumer gets each item.
  * `offer` is protected too: if the create reply is lost, the uuid finds the item again instead of adding a second.
+ * An offer is a `zkts:queue.put` trace, a poll or take a `zkts:queue.take` (internal/diagnostics.ts).
  */
 import { joinPath } from '@zkts/protocol';
 
 import {
-  checkArg, checkClientAndPath, checkWait, rules, checkpoint, childrenOrEmpty, ensureDir, isConnectionLoss, isNoNode, openScope, protectedPrefix, retrying,
-  sortContenders, within, type Data, type MarkerTable, type RecipeClient, type WaitOptions,
+  byteLength, checkArg, checkClientAndPath, checkWait, rules, checkpoint, childrenOrEmpty, ensureDir, isConnectionLoss, isNoNode, openScope, protectedPrefix,
+  queuePut, queueTake, retrying, sortContenders, within, type Data, type MarkerTable, type QueueTrace, type RecipeClient, type WaitOptions,
 } from '../internal/index.js';
 import { claimByDelete } from './claim.js';
 
@@ -30,6 +31,12 @@ export class Queue {
   /** Appends an item; resolves with its node path. */
   async offer(data: Data): Promise<string> {
     checkArg('Queue.offer', 'data', data, rules.data);
+    if (!queuePut.hasSubscribers) return this.append(data);
+    const trace: QueueTrace = { recipe: 'Queue', path: this.path, bytes: byteLength(data) };
+    return queuePut.tracePromise(async () => (trace.node = await this.append(data)), trace);
+  }
+
+  private async append(data: Data): Promise<string> {
     const { client } = this;
     const prefix = protectedPrefix(globalThis.crypto.randomUUID());
     for (;;) {
@@ -51,12 +58,27 @@ export class Queue {
 
   /** Takes the head item, or null when the queue is empty. */
   async poll(): Promise<Uint8Array | null> {
-    return this.claimFirst(await childrenOrEmpty(this.client, this.path));
+    const trace = this.takeTrace();
+    return trace === undefined ? this.pollOnce() : queueTake.tracePromise(() => this.pollOnce(trace), trace);
+  }
+
+  private async pollOnce(trace?: QueueTrace): Promise<Uint8Array | null> {
+    return this.claimFirst(await childrenOrEmpty(this.client, this.path), trace);
   }
 
   /** Waits for an item and takes it. */
   async take(options: WaitOptions = {}): Promise<Uint8Array> {
     checkWait('Queue.take', options);
+    const trace = this.takeTrace();
+    return trace === undefined ? this.waitAndTake(options) : queueTake.tracePromise(() => this.waitAndTake(options, trace), trace);
+  }
+
+  /** A take's context when somebody listens to `zkts:queue.take`. */
+  private takeTrace(): QueueTrace | undefined {
+    return queueTake.hasSubscribers ? { recipe: 'Queue', path: this.path } : undefined;
+  }
+
+  private async waitAndTake(options: WaitOptions, trace?: QueueTrace): Promise<Uint8Array> {
     const scope = openScope(options, `queue ${this.path}`);
     try {
       for (;;) {
@@ -69,7 +91,7 @@ export class Queue {
           await ensureDir(this.client, this.path);
           continue;
         }
-        const item = await this.claimFirst(r.children);
+        const item = await this.claimFirst(r.children, trace);
         if (item !== null) return item;
         if (r.watch !== undefined) await within(scope, r.watch);
       }
@@ -83,7 +105,8 @@ export class Queue {
     return sortContenders(await childrenOrEmpty(this.client, this.path), ITEM_MARKERS).length;
   }
 
-  private async claimFirst(children: readonly string[]): Promise<Uint8Array | null> {
+  /** Claims the first item still there; a traced take learns its node and size. */
+  private async claimFirst(children: readonly string[], trace: QueueTrace | undefined): Promise<Uint8Array | null> {
     const { client } = this;
     for (const item of sortContenders(children, ITEM_MARKERS)) {
       const path = joinPath(this.path, item.name);
@@ -94,7 +117,13 @@ export class Queue {
         if (isNoNode(e)) continue; // another consumer took it
         throw e;
       }
-      if (await this.claim(path)) return data;
+      if (await this.claim(path)) {
+        if (trace !== undefined) {
+          trace.node = path;
+          trace.bytes = data.byteLength;
+        }
+        return data;
+      }
     }
     return null;
   }

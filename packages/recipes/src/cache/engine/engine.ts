@@ -144,15 +144,21 @@ export class Engine<T> {
 
   // ---- full reads ------------------------------------------------------------------------------------
 
+  /**
+   * The reason a full read started now for `reason` reports: one that supersedes an unfinished read answers for
+   * it too, so until the first one completes, any is the initial one; after a renewal, the renewal's.
+   */
+  reasonFor(reason: WalkReason): WalkReason {
+    if (!this.initialized) return 'initial';
+    return this.walk?.reason === 'renewal' ? 'renewal' : reason;
+  }
+
   /** Starts a full read (superseding one under way); events are held until it is done. */
   startWalk(reason: WalkReason): void {
     if (this.closed) return;
+    reason = this.reasonFor(reason);
     const old = this.walk;
     if (old !== null) this.sched.abandon(old);
-    // A full read that supersedes an unfinished one answers for it too: until the first one completes, any is the
-    // initial one; after a renewal, the renewal's.
-    if (!this.initialized) reason = 'initial';
-    else if (old?.reason === 'renewal') reason = 'renewal';
     this.walks++;
     const walk: Walk = { id: this.walks, reason, pending: 0, inFlight: 0, backlog: [], next: 0, failed: false, superseded: false };
     this.walk = walk;

@@ -8,12 +8,13 @@
  * - lock-safe (`lockPath`): the item is locked (item-lock.ts), delivered, and removed only once the consumer
  *   returned (at least once). A consumer that throws has the item requeued (`errorMode: 'requeue'`, Curator's
  *   default: the item goes to the back of the queue, as Curator's plain `queue-` name) or removed (`'delete'`).
+ * Getting one item (removed, or locked, with its data) is one `zkts:queue.take` trace; the delivery comes after.
  */
 import { joinPath, type Clock } from '@zkts/protocol';
 
 import { QueueItemCorruptError } from '../../errors.js';
 import {
-  ensurePersistentDir, isConnectionLoss, isExpiry, isLive, isNoNode, reconnected, retrying, type Op, type RecipeClient,
+  ensurePersistentDir, isConnectionLoss, isExpiry, isLive, isNoNode, queueTake, reconnected, retrying, type Op, type QueueTrace, type RecipeClient,
 } from '../../internal/index.js';
 import { claimByDelete } from '../claim.js';
 import { decodeItem } from './format.js';
@@ -25,6 +26,8 @@ import { putItem } from './put.js';
 export interface ConsumerSetup<T> {
   readonly client: RecipeClient;
   readonly dir: string;
+  /** The queue's class name, as the tracing channel reports it. */
+  readonly recipe: string;
   readonly layout: ItemLayout;
   readonly lockPath: string | undefined;
   readonly errorMode: 'requeue' | 'delete';
@@ -58,6 +61,12 @@ export interface ConsumerStats {
   requeued: number;
   /** Items whose lock went with an ended session before they were removed (they are delivered again). */
   lost: number;
+}
+
+/** An item this consumer got: its data, and in lock-safe mode our lock on it. */
+interface Obtained {
+  readonly data: Uint8Array;
+  readonly lock?: ItemLock;
 }
 
 /** Thrown into deliver() when the iterator was left while it held a message: the item is not finished. */
@@ -162,6 +171,42 @@ export class ConsumerLoop<T> {
   private async take(item: ItemName): Promise<string | undefined> {
     const { client, dir, lockPath } = this.setup;
     const path = joinPath(dir, item.name);
+    const got = await this.obtainTraced(item, path);
+    if (got === null) return lockPath === undefined ? undefined : joinPath(lockPath, item.name);
+    if (got === undefined) return undefined;
+    const { data, lock } = got;
+    if (lock === undefined) {
+      this.stats.removed++;
+      const { rest } = await this.deliverAll(item, data, 'delete');
+      // The iterator ended before these messages were handed out: they go back to the queue, as a new item.
+      if (rest.length > 0) await putItem(client, { dir, middle: item.middle, messages: rest }, null);
+      return undefined;
+    }
+    try {
+      await this.takeLocked(item, path, lock, data);
+    } finally {
+      await unlockItem(client, lock);
+    }
+    return undefined;
+  }
+
+  /** obtain() as one `zkts:queue.take` trace when somebody listens: the item's node, and its size once ours. */
+  private obtainTraced(item: ItemName, path: string): Promise<Obtained | null | undefined> {
+    if (!queueTake.hasSubscribers) return this.obtain(item, path);
+    const trace: QueueTrace = { recipe: this.setup.recipe, path: this.setup.dir, node: path };
+    return queueTake.tracePromise(async () => {
+      const got = await this.obtain(item, path);
+      if (got) trace.bytes = payloadLength(got.data);
+      return got;
+    }, trace);
+  }
+
+  /**
+   * Gets one item with its data: removed (normal mode: claimed by a delete with a receipt, claim.ts) or locked
+   * (lock-safe). Null when another consumer holds its lock; undefined when someone else took or finished it.
+   */
+  private async obtain(item: ItemName, path: string): Promise<Obtained | null | undefined> {
+    const { client, dir, lockPath } = this.setup;
     if (lockPath === undefined) {
       let data: Uint8Array;
       let version: number;
@@ -172,32 +217,21 @@ export class ConsumerLoop<T> {
         throw e;
       }
       const receipt = joinPath(dir, `_zkts-claim-${globalThis.crypto.randomUUID()}`);
-      if (!(await claimByDelete(client, { item: path, receipt, version, receiptMode: 'persistent' }))) return undefined;
-      this.stats.removed++;
-      const { rest } = await this.deliverAll(item, data, 'delete');
-      // The iterator ended before these messages were handed out: they go back to the queue, as a new item.
-      if (rest.length > 0) await putItem(client, { dir, middle: item.middle, messages: rest }, null);
-      return undefined;
+      return (await claimByDelete(client, { item: path, receipt, version, receiptMode: 'persistent' })) ? { data } : undefined;
     }
     const lock = await lockItem(client, lockPath, item.name);
-    if (lock === null) return joinPath(lockPath, item.name);
+    if (lock === null) return null;
     try {
-      await this.takeLocked(item, path, lock);
-    } finally {
-      await unlockItem(client, lock);
-    }
-    return undefined;
-  }
-
-  private async takeLocked(item: ItemName, path: string, lock: ItemLock): Promise<void> {
-    const { client, dir, errorMode } = this.setup;
-    let data: Uint8Array;
-    try {
-      data = (await retrying(client, () => client.getData(path))).data;
+      return { data: (await retrying(client, () => client.getData(path))).data, lock };
     } catch (e) {
-      if (isNoNode(e)) return; // finished by someone before our lock
+      await unlockItem(client, lock);
+      if (isNoNode(e)) return undefined; // finished by someone before our lock
       throw e;
     }
+  }
+
+  private async takeLocked(item: ItemName, path: string, lock: ItemLock, data: Uint8Array): Promise<void> {
+    const { client, dir, errorMode } = this.setup;
     const { outcome } = await this.deliverAll(item, data, errorMode);
     if (outcome === 'keep') return;
     const ops: Op[] = [{ op: 'delete', path }];
@@ -240,5 +274,14 @@ export class ConsumerLoop<T> {
       }
     }
     return { outcome: 'remove', rest: [] };
+  }
+}
+
+/** The messages' bytes in an item, as a put counts them (the framing left out); a corrupt item: all its bytes. */
+function payloadLength(data: Uint8Array): number {
+  try {
+    return decodeItem(data).messages.reduce((n, m) => n + m.byteLength, 0);
+  } catch {
+    return data.byteLength;
   }
 }

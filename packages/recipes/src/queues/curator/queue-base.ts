@@ -1,13 +1,15 @@
 /**
  * What the four Curator-compatible queues share: options, the consumer (a callback started by start(), or an
  * async iterator from messages()), put, size and close. Each queue only adds its own put signature and name
- * layout (queues.ts).
+ * layout (queues.ts). A put is one `zkts:queue.put` trace, each item the consumer takes one `zkts:queue.take`
+ * (consume.ts); the recipe they report is the queue's class name.
  */
 import { systemClock, type Clock } from '@zkts/protocol';
 
 import { RecipeArgumentError, RecipeClosedError } from '../../errors.js';
 import {
-  checkArg, checkClientAndPath, checkOptions, checkWait, childrenOrEmpty, ensurePersistentDir, openScope, rules, type OptionRules, type RecipeClient, type WaitOptions,
+  checkArg, checkClientAndPath, checkOptions, checkWait, childrenOrEmpty, ensurePersistentDir, openScope, queuePut, rules, type OptionRules, type QueueTrace,
+  type RecipeClient, type WaitOptions,
 } from '../../internal/index.js';
 import { ConsumerLoop, type ConsumerStats } from './consume.js';
 import { bytesSerializer, type QueueSerializer } from './format.js';
@@ -58,6 +60,8 @@ export abstract class CuratorQueueBase<T> implements AsyncDisposable {
   readonly path: string;
   protected readonly options: CuratorQueueOptions<T>;
   protected readonly serializer: QueueSerializer<T>;
+  /** The class name, as the tracing channels report it. */
+  private readonly recipe: string;
   private readonly counts: ConsumerStats = { delivered: 0, removed: 0, requeued: 0, lost: 0 };
   private loop: ConsumerLoop<T> | null = null;
   private handoff: Handoff<T> | null = null;
@@ -75,6 +79,7 @@ export abstract class CuratorQueueBase<T> implements AsyncDisposable {
     }
     this.client = client;
     this.path = path;
+    this.recipe = new.target.name;
     this.options = options;
     this.serializer = options.serializer ?? (bytesSerializer as unknown as QueueSerializer<T>);
   }
@@ -154,8 +159,12 @@ export abstract class CuratorQueueBase<T> implements AsyncDisposable {
     const bytes = list.map((m) => this.serializer.serialize(m));
     for (const b of bytes) checkArg(what, 'serializer.serialize(message)', b, rules.bytes);
     const scope = openScope(options, `queue put ${this.path}`, this.options.clock);
+    const request = { dir: this.path, middle: name, messages: bytes, maxItems: this.options.maxItems };
     try {
-      return await putItem(this.client, { dir: this.path, middle: name, messages: bytes, maxItems: this.options.maxItems }, scope);
+      if (!queuePut.hasSubscribers) return await putItem(this.client, request, scope);
+      // bytes: the messages as serialized (the item's framing not counted).
+      const trace: QueueTrace = { recipe: this.recipe, path: this.path, bytes: bytes.reduce((n, b) => n + b.byteLength, 0) };
+      return await queuePut.tracePromise(async () => (trace.node = await putItem(this.client, request, scope)), trace);
     } finally {
       scope?.dispose();
     }
@@ -171,6 +180,7 @@ export abstract class CuratorQueueBase<T> implements AsyncDisposable {
     this.loop = new ConsumerLoop<T>({
       client: this.client,
       dir: this.path,
+      recipe: this.recipe,
       layout: this.layout,
       lockPath: this.options.lockPath,
       errorMode: this.options.errorMode ?? 'requeue',

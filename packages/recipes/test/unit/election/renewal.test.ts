@@ -80,7 +80,7 @@ describe('LeaderElection across a renewal (in-memory ZooKeeper)', () => {
     const clock = new ManualClock();
     const terms: (Leadership | undefined)[][] = [[], []];
     const cs = [0, 1].map(
-      (i) => new Candidacy({ client: zk.client(), path: '/e', id: `p${i}`, lostOn: 'expired', clock, owner: {}, onChange: (l) => terms[i]!.push(l) }),
+      (i) => new Candidacy({ client: zk.client(), path: '/e', id: `p${i}`, lostOn: 'expired', clock, owner: {}, recipe: 'LeaderElection', onChange: (l) => terms[i]!.push(l) }),
     );
     for (const c of cs) await c.start();
     await tick();
