@@ -12,7 +12,7 @@ import { trackEnsemble } from './ensemble-tracker.js';
 import { systemClock, type Clock } from './clock.js';
 import { Chroot } from './chroot.js';
 import { parseConnectString } from './connect-string.js';
-import { attachLogger, listenerErrors } from './logger.js';
+import { listenerErrors } from './logger.js';
 import { Dispatcher } from './dispatcher.js';
 import { ClientListeners, checkEventName, type ClientEventListener, type ClientEvents } from './events.js';
 import * as op from './operations.js';
@@ -20,6 +20,7 @@ import { OpContext } from './operations.js';
 import { sessionOptions } from './session/options.js';
 import { Session } from './session/session.js';
 import { stateStream, waitConnected } from './state-waits.js';
+import { clientStats, type ClientStats } from './stats.js';
 import { checkCallOptions, checkCredentials, checkFunction, checkSignal, toBytes } from './validation.js';
 import { checkOptionKeys, describeValue } from '../errors/option-keys.js';
 import { CLIENT_OPTION_KEYS, CONNECT_OPTION_KEYS, checkClientOptions } from './client-options.js';
@@ -86,7 +87,6 @@ export class ZkClient implements AsyncDisposable {
     this.session = new Session(sessionOptions(parsed.hosts, options, { ...shared, sessionTimeout: this.requestedTimeout }));
     this.ops = new OpContext(this.session, { ...shared, requestTimeout: options.requestTimeout ?? 0, retry: options.retry });
     this.admin = { reconfig: (o) => op.reconfig(this.ops, o) };
-    attachLogger(this, options.logger);
     if (options.trackEnsemble === true) this.stopTracking = trackEnsemble(this);
   }
 
@@ -110,6 +110,14 @@ export class ZkClient implements AsyncDisposable {
   /** ms, 0 until connected. */
   get negotiatedTimeout(): number {
     return this.session.negotiatedTimeout;
+  }
+
+  /**
+   * Counters and gauges for a health endpoint, as plain values (JSON.stringify writes them): requests by
+   * operation, failures by code, reconnects, expiries and renewals, the last server, in flight, watches armed.
+   */
+  stats(): ClientStats {
+    return clientStats(this.session, this.ops.stats);
   }
 
   /** '' when none. */

@@ -10,20 +10,22 @@
  *                      was applied is found instead of made twice. An ephemeral found must be owned by the
  *                      current session; one made in an expired session is gone with it, and the create fails.
  *
- * Both are built only on the client's public operations.
+ * Both are built only on the client's public operations; a repeated try says its number in its options
+ * (`ATTEMPT`, request-trace.ts), so its zkts:request trace shows it as a retry.
  */
 import { ConnectionLossError, ServerError, SessionExpiredError } from '../errors/errors.js';
 import { KeeperCode } from '../errors/codes.js';
 import { raceCancel } from './cancel.js';
 import { basename, joinPath, parentPath } from './paths.js';
+import { ATTEMPT, type AttemptOption } from './request-trace.js';
 import type { CallOptions, CreateOptions, Data, Stat } from './types.js';
 
 /** The operations these use (ZkClient has them). */
 export interface IdempotentClient {
   readonly sessionId: bigint;
   connected(options?: CallOptions): Promise<void>;
-  create(path: string, data?: Data | null, options?: CreateOptions): Promise<{ path: string; stat: Stat }>;
-  delete(path: string, options?: CallOptions & { version?: number }): Promise<void>;
+  create(path: string, data?: Data | null, options?: CreateOptions & AttemptOption): Promise<{ path: string; stat: Stat }>;
+  delete(path: string, options?: CallOptions & { version?: number } & AttemptOption): Promise<void>;
   exists(path: string, options?: CallOptions): Promise<Stat | null>;
   getChildren(path: string, options?: CallOptions): Promise<{ children: string[]; stat: Stat }>;
 }
@@ -47,7 +49,7 @@ async function deleteUntilGone(client: IdempotentClient, path: string, version: 
   const session = client.sessionId;
   for (let attempt = 1; ; attempt++) {
     try {
-      await client.delete(path, version === undefined ? {} : { version });
+      await client.delete(path, version === undefined ? { [ATTEMPT]: attempt } : { version, [ATTEMPT]: attempt });
       return;
     } catch (error) {
       if (attempt > 1 && isCode(error, KeeperCode.NO_NODE)) return; // a lost try was applied
@@ -67,9 +69,9 @@ export async function protectedCreate(client: IdempotentClient, path: string, da
   const ephemeral = options.mode === 'ephemeral' || options.mode === 'ephemeral-sequential';
   const session = client.sessionId;
   const { protected: _, ...createOptions } = options as CreateOptions & { protected?: boolean };
-  for (;;) {
+  for (let attempt = 1; ; attempt++) {
     try {
-      return await client.create(target, data, createOptions);
+      return await client.create(target, data, attempt === 1 ? createOptions : { ...createOptions, [ATTEMPT]: attempt });
     } catch (error) {
       if (!(error instanceof ConnectionLossError)) throw error;
     }

@@ -38,6 +38,24 @@ export type {
 } from './types.js';
 export type { Stat, StatJSON } from './stat.js';
 export { CancelScope, cancelScope, raceCancel, sleep, type CancelOptions } from './cancel.js';
+// Observability: the diagnostics_channel names and message types (docs/guides/observability.md), and stats().
+export {
+  ChannelNames,
+  type AuthMessage,
+  type ChannelName,
+  type ConnectionEvent,
+  type ConnectionMessage,
+  type DialReason,
+  type ErrorSummary,
+  type RequestTrace,
+  type SessionEvent,
+  type SessionMessage,
+  type StateMessage,
+  type WatchEventMessage,
+} from './diagnostics.js';
+export type { ClientStats } from './stats.js';
+export type { SessionCounters } from './session/session-report.js';
+export type { WatchCounts } from './watches/watch-manager.js';
 export { systemClock, type Clock, type ClockTimer, type ClockTimerOptions } from './clock.js';
 export { exponentialBackoff, noRetry, isRetryable, type RetryPolicy, type BackoffOptions } from './retry.js';
 // The unknown-option policy and the value formatting of argument errors, for code built on the client

@@ -71,7 +71,11 @@ const MULTI_RESPONSE = responseRecord(OpCode.multi);
 
 export function multi(ops: PreparedOp[], root: Chroot): RequestSpec<OpResult[]> {
   const wire = ops.map((o) => o.wire);
-  return spec(OpCode.multi, undefined, wire, (h, r) => {
+  return spec(OpCode.multi, undefined, wire, multiResults(ops, root), wire);
+}
+
+function multiResults(ops: PreparedOp[], root: Chroot): RequestSpec<OpResult[]>['decode'] {
+  return (h, r) => {
     ok(h, undefined);
     const results = MULTI_RESPONSE(r);
     const failure = firstMultiError(results);
@@ -97,12 +101,16 @@ export function multi(ops: PreparedOp[], root: Chroot): RequestSpec<OpResult[]> 
           throw new ServerError(KeeperCode.MARSHALLING_ERROR, undefined, { cause: new Error(`unexpected multi result ${res.op}`) });
       }
     });
-  });
+  };
 }
 
 export function multiRead(ops: { op: 'getData' | 'getChildren'; path: string; serverPath: string }[]): RequestSpec<ReadResult[]> {
   const wire: MultiOp[] = ops.map((o) => ({ op: o.op, path: o.serverPath, watch: false }));
-  return spec(OpCode.multiRead, undefined, wire, (h, r) => {
+  return spec(OpCode.multiRead, undefined, wire, readResults(ops), wire);
+}
+
+function readResults(ops: { path: string }[]): RequestSpec<ReadResult[]>['decode'] {
+  return (h, r) => {
     ok(h, undefined);
     return MULTI_RESPONSE(r).map((res, i): ReadResult => {
       switch (res.op) {
@@ -116,5 +124,5 @@ export function multiRead(ops: { op: 'getData' | 'getChildren'; path: string; se
           throw new ServerError(KeeperCode.MARSHALLING_ERROR, undefined, { cause: new Error(`unexpected multiRead result ${res.op}`) });
       }
     });
-  });
+  };
 }

@@ -38,10 +38,16 @@ export function responseRecord<O extends RequestOpCode>(op: O): (r: JuteReader) 
   return read;
 }
 
-/** A spec that sends `body` as `op`'s record (header-only when the table says it has none). */
-export function spec<O extends RequestOpCode, T>(op: O, path: string | undefined, body: RequestBody<O>, decode: (header: ReplyHeader, r: JuteReader) => T): RequestSpec<T> {
+/** A spec that sends `body` as `op`'s record (header-only when the table says it has none); `ops`: a multi's. */
+export function spec<O extends RequestOpCode, T>(
+  op: O,
+  path: string | undefined,
+  body: RequestBody<O>,
+  decode: (header: ReplyHeader, r: JuteReader) => T,
+  ops?: readonly { op: string }[],
+): RequestSpec<T> {
   const record = requestCodecFor(op);
-  return { op, path, write: record === null ? undefined : (w) => record.write(w, body), decode };
+  return { op, path, write: record === null ? undefined : (w) => record.write(w, body), decode, ops };
 }
 
 /** The reply records the client reads as the codec does (the table's readers). */

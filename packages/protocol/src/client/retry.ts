@@ -73,14 +73,14 @@ export function isRetryable(error: unknown): error is ZkError {
 }
 
 /**
- * Runs `attempt` until it succeeds, fails with an error that is not retryable, or the policy gives up. The
- * waits between tries are cancelled by `signal` (rejecting with its reason).
+ * Runs `attempt` (with its number: 1, 2…) until it succeeds, fails with an error that is not retryable, or the
+ * policy gives up. The waits between tries are cancelled by `signal` (rejecting with its reason).
  */
-export async function retrying<T>(attempt: () => Promise<T>, policy: RetryPolicy, clock: Clock, signal?: AbortSignal): Promise<T> {
+export async function retrying<T>(attempt: (n: number) => Promise<T>, policy: RetryPolicy, clock: Clock, signal?: AbortSignal): Promise<T> {
   const started = clock.now();
   for (let retry = 1; ; retry++) {
     try {
-      return await attempt();
+      return await attempt(retry);
     } catch (error) {
       if (!isRetryable(error)) throw error;
       const delay = policy.delayBefore(retry, clock.now() - started, error);

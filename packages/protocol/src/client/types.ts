@@ -92,17 +92,18 @@ export interface ClientOptions {
 }
 
 /**
- * A logger the client reports to: any object with some of these four methods (missing ones are skipped).
- * `details` holds plain values only (ids as hex strings), so a JSON logger can write it as it is.
+ * A logger the client reports to: any object with some of these four methods (missing ones are skipped):
+ * console, pino, winston. Each message is whole by itself (server, cause, wait, session id in hex), since pino
+ * keeps only the message; `details` repeats the facts as plain values (ids as hex strings) for the others.
  */
 export interface Logger {
-  /** Connection attempts and transitions a healthy client goes through. */
+  /** Each dial and each authentication. */
   debug?(message: string, details?: Record<string, unknown>): void;
-  /** Connected, reconnected, closed. */
+  /** Connected, reconnected, renewed (a new session after an expiry), closed, a move to another server. */
   info?(message: string, details?: Record<string, unknown>): void;
-  /** Suspended (the connection is lost; the session may survive), a failed connection attempt, read-only. */
+  /** A lost connection (and the wait before the next dial), a failed dial, a read-only server, an expiry. */
   warn?(message: string, details?: Record<string, unknown>): void;
-  /** The session is gone (expired, auth failed), or a listener threw. */
+  /** A refused authentication (the client is unusable), or a listener that threw. */
   error?(message: string, details?: Record<string, unknown>): void;
 }
 

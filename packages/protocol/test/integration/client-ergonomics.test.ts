@@ -116,9 +116,10 @@ describe('client ergonomics', () => {
     const id = `0x${client.sessionId.toString(16)}`;
     await client.close();
     await new Promise((r) => setImmediate(r));
-    expect(lines.some(([level, message, details]) => level === 'warn' && message.startsWith(`zkts: could not connect to ${dead}: `) && details?.host === dead)).toBe(true);
-    expect(lines).toContainEqual(['info', 'zkts: connected', { state: 'connected', previous: 'connecting', sessionId: id, timeout: 4000 }]);
-    expect(lines.some(([level, message]) => level === 'info' && message === 'zkts: closed')).toBe(true);
+    expect(lines.some(([level, message, details]) => level === 'warn' && message.startsWith(`zkts: could not connect to ${dead}: `) && details?.server === dead)).toBe(true);
+    const live = sharedServer().split(',')[0];
+    expect(lines).toContainEqual(['info', `zkts: connected to ${live} (session ${id}, timeout 4000 ms)`, { server: live, sessionId: id, timeoutMs: 4000, readOnly: false }]);
+    expect(lines).toContainEqual(['info', `zkts: closed (session ${id})`, { sessionId: id }]);
     expect(lines.some(([level, message, details]) => level === 'error' && message === 'zkts: a listener threw' && (details?.error as Error).message === 'listener bug')).toBe(true);
     // Nothing in the details is a bigint: a JSON logger can write them.
     expect(() => JSON.stringify(lines.filter(([, m]) => m !== 'zkts: a listener threw'))).not.toThrow();

@@ -1,9 +1,11 @@
 // Network faults through the testkit's fault proxy in front of the shared server: frozen peers, lost
 // replies, cuts mid-transaction, partitions long enough to expire, and watch replay after reconnects.
-import { channel } from 'node:diagnostics_channel';
+import { tracingChannel } from 'node:diagnostics_channel';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFaultProxy, type FaultProxy } from '@zkts/testkit';
-import { Acls, ConnectionLossError, exponentialBackoff, type RetryPolicy, SessionExpiredError, createClient, digestId, type ClientOptions, type StateChange, type ZkClient } from '@zkts/protocol';
+import { Acls, ChannelNames, ConnectionLossError, exponentialBackoff, type RetryPolicy, SessionExpiredError, createClient, digestId, type ClientOptions, type StateChange, type ZkClient } from '@zkts/protocol';
+import { OpCode } from '../../src/codec/records/constants.js';
+import { FrameRelay } from '../support/frame-relay.js';
 import { hostPort, open, sharedServer, uniqueRoot, until, waitForState } from '../support/integration.js';
 
 describe('faults through a proxy', () => {
@@ -94,7 +96,8 @@ describe('faults through a proxy', () => {
     const zk = await viaProxy();
     const requests: unknown[] = [];
     const onRequest = (m: unknown): void => void requests.push(m);
-    channel('zkts:request').subscribe(onRequest);
+    const started = tracingChannel(ChannelNames.request).start;
+    started.subscribe(onRequest);
     try {
       proxy.dropNextReply();
       const err = await zk.create(`${root}/lost-`, 'x', { mode: 'persistent-sequential' }).catch((e: unknown) => e);
@@ -103,10 +106,10 @@ describe('faults through a proxy', () => {
       await waitForState(zk, 'connected', 6000);
       const kids = (await direct.getChildren(root)).children.filter((c) => c.startsWith('lost-'));
       expect(kids).toHaveLength(1);
-      const creates = requests.filter((m) => (m as { opName: string; sessionId: bigint }).opName === 'create2' && (m as { sessionId: bigint }).sessionId === zk.sessionId);
+      const creates = requests.filter((m) => (m as { op: string; sessionId: bigint }).op === 'create' && (m as { sessionId: bigint }).sessionId === zk.sessionId);
       expect(creates).toHaveLength(1);
     } finally {
-      channel('zkts:request').unsubscribe(onRequest);
+      started.unsubscribe(onRequest);
     }
   });
 
@@ -187,7 +190,19 @@ describe('faults through a proxy', () => {
   });
 
   it('10,000 watches are replayed in several SetWatches batches and all fire', async () => {
-    const zk = await viaProxy(10_000);
+    // A frame relay rather than the proxy: it sees each frame's opcode (SetWatches is the session's own
+    // request, which no channel traces).
+    const relay = await FrameRelay.start(hostPort(sharedServer()));
+    const zk = await open(relay.connectString, { sessionTimeout: 10_000 });
+    try {
+      await replayTenThousand(zk, relay);
+    } finally {
+      await zk.close();
+      await relay.close();
+    }
+  });
+
+  async function replayTenThousand(zk: ZkClient, relay: FrameRelay): Promise<void> {
     const dir = `${root}/${'many'.repeat(10)}`;
     await direct.create(dir);
     const count = 10_000;
@@ -199,22 +214,15 @@ describe('faults through a proxy', () => {
       const chunk = await Promise.all(paths.slice(i, i + 1000).map(async (p) => ({ w: (await zk.exists(p, { watch: true })).watch })));
       for (const x of chunk) watches.push(x.w);
     }
-    const batches: string[] = [];
-    const onRequest = (m: unknown): void => {
-      const msg = m as { opName: string; sessionId: bigint };
-      if (msg.sessionId === zk.sessionId && (msg.opName === 'setWatches' || msg.opName === 'setWatches2')) batches.push(msg.opName);
-    };
-    channel('zkts:request').subscribe(onRequest);
-    try {
-      proxy.cut();
-      await waitForState(zk, 'suspended', 2000).catch(() => undefined);
-      await waitForState(zk, 'connected', 10_000);
-    } finally {
-      channel('zkts:request').unsubscribe(onRequest);
-    }
+    relay.cut();
+    await waitForState(zk, 'suspended', 2000).catch(() => undefined);
+    await waitForState(zk, 'connected', 10_000);
+    // Its reply means the relay has seen every frame written before it: the SetWatches batches come first.
+    await zk.sync('/');
+    const batches = relay.frames.filter((f) => f.conn > 1 && f.dir === 'c2s' && (f.type === OpCode.setWatches || f.type === OpCode.setWatches2));
     // ~75 bytes per path × 10,000 ≈ 750 KB of paths: at least 5 batches of ≤ 128 KB.
     expect(batches.length).toBeGreaterThanOrEqual(5);
-    expect(new Set(batches)).toEqual(new Set(['setWatches']));
+    expect(new Set(batches.map((f) => f.type))).toEqual(new Set([OpCode.setWatches]));
     let fired = 0;
     for (const w of watches) void w.then(() => fired++);
     for (let i = 0; i < count; i += 500) {
@@ -224,7 +232,7 @@ describe('faults through a proxy', () => {
     for (let i = 0; i < count; i += 500) {
       await direct.multi(paths.slice(i, i + 500).map((p) => ({ op: 'delete' as const, path: p })));
     }
-  });
+  }
 });
 
 describe('retry policies against a proxy that cuts every try', () => {
@@ -248,13 +256,14 @@ describe('retry policies against a proxy that cuts every try', () => {
     const zk = await open(proxy.connectString, { sessionTimeout: 10_000 });
     let tries = 0;
     const onRequest = (m: unknown): void => {
-      const msg = m as { opName: string; sessionId: bigint };
-      if (msg.sessionId !== zk.sessionId || msg.opName !== 'getData') return;
+      const msg = m as { op: string; sessionId: bigint };
+      if (msg.sessionId !== zk.sessionId || msg.op !== 'getData') return;
       tries++;
-      // Published as the request is written, before its bytes reach the proxy: this arms the cut for this try.
+      // Published as each try starts, before its bytes reach the proxy: this arms the cut for this try.
       if (tries <= cuts) proxy.dropNextReply();
     };
-    channel('zkts:request').subscribe(onRequest);
+    const started = tracingChannel(ChannelNames.request).start;
+    started.subscribe(onRequest);
     try {
       const result = await zk.getData(root, { retry }).then(
         (r) => new TextDecoder().decode(r.data),
@@ -262,7 +271,7 @@ describe('retry policies against a proxy that cuts every try', () => {
       );
       return { result, tries };
     } finally {
-      channel('zkts:request').unsubscribe(onRequest);
+      started.unsubscribe(onRequest);
       proxy.restore();
       await zk.close();
     }

@@ -1,8 +1,8 @@
 // Every operation against the shared server, each error code it can produce, and the chroot on every
 // returned path.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { channel } from 'node:diagnostics_channel';
-import { Acls, InvalidArgumentError, MultiError, Perms, ServerError, digestId, type WatchEvent, type ZkClient } from '@zkts/protocol';
+import { tracingChannel } from 'node:diagnostics_channel';
+import { Acls, ChannelNames, InvalidArgumentError, MultiError, Perms, ServerError, digestId, type WatchEvent, type ZkClient } from '@zkts/protocol';
 import { open, sharedServer, text, uniqueRoot, until } from '../support/integration.js';
 
 async function code(promise: Promise<unknown>): Promise<string> {
@@ -278,7 +278,9 @@ describe('bad input', () => {
     const onRequest = (m: unknown): void => {
       if ((m as { sessionId: bigint }).sessionId === zk.sessionId) sent.push(m);
     };
-    channel('zkts:request').subscribe(onRequest);
+    // Every request the API sends starts a trace; a refused argument must not get that far.
+    const requests = tracingChannel(ChannelNames.request);
+    requests.start.subscribe(onRequest);
     try {
       const attempts: Promise<unknown>[] = [
         zk.create('no-slash'),
@@ -293,7 +295,7 @@ describe('bad input', () => {
       for (const a of attempts) await expect(a).rejects.toBeInstanceOf(InvalidArgumentError);
       expect(sent).toEqual([]);
     } finally {
-      channel('zkts:request').unsubscribe(onRequest);
+      requests.start.unsubscribe(onRequest);
       await zk.close();
     }
   });

@@ -18,6 +18,8 @@ export interface RelayedFrame {
   index: number;
   /** undefined for the handshake frames, which carry none. */
   xid: number | undefined;
+  /** A request's opcode (c2s frames after the handshake; undefined otherwise). */
+  type: number | undefined;
   /** performance.now() when received from the client (c2s) or written to it (s2c). */
   at: number;
 }
@@ -84,7 +86,8 @@ export class FrameRelay {
     client.on('data', (chunk: Buffer) => {
       for (const frame of c2s.push(chunk)) {
         const index = up++;
-        this.frames.push({ conn, dir: 'c2s', index, xid: index === 0 ? undefined : frame.readInt32BE(4), at: performance.now() });
+        const header = index > 0 && frame.length >= 12;
+        this.frames.push({ conn, dir: 'c2s', index, xid: index === 0 ? undefined : frame.readInt32BE(4), type: header ? frame.readInt32BE(8) : undefined, at: performance.now() });
       }
       upstream.write(chunk);
     });
@@ -97,7 +100,7 @@ export class FrameRelay {
         chain = chain.then(async () => {
           if (hold > 0) await new Promise((resolve) => setTimeout(resolve, hold));
           if (client.destroyed) return;
-          this.frames.push({ conn, dir: 's2c', index, xid, at: performance.now() });
+          this.frames.push({ conn, dir: 's2c', index, xid, type: undefined, at: performance.now() });
           client.write(copy);
         });
       }

@@ -1,6 +1,6 @@
 // states(), onStateChange, diagnostics channels, asyncDispose, and the read-only → read-write move,
 // against the wire-level fake.
-import { channel } from 'node:diagnostics_channel';
+import { channel, tracingChannel } from 'node:diagnostics_channel';
 import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient, type StateChange, type ZkClient } from '../../src/index.js';
@@ -57,7 +57,7 @@ describe('observability', () => {
     expect(seen).toEqual(['idle→connecting', 'connecting→connected', 'connected→suspended', 'suspended→connected', 'connected→closed']);
   });
 
-  it('publishes requests, replies, events and states on diagnostics channels', async () => {
+  it('publishes requests (tracing channel), events and states on diagnostics channels', async () => {
     const s = await FakeServer.start({
       onRequest: (conn, req) => {
         ok(conn, req);
@@ -65,20 +65,23 @@ describe('observability', () => {
       },
     });
     servers.push(s);
-    const got: Record<string, unknown[]> = { request: [], reply: [], event: [], state: [] };
-    const subs = Object.keys(got).map((k) => {
+    const got: Record<string, unknown[]> = { request: [], event: [], state: [] };
+    const subs = ['event', 'state'].map((k) => {
       const fn = (m: unknown): void => void got[k]?.push(m);
       channel(`zkts:${k}`).subscribe(fn);
       return () => channel(`zkts:${k}`).unsubscribe(fn);
     });
+    // A tracing channel's events are plain channels too: tracing:zkts:request:asyncEnd is each request's last.
+    const onRequest = (m: unknown): void => void got.request?.push(m);
+    tracingChannel('zkts:request').asyncEnd.subscribe(onRequest);
+    subs.push(() => tracingChannel('zkts:request').asyncEnd.unsubscribe(onRequest));
     try {
       await using c = await createClient(`${s.connectString}/app`, { sessionTimeout: 2000 }).connect();
       const w = await c.exists('/x', { watch: true });
       expect(await w.watch).toEqual({ type: 'created', path: '/x', zxid: 9n });
-      expect(got.request).toContainEqual(expect.objectContaining({ opName: 'exists', path: '/app/x', xid: 1 }));
-      expect(got.reply).toContainEqual(expect.objectContaining({ opName: 'exists', err: -101, xid: 1 }));
+      expect(got.request).toContainEqual(expect.objectContaining({ op: 'exists', path: '/app/x', xid: 1, result: null }));
       expect(got.event).toContainEqual(expect.objectContaining({ type: 'created', path: '/app/x', zxid: 9n }));
-      expect(got.state).toContainEqual(expect.objectContaining({ state: 'connected', previous: 'connecting' }));
+      expect(got.state).toContainEqual(expect.objectContaining({ to: 'connected', from: 'connecting' }));
     } finally {
       for (const off of subs) off();
     }

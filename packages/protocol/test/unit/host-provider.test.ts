@@ -108,12 +108,12 @@ describe('the wait after a dropped connection', () => {
     p.next();
     p.connected();
     expect(p.dropped('lost', 30_000)).toBe(50);
-    expect(p.next()).toEqual({ host: hosts(2)[0], delay: 50 });
+    expect(p.next()).toEqual({ host: hosts(2)[0], delay: 50, reason: 'lost' });
     // The other hosts of the cycle follow at once; after the whole cycle failed, the ~1 s back-off.
-    expect(p.next().delay).toBe(0);
+    expect(p.next()).toMatchObject({ delay: 0, reason: 'cycle' });
     expect(p.next().delay).toBe(0);
     r = 0.5;
-    expect(p.next().delay).toBe(1000);
+    expect(p.next()).toMatchObject({ delay: 1000, reason: 'cycle' });
     p.connected();
     r = 0.999;
     expect(p.dropped('lost', 30_000)).toBe(599);
@@ -143,13 +143,32 @@ describe('the wait after a dropped connection', () => {
     p.connected();
     expect(p.update(hosts(4, 5), hosts(1)[0])).toBe(true);
     expect(p.dropped('lost', 30_000)).toBe(0);
-    expect(p.next().delay).toBe(0);
+    expect(p.next()).toMatchObject({ delay: 0, reason: 'move' });
     const q = new HostProvider(hosts(1, 2, 3), false, () => 0, range);
     q.next();
     q.connected();
     q.prefer(hosts(3)[0] as HostAddress);
     expect(q.dropped('lost', 30_000)).toBe(0);
-    expect(q.next()).toEqual({ host: hosts(3)[0], delay: 0 });
+    expect(q.next()).toEqual({ host: hosts(3)[0], delay: 0, reason: 'move' });
+  });
+
+  it('says why each dial happens: the first connect, a drop of each kind, an expiry, a move, the next step of a cycle', () => {
+    const p = new HostProvider(hosts(1, 2), false, () => 0, range);
+    expect(p.nextReason).toBe('first');
+    expect(p.next().reason).toBe('first');
+    expect(p.next().reason).toBe('cycle');
+    p.connected();
+    p.dropped('contested', 30_000);
+    expect(p.nextReason).toBe('contested');
+    expect(p.next().reason).toBe('contested');
+    p.connected();
+    expect(p.dropped('expired', 0)).toBe(50);
+    expect(p.next()).toMatchObject({ delay: 50, reason: 'expired' });
+    p.connected();
+    expect(p.update(hosts(3, 4, 5), hosts(1)[0])).toBe(true);
+    expect(p.nextReason).toBe('move');
+    expect(p.next().reason).toBe('move');
+    expect(p.next().reason).toBe('cycle');
   });
 
   it('what a drop says: SESSION_MOVED or a server close soon after re-attaching is a contest; anything else is lost', () => {

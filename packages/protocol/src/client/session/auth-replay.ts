@@ -84,10 +84,11 @@ export class AuthReplay {
   }
 
   /**
-   * The server answered the oldest auth packet. An AUTH_FAILED answer ends the session (the server stops
-   * reading the connection and closes it): the error is returned for the session to end with.
+   * The server answered the oldest auth packet: its scheme, and the error it answered (null: accepted). An
+   * AuthFailedError (the AUTH_FAILED answer) ends the session: the server stops reading the connection and
+   * closes it. Any other error is the callers' alone.
    */
-  answered(err: number): AuthFailedError | undefined {
+  answered(err: number): { scheme: string; error: ZkError | null } {
     const slot = this.slots.shift() ?? { scheme: '?', waiters: [] };
     if (err === KeeperCode.AUTH_FAILED) {
       const error = new AuthFailedError(
@@ -95,7 +96,7 @@ export class AuthReplay {
         { cause: errorFromKeeperCode(err) },
       );
       for (const w of slot.waiters) w.reject(error);
-      return error;
+      return { scheme: slot.scheme, error };
     }
     // Any other answer leaves the connection up: the caller hears it, the connection goes on.
     const error = err === 0 ? null : errorFromKeeperCode(err);
@@ -108,7 +109,7 @@ export class AuthReplay {
       this.then = null;
       then();
     }
-    return undefined;
+    return { scheme: slot.scheme, error };
   }
 
   /** The connection dropped before some answers came: those callers cannot know the outcome. */

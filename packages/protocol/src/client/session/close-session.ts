@@ -14,7 +14,7 @@ import { closeSession } from '../requests.js';
 const CLOSE_GRACE_MS = 1000;
 
 export async function closeOnServer(conn: Connection, canceller: Canceller, dispatcher: Dispatcher, clock: Clock, negotiated: number): Promise<void> {
-  const call = new Call<void>(closeSession(), dispatcher, { timeout: Math.min(2000, Math.max(100, negotiated)) }, canceller, clock);
+  const call = new Call<void>(closeSession(), { dispatcher, canceller, clock, stats: null }, { timeout: Math.min(2000, Math.max(100, negotiated)) });
   conn.send(call);
   try {
     await call.promise;

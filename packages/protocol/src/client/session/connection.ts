@@ -14,12 +14,12 @@ import type { Clock } from '../clock.js';
 import { readConnectResponse, writeConnectRequest, type ConnectRequest, type ConnectResponse } from '../../codec/records/connect.js';
 import { fillReplyHeader, replyHeaderSlot, writeRequestHeader, type ReplyHeader } from '../../codec/records/headers.js';
 import { readWatcherEvent, type WatcherEvent } from '../../codec/records/watches.js';
-import { OpCode, Xid, opName } from '../../codec/records/constants.js';
+import { OpCode, Xid } from '../../codec/records/constants.js';
 import { KeeperCode } from '../../errors/codes.js';
 import type { RequestEntry } from '../request.js';
 import { requestRecord } from '../requests.js';
-import type { Transport, TransportHandlers } from './transport.js';
-import { debug, replyChannel, requestChannel } from '../diagnostics.js';
+import { describe, type Transport, type TransportHandlers } from './transport.js';
+import { debug } from '../diagnostics.js';
 
 export type HandshakeResult = ConnectResponse & { readOnly: boolean | undefined };
 
@@ -84,6 +84,8 @@ export class Connection implements TransportHandlers {
   private readonly flushFn = (): void => this.flush();
   /** Made the first time the socket pushes back (an idle session never needs it). */
   private drainFn: (() => void) | null = null;
+  /** 'host:port', made on first use (traces, reports). */
+  private serverText: string | null = null;
   private readonly events: ConnectionEvents;
   private readonly maxPacket: number;
   private readonly clock: Clock;
@@ -96,6 +98,16 @@ export class Connection implements TransportHandlers {
     this.clock = clock;
     this.lastSent = clock.now();
     transport.attach(this);
+  }
+
+  /** 'host:port' of the server. */
+  get server(): string {
+    return (this.serverText ??= describe(this.transport.address));
+  }
+
+  /** Requests written and not answered yet. */
+  get pending(): number {
+    return this.inFlight.size;
   }
 
   /** `resuming`: the session had a connection before (not a first connect, even with a given session id). */
@@ -140,9 +152,8 @@ export class Connection implements TransportHandlers {
     const inFlight = this.inFlight;
     inFlight.push(entry);
     this.unflushed++;
-    if (requestChannel.hasSubscribers) {
-      requestChannel.publish({ sessionId: this.sessionId, xid, op: entry.op, opName: opName(entry.op), path: entry.path });
-    }
+    // Traced only when someone listened as it started (request-trace.ts): the bytes on the wire, prefix included.
+    if (entry.trace !== null) entry.trace.written(this.sessionId, xid, this.server, size + 4);
     // Alone on the connection (nothing else in flight or waiting to leave), a request leaves at once: the
     // tick's batch has nothing to gather, and waiting for it would only delay the one round trip its caller
     // waits on (~1% of a sequential get's latency, measured side by side). Whatever follows in the same tick
@@ -293,16 +304,6 @@ export class Connection implements TransportHandlers {
     if (this.held && this.inFlight.size - this.unflushed < RESUME_BELOW) this.release();
     if (header.zxid > 0n) this.events.onZxid(header.zxid);
     if (header.err === KeeperCode.SESSION_MOVED) this.sessionMoved = true;
-    if (replyChannel.hasSubscribers) {
-      replyChannel.publish({
-        sessionId: this.sessionId,
-        xid: header.xid,
-        zxid: header.zxid,
-        err: header.err,
-        op: entry.op,
-        opName: opName(entry.op),
-      });
-    }
     entry.reply(header, r);
     // The request got its own error; the session ends with it too (the SASL step reports its own).
     if (header.err === KeeperCode.SESSION_CLOSED_REQUIRE_SASL_AUTH && entry.op !== OpCode.sasl) this.events.onAuthRequired();

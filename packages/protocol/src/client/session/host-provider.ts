@@ -21,6 +21,7 @@
  * the plain round-robin resumes.
  */
 import type { HostAddress } from '../connect-string.js';
+import type { DialReason } from '../diagnostics.js';
 import { DEFAULT_RECONNECT_DELAY, ReconnectDelays, type DelayRange, type DropKind } from './reconnect-delay.js';
 
 export { dropKind } from './reconnect-delay.js';
@@ -61,6 +62,8 @@ export class HostProvider {
   private pending: number | null = null;
   /** `prefer` made the next host: the close that follows is a move, not a drop. */
   private preferred = false;
+  /** Why the next dial happens: what came since the last one (a drop, a move), else the next step of a cycle. */
+  private why: DialReason = 'first';
 
   constructor(hosts: readonly HostAddress[], shuffle: boolean, random: () => number = Math.random, reconnectDelay: DelayRange = DEFAULT_RECONNECT_DELAY) {
     this.random = random;
@@ -77,29 +80,38 @@ export class HostProvider {
   }
 
   /**
-   * A working connection dropped (`lost`; also an expiry before the renewal), or another connection took the
-   * session over (`contested`): the next dial waits the delay this returns. `negotiated` is the session's
-   * timeout (0: none). A deliberate move (rebalance, read-write server found) does not call this.
+   * A working connection dropped (`lost`), another connection took the session over (`contested`), or the
+   * session expired and a new one is due (`expired`, waited like `lost`): the next dial waits the delay this
+   * returns. `negotiated` is the session's timeout (0: none). A deliberate move (rebalance, read-write server
+   * found) is not delayed.
    */
-  dropped(kind: DropKind, negotiated: number): number {
+  dropped(kind: DropKind | 'expired', negotiated: number): number {
     if (this.rebalance !== null || this.preferred) return 0;
-    const delay = this.delays.after(kind, negotiated);
+    const delay = this.delays.after(kind === 'expired' ? 'lost' : kind, negotiated);
     this.pending = delay;
+    this.why = kind;
     return delay;
   }
 
-  /** The next host, and how long to wait before dialling it: the drop's delay, or the back-off once a full cycle failed. */
-  next(): { host: HostAddress; delay: number } {
+  /** Why the next dial will happen (see DialReason). */
+  get nextReason(): DialReason {
+    return this.why;
+  }
+
+  /** The next host, how long to wait before dialling it (the drop's delay, or the back-off once a full cycle failed), and why. */
+  next(): { host: HostAddress; delay: number; reason: DialReason } {
     const pending = this.pending;
+    const reason = this.why;
     this.pending = null;
     this.preferred = false;
+    this.why = 'cycle';
     const moving = this.nextWhileRebalancing();
-    if (moving !== undefined) return { host: moving, delay: 0 };
+    if (moving !== undefined) return { host: moving, delay: 0, reason };
     this.index = (this.index + 1) % this.list.length;
     const cycleDone = this.attempts > 0 && this.attempts % this.list.length === 0;
     this.attempts++;
     const delay = pending ?? (cycleDone ? Math.round(CYCLE_BACKOFF_MS * (0.5 + this.random())) : 0);
-    return { host: this.list[this.index] as HostAddress, delay };
+    return { host: this.list[this.index] as HostAddress, delay, reason };
   }
 
   private nextWhileRebalancing(): HostAddress | undefined {
@@ -127,6 +139,7 @@ export class HostProvider {
     this.attempts = 0;
     this.pending = null;
     this.preferred = true;
+    this.why = 'move';
   }
 
   /** A connection succeeded: the next failure starts a fresh cycle. */
@@ -165,6 +178,7 @@ export class HostProvider {
     }
     this.rebalance = { pNew, fresh, kept, nextFresh: 0, nextKept: 0 };
     this.index = -1;
+    this.why = 'move';
     return true;
   }
 }

@@ -7,7 +7,7 @@ import type { Clock } from '../clock.js';
 import type { HostAddress } from '../connect-string.js';
 import type { Dispatcher } from '../dispatcher.js';
 import type { Chroot } from '../chroot.js';
-import type { ClientOptions } from '../types.js';
+import type { ClientOptions, Logger } from '../types.js';
 import { saslMechanism, type SaslMechanism } from '../sasl/mechanism.js';
 import type { Credential } from './auth-replay.js';
 import { reconnectDelayOption, type DelayRange } from './reconnect-delay.js';
@@ -36,6 +36,8 @@ export interface SessionOptions {
   clock: Clock;
   dispatcher: Dispatcher;
   root: Chroot;
+  /** Told about reconnects, expiries, renewals… (session-report.ts); undefined: nothing is logged. */
+  logger: Logger | undefined;
 }
 
 const DEFAULT_MAX_QUEUED = 10_000;
@@ -70,5 +72,6 @@ export function sessionOptions(
     renewWatches: options.renewWatches ?? true,
     reconnectDelay: reconnectDelayOption(options.reconnectDelay),
     random: options.random ?? Math.random,
+    logger: options.logger,
   };
 }

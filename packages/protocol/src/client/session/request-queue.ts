@@ -16,6 +16,10 @@ export class RequestQueue {
     this.maxQueued = maxQueued;
   }
 
+  get size(): number {
+    return this.queued?.size ?? 0;
+  }
+
   /** Queues `entry`, or fails it when maxQueued requests already wait. */
   add(entry: RequestEntry): void {
     const queued = (this.queued ??= new Set());

@@ -46,6 +46,7 @@ class SaslTokenRequest implements RequestEntry {
   readonly path = undefined;
   phase: RequestPhase = 'queued';
   xid = 0;
+  readonly trace = null;
   private readonly token: Uint8Array;
   private readonly settle: Settle;
   private readonly mechanism: string;

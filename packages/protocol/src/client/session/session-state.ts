@@ -19,7 +19,7 @@
  * followed at once by connecting, and the stream of states goes on with a new session id and generation.
  */
 import { ConnectionLossError, type ZkError } from '../../errors/errors.js';
-import { debug, stateChannel } from '../diagnostics.js';
+import { debug, stateChannel, summary, type StateMessage } from '../diagnostics.js';
 import type { Dispatcher } from '../dispatcher.js';
 import type { SessionState, StateChange } from '../types.js';
 
@@ -103,7 +103,9 @@ export class StateMachine {
     const { sessionId, generation } = identity;
     const change: StateChange = error === undefined ? { state: to, previous, sessionId, generation } : { state: to, previous, sessionId, generation, error };
     debug('state %s → %s (session 0x%s, generation %d)%s', previous, to, sessionId.toString(16), generation, error === undefined ? '' : `: ${error.message}`);
-    if (stateChannel.hasSubscribers) stateChannel.publish({ sessionId, state: to, previous, error });
+    if (stateChannel.hasSubscribers) {
+      stateChannel.publish((error === undefined ? { sessionId, from: previous, to } : { sessionId, from: previous, to, cause: summary(error) }) satisfies StateMessage);
+    }
     if (this.listeners !== null) for (const l of [...this.listeners]) this.dispatcher.notify(() => l(change));
   }
 }

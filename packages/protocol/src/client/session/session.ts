@@ -9,7 +9,7 @@
  * Java's wire order: ConnectRequest, SASL when configured (sasl.ts), every credential (auth-replay.ts), SetWatches,
  * then requests queued while disconnected; `connected` comes once SASL is accepted and every credential answered.
  */
-import { ClientClosedError, ConnectionLossError, SessionClosedRequireSaslAuthError, SessionExpiredError, ZkError, type ConnectAttempt } from '../../errors/errors.js';
+import { AuthFailedError, ClientClosedError, ConnectionLossError, SessionClosedRequireSaslAuthError, SessionExpiredError, ZkError, type ConnectAttempt } from '../../errors/errors.js';
 import type { WatcherEvent } from '../../codec/records/watches.js';
 import { sleep } from '../cancel.js';
 import type { Clock } from '../clock.js';
@@ -22,6 +22,7 @@ import type { SessionState, StateChange } from '../types.js';
 import { ClientWatches } from '../watches/watches.js';
 import type { SessionOptions } from './options.js';
 import { ConnectFailures } from './attempts.js';
+import { SessionReport } from './session-report.js';
 import { AuthReplay } from './auth-replay.js';
 import { closeOnServer } from './close-session.js';
 import { Connection, XidCounter, type ConnectionEvents, type HandshakeResult } from './connection.js';
@@ -68,6 +69,8 @@ export class Session implements ConnectionEvents {
   /** The connection whose SASL exchange is under way: no pings on it until the server has accepted us. */
   private authenticating: Connection | null = null;
   private readonly failures: ConnectFailures;
+  /** Counters, channels and log lines of the session's life (session-report.ts). */
+  readonly report: SessionReport;
 
   constructor(options: SessionOptions) {
     this.options = options;
@@ -79,6 +82,7 @@ export class Session implements ConnectionEvents {
     this.queue = new RequestQueue(options.maxQueued);
     this.auth = new AuthReplay(options.credentials);
     this.failures = new ConnectFailures(reportListenerError);
+    this.report = new SessionReport(options.logger, options.clock, options.tls?.cert !== undefined || options.tls?.pfx !== undefined);
     this.timers = new SessionTimers(this.clock, {
       handshakeTimedOut: (limit) => this.conn?.close(new ConnectionLossError(`no handshake reply from ${this.describeConn()} within ${limit} ms`, true)),
       readTimedOut: (silent, limit) =>
@@ -104,40 +108,27 @@ export class Session implements ConnectionEvents {
     return state === 'closed' || state === 'auth-failed' || (state === 'expired' && !this.options.renewSession);
   }
 
-  get sessionId(): bigint {
-    return this.identity.id;
-  }
+  get sessionId(): bigint { return this.identity.id; }
 
   /** A copy: the caller may keep it. */
-  get password(): Uint8Array {
-    return this.identity.password.slice();
-  }
+  get password(): Uint8Array { return this.identity.password.slice(); }
 
-  get negotiatedTimeout(): number {
-    return this.identity.negotiated;
-  }
+  get negotiatedTimeout(): number { return this.identity.negotiated; }
 
-  get lastZxid(): bigint {
-    return this.identity.highestZxid;
-  }
+  get lastZxid(): bigint { return this.identity.highestZxid; }
+
+  /** Requests written on the current connection and not answered yet, and requests waiting for a connection. */
+  get load(): { inFlight: number; queued: number } { return { inFlight: this.conn?.pending ?? 0, queued: this.queue.size }; }
 
   /** Why the session ended (terminal states), else a ClientClosedError. */
-  terminalError(): ZkError {
-    return this.endedWith ?? new ClientClosedError();
-  }
+  terminalError(): ZkError { return this.endedWith ?? new ClientClosedError(); }
 
-  onStateChange(listener: (change: StateChange) => void): () => void {
-    return this.machine.onChange(listener);
-  }
+  onStateChange(listener: (change: StateChange) => void): () => void { return this.machine.onChange(listener); }
 
   /** The last failure of each host since the last handshake, oldest first. */
-  connectFailures(): ConnectAttempt[] {
-    return this.failures.list();
-  }
+  connectFailures(): ConnectAttempt[] { return this.failures.list(); }
 
-  onConnectFailure(listener: (attempt: ConnectAttempt) => void): () => void {
-    return this.failures.on(listener);
-  }
+  onConnectFailure(listener: (attempt: ConnectAttempt) => void): () => void { return this.failures.on(listener); }
 
   // ---- lifecycle -------------------------------------------------------------------------------------
 
@@ -158,21 +149,19 @@ export class Session implements ConnectionEvents {
     return this.options.connectTimeout ?? Math.max(100, Math.floor(timeout / this.hosts.size));
   }
 
-  private describeConn(): string {
-    return this.conn === null ? 'the server' : describe(this.conn.transport.address);
-  }
+  private describeConn(): string { return this.conn?.server ?? 'the server'; }
 
   private async runLoop(): Promise<void> {
     while (!this.isOver) {
-      const { host, delay } = this.hosts.next();
+      const { host, delay, reason } = this.hosts.next();
       if (delay > 0) await sleep(delay, { signal: this.stopped.signal }, this.clock).catch(() => undefined);
       if (this.isOver) return;
+      this.report.dialing(this.identity.id, describe(host), delay, reason);
       let transport: Transport;
       try {
         transport = await Transport.dial(host, { timeout: this.connectTimeout(), maxPacket: this.options.maxPacket, tls: this.options.tls, clock: this.clock });
       } catch (err) {
-        debug('dial %s failed: %s', describe(host), (err as Error).message);
-        this.failures.record(describe(host), err instanceof ZkError ? err : new ConnectionLossError(String(err), false, { cause: err }), this.clock.now());
+        this.dialFailed(describe(host), err instanceof ZkError ? err : new ConnectionLossError(String(err), false, { cause: err }));
         continue;
       }
       if (this.isOver) {
@@ -181,6 +170,13 @@ export class Session implements ConnectionEvents {
       }
       await this.runConnection(transport);
     }
+  }
+
+  /** This host gave no connection: onConnectFailure's listeners and the report hear it. */
+  private dialFailed(server: string, error: ZkError): void {
+    debug('dial %s failed: %s', server, error.message);
+    this.failures.record(server, error, this.clock.now());
+    this.report.dialFailed(this.identity.id, server, error);
   }
 
   /** Runs one connection until it closes; the session itself takes its events (no closures per connection). */
@@ -214,24 +210,24 @@ export class Session implements ConnectionEvents {
       conn.close();
       return;
     }
+    this.report.handshake(response.timeOut > 0 ? response.sessionId : this.identity.id, conn.server);
     if (response.timeOut <= 0) {
       // Closed first, so the renewal's next connection is not mistaken for this one.
       this.conn = null;
       this.auth.connectionLost(new ConnectionLossError('the server ended the connection at the handshake', false));
-      conn.close();
-      this.expire(new SessionExpiredError('the server reports the session expired'));
+      const expired = new SessionExpiredError('the server reports the session expired');
+      conn.close(expired);
+      this.expire(expired);
       return;
     }
     const previousId = this.identity.adopt(response);
+    this.report.adopted(previousId, response.sessionId, response.timeOut, conn.server);
     const readOnly = response.readOnly === true;
     this.lastHeard = this.clock.now();
     this.hosts.connected();
     this.failures.clear();
     this.timers.stopExpiry();
     this.timers.startConnection(conn, this.identity.negotiated);
-    if (previousId !== 0n && previousId !== response.sessionId) {
-      debug('new session 0x%s replaces read-only session 0x%s', response.sessionId.toString(16), previousId.toString(16));
-    }
     // SASL, then the credentials: nothing of the caller's leaves, and the state does not move, until both are done.
     const open = (): void => {
       if (this.conn === conn && !this.isOver) this.open(conn, readOnly);
@@ -242,6 +238,7 @@ export class Session implements ConnectionEvents {
     void authenticate(sasl, conn).then((error) => {
       if (this.authenticating === conn) this.authenticating = null;
       if (this.conn !== conn || this.isOver) return;
+      if (!(error instanceof ConnectionLossError)) this.report.auth(this.identity.id, conn.server, `sasl:${sasl.name}`, error);
       if (error === null) this.auth.whenAnswered(conn, open);
       else if (error instanceof ConnectionLossError) conn.close(error);
       else this.end('auth-failed', error);
@@ -255,6 +252,7 @@ export class Session implements ConnectionEvents {
     }
     for (const entry of this.queue.takeAll()) conn.send(entry);
     this.sending = conn;
+    this.report.opened(this.identity.id, this.identity.negotiated, readOnly);
     this.transition(readOnly ? 'connected-read-only' : 'connected');
     if (this.renewing) {
       this.renewing = false;
@@ -268,15 +266,20 @@ export class Session implements ConnectionEvents {
     const ended = this.connectionEnded;
     this.connectionEnded = null;
     ended?.();
+    if (conn.lastHeard > 0) this.report.connectionClosed(conn.sessionId, conn.server, error);
     if (this.conn !== conn) return;
     this.conn = null;
     this.timers.stopConnection();
     // Closed before the handshake was answered: this host failed to give us a session.
-    if (conn.lastHeard === 0 && !this.isOver) this.failures.record(describe(conn.transport.address), error, this.clock.now());
+    if (conn.lastHeard === 0 && !this.isOver) this.dialFailed(conn.server, error);
     // The last frame counts as server contact for the client-side expiry (0: no handshake answer, counts for nothing).
     const negotiated = this.identity.negotiated;
     if (conn.lastHeard > this.lastHeard && negotiated > 0) this.lastHeard = conn.lastHeard;
-    if (conn.lastHeard > 0 && !this.isOver) this.hosts.dropped(dropKind(conn, this.clock.now()), negotiated);
+    if (conn.lastHeard > 0 && !this.isOver) {
+      const delay = this.hosts.dropped(dropKind(conn, this.clock.now()), negotiated);
+      // An expiry closes its connection itself, and reports itself.
+      if (this.machine.state !== 'expired') this.report.lost(this.identity.id, conn.server, error, delay, this.hosts.nextReason);
+    }
     this.probe?.abort();
     this.probe = null;
     this.sending = null;
@@ -291,8 +294,9 @@ export class Session implements ConnectionEvents {
   }
 
   onAuthReply(err: number): void {
-    const failure = this.auth.answered(err);
-    if (failure !== undefined) this.end('auth-failed', failure);
+    const { scheme, error } = this.auth.answered(err);
+    if (this.conn !== null) this.report.auth(this.identity.id, this.conn.server, scheme, error);
+    if (error instanceof AuthFailedError) this.end('auth-failed', error);
   }
 
   // ---- requests -------------------------------------------------------------------------------------
@@ -344,11 +348,9 @@ export class Session implements ConnectionEvents {
    * for the new session, and the loop goes on to open one: `expired` is followed at once by `connecting`.
    */
   private expire(error: SessionExpiredError): void {
-    if (!this.options.renewSession) {
-      this.end('expired', error);
-      return;
-    }
     if (this.isOver) return;
+    this.report.expired(this.identity.id, error, this.options.renewSession, this.identity.negotiated);
+    if (!this.options.renewSession) return this.end('expired', error);
     this.transition('expired', error);
     this.timers.stopAll();
     this.probe?.abort();
@@ -357,7 +359,7 @@ export class Session implements ConnectionEvents {
     this.watches.sessionEnded(error, this.options.renewWatches);
     this.conn?.close(error);
     this.identity.renew();
-    this.hosts.dropped('lost', 0);
+    this.hosts.dropped('expired', 0);
     this.renewing = this.options.renewWatches;
     this.transition('connecting');
   }
@@ -371,6 +373,7 @@ export class Session implements ConnectionEvents {
       return;
     }
     this.endedWith = error;
+    if (to === 'auth-failed') this.report.authFailed(this.identity.id, error);
     this.transition(to, error);
     this.timers.stopAll();
     this.stopped.abort();
@@ -386,6 +389,7 @@ export class Session implements ConnectionEvents {
     if (this.machine.state === 'closed') return;
     const conn = this.conn;
     const wasConnected = isConnected(this.machine.state) && conn !== null && conn.phase === 'open';
+    this.report.closed(this.identity.id, this.isOver);
     this.end('closed', new ClientClosedError());
     if (!wasConnected || conn === null) {
       conn?.close(new ClientClosedError());

@@ -48,6 +48,15 @@ export interface WatchSnapshot {
   persistentRecursive: string[];
 }
 
+/** How many paths hold a watch of each kind (what the server keeps for the session). */
+export interface WatchCounts {
+  data: number;
+  exist: number;
+  child: number;
+  persistent: number;
+  persistentRecursive: number;
+}
+
 /** Read side of an absent table: nothing is ever written to it (see `WatchManager.tables`). */
 const NO_WATCHES: ReadonlyMap<string, Set<Watcher>> = new Map();
 
@@ -128,6 +137,16 @@ export class WatchManager {
       child: [...this.table('child').keys()],
       persistent: [...this.table('persistent').keys()],
       persistentRecursive: [...this.table('persistent-recursive').keys()],
+    };
+  }
+
+  counts(): WatchCounts {
+    return {
+      data: this.table('data').size,
+      exist: this.table('exist').size,
+      child: this.table('child').size,
+      persistent: this.table('persistent').size,
+      persistentRecursive: this.table('persistent-recursive').size,
     };
   }
 

@@ -11,10 +11,10 @@ import { describeValue } from '../../errors/option-keys.js';
 import { EventType } from '../../codec/records/constants.js';
 import type { WatcherEvent } from '../../codec/records/watches.js';
 import type { Chroot } from '../chroot.js';
-import { eventChannel } from '../diagnostics.js';
+import { eventChannel, type WatchEventMessage } from '../diagnostics.js';
 import type { Dispatcher } from '../dispatcher.js';
 import type { EventTypeName, WatchEvent, WatchListener } from '../types.js';
-import { WatchManager, setWatchesBatches, type OneShotKind, type PersistentKind, type SetWatchesBatch, type Watcher } from './watch-manager.js';
+import { WatchManager, setWatchesBatches, type OneShotKind, type PersistentKind, type SetWatchesBatch, type WatchCounts, type Watcher } from './watch-manager.js';
 import { ListenerWatcher, OneShotPromise } from './watchers.js';
 
 const EVENT_NAMES: Record<number, EventTypeName> = {
@@ -75,11 +75,26 @@ export class ClientWatches {
     for (const w of watchers) this.dispatcher.notify(() => w.fire({ type, serverPath, zxid: -1n }));
   }
 
-  /** A notification frame from the server. */
+  /** Paths watched, by kind. */
+  counts(): WatchCounts {
+    return this.table.counts();
+  }
+
+  /**
+   * A notification frame from the server. zkts:event hears it as its listeners are called (the dispatcher may
+   * hold them behind earlier replies), with the time since the frame arrived.
+   */
   deliver(event: WatcherEvent, zxid: bigint, sessionId: bigint): void {
     const type = EVENT_NAMES[event.type];
     const serverPath = event.path ?? '';
-    if (eventChannel.hasSubscribers) eventChannel.publish({ sessionId, type: type ?? String(event.type), path: serverPath, zxid });
+    if (eventChannel.hasSubscribers) {
+      const message: WatchEventMessage = { sessionId, type: type ?? String(event.type), path: serverPath, zxid, deliveryDelayMs: 0 };
+      const arrived = performance.now();
+      this.dispatcher.notify(() => {
+        message.deliveryDelayMs = performance.now() - arrived;
+        eventChannel.publish(message);
+      });
+    }
     // The server sends only node events; session events (None) are ours to make, so anything else is ignored.
     if (type === undefined) return;
     const watchers = this.table.materialize(type, serverPath);

@@ -1,0 +1,144 @@
+/**
+ * What a session tells the world about its own life, from one place: the counters client.stats() reads, the
+ * zkts:connection, zkts:session and zkts:auth channels, and the logger's lines (logger.ts). The session calls
+ * one method per event. A message is built only when its channel has subscribers, a line only when the client
+ * has a logger; none of it is on a request's path. Messages name the auth scheme and its outcome, never a
+ * credential.
+ */
+import type { ZkError } from '../../errors/errors.js';
+import type { Clock } from '../clock.js';
+import {
+  authChannel,
+  connectionChannel,
+  debug,
+  hexId,
+  sessionChannel,
+  summary,
+  type AuthMessage,
+  type ConnectionMessage,
+  type DialReason,
+  type SessionMessage,
+} from '../diagnostics.js';
+import { SessionLog } from '../logger.js';
+import type { Logger } from '../types.js';
+
+/** The session's counters since the client was made (client.stats()). */
+export interface SessionCounters {
+  /** Connection attempts. */
+  dials: number;
+  /** Attempts that gave no connection (refused, unreachable, TLS, no handshake answer). */
+  dialFailures: number;
+  /** Established connections that closed while the session went on. */
+  connectionsLost: number;
+  /** Times the session was re-attached on a new connection after one closed. */
+  reconnects: number;
+  expiries: number;
+  /** New sessions opened after an expiry (renewSession). */
+  renewals: number;
+}
+
+export class SessionReport {
+  readonly counters: SessionCounters = { dials: 0, dialFailures: 0, connectionsLost: 0, reconnects: 0, expiries: 0, renewals: 0 };
+  /** 'host:port' of the last server that answered a handshake. */
+  lastServer: string | undefined = undefined;
+  private readonly log: SessionLog | null;
+  private readonly clock: Clock;
+  /** Connections present a TLS client certificate: each handshake answered is an x509 authentication. */
+  private readonly x509: boolean;
+  /** The session that expired, until its successor is open (a renewal). */
+  private expiredId = 0n;
+  /** When the last established connection closed (-1: none since the session was last open). */
+  private lostAt = -1;
+
+  constructor(logger: Logger | undefined, clock: Clock, x509: boolean) {
+    this.log = logger === undefined ? null : new SessionLog(logger);
+    this.clock = clock;
+    this.x509 = x509;
+  }
+
+  dialing(sessionId: bigint, server: string, delayMs: number, reason: DialReason): void {
+    this.counters.dials++;
+    if (connectionChannel.hasSubscribers) connectionChannel.publish({ sessionId, event: 'dialing', server, delayMs, reason } satisfies ConnectionMessage);
+    this.log?.dialing(sessionId, server, delayMs, reason);
+  }
+
+  dialFailed(sessionId: bigint, server: string, error: ZkError): void {
+    this.counters.dialFailures++;
+    if (connectionChannel.hasSubscribers) connectionChannel.publish({ sessionId, event: 'dial-failed', server, cause: summary(error) } satisfies ConnectionMessage);
+    this.log?.dialFailed(sessionId, server, error);
+  }
+
+  /** The server answered the handshake (also when it answered that the session expired). */
+  handshake(sessionId: bigint, server: string): void {
+    this.lastServer = server;
+    if (connectionChannel.hasSubscribers) connectionChannel.publish({ sessionId, event: 'connected', server } satisfies ConnectionMessage);
+  }
+
+  /** The handshake gave `sessionId`: a new session unless it is `previousId` again (re-attached). */
+  adopted(previousId: bigint, sessionId: bigint, timeoutMs: number, server: string): void {
+    if (sessionId === previousId) {
+      if (this.lostAt >= 0) this.counters.reconnects++;
+    } else {
+      if (previousId !== 0n) debug('new session %s replaces read-only session %s', hexId(sessionId), hexId(previousId));
+      const renewed = this.expiredId !== 0n;
+      if (renewed) this.counters.renewals++;
+      if (sessionChannel.hasSubscribers) {
+        const message: SessionMessage = { event: renewed ? 'renewed' : 'established', sessionId, timeoutMs };
+        const previous = renewed ? this.expiredId : previousId;
+        if (previous !== 0n) message.previousSessionId = previous;
+        sessionChannel.publish(message);
+      }
+    }
+    if (this.x509) this.auth(sessionId, server, 'x509', null);
+  }
+
+  /** An answered connection closed (whatever comes next). */
+  connectionClosed(sessionId: bigint, server: string, cause: ZkError): void {
+    if (connectionChannel.hasSubscribers) connectionChannel.publish({ sessionId, event: 'closed', server, cause: summary(cause) } satisfies ConnectionMessage);
+  }
+
+  /** …and the session goes on: the client dials again after `delayMs`. */
+  lost(sessionId: bigint, server: string, cause: ZkError, delayMs: number, reason: DialReason): void {
+    this.counters.connectionsLost++;
+    if (this.lostAt < 0) this.lostAt = this.clock.now();
+    this.log?.lost(sessionId, server, cause, delayMs, reason);
+  }
+
+  /** The session is usable again (state connected or connected-read-only). */
+  opened(sessionId: bigint, timeoutMs: number, readOnly: boolean): void {
+    const lost = this.lostAt < 0 ? null : { awayMs: Math.max(0, this.clock.now() - this.lostAt) };
+    this.log?.opened(sessionId, this.lastServer ?? '?', timeoutMs, readOnly, { lost, expiredId: this.expiredId });
+    this.lostAt = -1;
+    this.expiredId = 0n;
+  }
+
+  expired(sessionId: bigint, cause: ZkError, renewing: boolean, timeoutMs: number): void {
+    this.counters.expiries++;
+    if (sessionChannel.hasSubscribers) sessionChannel.publish({ event: 'expired', sessionId, timeoutMs } satisfies SessionMessage);
+    this.log?.expired(sessionId, cause, renewing, this.lastServer);
+    this.lostAt = -1;
+    if (renewing) this.expiredId = sessionId;
+  }
+
+  /** The client is closing: `alreadyOver` when the session had ended before (expired, auth-failed). */
+  closed(sessionId: bigint, alreadyOver: boolean): void {
+    if (!alreadyOver && sessionId !== 0n && sessionChannel.hasSubscribers) sessionChannel.publish({ event: 'closed', sessionId } satisfies SessionMessage);
+    this.log?.closed(sessionId);
+  }
+
+  /** Authentication refused: the session is over for this client. */
+  authFailed(sessionId: bigint, cause: ZkError): void {
+    if (sessionId !== 0n && sessionChannel.hasSubscribers) sessionChannel.publish({ event: 'closed', sessionId } satisfies SessionMessage);
+    this.log?.authFailed(sessionId, this.lastServer, cause);
+  }
+
+  /** One authentication's outcome on `server` (`failure` null: accepted). */
+  auth(sessionId: bigint, server: string, scheme: string, failure: ZkError | null): void {
+    if (authChannel.hasSubscribers) {
+      const message: AuthMessage = { sessionId, scheme, outcome: failure === null ? 'ok' : 'failed', server };
+      if (failure !== null) message.cause = summary(failure);
+      authChannel.publish(message);
+    }
+    this.log?.authenticated(sessionId, server, scheme, failure);
+  }
+}
