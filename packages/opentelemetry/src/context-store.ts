@@ -1,7 +1,7 @@
 /**
  * Which OpenTelemetry context is current for a request or a log line. The recipes' tracing channels run their
  * work inside `start.runStores(...)`, so a store bound with `bindStore` is active for every request the work makes
- * (a lock's getChildren and exists): this module's AsyncLocalStorage holds the recipe span's context there. The
+ * (a lock's create, getChildren and getData): this module's AsyncLocalStorage holds the recipe span's context there. The
  * application's own context manager (whatever `context.active()` answers) is kept as well: the bound context
  * wins only while the application has not entered a newer context of its own inside the recipe's work, which is
  * what `base` records (the application's context at the moment the store was bound).

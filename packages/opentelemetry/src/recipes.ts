@@ -1,7 +1,7 @@
 /**
  * The recipes' tracing channels → one span per lock wait, lock hold, election term, cache resync, queue put and
  * take, with the lock duration histograms and the cache sizes. Each channel's `start` is bound to the context
- * store, so the requests a recipe makes inside its work (a lock's getChildren and exists) are children of its span.
+ * store, so the requests a recipe makes inside its work (a lock's create, getChildren and getData) are children of its span.
  * A span ends at `asyncEnd`, or at `end` after an `error` before it (a synchronous failure: no async events).
  * Attributes are read at start and again at the end, as the recipe fills fields in (the lock node, the queue
  * position, the fencing token, the cache size, why a hold or a term ended).
