@@ -6,7 +6,7 @@ import {
 import { RECIPE_CHANNELS, type CacheResyncTrace, type ElectionTermTrace, type LockHoldTrace, type LockWaitTrace, type QueueTrace } from '@zkts/recipes';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 
-import * as ours from '../../src/channels.js';
+import type * as ours from '../../src/channels.js';
 import { PLAIN, TRACING, type CacheMessage, type ElectionMessage, type LockMessage, type QueueMessage } from '../../src/channels.js';
 
 describe('the client’s channel contract', () => {
