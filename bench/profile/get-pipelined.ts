@@ -1,11 +1,13 @@
 // Hot-path driver: getData pipelined (window 1000) and sequential, zkts vs node-zookeeper-client, same server,
-// same process, alternating. CPU µs/op from process.cpuUsage (user+system), ops/s from wall time.
-// Run: node --conditions=zkts-source --import tsx bench/profile/get-pipelined.ts [rounds] [only=zkts|nzk]
+// same process, alternating. CPU µs/op from process.cpuUsage (user+system), ops/s from wall time. The `otel`
+// client is zkts with @zkts/opentelemetry enabled during its rounds (real SDK exporting nowhere: with-otel.ts).
+// Run: node --conditions=zkts-source --import tsx bench/profile/get-pipelined.ts [rounds] [only=zkts|otel|otelapi|nzk]
 // Starts a server with the bench's options (harness/server.ts); ZKTS_SERVER=host:port to reuse a running one.
 import nzk from 'node-zookeeper-client';
 import * as zktsSource from '@zkts/protocol';
 
 import { benchServer } from '../harness/server.js';
+import { withOpenTelemetry } from './with-otel.js';
 
 type Done = (err: unknown) => void;
 interface S { get(path: string, done: Done): void; close(): Promise<void> }
@@ -27,6 +29,13 @@ const zktsWith = (mod: Mod) => async (cs: string): Promise<S> => {
   };
 };
 const zkts = zktsWith(zktsSource);
+// zkts with the OpenTelemetry package listening from before the warm-up until the client is closed: with the
+// real SDK (otel), or with the API's no-op providers (otelapi: the package's subscribers alone).
+const zktsOtel = (sdk: boolean) => async (cs: string): Promise<S> => {
+  const stop = withOpenTelemetry({ sdk });
+  const s = await zkts(cs);
+  return { get: s.get, close: async () => { await s.close(); await stop(); } };
+};
 async function nzc(cs: string): Promise<S> {
   const c = nzk.createClient(cs, { sessionTimeout: 30_000, retries: 0 });
   await new Promise<void>((r) => { c.once('connected', () => r()); c.connect(); });
@@ -66,7 +75,7 @@ console.error('server', cs);
   await c.close();
 }
 const clients: [string, (cs: string) => Promise<S>][] =
-  builds.length > 0 ? [...builds.map(([n, m]): [string, (cs: string) => Promise<S>] => [n, zktsWith(m)]), ['nzk', nzc]] : [['zkts', zkts], ['nzk', nzc]];
+  builds.length > 0 ? [...builds.map(([n, m]): [string, (cs: string) => Promise<S>] => [n, zktsWith(m)]), ['nzk', nzc]] : [['zkts', zkts], ['otel', zktsOtel(true)], ['otelapi', zktsOtel(false)], ['nzk', nzc]];
 const N = Number(process.env.N ?? 50_000), SEQ = Number(process.env.SEQ ?? 2000);
 for (let r = 0; r < rounds; r++) {
   for (const [name, mk] of r % 2 ? [...clients].reverse() : clients) {
@@ -76,7 +85,7 @@ for (let r = 0; r < rounds; r++) {
     const p = await measure(() => pipelined(s, N, 1000), N);
     await sequential(s, 300);
     const q = await measure(() => sequential(s, SEQ), SEQ);
-    console.log(`${name.padEnd(5)} pipelined ${p.us.toFixed(1).padStart(6)} µs/op ${Math.round(p.ops).toString().padStart(7)} ops/s | sequential ${q.us.toFixed(1).padStart(6)} µs/op ${Math.round(q.ops).toString().padStart(6)} ops/s`);
+    console.log(`${name.padEnd(7)} pipelined ${p.us.toFixed(1).padStart(6)} µs/op ${Math.round(p.ops).toString().padStart(7)} ops/s | sequential ${q.us.toFixed(1).padStart(6)} µs/op ${Math.round(q.ops).toString().padStart(6)} ops/s`);
     await s.close();
   }
 }

@@ -11,14 +11,19 @@ const SUCCESS = 0;
 const spans: SpanExporter = { export: (_batch, done) => done({ code: SUCCESS }), shutdown: async () => undefined };
 const points: PushMetricExporter = { export: (_metrics, done) => done({ code: SUCCESS }), forceFlush: async () => undefined, shutdown: async () => undefined };
 
-let registered = false;
-
-/** Instruments every zkts client in the process until the returned function is called (and awaited). */
-export function withOpenTelemetry(): () => Promise<void> {
-  if (!registered) {
-    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-    registered = true;
+/**
+ * Instruments every zkts client in the process until the returned function is called (and awaited). With
+ * `sdk: false` the instrumentation reports to the API's no-op providers (no SDK registered), which isolates what
+ * the package's own subscribers cost.
+ */
+export function withOpenTelemetry(options: { sdk?: boolean } = {}): () => Promise<void> {
+  if (options.sdk === false) {
+    const instrumentation = instrumentZkts();
+    return async () => instrumentation.disable();
   }
+  // Registered for this client's rounds only: once its AsyncLocalStorage is entered (the batch processor does),
+  // Node's promise hooks cost every promise in the process, and the rounds without the package must not pay it.
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   const tracerProvider = new TracerProvider({ spanProcessors: [new BatchSpanProcessor({ exporter: spans })] });
   const meterProvider = new MeterProvider({ readers: [new PeriodicExportingMetricReader({ exporter: points, exportIntervalMillis: 10_000 })] });
   const instrumentation = instrumentZkts({ tracerProvider, meterProvider });
@@ -26,5 +31,6 @@ export function withOpenTelemetry(): () => Promise<void> {
     instrumentation.disable();
     await tracerProvider.shutdown();
     await meterProvider.shutdown();
+    context.disable();
   };
 }

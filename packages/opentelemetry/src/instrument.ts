@@ -33,8 +33,8 @@ export interface ZktsInstrumentation extends Disposable {
   /** False once disabled. */
   readonly enabled: boolean;
   /**
-   * Stops listening: no new spans or metric points. Spans still open then are never ended (so never exported),
-   * and the active-requests count drops by the requests still in flight.
+   * Stops listening: no new spans or metric points; the active-requests and client-state counts drop to zero.
+   * Spans still open then are never ended, so never exported.
    */
   disable(): void;
   /** The same as `disable()`, for `using instrumentation = instrumentZkts()`. */
@@ -99,7 +99,6 @@ export function instrumentZkts(options?: InstrumentZktsOptions): ZktsInstrumenta
   return new Instrumentation(() => {
     for (const u of undo) u();
     requests.close();
-    instruments.close();
     store.close();
   });
 }

@@ -1,14 +1,17 @@
 /**
- * The metric instruments, created once per instrumentation from its Meter, and the state behind the two
- * observable ones (clients per state, cache sizes), which is read only when a reader collects.
+ * The metric instruments, created once per instrumentation from its Meter, and the state behind the observable
+ * ones (requests in flight, clients per state, cache sizes), which is read only when a reader collects.
  */
-import { ValueType, type Attributes, type Counter, type Histogram, type Meter, type UpDownCounter } from '@opentelemetry/api';
+import { ValueType, type Attributes, type Counter, type Histogram, type Meter } from '@opentelemetry/api';
 
-import { ATTR, DURATION_BUCKETS, LOCK_BUCKETS, METRIC } from './names.js';
+import { ATTR, DB_SYSTEM, DURATION_BUCKETS, LOCK_BUCKETS, METRIC } from './names.js';
 
 export interface Instruments {
   readonly operationDuration: Histogram;
-  readonly activeRequests: UpDownCounter;
+  /** Requests open per operation (observed as `zookeeper.client.active_requests`). */
+  readonly active: Map<string, number>;
+  requestStarted(op: string): void;
+  requestsEnded(op: string): void;
   readonly reconnects: Counter;
   readonly connectionFailures: Counter;
   readonly sessionExpirations: Counter;
@@ -22,7 +25,10 @@ export interface Instruments {
   readonly states: StateCounts;
   /** Nodes each cache held after its last resync, by recipe and path. */
   readonly cacheSizes: Map<string, { readonly attributes: Attributes; size: number }>;
-  /** Stops the observable callbacks. */
+  /**
+   * Zeroes what is observed as counts (requests in flight, clients per state). The callbacks stay: a metric
+   * reader keeps an asynchronous instrument's last observation, so a count left at 1 would read 1 forever.
+   */
   close(): void;
 }
 
@@ -49,6 +55,16 @@ export function createInstruments(meter: Meter): Instruments {
     meter.createHistogram(name, { description, unit: 's', valueType: ValueType.DOUBLE, advice: { explicitBucketBoundaries: [...buckets] } });
   const counter = (name: string, description: string, unit: string): Counter => meter.createCounter(name, { description, unit, valueType: ValueType.INT });
 
+  const active = new Map<string, number>();
+  const activeGauge = meter.createObservableUpDownCounter(METRIC.activeRequests, {
+    description: 'ZooKeeper requests sent or queued and not yet answered.',
+    unit: '{request}',
+    valueType: ValueType.INT,
+  });
+  const observeActive = (result: { observe(value: number, attributes?: Attributes): void }): void => {
+    for (const [op, count] of active) result.observe(count, { [ATTR.dbSystem]: DB_SYSTEM, [ATTR.dbOperation]: op });
+  };
+  activeGauge.addCallback(observeActive);
   const states = new StateCounts();
   const cacheSizes = new Map<string, { readonly attributes: Attributes; size: number }>();
   const stateGauge = meter.createObservableUpDownCounter(METRIC.clientState, {
@@ -72,11 +88,14 @@ export function createInstruments(meter: Meter): Instruments {
 
   return {
     operationDuration: seconds(METRIC.operationDuration, 'Duration of ZooKeeper client operations, from the call to the reply.', DURATION_BUCKETS),
-    activeRequests: meter.createUpDownCounter(METRIC.activeRequests, {
-      description: 'ZooKeeper requests sent or queued and not yet answered.',
-      unit: '{request}',
-      valueType: ValueType.INT,
-    }),
+    active,
+    requestStarted(op) {
+      active.set(op, (active.get(op) ?? 0) + 1);
+    },
+    requestsEnded(op) {
+      const n = active.get(op);
+      if (n !== undefined && n > 0) active.set(op, n - 1);
+    },
     reconnects: counter(METRIC.reconnects, 'Reconnections a ZooKeeper client began (after a lost connection, a contested session, an expiry, a move), by reason.', '{reconnect}'),
     connectionFailures: counter(METRIC.connectionFailures, 'Dials to a ZooKeeper server that failed.', '{failure}'),
     sessionExpirations: counter(METRIC.sessionExpirations, 'ZooKeeper sessions that expired.', '{expiration}'),
@@ -93,8 +112,8 @@ export function createInstruments(meter: Meter): Instruments {
     states,
     cacheSizes,
     close() {
-      stateGauge.removeCallback(observeStates);
-      cacheGauge.removeCallback(observeCaches);
+      for (const op of active.keys()) active.set(op, 0);
+      for (const state of states.counts.keys()) states.counts.set(state, 0);
     },
   };
 }

@@ -1,6 +1,6 @@
 /**
  * `zkts:request` → one CLIENT span per request attempt, `db.client.operation.duration` and the active-requests
- * count. The span starts at `start` under the current context (the application's, or a recipe's bound one) and
+ * count (kept here and observed at collection, so a request costs one metric record, not three). The span starts at `start` under the current context (the application's, or a recipe's bound one) and
  * ends when the request settles: at `asyncEnd`, or at `end` when the call failed before going anywhere (Node's
  * tracePromise publishes `error` then `end`, and no async events, for a synchronous throw). Fields the client
  * fills in later (xid, server, sizes, a session id assigned after the call) are read when the span ends.
@@ -20,13 +20,24 @@ interface InFlight {
   readonly span: Span;
   readonly op: string;
   readonly started: number;
-  /** The attributes the active-requests count was raised with: lowered with the same ones. */
-  readonly active: Attributes;
   /** An `error` seen before `end` is a synchronous failure: no async events follow, so `end` settles it. */
   failed: boolean;
 }
 
-/** The handlers, and `close()`: lowers the active-requests count by what is still open when disabled. */
+/** Caches keyed by what repeats from request to request, so the hot path does not rebuild the same objects. */
+const CACHE_LIMIT = 1024;
+
+function cached<V>(cache: Map<string, V>, key: string, make: () => V): V {
+  let value = cache.get(key);
+  if (value === undefined) {
+    if (cache.size >= CACHE_LIMIT) cache.clear();
+    value = make();
+    cache.set(key, value);
+  }
+  return value;
+}
+
+/** The handlers, and `close()`: the requests still open when the instrumentation is disabled count no more. */
 export interface RequestSubscriber {
   readonly handlers: TraceHandlers<RequestMessage>;
   close(): void;
@@ -34,17 +45,30 @@ export interface RequestSubscriber {
 
 export function requestHandlers(tracer: Tracer, instruments: Instruments, store: ContextStore): RequestSubscriber {
   const inFlight = new WeakMap<object, InFlight>();
-  // Open requests per operation: the count has to come back down when the instrumentation stops listening.
-  const open = new Map<string, number>();
+  const servers = new Map<string, Attributes>();
+  // The duration point's attributes per operation, server and outcome: one object each, reused.
+  const points = new Map<string, Attributes>();
+
+  const metricAttributes = (op: string, server: string | undefined, type: string | undefined): Attributes =>
+    cached(points, `${op}\u0000${server ?? ''}\u0000${type ?? ''}`, () => {
+      const attributes: Attributes = { [ATTR.dbSystem]: DB_SYSTEM, [ATTR.dbOperation]: op };
+      if (server !== undefined) Object.assign(attributes, serverAttributes(server));
+      if (type !== undefined) attributes[ATTR.errorType] = type;
+      return attributes;
+    });
+  const serverAttributes = (server: string): Attributes =>
+    cached(servers, server, () => {
+      const attributes: Attributes = {};
+      setServer(attributes, server);
+      return attributes;
+    });
 
   const finish = (message: RequestMessage, request: InFlight): void => {
     inFlight.delete(message);
+    instruments.requestsEnded(request.op);
     const { span } = request;
-    const metric: Attributes = { ...request.active };
-    const late: Attributes = {};
-    setServer(late, message.server);
-    if (late[ATTR.serverAddress] !== undefined) metric[ATTR.serverAddress] = late[ATTR.serverAddress];
-    if (late[ATTR.serverPort] !== undefined) metric[ATTR.serverPort] = late[ATTR.serverPort];
+    const server = text(message.server);
+    const late: Attributes = server === undefined || server === '' ? {} : { ...serverAttributes(server) };
     const xid = num(message.xid);
     if (xid !== undefined && xid >= 0) late[ATTR.xid] = xid;
     const session = id(message.sessionId);
@@ -53,18 +77,16 @@ export function requestHandlers(tracer: Tracer, instruments: Instruments, store:
     if (out !== undefined && out > 0) late[ATTR.requestSize] = out;
     const back = num(message.bytesIn);
     if (back !== undefined && back > 0) late[ATTR.responseSize] = back;
+    let type: string | undefined;
     if (request.failed || message.errorCode !== undefined) {
-      const type = errorType(message.errorCode, message.error);
+      type = errorType(message.errorCode, message.error);
       late[ATTR.errorType] = type;
-      metric[ATTR.errorType] = type;
       const description = errorMessage(message.error);
       span.setStatus(description === undefined ? { code: SpanStatusCode.ERROR } : { code: SpanStatusCode.ERROR, message: description });
     }
     span.setAttributes(late);
     span.end();
-    instruments.operationDuration.record((performance.now() - request.started) / 1000, metric);
-    instruments.activeRequests.add(-1, request.active);
-    open.set(request.op, (open.get(request.op) ?? 1) - 1);
+    instruments.operationDuration.record((performance.now() - request.started) / 1000, metricAttributes(request.op, server || undefined, type));
   };
 
   const handlers: TraceHandlers<RequestMessage> = {
@@ -82,15 +104,12 @@ export function requestHandlers(tracer: Tracer, instruments: Instruments, store:
         if (ops.length >= 2) attributes[ATTR.dbBatchSize] = ops.length;
       }
       const span = tracer.startSpan(op, { kind: SpanKind.CLIENT, attributes }, store.current());
-      const active: Attributes = { [ATTR.dbSystem]: DB_SYSTEM, [ATTR.dbOperation]: op };
-      instruments.activeRequests.add(1, active);
-      open.set(op, (open.get(op) ?? 0) + 1);
-      inFlight.set(message, { span, op, started: performance.now(), active, failed: false });
+      instruments.requestStarted(op);
+      inFlight.set(message, { span, op, started: performance.now(), failed: false });
     },
     end(message) {
       const request = inFlight.get(message);
-      if (request === undefined) return;
-      if (request.failed) finish(message, request);
+      if (request?.failed === true) finish(message, request);
     },
     error(message) {
       const request = inFlight.get(message);
@@ -104,8 +123,7 @@ export function requestHandlers(tracer: Tracer, instruments: Instruments, store:
   return {
     handlers,
     close() {
-      for (const [op, count] of open) if (count > 0) instruments.activeRequests.add(-count, { [ATTR.dbSystem]: DB_SYSTEM, [ATTR.dbOperation]: op });
-      open.clear();
+      instruments.close();
     },
   };
 }

@@ -62,7 +62,16 @@ export function num(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
+// A client sends request after request in one session: its id is converted once, not per request.
+let lastId = 0n;
+let lastHex = '';
+
 /** A bigint id field as hex, or undefined when absent or 0n (no session yet). */
 export function id(value: unknown): string | undefined {
-  return typeof value === 'bigint' && value !== 0n ? hex(value) : undefined;
+  if (typeof value !== 'bigint' || value === 0n) return undefined;
+  if (value !== lastId) {
+    lastId = value;
+    lastHex = hex(value);
+  }
+  return lastHex;
 }
