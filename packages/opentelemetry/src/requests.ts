@@ -24,16 +24,12 @@ interface InFlight {
   failed: boolean;
 }
 
-/** Caches keyed by what repeats from request to request, so the hot path does not rebuild the same objects. */
-const CACHE_LIMIT = 1024;
+/** At most this many entries per cache (servers, attribute sets): a client talks to a handful of servers. */
+const CACHE_LIMIT = 256;
 
-function cached<V>(cache: Map<string, V>, key: string, make: () => V): V {
-  let value = cache.get(key);
-  if (value === undefined) {
-    if (cache.size >= CACHE_LIMIT) cache.clear();
-    value = make();
-    cache.set(key, value);
-  }
+function remember<K, V>(cache: Map<K, V>, key: K, value: V): V {
+  if (cache.size >= CACHE_LIMIT) cache.clear();
+  cache.set(key, value);
   return value;
 }
 
@@ -45,59 +41,72 @@ export interface RequestSubscriber {
 
 export function requestHandlers(tracer: Tracer, instruments: Instruments, store: ContextStore): RequestSubscriber {
   const inFlight = new WeakMap<object, InFlight>();
-  const servers = new Map<string, Attributes>();
-  // The duration point's attributes per operation, server and outcome: one object each, reused.
-  const points = new Map<string, Attributes>();
+  // What repeats from request to request is built once: a server's address and port, and the duration point's
+  // attributes per operation, server and outcome (a Map per operation, keyed by server, then by error type).
+  const servers = new Map<string, { readonly address: string; readonly port: number | undefined }>();
+  const points = new Map<string, Map<string, Map<string, Attributes>>>();
 
-  const metricAttributes = (op: string, server: string | undefined, type: string | undefined): Attributes =>
-    cached(points, `${op}\u0000${server ?? ''}\u0000${type ?? ''}`, () => {
-      const attributes: Attributes = { [ATTR.dbSystem]: DB_SYSTEM, [ATTR.dbOperation]: op };
-      if (server !== undefined) Object.assign(attributes, serverAttributes(server));
-      if (type !== undefined) attributes[ATTR.errorType] = type;
-      return attributes;
-    });
-  const serverAttributes = (server: string): Attributes =>
-    cached(servers, server, () => {
-      const attributes: Attributes = {};
-      setServer(attributes, server);
-      return attributes;
-    });
+  const serverOf = (server: string): { readonly address: string; readonly port: number | undefined } => {
+    const known = servers.get(server);
+    if (known !== undefined) return known;
+    const split: Attributes = {};
+    setServer(split, server);
+    return remember(servers, server, { address: String(split[ATTR.serverAddress]), port: split[ATTR.serverPort] as number | undefined });
+  };
+  const pointAttributes = (op: string, server: string, type: string): Attributes => {
+    const byServer = points.get(op) ?? remember(points, op, new Map<string, Map<string, Attributes>>());
+    const byType = byServer.get(server) ?? remember(byServer, server, new Map<string, Attributes>());
+    const known = byType.get(type);
+    if (known !== undefined) return known;
+    const attributes: Attributes = { [ATTR.dbSystem]: DB_SYSTEM, [ATTR.dbOperation]: op };
+    if (server !== '') {
+      const { address, port } = serverOf(server);
+      attributes[ATTR.serverAddress] = address;
+      if (port !== undefined) attributes[ATTR.serverPort] = port;
+    }
+    if (type !== '') attributes[ATTR.errorType] = type;
+    return remember(byType, type, attributes);
+  };
 
+  // Attributes known only now are set one by one: no object is built for them.
   const finish = (message: RequestMessage, request: InFlight): void => {
     inFlight.delete(message);
     instruments.requestsEnded(request.op);
     const { span } = request;
-    const server = text(message.server);
-    const late: Attributes = server === undefined || server === '' ? {} : { ...serverAttributes(server) };
+    const server = typeof message.server === 'string' ? message.server : '';
+    if (server !== '') {
+      const { address, port } = serverOf(server);
+      span.setAttribute(ATTR.serverAddress, address);
+      if (port !== undefined) span.setAttribute(ATTR.serverPort, port);
+    }
     const xid = num(message.xid);
-    if (xid !== undefined && xid >= 0) late[ATTR.xid] = xid;
+    if (xid !== undefined && xid >= 0) span.setAttribute(ATTR.xid, xid);
     const session = id(message.sessionId);
-    if (session !== undefined) late[ATTR.sessionId] = session;
+    if (session !== undefined) span.setAttribute(ATTR.sessionId, session);
     const out = num(message.bytesOut);
-    if (out !== undefined && out > 0) late[ATTR.requestSize] = out;
+    if (out !== undefined && out > 0) span.setAttribute(ATTR.requestSize, out);
     const back = num(message.bytesIn);
-    if (back !== undefined && back > 0) late[ATTR.responseSize] = back;
-    let type: string | undefined;
+    if (back !== undefined && back > 0) span.setAttribute(ATTR.responseSize, back);
+    let type = '';
     if (request.failed || message.errorCode !== undefined) {
       type = errorType(message.errorCode, message.error);
-      late[ATTR.errorType] = type;
+      span.setAttribute(ATTR.errorType, type);
       const description = errorMessage(message.error);
       span.setStatus(description === undefined ? { code: SpanStatusCode.ERROR } : { code: SpanStatusCode.ERROR, message: description });
     }
-    span.setAttributes(late);
     span.end();
-    instruments.operationDuration.record((performance.now() - request.started) / 1000, metricAttributes(request.op, server || undefined, type));
+    instruments.operationDuration.record((performance.now() - request.started) / 1000, pointAttributes(request.op, server, type));
   };
 
   const handlers: TraceHandlers<RequestMessage> = {
     start(message) {
       const op = text(message.op) ?? 'unknown';
-      const attributes: Attributes = { [ATTR.dbSystem]: DB_SYSTEM, [ATTR.dbOperation]: op };
+      // Literal keys (the values of ATTR): V8 builds this object from a template instead of key by key.
+      const attributes: Attributes = { 'db.system.name': DB_SYSTEM, 'db.operation.name': op, 'zookeeper.request.attempt': num(message.attempt) ?? 1 };
       const path = text(message.path);
       if (path !== undefined) attributes[ATTR.path] = path;
       const session = id(message.sessionId);
       if (session !== undefined) attributes[ATTR.sessionId] = session;
-      attributes[ATTR.attempt] = num(message.attempt) ?? 1;
       const ops = message.ops;
       if (Array.isArray(ops)) {
         attributes[ATTR.multiOps] = ops.filter((o): o is string => typeof o === 'string');
