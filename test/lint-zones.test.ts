@@ -21,6 +21,7 @@ const cases: Case[] = [
   { file: 'packages/recipes/src/index.ts', forbidden: './locks/mutex.js', allowed: './locks/index.js' },
   { file: 'packages/recipes/src/locks/example.ts', forbidden: '../internal/wait.js', allowed: '../internal/index.js' },
   { file: 'packages/recipes/src/election/example.ts', forbidden: '../locks/contender.js', allowed: '../locks/index.js' },
+  { file: 'packages/recipes/src/quotas/example.ts', forbidden: '../internal/validate.js', allowed: '../internal/index.js' },
   { file: 'packages/recipes/src/locks/example.ts', forbidden: '@zkts/protocol/codec', allowed: '@zkts/protocol' },
   { file: 'packages/recipes/src/cache/engine/example.ts', forbidden: '../../internal/wait.js', allowed: '../types.js' },
   { file: 'packages/recipes/src/queues/curator/example.ts', forbidden: '../../locks/mutex.js', allowed: '../../errors.js' },

@@ -4,7 +4,7 @@
 // server.ts.
 import { ROWS } from './report.js';
 import type { ClientId, Outcome, RowWorkload } from './report.js';
-import { DATA_WORKLOADS, LOCK_WORKLOADS, SCALE_WORKLOADS } from './workloads.js';
+import { DATA_WORKLOADS, LOCK_WORKLOADS, SCALE_WORKLOADS, TRACING_WORKLOADS } from './workloads.js';
 import type { Metrics, WorkloadName, WorkloadParams } from './workloads.js';
 
 export const FULL: WorkloadParams = {
@@ -72,7 +72,7 @@ export const LABELS: Record<ClientId, string> = {
 // Node runners: which workloads each has (the native package gets no lock: the comparison is zkts's Mutex
 // against Curator and the seeds' lock on node-zookeeper-client).
 export const NODE_CLIENTS: { id: ClientId; workloads: readonly WorkloadName[] }[] = [
-  { id: 'zkts', workloads: [...DATA_WORKLOADS, ...LOCK_WORKLOADS, ...SCALE_WORKLOADS] },
+  { id: 'zkts', workloads: [...DATA_WORKLOADS, ...TRACING_WORKLOADS, ...LOCK_WORKLOADS, ...SCALE_WORKLOADS] },
   { id: 'nzk', workloads: [...DATA_WORKLOADS, ...LOCK_WORKLOADS, ...SCALE_WORKLOADS] },
   { id: 'native', workloads: [...DATA_WORKLOADS, ...SCALE_WORKLOADS] },
   // Not a client: the most a single connection can get from this server (getData only).
@@ -105,6 +105,8 @@ export function notRun(client: ClientId, workload: WorkloadName, params: Workloa
 /** How many passes each workload gets (its best is kept); the waiters' figures are counts, not rates. */
 export const PASSES: Partial<Record<RowWorkload, number>> = {
   getPipelined: 3,
+  // Six measured rounds in each pass already (tracing.ts); three passes show the spread between processes.
+  getPipelinedTracing: 3,
   // One connection's round trip is bimodal on a shared 2-core machine (client and server on one core, or
   // on two with a wake-up between): five short passes let each client show its better mode.
   getSequential: 5,

@@ -27,7 +27,7 @@ import type { ClientId, Outcome, ResultGrid, RowWorkload } from './report.js';
 import { startReplayProxy } from './replay-proxy.js';
 import { benchServer, BENCH_SERVER_OPTIONS } from './server.js';
 import { chart } from './svg.js';
-import { DATA_WORKLOADS, FIXTURE_WORKLOADS, INTERLEAVED, LOCK_WORKLOADS, SCALE_WORKLOADS } from './workloads.js';
+import { DATA_WORKLOADS, FIXTURE_WORKLOADS, INTERLEAVED, LOCK_WORKLOADS, SCALE_WORKLOADS, TRACING_WORKLOADS } from './workloads.js';
 import type { Metrics, WorkloadContext, WorkloadName, WorkloadParams } from './workloads.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -126,7 +126,7 @@ async function main(): Promise<void> {
   const onlyClients = values.clients?.split(',');
   const onlyWorkloads = values.workloads?.split(',');
   const wanted = (c: ClientId): boolean => !onlyClients || onlyClients.includes(c) || (c === 'curator' && onlyClients.includes('java'));
-  const all: RowWorkload[] = [...DATA_WORKLOADS, ...LOCK_WORKLOADS, ...SCALE_WORKLOADS];
+  const all: RowWorkload[] = [...DATA_WORKLOADS, ...TRACING_WORKLOADS, ...LOCK_WORKLOADS, ...SCALE_WORKLOADS];
   all.splice(all.indexOf('getSequential') + 1, 0, INTERLEAVED);
   const workloads = all.filter((w) => !onlyWorkloads || onlyWorkloads.includes(w));
 

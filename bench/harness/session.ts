@@ -50,6 +50,11 @@ export interface BenchClient {
   connect(connectString: string, options?: ConnectOptions): Promise<BenchSession>;
   /** Watch events this process's sessions received so far (for events-per-handoff). */
   watchEventsDelivered(): number;
+  /**
+   * Subscribes a no-op to every diagnostics channel the client publishes; returns the unsubscribe (only a
+   * client that publishes some has it: the tracing row, tracing.ts).
+   */
+  observe?: () => () => void;
 }
 
 /** Promise form of a callback operation, for set-up code outside the timed loops. */

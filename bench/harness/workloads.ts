@@ -2,6 +2,7 @@
 // Each one prepares its nodes under its own `base` path (untimed), warms up, then measures.
 import { measure, pipeline, quantile, settledHeap, until } from './measure.js';
 import { children100k, getLarge, sessions1k, watchReplay } from './scale.js';
+import { getPipelinedTracing } from './tracing.js';
 import type { BenchClient, BenchLock, BenchSession } from './session.js';
 import { call } from './session.js';
 
@@ -317,6 +318,7 @@ export const WORKLOADS = {
   watchReplay,
   getLarge,
   children100k,
+  getPipelinedTracing,
 } as const satisfies Record<string, (ctx: WorkloadContext) => Promise<Metrics>>;
 
 export type WorkloadName = keyof typeof WORKLOADS;
@@ -329,5 +331,7 @@ export const DATA_WORKLOADS: readonly WorkloadName[] = ['getPipelined', 'getSequ
 export const LOCK_WORKLOADS: readonly WorkloadName[] = ['mutexUncontended', 'handoffs8', 'handoffs32', 'waiters'];
 /** The rows at scale (scale.ts). */
 export const SCALE_WORKLOADS: readonly WorkloadName[] = ['sessions1k', 'watchReplay', 'getLarge', 'children100k'];
+/** The cost of a client's diagnostics channels, A/B in one process (tracing.ts): zkts only. */
+export const TRACING_WORKLOADS: readonly WorkloadName[] = ['getPipelinedTracing'];
 /** Those that need the run's fixture node. */
 export const FIXTURE_WORKLOADS: readonly WorkloadName[] = ['watchReplay', 'children100k'];

@@ -4,6 +4,7 @@
  * node:util parseArgs it accepts a value that starts with a dash (`-v -1`), which versions need.
  */
 import { UsageError } from './exit-codes.js';
+import { either, nearest } from './suggest.js';
 
 export interface OptionSpec {
   readonly type: 'boolean' | 'string';
@@ -17,6 +18,18 @@ export interface OptionSpec {
 
 export type OptionSpecs = Readonly<Record<string, OptionSpec>>;
 
+/**
+ * What to say about an option the command does not have, keyed by how it was typed (`-m`, `--mode`): for
+ * zkCli's flags that zkts spells differently or leaves to another command.
+ */
+export type OptionHints = Readonly<Record<string, string>>;
+
+export interface ParseOptions {
+  /** Keep the arguments after `--` apart (lock's command line). */
+  readonly splitRest?: boolean;
+  readonly hints?: OptionHints;
+}
+
 export interface ParsedArgs {
   readonly values: Readonly<Record<string, string | boolean | string[] | undefined>>;
   readonly positionals: readonly string[];
@@ -24,7 +37,24 @@ export interface ParsedArgs {
   readonly rest: readonly string[] | undefined;
 }
 
-export function parseArgv(argv: readonly string[], specs: OptionSpecs, options: { splitRest?: boolean } = {}): ParsedArgs {
+/**
+ * `unknown option --nme: did you mean --name?`, or the hint for that spelling. `cluster`: the whole token a
+ * short letter came from (`-server`), which may be a long option typed with one dash.
+ */
+function unknownOption(typed: string, specs: OptionSpecs, hints: OptionHints | undefined, cluster?: string): UsageError {
+  for (const spelling of cluster === undefined ? [typed] : [cluster, typed]) {
+    const hint = hints?.[spelling];
+    if (hint !== undefined) return new UsageError(`unknown option ${spelling}: ${hint}`);
+  }
+  if (cluster !== undefined && specs[cluster.slice(1)] !== undefined) return new UsageError(`unknown option ${cluster}: did you mean -${cluster}?`);
+  if (typed.startsWith('--')) {
+    const near = nearest(typed.slice(2), Object.keys(specs));
+    if (near.length > 0) return new UsageError(`unknown option ${typed}: did you mean ${either(near.map((n) => `--${n}`), '')}?`);
+  }
+  return new UsageError(`unknown option ${typed}`);
+}
+
+export function parseArgv(argv: readonly string[], specs: OptionSpecs, options: ParseOptions = {}): ParsedArgs {
   const values: Record<string, string | boolean | string[] | undefined> = {};
   const positionals: string[] = [];
   let rest: string[] | undefined;
@@ -53,7 +83,7 @@ export function parseArgv(argv: readonly string[], specs: OptionSpecs, options: 
       const eq = token.indexOf('=');
       const name = token.slice(2, eq === -1 ? undefined : eq);
       const spec = specs[name];
-      if (spec === undefined) throw new UsageError(`unknown option --${name}`);
+      if (spec === undefined) throw unknownOption(`--${name}`, specs, options.hints);
       if (spec.type === 'boolean') {
         if (eq !== -1) throw new UsageError(`option --${name} takes no value`);
         assign(name, true);
@@ -71,7 +101,7 @@ export function parseArgv(argv: readonly string[], specs: OptionSpecs, options: 
       for (let j = 1; j < token.length; j++) {
         const letter = token[j] as string;
         const name = byShort.get(letter);
-        if (name === undefined) throw new UsageError(`unknown option -${letter}`);
+        if (name === undefined) throw unknownOption(`-${letter}`, specs, options.hints, token.length > 2 ? token : undefined);
         const spec = specs[name] as OptionSpec;
         if (spec.type === 'boolean') {
           assign(name, true);

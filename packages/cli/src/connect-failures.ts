@@ -2,9 +2,10 @@
  * Why a server could not be reached, in words, as soon as the library reports it (`onConnectFailure`):
  * without this a dead or mistyped --server looked like a 15 s hang ending in "not connected". A refused
  * connection or a name that does not resolve is final for a command-line tool: when every host of the
- * connect string has answered that way in one pass, the CLI stops instead of waiting out its timeout (the
- * library itself keeps retrying, as a long-lived client should). A failed TLS handshake is final too: the
- * next attempt meets the same certificate (tls-failures.ts says what went wrong in words).
+ * connect string has answered that way in one pass, the CLI stops instead of waiting out its timeout. A failed
+ * TLS handshake is final too: the next attempt meets the same certificate (tls-failures.ts says what went wrong
+ * in words); and so is a port that answers HTTP (the AdminServer's, given for the client port). The library's
+ * own first-connect rule (UnreachableError) knows no TLS, so the CLI keeps this one decision here.
  */
 import type { ConnectAttempt, ZkError } from '@zkts/protocol';
 
@@ -35,6 +36,8 @@ const WORDS: Readonly<Record<string, string>> = {
 const FINAL = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
 
 export function failureReason(error: ZkError): FailureReason {
+  // Said by the library's frame reader in words already ("not a ZooKeeper client port (an HTTP server: …)").
+  if (error.code === 'NOT_ZOOKEEPER') return { code: error.code, text: error.message, final: true };
   const cause = error.cause as { code?: unknown; message?: unknown } | undefined;
   const code = typeof cause?.code === 'string' ? cause.code : undefined;
   if (code === undefined) return { code: error.code, text: error.message, final: false };
@@ -46,15 +49,27 @@ export function failureReason(error: ZkError): FailureReason {
   return { code, text: message.replace(/\s+/g, ' ').trim(), final: FINAL.has(code) };
 }
 
-/** Why the CLI stopped before its timeout: every host failed in one of the final ways. */
+/** Why the CLI stopped before its timeout: every host failed in one of the final ways, named by kind. */
 export function hopelessSummary(attempts: readonly ConnectAttempt[]): string {
-  const tls = attempts.filter((a) => failureReason(a.error).text.startsWith('TLS: ')).length;
-  if (tls === 0) return 'every host refused or is unknown';
-  return tls === attempts.length ? 'the TLS handshake failed with every host' : 'every host refused, is unknown or failed the TLS handshake';
+  const kinds = new Set(attempts.map((a) => failureKind(a.error)));
+  if (kinds.size === 1 && kinds.has('tls')) return 'the TLS handshake failed with every host';
+  if (kinds.size === 1 && kinds.has('foreign')) return attempts.length === 1 ? 'it is not a ZooKeeper client port' : 'no host is a ZooKeeper client port';
+  const phrases = [
+    ...(kinds.has('refused') ? ['refused', 'is unknown'] : []),
+    ...(kinds.has('tls') ? ['failed the TLS handshake'] : []),
+    ...(kinds.has('foreign') ? ['is not a ZooKeeper client port'] : []),
+  ];
+  return `every host ${phrases.slice(0, -1).join(', ')} or ${phrases[phrases.length - 1] ?? ''}`;
+}
+
+function failureKind(error: ZkError): 'refused' | 'tls' | 'foreign' {
+  if (error.code === 'NOT_ZOOKEEPER') return 'foreign';
+  return failureReason(error).text.startsWith('TLS: ') ? 'tls' : 'refused';
 }
 
 export function describeAttempts(attempts: readonly ConnectAttempt[]): string {
-  if (attempts.length === 0) return 'no server answered';
+  // The library names the attempt under way when a connect gives up, so this is a timeout before any dial.
+  if (attempts.length === 0) return 'no host was tried yet';
   return attempts.map((a) => `${a.host}: ${failureReason(a.error).text} [${failureReason(a.error).code}]`).join('; ');
 }
 

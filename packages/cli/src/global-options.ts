@@ -14,6 +14,7 @@ export const GLOBAL_OPTIONS: OptionSpecs = {
   'session-timeout': { type: 'string', arg: 'MS', description: 'session timeout to request (ephemeral nodes and locks vanish this long after a crash)' },
   auth: { type: 'string', arg: 'SCHEME:CRED', multiple: true, description: 'authenticate first, e.g. --auth digest:user:pass (repeatable)' },
   sasl: { type: 'string', arg: 'MECH[:…]', description: 'SASL on every connection: digest:USER:PASSWORD, or kerberos[:PRINCIPAL] (needs @zkts/sasl-kerberos)' },
+  'allow-read-only': { type: 'boolean', description: 'accept a read-only server (cut off from its quorum): reads work, writes fail NOT_READ_ONLY (zkCli -r)' },
   ...TLS_OPTIONS,
   json: { type: 'boolean', description: 'machine output: one JSON object per line' },
   help: { type: 'boolean', short: 'h', description: 'show help' },
@@ -41,6 +42,7 @@ export function globalOptions(args: ParsedArgs, env: NodeJS.ProcessEnv): GlobalO
     auth: listOption(args, 'auth').map(parseAuth),
     sasl: sasl === undefined ? undefined : parseSasl(sasl),
     tls: tlsSettings(args),
+    allowReadOnly: flag(args, 'allow-read-only'),
   };
 }
 

@@ -18,11 +18,11 @@ export function historyFile(env: NodeJS.ProcessEnv): string | undefined {
 }
 
 /**
- * True for a line that may hold credentials: the `auth` command, or an `--auth` option anywhere (also in
+ * True for a line that may hold credentials: the `auth` command (zkCli's `addauth`), or an `--auth` option anywhere (also in
  * quotes or glued, `--auth=…`). Judged on the raw text, so a line that does not even split is caught.
  */
 export function carriesCredentials(line: string): boolean {
-  return /^\s*["']?auth(?:["'\s]|$)/.test(line) || /--auth\b/.test(line);
+  return /^\s*["']?(?:add)?auth(?:["'\s]|$)/.test(line) || /--auth\b/.test(line);
 }
 
 /** The stored lines, newest first (readline's order), without credential lines; scrubs and tightens the file. */

@@ -1,8 +1,11 @@
 /**
  * Every byte the CLI prints goes through here: readable text by default, one JSON object per line with
- * `--json`. Longs (zxids, session ids) become decimal strings in JSON, since they exceed 2^53.
+ * `--json`. Longs (zxids, session ids) become decimal strings in JSON, since they exceed 2^53; the readable
+ * text shows them in `0x` hex (ids.ts).
  */
 import type { ACL, Stat, WatchEvent } from '@zkts/protocol';
+
+import { hexId, hexIdText, ID_FIELDS } from './ids.js';
 
 export interface Sink {
   write(text: string | Uint8Array): unknown;
@@ -84,20 +87,19 @@ export function statRecord(stat: Omit<Stat, 'ctime' | 'mtime'> & { ctime: number
   };
 }
 
-const hex = (value: bigint): string => `0x${value.toString(16)}`;
 const time = (ms: number | bigint): string => new Date(Number(ms)).toISOString();
 
 export function formatStat(stat: Stat): string {
   return [
-    `czxid = ${hex(stat.czxid)}`,
+    `czxid = ${hexId(stat.czxid)}`,
     `ctime = ${time(stat.ctime)}`,
-    `mzxid = ${hex(stat.mzxid)}`,
+    `mzxid = ${hexId(stat.mzxid)}`,
     `mtime = ${time(stat.mtime)}`,
-    `pzxid = ${hex(stat.pzxid)}`,
+    `pzxid = ${hexId(stat.pzxid)}`,
     `cversion = ${stat.cversion}`,
     `dataVersion = ${stat.version}`,
     `aclVersion = ${stat.aversion}`,
-    `ephemeralOwner = ${hex(stat.ephemeralOwner)}`,
+    `ephemeralOwner = ${hexId(stat.ephemeralOwner)}`,
     `dataLength = ${stat.dataLength}`,
     `numChildren = ${stat.numChildren}`,
   ].join('\n');
@@ -180,6 +182,10 @@ export function conversationRecord(line: ConversationLineLike): Record<string, u
   return record;
 }
 
+/**
+ * To the microsecond, as --stats rounds the same samples (a reply on a local network comes well within 1 ms);
+ * printed without trailing zeros, so a capture that only has whole milliseconds does not look finer than it is.
+ */
 function round(ms: number): number {
   return Math.round(ms * 1000) / 1000;
 }
@@ -194,6 +200,11 @@ function preview(value: { [key: string]: Json }): string | undefined {
   return undefined;
 }
 
+/** A field of a decoded record: ids in hex (ids.ts), everything else as compact() shows it. */
+function field(key: string, value: Json): string {
+  return ID_FIELDS.has(key) && typeof value === 'string' ? hexIdText(value) : compact(value);
+}
+
 function compact(value: Json): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return `[${value.map(compact).join(',')}]`;
@@ -201,11 +212,11 @@ function compact(value: Json): string {
     const bytes = preview(value);
     if (bytes !== undefined) return bytes;
     // A Stat is long; its version is what a person reads it for.
-    if ('czxid' in value && 'version' in value) return `{version=${compact(value['version'] ?? null)},czxid=${compact(value['czxid'] ?? null)}}`;
+    if ('czxid' in value && 'version' in value) return `{version=${compact(value['version'] ?? null)},czxid=${field('czxid', value['czxid'] ?? null)}}`;
     if ('perms' in value && typeof value['id'] === 'object' && value['id'] !== null && !Array.isArray(value['id'])) {
       return `${compact(value['id']['scheme'] ?? null)}:${compact(value['id']['id'] ?? null)}:${permString(Number(value['perms']))}`;
     }
-    return `{${Object.entries(value).map(([k, v]) => `${k}=${compact(v)}`).join(',')}}`;
+    return `{${Object.entries(value).map(([k, v]) => `${k}=${field(k, v)}`).join(',')}}`;
   }
   return String(value);
 }
@@ -217,10 +228,10 @@ function bodyFields(body: { [key: string]: Json } | undefined, path: string | nu
   for (const [key, value] of Object.entries(body)) {
     if ((key === 'path' || key === 'prefixPath') && value === path) continue;
     if (key === 'stat' && value !== null && typeof value === 'object' && !Array.isArray(value)) {
-      parts.push(`version=${compact(value['version'] ?? null)}`, `czxid=${compact(value['czxid'] ?? null)}`);
+      parts.push(`version=${compact(value['version'] ?? null)}`, `czxid=${field('czxid', value['czxid'] ?? null)}`);
       continue;
     }
-    parts.push(`${key}=${compact(value)}`);
+    parts.push(`${key}=${field(key, value)}`);
   }
   return parts.join(' ');
 }
@@ -241,8 +252,8 @@ export function formatConversationLine(line: ConversationLineLike): string {
     } else {
       if (entry.path !== undefined && entry.path !== null) words.push(entry.path);
       if (entry.err !== undefined) words.push(entry.err);
-      if (entry.zxid !== undefined && entry.kind === 'reply') words.push(`zxid=${entry.zxid}`);
-      if (line.latencyMs !== undefined) words.push(`(${line.latencyMs.toFixed(1)} ms)`);
+      if (entry.zxid !== undefined && entry.kind === 'reply') words.push(`zxid=${hexIdText(entry.zxid)}`);
+      if (line.latencyMs !== undefined) words.push(`(${round(line.latencyMs)} ms)`);
       const fields = bodyFields(entry.body, entry.path);
       if (fields !== '') words.push(fields);
     }

@@ -3,7 +3,7 @@
  * so commands that need no server (decode, --help) never open a socket.
  */
 import { ConnectTimeoutError, createClient, parseConnectString, ZkError } from '@zkts/protocol';
-import type { CallOptions, ClientOptions, ConnectAttempt, ZkClient } from '@zkts/protocol';
+import type { CallOptions, ClientOptions, ConnectAttempt, SessionState, ZkClient } from '@zkts/protocol';
 
 import type { GlobalOptions } from './command.js';
 import { attemptRecords, describeAttempts, FailureTracker, failureReason, hopelessSummary, hostLabel } from './connect-failures.js';
@@ -40,6 +40,11 @@ export class Session {
     return this.options.server;
   }
 
+  /** The session's state; `idle` until a command first needs the server. */
+  get state(): SessionState {
+    return this.opened?.state ?? 'idle';
+  }
+
   /** The connected client. A failure to connect is a CliError with the "unavailable" exit code. */
   client(): Promise<ZkClient> {
     this.pending ??= this.open();
@@ -59,8 +64,11 @@ export class Session {
     checkConnectString(server);
     // A command's session is the command's: when it expires the command ends (exit 69) rather than carry on in a
     // new session that holds none of its ephemeral nodes, locks or watches.
-    const clientOptions: ClientOptions = { auth: this.options.auth.map((a) => ({ ...a })), renewSession: this.renew };
+    // waitForServer: the CLI decides itself when connecting is hopeless (connect-failures.ts, which also counts a
+    // failed TLS handshake), with one message for every way, instead of the library's UnreachableError.
+    const clientOptions: ClientOptions = { auth: this.options.auth.map((a) => ({ ...a })), renewSession: this.renew, waitForServer: true };
     if (this.options.sessionTimeout !== undefined) clientOptions.sessionTimeout = this.options.sessionTimeout;
+    if (this.options.allowReadOnly === true) clientOptions.canBeReadOnly = true;
     if (this.maxPacket !== undefined) clientOptions.maxPacket = this.maxPacket;
     if (this.options.sasl !== undefined) clientOptions.sasl = await saslOptions(this.options.sasl);
     if (this.options.tls !== undefined) clientOptions.tls = tlsConnectionOptions(this.options.tls);

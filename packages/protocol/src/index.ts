@@ -14,6 +14,8 @@ export {
   SessionClosedRequireSaslAuthError,
   TimeoutError,
   ConnectTimeoutError,
+  UnreachableError,
+  NotZooKeeperError,
   AbortError,
   InvalidArgumentError,
   serverKeeperCode,

@@ -19,7 +19,9 @@ export type RecipeErrorCode =
   | 'CACHE_DECODE'
   | 'CACHE_READ'
   | 'INSTANCE_FORMAT'
-  | 'NOT_REGISTERED';
+  | 'NOT_REGISTERED'
+  | 'QUOTA_FORMAT'
+  | 'QUOTA_CONFLICT';
 
 const BRAND = Symbol.for('zkts.recipes.error');
 

@@ -68,3 +68,7 @@ export {
   inspectRecipe,
   type InspectOptions, type RecipeInspection, type RecipeKind, type RecipeLibrary, type RecipeMember,
 } from './inspect/index.js';
+export {
+  setQuota, getQuota, listQuotas, deleteQuota, QuotaConflictError, QuotaFormatError,
+  type Quota, type QuotaLimits, type QuotaUsage, type SetQuotaOptions, type DeleteQuotaOptions, type QuotaReadOptions,
+} from './quotas/index.js';

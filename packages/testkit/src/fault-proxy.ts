@@ -12,8 +12,10 @@ export interface FaultProxy extends AsyncDisposable {
   readonly connectString: string;
   /** Connections currently proxied. */
   readonly connections: number;
-  /** Closes both sides of every current connection now (new ones are still accepted). */
+  /** Closes both sides of every current connection now, in order, as a server does (new ones are still accepted). */
   cut(): void;
+  /** Resets both sides of every current connection now (a TCP RST), as a broken network path or a middlebox does. */
+  reset(): void;
   /** Keeps sockets open but passes nothing either way (new connections too) until restore(): a frozen peer. */
   blackhole(): void;
   /** Holds every chunk ≥ ms before passing it on, in order, both directions. */
@@ -167,12 +169,22 @@ class Pair {
   }
 
   close(): void {
+    this.#end(false);
+  }
+
+  reset(): void {
+    this.#end(true);
+  }
+
+  #end(reset: boolean): void {
     if (this.#closed) return;
     this.#closed = true;
     clearTimeout(this.#timers.c2s);
     clearTimeout(this.#timers.s2c);
-    this.client.destroy();
-    this.upstream.destroy();
+    for (const socket of [this.client, this.upstream]) {
+      if (reset && !socket.destroyed) socket.resetAndDestroy();
+      else socket.destroy();
+    }
     this.#proxy.forget(this);
   }
 }
@@ -226,6 +238,10 @@ class Proxy implements FaultProxy {
 
   cut(): void {
     for (const pair of [...this.#pairs]) pair.close();
+  }
+
+  reset(): void {
+    for (const pair of [...this.#pairs]) pair.reset();
   }
 
   blackhole(): void {

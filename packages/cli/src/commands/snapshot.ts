@@ -14,11 +14,11 @@ import { intOption, listOption } from '../args.js';
 import type { Command, CommandContext } from '../command.js';
 import { atMost, positional } from '../command.js';
 import { CliError, ExitCode } from '../exit-codes.js';
+import { hexId } from '../ids.js';
 import { dataRecord, statRecord } from '../output.js';
 import { resolveDataFiles } from '../persistence/files.js';
 import { aclText, ownerText, preview } from '../persistence/txn-view.js';
 
-const hex = (v: bigint): string => `0x${BigInt.asUintN(64, v).toString(16)}`;
 const time = (ms: bigint): string => new Date(Number(ms)).toISOString();
 
 function displayPath(node: SnapshotNode): string {
@@ -79,7 +79,8 @@ export const snapshot: Command = {
     'a summary. Nodes are printed depth-first, siblings sorted (the file holds them in the server\'s hash\n' +
     'order). A snapshot is fuzzy: it was taken while transactions went on, so it reflects zxids up to the\n' +
     'one in its name or a little later; `zkts txnlog DIR --zxid FROM..` gives what happened after.\n' +
-    'Damage (truncated, bad checksum, broken tree) goes to stderr with the file offset; exit 65 then.',
+    'Damage (truncated, bad checksum, broken tree) goes to stderr with the file offset; exit 65 then. A --path\n' +
+    'that is not in the snapshot is said on stderr, exit 2 (everything else is printed as usual).',
   options: {
     path: { type: 'string', arg: 'PREFIX', description: 'only nodes at or under this path (repeatable)', multiple: true },
     preview: { type: 'string', arg: 'BYTES', description: 'how much data to show per node (default 40)' },
@@ -112,7 +113,7 @@ export const snapshot: Command = {
         type: 'node',
         path,
         kind: kind.kind,
-        ...(kind.kind === 'ephemeral' ? { owner: hex(kind.session) } : {}),
+        ...(kind.kind === 'ephemeral' ? { owner: hexId(kind.session) } : {}),
         ...(kind.kind === 'ttl' ? { ttl: Number(kind.ttl) } : {}),
         ...statRecord({ ...stat, dataLength, numChildren }),
         acl: acl?.map((a) => ({ scheme: a.id.scheme, id: a.id.id, perms: a.perms })) ?? null,
@@ -123,7 +124,7 @@ export const snapshot: Command = {
         const kindText = kind.kind === 'persistent' ? '' : ` [${ownerText(stat.ephemeralOwner)}]`;
         const head = `${path}${kindText}${dataLength > 0 ? ` data=${preview(node.data, limit)}` : ''}`;
         const detail =
-          `    czxid=${hex(stat.czxid)} ctime=${time(stat.ctime)} mzxid=${hex(stat.mzxid)} mtime=${time(stat.mtime)} pzxid=${hex(stat.pzxid)}\n` +
+          `    czxid=${hexId(stat.czxid)} ctime=${time(stat.ctime)} mzxid=${hexId(stat.mzxid)} mtime=${time(stat.mtime)} pzxid=${hexId(stat.pzxid)}\n` +
           `    version=${stat.version} cversion=${stat.cversion} aversion=${stat.aversion} dataLength=${dataLength} numChildren=${numChildren} ` +
           `acl=${acl === undefined ? `missing(${node.acl})` : aclText(acl)}`;
         return `${head}\n${detail}`;
@@ -132,8 +133,8 @@ export const snapshot: Command = {
     for (const session of snap.sessions) {
       const owned = snap.nodes.filter((n) => n.stat.ephemeralOwner === session.id).map(displayPath);
       out.emit(
-        { type: 'session', id: session.id.toString(), idHex: hex(session.id), timeout: session.timeout, ephemerals: owned },
-        `session ${hex(session.id)} timeout=${session.timeout}ms ephemerals=[${owned.join(', ')}]`,
+        { type: 'session', id: session.id.toString(), idHex: hexId(session.id), timeout: session.timeout, ephemerals: owned },
+        `session ${hexId(session.id)} timeout=${session.timeout}ms ephemerals=[${owned.join(', ')}]`,
       );
     }
     const kinds = { ephemeral: 0, ttl: 0, container: 0, persistent: 0 };
@@ -158,10 +159,18 @@ export const snapshot: Command = {
     out.emit(summary, () =>
       `summary: ${snap.nodes.length} nodes (${kinds.ephemeral} ephemeral, ${kinds.ttl} ttl, ${kinds.container} container), ${dataBytes} data bytes, ` +
       `${snap.sessions.length} session(s), ${snap.acls.length} ACL list(s); checksum ${checksum}` +
-      (digest === null ? '' : `; digest at zxid ${hex(digest.zxid)} ${digest.seal?.ok === true ? 'ok' : 'BAD'}`) +
+      (digest === null ? '' : `; digest at zxid ${hexId(digest.zxid)} ${digest.seal?.ok === true ? 'ok' : 'BAD'}`) +
       (snap.complete ? '' : '; INCOMPLETE'),
     );
     for (const problem of snap.problems) out.error(`snapshot: ${problem.message} [${problem.code}]`);
-    return snap.problems.length > 0 ? ExitCode.DATA_ERROR : ExitCode.OK;
+    // A --path that matched nothing is most likely a typo or the wrong snapshot: an empty listing must not pass for an answer.
+    const missing = prefixes.filter((p) => p !== '/' && !snap.nodes.some((n) => displayPath(n) === p));
+    const notFound = `--path ${missing.join(', ')}: not in the snapshot ${file}${snap.complete ? '' : ' (which is incomplete)'}`;
+    if (snap.problems.length > 0) {
+      if (missing.length > 0) out.error(`snapshot: ${notFound}`, { code: 'NO_NODE' });
+      return ExitCode.DATA_ERROR;
+    }
+    if (missing.length > 0) throw new CliError(ExitCode.NO_NODE, notFound, { details: { code: 'NO_NODE', missing } });
+    return ExitCode.OK;
   },
 };

@@ -13,6 +13,7 @@ import type { DataFileError, TxnLogRecord } from '@zkts/protocol/codec';
 import { flag, intOption, listOption } from '../args.js';
 import type { Command, CommandContext } from '../command.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
+import { hexId } from '../ids.js';
 import { filesInDirectory, resolveDataFiles } from '../persistence/files.js';
 import type { DataFile } from '../persistence/files.js';
 import { TxnLogReader } from '../persistence/log-reader.js';
@@ -156,7 +157,7 @@ export const txnlog: Command = {
         await readAll(true);
       }
     }
-    const range = totals.first === undefined ? '' : `, zxid 0x${totals.first.toString(16)}..0x${(totals.last ?? totals.first).toString(16)}`;
+    const range = totals.first === undefined ? '' : `, zxid ${hexId(totals.first)}..${hexId(totals.last ?? totals.first)}`;
     out.note(`${totals.shown} of ${totals.read} transaction(s) shown from ${files.length} log file(s)${range}${totals.problems > 0 ? `; ${totals.problems} problem(s)` : ''}`);
     return totals.problems > 0 ? ExitCode.DATA_ERROR : ExitCode.OK;
   },

@@ -17,6 +17,7 @@ export const watch: Command = {
     'SIGINT/SIGTERM, with exit 69 when the session is lost. Needs ZooKeeper 3.6 or later.\n' +
     'JSON: {"type","path"}, plus "zxid" only from servers that send one with events (before 3.9 they send -1).',
   options: { recursive: { type: 'boolean', short: 'r', description: 'watch the whole subtree' } },
+  optionHints: { '-m': "zkCli's addWatch -m MODE: watch PATH is PERSISTENT, watch PATH --recursive is PERSISTENT_RECURSIVE" },
   async run(context: CommandContext): Promise<number> {
     atMost(context, 1);
     const path = positional(context, 0, 'PATH');

@@ -2,20 +2,19 @@
 import type { ACL, Stat } from '@zkts/protocol';
 
 import type { AclEntry, StatInfo } from './api-types.js';
-
-const hex = (value: bigint): string => `0x${value.toString(16)}`;
+import { hexId } from '../ids.js';
 
 export function statInfo(stat: Stat): StatInfo {
   return {
-    czxid: hex(stat.czxid),
-    mzxid: hex(stat.mzxid),
-    pzxid: hex(stat.pzxid),
+    czxid: hexId(stat.czxid),
+    mzxid: hexId(stat.mzxid),
+    pzxid: hexId(stat.pzxid),
     ctime: stat.ctime,
     mtime: stat.mtime,
     version: stat.version,
     cversion: stat.cversion,
     aversion: stat.aversion,
-    ephemeralOwner: hex(stat.ephemeralOwner),
+    ephemeralOwner: hexId(stat.ephemeralOwner),
     dataLength: stat.dataLength,
     numChildren: stat.numChildren,
   };

@@ -7,6 +7,7 @@
 import { ephemeralOwnerKind, opName, serverCodeName, txnPath, txnPaths } from '@zkts/protocol/codec';
 import type { SubTxn, TxnLogRecord, TxnRecord } from '@zkts/protocol/codec';
 
+import { hexId } from '../ids.js';
 import { permString } from '../output.js';
 
 export interface TxnView {
@@ -30,8 +31,6 @@ export interface TxnView {
   /** Client addresses of the session, when a capture told us (--clients). */
   clients: string[] | undefined;
 }
-
-const hex = (v: bigint): string => `0x${BigInt.asUintN(64, v).toString(16)}`;
 
 /** C0 controls other than tab and line breaks (\t \n \v \f \r): such text is shown as hex. */
 function hasControlCharacters(text: string): boolean {
@@ -137,7 +136,7 @@ function fieldText(value: TxnView['fields'][number][1]): string {
 }
 
 export function formatTxn(view: TxnView): string {
-  const words = [`zxid=${hex(view.zxid)}`, new Date(view.time).toISOString(), `session=${hex(view.session)}`, `cxid=0x${(view.cxid >>> 0).toString(16)}`, view.op];
+  const words = [`zxid=${hexId(view.zxid)}`, new Date(view.time).toISOString(), `session=${hexId(view.session)}`, `cxid=0x${(view.cxid >>> 0).toString(16)}`, view.op];
   if (view.path !== undefined) words.push(view.path);
   for (const [key, value] of view.fields) {
     if (key === 'ephemeral') {
@@ -156,10 +155,10 @@ export function formatTxn(view: TxnView): string {
 export function txnRecordJson(view: TxnView): Record<string, unknown> {
   const record: Record<string, unknown> = {
     zxid: view.zxid.toString(),
-    zxidHex: hex(view.zxid),
+    zxidHex: hexId(view.zxid),
     time: view.time,
     session: view.session.toString(),
-    sessionHex: hex(view.session),
+    sessionHex: hexId(view.session),
     cxid: view.cxid,
     op: view.op,
     path: view.path ?? null,
@@ -185,6 +184,6 @@ export function ownerText(owner: bigint): string {
     case 'ttl':
       return `ttl=${kind.ttl}ms`;
     case 'ephemeral':
-      return `ephemeral owner=${hex(kind.session)}`;
+      return `ephemeral owner=${hexId(kind.session)}`;
   }
 }

@@ -20,6 +20,7 @@
  * and error codes are counted by name up to a cap, further names share one `other` entry.
  */
 import type { ConversationLine } from '../conversation.js';
+import { hexId } from '../ids.js';
 import { Connections, type ConnState } from './connections.js';
 import { RequestRate } from './rate.js';
 import { buildReport, type StatsReport } from './report.js';
@@ -334,7 +335,7 @@ export class TrafficStats {
     change.types.add(type);
     change.paths.add(path);
     change.notifications++;
-    change.woken.add(state.session === undefined ? `#${line.conn}` : `0x${state.session.toString(16)}`);
+    change.woken.add(state.session === undefined ? `#${line.conn}` : hexId(state.session));
   }
 
   report(): StatsReport {

@@ -3,6 +3,7 @@
  * newest `maxClosed` closed ones (by when they closed); older closed connections are dropped from the
  * per-session timelines but still counted in the totals (connections, and the sessions they belonged to).
  */
+import { hexId } from '../ids.js';
 
 export interface ConnState {
   conn: number;
@@ -28,12 +29,10 @@ export interface ConnState {
 /** Sessions of dropped connections remembered so a later resume of one is not counted twice. */
 const FOLDED_SESSIONS = 10_000;
 
-const hex = (v: bigint): string => `0x${v.toString(16)}`;
-
 /** The timeline a connection belongs to: its session, the one it tried to resume, or `#conn`. */
 export function sessionKey(state: ConnState): string {
-  if (state.session !== undefined) return hex(state.session);
-  if (state.requested !== undefined && state.requested !== 0n) return hex(state.requested);
+  if (state.session !== undefined) return hexId(state.session);
+  if (state.requested !== undefined && state.requested !== 0n) return hexId(state.requested);
   return `#${state.conn}`;
 }
 

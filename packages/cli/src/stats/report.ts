@@ -2,6 +2,7 @@
  * The analysis as one plain object (`--json` prints it as is) and as text for people. Kept apart from the
  * collector so the numbers and their presentation can be tested on their own.
  */
+import { hexId, hexIdText } from '../ids.js';
 import type { Change, SlowRequest, TrafficStats } from './collector.js';
 import { sessionKey, type ConnState } from './connections.js';
 import { nearestRank, roundMs, type LatencySummary } from './percentiles.js';
@@ -53,8 +54,7 @@ export interface StatsReport {
   sessions: SessionTimeline[];
 }
 
-const hex = (v: bigint): string => `0x${v.toString(16)}`;
-const session = (id: bigint | undefined): string | null => (id === undefined ? null : hex(id));
+const session = (id: bigint | undefined): string | null => (id === undefined ? null : hexId(id));
 
 function timelines(stats: TrafficStats, origin: number): SessionTimeline[] {
   const bySession = new Map<string, ConnState[]>();
@@ -110,7 +110,7 @@ function timelines(stats: TrafficStats, origin: number): SessionTimeline[] {
 function changeReport(stats: TrafficStats, change: Change): ChangeReport {
   const write = change.cause ?? (change.zxid === undefined ? undefined : stats.writes.get(change.zxid));
   return {
-    zxid: change.zxid === undefined ? null : hex(BigInt(change.zxid)),
+    zxid: change.zxid === undefined ? null : hexIdText(change.zxid),
     time: change.time,
     types: [...change.types],
     paths: [...change.paths],

@@ -103,7 +103,7 @@ describe('output at the edges', { timeout: 300_000 }, () => {
     expect(missing.stderr.endsWith('\n')).toBe(true);
     expect(missing.stderr.trim().split('\n')).toHaveLength(1);
     expect(JSON.parse(missing.stderr)).toEqual({ error: { code: 'NO_NODE', message: 'no node (/definitely/not/here)', exitCode: 2, command: 'get' } });
-    expect(JSON.parse(usage.stderr)).toEqual({ error: { code: 'USAGE', message: 'unknown option --bogus', exitCode: 64, command: 'ls', usage: 'usage: zkts ls [-R] [PATH]' } });
+    expect(JSON.parse(usage.stderr)).toEqual({ error: { code: 'USAGE', message: 'unknown option --bogus', exitCode: 64, command: 'ls', usage: 'usage: zkts ls [-R] [-s] [-w] [PATH]' } });
     expect(JSON.parse(unknown.stderr)).toMatchObject({ error: { code: 'USAGE', exitCode: 64, message: "unknown command 'frobnicate' (see zkts --help)" } });
     expect(JSON.parse(parse.stderr)).toMatchObject({ error: { code: 'USAGE', exitCode: 64, message: "--timeout must be an integer, got 'soon'" } });
     expect(JSON.parse(connect.stderr)).toMatchObject({ error: { code: 'USAGE', exitCode: 64, message: expect.stringMatching(/no scheme/) } });

@@ -49,7 +49,7 @@ describe('zkts shell', { timeout: 300_000 }, () => {
     expect(lines.slice(4)).toEqual(['eph', '']);
     expect(result.stderr.split('\n')).toEqual([
       expect.stringMatching(/^zkts: get: no node .*\[NO_NODE\]$/),
-      'zkts: lock is not available inside the shell',
+      expect.stringMatching(/^zkts: lock is not available inside the shell: it runs CMD on the shell's own terminal and stdin .* run it from your system shell: zkts --server HOST:PORT lock PATH -- CMD$/),
       'zkts: unclosed double quote',
       expect.stringMatching(/^zkts: set: .*\[BAD_VERSION\]$/),
       '',

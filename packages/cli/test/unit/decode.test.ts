@@ -94,10 +94,10 @@ describe('zkts decode', () => {
     expect(lines).toHaveLength(71);
     expect(lines[0]).toBe('#0 open');
     expect(lines).toContain('#0    0.011 -> request xid=1 create /pub-transcript data="hello" acl=[world:anyone:cdrwa] flags=PERSISTENT');
-    expect(lines).toContain('#0    0.013 <- reply xid=1 create /pub-transcript OK zxid=30849 (2.0 ms)');
-    expect(lines).toContain('#0    0.032 <- reply xid=3 create /pub-transcript/p/lock- OK zxid=30851 (1.0 ms) path=/pub-transcript/p/lock-0000000000');
+    expect(lines).toContain('#0    0.013 <- reply xid=1 create /pub-transcript OK zxid=0x7881 (2 ms)');
+    expect(lines).toContain('#0    0.032 <- reply xid=3 create /pub-transcript/p/lock- OK zxid=0x7883 (1 ms) path=/pub-transcript/p/lock-0000000000');
     expect(lines).toContain('#0    0.059 <- event NodeDataChanged /pub-transcript state=SyncConnected');
-    expect(lines).toContain('#0    0.128 <- reply xid=28 delete /pub-transcript/p NOT_EMPTY zxid=30865 (1.0 ms)');
+    expect(lines).toContain('#0    0.128 <- reply xid=28 delete /pub-transcript/p NOT_EMPTY zxid=0x7891 (1 ms)');
   });
 
   it('decodes the same conversation from a pcap with segments split, reordered and retransmitted', async () => {

@@ -90,7 +90,7 @@ describe('--tls options', () => {
     expect(takesValue('--tls')).toBe(false);
     // Found `ls` after them: the error is ls's usage error, not "unknown command 'ca.pem'".
     const result = await runInProcess(COMMANDS, ['--tls', '--tls-servername', 'zk', '--tls-cert', CERT, 'ls', '/']);
-    expect(result).toMatchObject({ code: ExitCode.USAGE, stderr: 'zkts: ls: --tls-cert needs --tls-key (the private key of the certificate)\nusage: zkts ls [-R] [PATH]\n' });
+    expect(result).toMatchObject({ code: ExitCode.USAGE, stderr: 'zkts: ls: --tls-cert needs --tls-key (the private key of the certificate)\nusage: zkts ls [-R] [-s] [-w] [PATH]\n' });
   });
 
   it('are listed in the help', () => {

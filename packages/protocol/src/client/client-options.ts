@@ -12,7 +12,7 @@ import { reconnectDelayOption, type DelayRange } from './session/reconnect-delay
 export const CLIENT_OPTION_KEYS = [
   'sessionTimeout', 'connectTimeout', 'maxPacket', 'canBeReadOnly', 'auth', 'sasl', 'tls', 'whileSuspended', 'maxQueued',
   'requestTimeout', 'shuffle', 'sessionId', 'sessionPassword', 'renewSession', 'renewWatches', 'trackEnsemble', 'retry',
-  'clock', 'logger', 'reconnectDelay', 'random',
+  'clock', 'logger', 'reconnectDelay', 'random', 'waitForServer',
 ] as const;
 
 /** connect()'s options: ClientOptions plus the wait's signal and timeout. */
@@ -33,7 +33,7 @@ export function checkClientOptions(options: unknown, where: string, keys: readon
   checkTimeout(o['requestTimeout'], 'requestTimeout');
   checkInteger(o['maxPacket'], 'maxPacket', 1, MAX_PACKET_LIMIT);
   checkInteger(o['maxQueued'], 'maxQueued', 0, Number.MAX_SAFE_INTEGER);
-  for (const flag of ['canBeReadOnly', 'shuffle', 'renewSession', 'renewWatches', 'trackEnsemble']) checkBoolean(o[flag], flag);
+  for (const flag of ['canBeReadOnly', 'shuffle', 'renewSession', 'renewWatches', 'trackEnsemble', 'waitForServer']) checkBoolean(o[flag], flag);
   checkOneOf(o['whileSuspended'], 'whileSuspended', ['queue', 'fail']);
   checkObjectWith(o['tls'], 'tls', [], false);
   checkObjectWith(o['sasl'], 'sasl', [], false);

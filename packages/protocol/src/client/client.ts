@@ -11,14 +11,16 @@ import { pickCallOptions, raceCancel } from './cancel.js';
 import { trackEnsemble } from './ensemble-tracker.js';
 import { systemClock, type Clock } from './clock.js';
 import { Chroot } from './chroot.js';
-import { parseConnectString } from './connect-string.js';
+import { parseConnectString, type HostAddress } from './connect-string.js';
+import { watchUnreachable } from './first-connect.js';
 import { listenerErrors } from './logger.js';
 import { Dispatcher } from './dispatcher.js';
 import { ClientListeners, checkEventName, type ClientEventListener, type ClientEvents } from './events.js';
 import * as op from './operations.js';
-import { OpContext } from './operations.js';
+import { OpContext } from './op-context.js';
 import { sessionOptions } from './session/options.js';
 import { Session } from './session/session.js';
+import { describe as hostLabel } from './session/transport.js';
 import { stateStream, waitConnected } from './state-waits.js';
 import { clientStats, type ClientStats } from './stats.js';
 import { checkCallOptions, checkCredentials, checkFunction, checkSignal, toBytes } from './validation.js';
@@ -66,6 +68,9 @@ export class ZkClient implements AsyncDisposable {
   private readonly root: Chroot;
   private readonly maxPacket: number;
   private readonly requestedTimeout: number;
+  private readonly waitForServer: boolean;
+  /** The hosts as connect failures name them, in connect-string order (for UnreachableError). */
+  private hosts: string[];
   private stopTracking: (() => void) | undefined;
   /** What every operation is handed (operations.ts). */
   private readonly ops: OpContext;
@@ -81,6 +86,8 @@ export class ZkClient implements AsyncDisposable {
     this.maxPacket = options.maxPacket ?? DEFAULT_MAX_PACKET;
     checkCredentials(options.auth, this.maxPacket);
     this.requestedTimeout = options.sessionTimeout ?? DEFAULT_SESSION_TIMEOUT;
+    this.waitForServer = options.waitForServer ?? false;
+    this.hosts = parsed.hosts.map((h: HostAddress) => hostLabel(h));
     this.clock = options.clock ?? systemClock;
     const dispatcher = new Dispatcher(listenerErrors(options.logger));
     const shared = { root: this.root, maxPacket: this.maxPacket, clock: this.clock, dispatcher };
@@ -112,10 +119,7 @@ export class ZkClient implements AsyncDisposable {
     return this.session.negotiatedTimeout;
   }
 
-  /**
-   * Counters and gauges for a health endpoint, as plain values (JSON.stringify writes them): requests by
-   * operation, failures by code, reconnects, expiries and renewals, the last server, in flight, watches armed.
-   */
+  /** Counters for a health endpoint, as plain values (see ClientStats and the observability guide). */
   stats(): ClientStats {
     return clientStats(this.session, this.ops.stats);
   }
@@ -132,19 +136,26 @@ export class ZkClient implements AsyncDisposable {
 
   /**
    * Starts the session and resolves once connected. Bounded by `timeout` (default: the requested session
-   * timeout); on failure the client is closed, so nothing keeps dialling in the background.
+   * timeout); on failure the client is closed, so nothing keeps dialling in the background. The connect that
+   * starts the session rejects at once with UnreachableError when every host refused, does not resolve or is
+   * not a ZooKeeper port, unless the client was made with `waitForServer: true` (first-connect.ts).
    */
   async connect(options: CallOptions = {}): Promise<this> {
     checkCallOptions(options, 'zk.connect');
-    if (this.session.state === 'idle') this.session.start();
+    const starts = this.session.state === 'idle';
+    const watch = starts && !this.waitForServer ? watchUnreachable(this.session, this.hosts) : null;
+    if (starts) this.session.start();
     try {
-      await this.connected({
+      const connected = this.connected({
         timeout: options.timeout ?? this.requestedTimeout,
         ...(options.signal === undefined ? {} : { signal: options.signal }),
       });
+      await (watch === null ? connected : Promise.race([connected, watch.failed]));
     } catch (err) {
       await this.close();
       throw err;
+    } finally {
+      watch?.stop();
     }
     return this;
   }
@@ -176,6 +187,7 @@ export class ZkClient implements AsyncDisposable {
   updateServers(connectString: string): boolean {
     const parsed = parseConnectString(connectString);
     if (parsed.chroot !== this.root.root) throw new InvalidArgumentError('connectString', `the chroot cannot change (${this.root.root || '/'} → ${parsed.chroot || '/'})`);
+    this.hosts = parsed.hosts.map((h: HostAddress) => hostLabel(h));
     return this.session.updateServers(parsed.hosts);
   }
 

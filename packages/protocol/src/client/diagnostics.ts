@@ -40,7 +40,7 @@ export interface ErrorSummary {
  * the reply). Subscribers may attach fields of their own to it.
  */
 export interface RequestTrace {
-  /** The client operation: 'getData', 'create' (every create mode), 'getChildren', 'multi', 'setData', ... */
+  /** ZooKeeper's name of the operation: 'getData', 'create', 'createContainer', 'createTTL', 'getChildren', 'multi'… */
   op: string;
   /** The path as the server sees it (chroot applied); undefined for operations without one (multi, whoAmI...). */
   path: string | undefined;

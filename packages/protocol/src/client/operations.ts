@@ -1,10 +1,7 @@
 /**
  * The bodies of ZkClient's operations: validation, the chroot, the request spec, and which calls may be
  * retried (`read`: safe to repeat) or not (`call`: a write). ZkClient keeps the public signatures and their
- * documentation; each of its operation methods is one line calling in here, with its OpContext.
- *
- * Every request the API sends starts in `OpContext.call`: counted there for stats(), and traced on zkts:request
- * when someone subscribes (request-trace.ts); each try of a retried read is its own request.
+ * documentation; each of its operation methods is one line calling in here, with its OpContext (op-context.ts).
  *
  * One rule for bad arguments: an operation never throws. It validates inside `try` and returns its request's
  * promise; `catch` returns the validation error as a rejected promise. Work after the reply (mapping a result,
@@ -14,19 +11,11 @@ import { InvalidArgumentError } from '../errors/errors.js';
 import { describeValue } from '../errors/option-keys.js';
 import { CONFIG_NODE } from '../codec/records/config.js';
 import { Acls, validateAcl } from './acl.js';
-import type { Chroot } from './chroot.js';
-import type { Clock } from './clock.js';
-import { requestChannel } from './diagnostics.js';
-import type { Dispatcher } from './dispatcher.js';
+import type { OpContext } from './op-context.js';
 import { guaranteedDelete as deleteUntilDone, protectedCreate as createProtected, type IdempotentClient } from './idempotent.js';
 import { validatePath } from './paths.js';
-import { Call, type CallEnv, type RequestSpec } from './request.js';
-import { TracedRequest, attemptIn } from './request-trace.js';
 import * as req from './requests.js';
 import { multi as multiSpec, multiRead as multiReadSpec, prepareMultiOp } from './requests-multi.js';
-import { retrying, type RetryPolicy } from './retry.js';
-import type { Session } from './session/session.js';
-import { RequestStats } from './stats.js';
 import { mkdirp as mkdirpAll, removeRecursive as removeAll, type TreeClient } from './tree.js';
 import type {
   ACL,
@@ -47,83 +36,9 @@ import type {
   WatchEvent,
   WatchOptions,
 } from './types.js';
-import { RECONFIG_KEYS, checkCreateOptions, checkDeleteOptions, REMOVE_WATCHES_KEYS, VERSION_KEYS, WATCH_KEYS, checkBoolean, checkCallOptions, checkReconfigValues, checkCreateMode, checkTimeout, checkVersion, toBytes } from './validation.js';
-import { addWatch as addWatchAt, removalKinds, removeWatches as removeWatchesAt, watcherTypeOf, type WatchRequestContext } from './watches/watch-requests.js';
+import { RECONFIG_KEYS, checkCreateOptions, checkDeleteOptions, REMOVE_WATCHES_KEYS, VERSION_KEYS, WATCH_KEYS, checkBoolean, checkCallOptions, checkReconfigValues, checkCreateMode, checkVersion, toBytes } from './validation.js';
+import { addWatch as addWatchAt, removalKinds, removeWatches as removeWatchesAt, watcherTypeOf } from './watches/watch-requests.js';
 import type { ClientWatches } from './watches/watches.js';
-
-/** What OpContext is made of besides the session (the client's resolved options). */
-export interface OpContextOptions {
-  readonly root: Chroot;
-  readonly maxPacket: number;
-  /** ms; 0: no limit. */
-  readonly requestTimeout: number;
-  readonly retry: RetryPolicy | undefined;
-  readonly clock: Clock;
-  readonly dispatcher: Dispatcher;
-}
-
-/** What every operation is handed: the chroot and limits, the session's watches, and the two ways to send a request. */
-export class OpContext implements WatchRequestContext {
-  readonly root: Chroot;
-  readonly maxPacket: number;
-  readonly watches: ClientWatches;
-  /** Requests and failures counted for stats(). */
-  readonly stats = new RequestStats();
-  private readonly session: Session;
-  private readonly requestTimeout: number;
-  private readonly retryPolicy: RetryPolicy | undefined;
-  private readonly clock: Clock;
-  private readonly env: CallEnv;
-
-  constructor(session: Session, options: OpContextOptions) {
-    this.session = session;
-    this.watches = session.watches;
-    this.root = options.root;
-    this.maxPacket = options.maxPacket;
-    this.requestTimeout = options.requestTimeout;
-    this.retryPolicy = options.retry;
-    this.clock = options.clock;
-    this.env = { dispatcher: options.dispatcher, canceller: session, clock: options.clock, stats: this.stats };
-  }
-
-  get sessionOver(): boolean {
-    return this.session.isOver;
-  }
-
-  /**
-   * A request that must not be repeated by itself (a write): one Call, handed to the session. `attempt` > 1:
-   * the client's own retry sent it again (else the options may say so: idempotent.ts).
-   */
-  call<T>(spec: RequestSpec<T>, options: CallOptions | undefined, attempt = 1): Promise<T> {
-    const timeout = options?.timeout;
-    checkTimeout(timeout);
-    const limit = timeout ?? this.requestTimeout;
-    const signal = options?.signal;
-    const cancel = signal === undefined && limit <= 0 ? undefined : { signal, timeout: limit };
-    this.stats.request(spec.op);
-    if (requestChannel.hasSubscribers) return this.traced(spec, cancel, Math.max(attempt, attemptIn(options)));
-    const call = new Call(spec, this.env, cancel);
-    if (call.phase === 'queued') this.session.submit(call);
-    return call.promise;
-  }
-
-  /** call() with a zkts:request trace: made, submitted inside its `start`, ended (request-trace.ts). */
-  private traced<T>(spec: RequestSpec<T>, cancel: { signal: AbortSignal | undefined; timeout: number } | undefined, attempt: number): Promise<T> {
-    const trace = new TracedRequest(spec.op, spec.path, spec.ops, this.session.sessionId, attempt);
-    return trace.run(() => {
-      const call = new Call(spec, this.env, cancel, trace);
-      if (call.phase === 'queued') this.session.submit(call);
-      return call.promise;
-    });
-  }
-
-  /** A request that is safe to repeat: retried under the call's or the client's retry policy, if any. */
-  read<T>(spec: RequestSpec<T>, options: CallOptions | undefined): Promise<T> {
-    const policy = options?.retry ?? this.retryPolicy;
-    if (policy === undefined) return this.call(spec, options);
-    return retrying((attempt) => this.call(spec, options, attempt), policy, this.clock, options?.signal);
-  }
-}
 
 type MaybeWatched<T> = T & { watch?: Promise<WatchEvent> };
 /** What `ClientWatches.watcherFor` gives for a `watch` option (undefined: none). */

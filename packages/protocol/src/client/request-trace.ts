@@ -16,8 +16,12 @@
 import { OpCode, opName } from '../codec/records/constants.js';
 import { requestChannel, type RequestTrace } from './diagnostics.js';
 
-/** Wire names that are one client operation: every create mode is `create`, getChildren2 is `getChildren`. */
-const OPERATION_OF: Readonly<Record<string, string>> = { create2: 'create', createContainer: 'create', createTTL: 'create', getChildren2: 'getChildren' };
+/**
+ * Wire names the client sends for an operation of another name: create2 is `create` (the create that answers a
+ * Stat), getChildren2 is `getChildren`. createContainer and createTTL keep their names: other operations on the
+ * server, as in ZooKeeper's OpCode.
+ */
+const OPERATION_OF: Readonly<Record<string, string>> = { create2: 'create', getChildren2: 'getChildren' };
 
 /** The client operation a wire operation is sent for. */
 export function operationName(wireName: string): string {

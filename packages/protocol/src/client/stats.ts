@@ -19,7 +19,7 @@ export interface ClientStats extends SessionCounters {
   lastServer: string | undefined;
   /** ms, 0 until connected. */
   negotiatedTimeout: number;
-  /** Requests sent by operation ('getData', 'create', 'multi'…); each try of a retried request counts. */
+  /** Requests made by operation ('getData', 'create', 'multi'…): each try of a retried one, and one refused at once (client closed), count. */
   requests: Record<string, number>;
   /** Failed requests by ZkError code ('NO_NODE', 'CONNECTION_LOSS', 'TIMEOUT'…). */
   errors: Record<string, number>;
@@ -52,20 +52,26 @@ export class RequestStats {
     byCode.set(key, (byCode.get(key) ?? 0) + 1);
   }
 
+  /** By operation name, in name order. */
   requests(): Record<string, number> {
-    const out: Record<string, number> = {};
+    const counts = new Map<string, number>();
     for (let op = 0; op < OP_SLOTS; op++) {
       const n = this.sent[op] ?? 0;
       if (n === 0) continue;
       const name = operationName(opName(op));
-      out[name] = (out[name] ?? 0) + n;
+      counts.set(name, (counts.get(name) ?? 0) + n);
     }
-    return out;
+    return sortedRecord(counts);
   }
 
+  /** By code, in code order. */
   errors(): Record<string, number> {
-    return this.byCode === null ? {} : Object.fromEntries(this.byCode);
+    return this.byCode === null ? {} : sortedRecord(this.byCode);
   }
+}
+
+function sortedRecord(counts: ReadonlyMap<string, number>): Record<string, number> {
+  return Object.fromEntries([...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 /** What stats() reads of the session. */

@@ -16,6 +16,15 @@ export interface ClientOptions {
   sessionTimeout?: number;
   /** ms per host attempt; default negotiated/hostCount (before the first session: sessionTimeout/hostCount). */
   connectTimeout?: number;
+  /**
+   * The first `connect()` waits for a server to come up, up to its timeout, instead of failing. Default false:
+   * once every host of the connect string has refused the connection (ECONNREFUSED), failed to resolve
+   * (ENOTFOUND), been unreachable (EHOSTUNREACH, ENETUNREACH) or answered in another protocol (an HTTP
+   * server: NotZooKeeperError), that connect rejects at once with UnreachableError naming each host's failure.
+   * Set it for a program that may start before its ZooKeeper. Only the first connect: reconnects of a session
+   * that existed always retry.
+   */
+  waitForServer?: boolean;
   /** Largest frame accepted or sent; must match the server's jute.maxbuffer. Default 0xfffff. */
   maxPacket?: number;
   canBeReadOnly?: boolean;
@@ -67,9 +76,10 @@ export interface ClientOptions {
    */
   renewWatches?: boolean;
   /**
-   * ms to wait before dialling again after a working connection dropped, and before opening a new session
-   * after an expiry: uniform in [min, max] (default { min: 50, max: 800 }), so that the sessions of a member
-   * that dies spread their reconnects over the survivors. When the server closes a connection that had just
+   * ms to wait before dialling again after the server closed a working connection, and before opening a new
+   * session after an expiry: uniform in [min, max] (default { min: 100, max: 1200 }), so that the sessions of
+   * a member that dies spread their reconnects over the survivors. A connection the network broke (a reset, a
+   * timeout) dials the same server again at once instead, given that wait to answer. When the server closes a connection that had just
    * re-attached the session, or answers SESSION_MOVED, another connection holds the session: the wait is then
    * longer (1-2 s, doubling while it goes on, at most a third of the session timeout). After every host
    * failed in a row, the ~1 s back-off between cycles applies as before. 0 ≤ min ≤ max ≤ 60,000.

@@ -5,10 +5,14 @@
  * `FrameSplitter` is incremental and accepts any chunking. A frame that sits inside one chunk is returned as a
  * view of that chunk (no copy); only a frame that spans chunks is assembled into its own buffer, allocated once
  * its length is known and checked. A length outside 0..maxPacket is a `ProtocolError` before anything is
- * allocated, and the splitter stays failed: the byte stream has lost its framing for good.
+ * allocated, and the splitter stays failed: the byte stream has lost its framing for good. A stream that opens
+ * with "HTTP" is a web server's answer (the AdminServer's port given for the client port), a NotZooKeeperError.
  */
-import { ProtocolError } from '../errors/errors.js';
+import { NotZooKeeperError, ProtocolError } from '../errors/errors.js';
 import { DEFAULT_MAX_PACKET } from './jute/reader.js';
+
+/** "HTTP" read as a big-endian length: the first bytes of every HTTP response. */
+const HTTP = 0x48545450;
 
 /** Options of a FrameSplitter. */
 export interface FrameSplitterOptions {
@@ -130,6 +134,11 @@ export class FrameSplitter {
   }
 
   private checkLength(len: number, at: number): number {
+    // Checked before the bound, which a large maxPacket could lift above this value.
+    if (len === HTTP && this.streamOffset + at === 0) {
+      this.failure = new NotZooKeeperError('HTTP', 'not a ZooKeeper client port (an HTTP server: the AdminServer?)');
+      throw this.failure;
+    }
     if (len < 0 || len > this.maxPacket) {
       this.failure = new ProtocolError(`frame length ${len} out of range 0..${this.maxPacket}`, this.streamOffset + at);
       throw this.failure;

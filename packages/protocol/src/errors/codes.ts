@@ -45,7 +45,11 @@ const NAME_BY_NUMBER = new Map<number, KeeperCodeName>(
   (Object.entries(KeeperCode) as [KeeperCodeName, number][]).map(([name, num]) => [num, name]),
 );
 
-/** Human text per code, close to the Java client's so people can search for it. */
+/**
+ * Human text per code, close to the Java client's so people can search for it. NO_AUTH departs from Java's
+ * "Not authenticated": the server answers it to sessions that did authenticate but whose identities the ACL
+ * does not grant the permission, and the Java words send them looking for a login problem.
+ */
 const MESSAGES: Record<KeeperCodeName, string> = {
   OK: 'ok',
   SYSTEM_ERROR: 'system error',
@@ -61,7 +65,7 @@ const MESSAGES: Record<KeeperCodeName, string> = {
   UNKNOWN_SESSION: 'unknown session',
   API_ERROR: 'API error',
   NO_NODE: 'no node',
-  NO_AUTH: 'not authenticated',
+  NO_AUTH: "not permitted: the session's identities lack the permission",
   BAD_VERSION: 'bad version',
   NO_CHILDREN_FOR_EPHEMERALS: 'ephemeral nodes may not have children',
   NODE_EXISTS: 'node exists',

@@ -6,6 +6,7 @@
  *   ZkError
  *   ├── ServerError            the server answered with a KeeperException code (`code` = its name, `keeperCode` = number)
  *   ├── ProtocolError          bytes that do not follow the protocol (truncated, hostile, out of order)
+ *   │   ├── NotZooKeeperError  the peer speaks another protocol (an HTTP server: the AdminServer port?)
  *   │   └── DataFileError      a damaged transaction log or snapshot file (`code` names the damage)
  *   ├── ConnectionLossError    the connection dropped; for a request in flight the outcome is UNKNOWN
  *   ├── SessionExpiredError    the session is gone (server said so, or client-side expiry)
@@ -13,6 +14,7 @@
  *   ├── AuthFailedError        the server refused our credentials (an auth packet or SASL), or our SASL mechanism
  *   │                          could not authenticate it or us; the client is unusable
  *   ├── SessionClosedRequireSaslAuthError   the server demands authentication (enforce.auth) the session lacks
+ *   ├── UnreachableError       connect() gave up at once: every host refused, did not resolve or is not ZooKeeper
  *   ├── TimeoutError           a deadline the caller set (or a connect timeout) passed
  *   ├── AbortError             the caller's AbortSignal fired
  *   └── InvalidArgumentError   bad input caught before anything was sent (path, ACL, size, version…)
@@ -44,11 +46,13 @@ export type ZkErrorCode =
   | KeeperCodeName
   | 'SERVER_ERROR'
   | 'PROTOCOL_ERROR'
+  | 'NOT_ZOOKEEPER'
   | DataFileErrorCode
   | 'CONNECTION_LOSS'
   | 'SESSION_EXPIRED'
   | 'CLIENT_CLOSED'
   | 'AUTH_FAILED'
+  | 'UNREACHABLE'
   | 'TIMEOUT'
   | 'ABORTED'
   | 'INVALID_ARGUMENT';
@@ -94,9 +98,26 @@ export class ProtocolError extends ZkError {
   /** Byte offset inside the frame where decoding failed, when known. */
   readonly offset: number | undefined;
 
-  constructor(message: string, offset?: number, options?: ErrorOptions & { code?: DataFileErrorCode }) {
+  constructor(message: string, offset?: number, options?: ErrorOptions & { code?: DataFileErrorCode | 'NOT_ZOOKEEPER' }) {
     super(options?.code ?? 'PROTOCOL_ERROR', offset === undefined ? message : `${message} at offset ${offset}`, options);
     this.offset = offset;
+  }
+}
+
+/**
+ * The peer's first bytes are another protocol's, so it is not a ZooKeeper client port at all: an HTTP answer
+ * ("HTTP/1.1 400 …") comes from the AdminServer (port 8080 by default) or another web service. Read as a frame
+ * length those bytes are a nonsense size ("HTTP" = 1213486160); said in words instead, and final for a
+ * connect, since every later attempt meets the same server.
+ */
+export class NotZooKeeperError extends ProtocolError {
+  declare readonly code: 'NOT_ZOOKEEPER';
+  /** What the peer speaks instead: 'HTTP'. */
+  readonly protocol: string;
+
+  constructor(protocol: string, message: string, options?: ErrorOptions) {
+    super(message, undefined, { ...options, code: 'NOT_ZOOKEEPER' });
+    this.protocol = protocol;
   }
 }
 
@@ -204,6 +225,23 @@ export class ConnectTimeoutError extends TimeoutError {
     const last = attempts[attempts.length - 1];
     const detail = attempts.length === 0 ? 'no server answered' : attempts.map((a) => `${a.host}: ${describeFailure(a.error)}`).join('; ');
     super(`not connected within ${timeout} ms (${detail})`, last === undefined ? undefined : { cause: last.error });
+    this.attempts = attempts;
+  }
+}
+
+/**
+ * The first connect() of a client gave up at once, without waiting out its timeout: every host of the connect
+ * string failed in a way retrying soon will not change (refused, a name that does not resolve, not a ZooKeeper
+ * port). `attempts` holds each host's failure, in connect-string order. Only the first connect fails so, and only
+ * unless `waitForServer: true`; once a session existed, the client keeps retrying as before.
+ */
+export class UnreachableError extends ZkError {
+  readonly attempts: readonly ConnectAttempt[];
+
+  constructor(attempts: readonly ConnectAttempt[]) {
+    const last = attempts[attempts.length - 1];
+    const detail = attempts.map((a) => `${a.host}: ${describeFailure(a.error)}`).join('; ');
+    super('UNREACHABLE', `no ZooKeeper server reachable (${detail}); waitForServer: true waits for one`, last === undefined ? undefined : { cause: last.error });
     this.attempts = attempts;
   }
 }

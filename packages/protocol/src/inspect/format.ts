@@ -14,10 +14,11 @@ import type { JsonObject, JsonValue } from './json.js';
 
 const HEX_KEYS = new Set(['zxid', 'czxid', 'mzxid', 'pzxid', 'sessionId', 'lastZxidSeen', 'relativeZxid', 'ephemeralOwner']);
 
+/** Unsigned, as Java's Long.toHexString (a session id of server 128+ is a negative long); -1, "none", stays -1. */
 function hex(decimal: string): string {
   try {
     const v = BigInt(decimal);
-    return v < 0n ? `-0x${(-v).toString(16)}` : `0x${v.toString(16)}`;
+    return v === -1n ? '-1' : `0x${BigInt.asUintN(64, v).toString(16)}`;
   } catch {
     return decimal;
   }

@@ -122,6 +122,15 @@ describe('options.auth against a real server', () => {
       await proxy.close();
     }
   });
+
+  it("NO_AUTH to an authenticated session says it is not permitted, not that it is not authenticated", async () => {
+    const c = track(await open(sharedServer(), { auth: ALICE }));
+    await c.create(`${root}/bob-only`, 'x', { acl: [Acls.digest('bob', 'pw')] });
+    const error = await c.getData(`${root}/bob-only`).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'NO_AUTH', message: `not permitted: the session's identities lack the permission (${root}/bob-only)` });
+    // Deleting needs DELETE on the parent only (the cleanup's listing would need READ on the node).
+    await c.delete(`${root}/bob-only`);
+  });
 });
 
 describe('credentials on reconnect and renewal', () => {

@@ -1,12 +1,23 @@
 // Network faults through the testkit's fault proxy in front of the shared server: frozen peers, lost
-// replies, cuts mid-transaction, partitions long enough to expire, and watch replay after reconnects.
+// replies, cuts mid-transaction, partitions long enough to expire, and watch replay after reconnects. The client's
+// timers run on a manual clock where a test measures them, so no wall-clock window depends on the machine's load.
 import { tracingChannel } from 'node:diagnostics_channel';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startFaultProxy, type FaultProxy } from '@zkts/testkit';
+import { ManualClock, startFaultProxy, type FaultProxy } from '@zkts/testkit';
 import { Acls, ChannelNames, ConnectionLossError, exponentialBackoff, type RetryPolicy, SessionExpiredError, createClient, digestId, type ClientOptions, type StateChange, type ZkClient } from '@zkts/protocol';
 import { OpCode } from '../../src/codec/records/constants.js';
 import { FrameRelay } from '../support/frame-relay.js';
 import { hostPort, open, sharedServer, uniqueRoot, until, waitForState } from '../support/integration.js';
+
+/** Moves `clock` forward in 10 ms steps as real time passes until `done` holds (a real-time deadline). */
+async function driveUntil(clock: ManualClock, done: () => boolean, timeout: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeout;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await clock.advanceAsync(10);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
 
 describe('faults through a proxy', () => {
   const root = uniqueRoot();
@@ -35,21 +46,26 @@ describe('faults through a proxy', () => {
     await proxy.close();
   });
 
-  it('a frozen server is detected by the read timeout; the session re-attaches; queued requests complete', async () => {
-    const zk = await viaProxy();
+  it('a frozen server is detected exactly at the read timeout (client clock); the session re-attaches; queued requests complete', async () => {
+    // The client's timers run on a manual clock, so the read timeout is checked to the millisecond whatever the
+    // machine's load; the server's session timer runs on real time, and the test takes a few hundred ms of it.
+    const clock = new ManualClock();
+    const zk = await viaProxy(6000, { clock });
+    expect(zk.negotiatedTimeout).toBe(6000);
     const id = zk.sessionId;
     const changes: StateChange[] = [];
     zk.onStateChange((c) => changes.push(c));
-    const started = Date.now();
     proxy.blackhole();
-    await waitForState(zk, 'suspended', 6000);
-    const detected = Date.now() - started;
-    // read timeout = 2/3 of the negotiated timeout (4 s), plus one timer tick.
-    expect(detected).toBeGreaterThanOrEqual(2000);
-    expect(detected).toBeLessThan(4000);
+    // Last heard at the handshake (clock time 0 of this test): the read timeout, 2/3 of 6000 ms, is due at 4000.
+    await clock.advanceAsync(3999);
+    expect(zk.state).toBe('connected');
+    await clock.advanceAsync(1);
+    await waitForState(zk, 'suspended', 5000);
+    expect(changes[0]?.error?.message).toBe(`nothing heard from ${proxy.connectString} for 4000 ms (read timeout 4000 ms)`);
     const queued = zk.create(`${root}/queued`);
     proxy.restore();
-    await waitForState(zk, 'connected', 6000);
+    // How long the redial takes is not the point here: let the client's clock follow real time until it is back.
+    await driveUntil(clock, () => zk.state === 'connected', 10_000, 'the reconnect');
     expect(zk.sessionId).toBe(id);
     await expect(queued).resolves.toMatchObject({ path: `${root}/queued` });
     expect(changes.map((c) => c.state)).toEqual(['suspended', 'connected']);
@@ -73,7 +89,8 @@ describe('faults through a proxy', () => {
     }
     proxy.restore();
     await waitForState(zk, 'connected', 6000);
-    expect((await zk.getData(root)).stat).toBeDefined();
+    // The same node as seen by a client that was never cut (nothing else writes under root meanwhile).
+    expect((await zk.getData(root)).stat).toEqual(await direct.exists(root));
   });
 
   it('credentials (options.auth and addAuth) are replayed after a reconnect', async () => {
@@ -150,8 +167,10 @@ describe('faults through a proxy', () => {
     await waitForState(zk, 'connected', 6000);
     expect(await data.watch).toMatchObject({ type: 'dataChanged', path: `${root}/away` });
     expect(await missing.watch).toMatchObject({ type: 'created', path: `${root}/away-new` });
-    // The persistent watch is re-set too (SetWatches2) and sees changes after the reconnect.
-    // Persistent watches are replayed with SetWatches2, so the change made while away reaches them too.
+    // The persistent watch on the same path hears the missed change too, but not from a replay for it: the server
+    // fired the one-shot data watch at SetWatches2 (the node changed after the last zxid the client saw), and the
+    // client hands a notification to every watcher of its path, persistent ones included, as the Java client does.
+    // Alone, a persistent watch hears nothing of what changed while away (next test).
     expect((await it.next()).value).toMatchObject({ type: 'dataChanged', path: `${root}/away` });
     await direct.create(`${root}/away/kid`);
     expect(await kids.watch).toMatchObject({ type: 'childrenChanged' });
@@ -159,21 +178,51 @@ describe('faults through a proxy', () => {
     await persistent.remove();
   });
 
-  it('a partition longer than 4/3 of the timeout is reported as expiry by the client itself', async () => {
-    const zk = await viaProxy(2000, { renewSession: false });
-    const watch = (await zk.exists(`${root}/never`, { watch: true })).watch;
-    const started = Date.now();
+  it('a persistent watch alone is re-added after a reconnect, but what changed while away is not replayed to it', async () => {
+    const zk = await viaProxy();
+    const path = `${root}/persistent-away`;
+    await direct.create(path, 'v0');
+    // No one-shot watch anywhere on this path: only the persistent one can bring events for it.
+    const persistent = await zk.addWatch(path, 'persistent');
+    const it = persistent[Symbol.asyncIterator]();
     proxy.blackhole();
-    await waitForState(zk, 'expired', 8000);
-    const elapsed = Date.now() - started;
-    expect(elapsed).toBeGreaterThanOrEqual(2000 * (4 / 3) - 200);
-    expect(elapsed).toBeLessThan(5000);
+    proxy.cut();
+    await waitForState(zk, 'suspended', 2000);
+    await direct.setData(path, 'v1');
+    proxy.restore();
+    await waitForState(zk, 'connected', 6000);
+    // A round trip of ours is answered after the SetWatches2 sent first on the new connection: the watch is back.
+    await zk.sync(path);
+    await direct.create(`${path}/kid`);
+    // ZooKeeper's DataTree.setWatches fires a one-shot data or child watch whose node changed past the client's
+    // last zxid, but only re-adds persistent ones. Had it replayed the missed setData, that event would come first
+    // (notifications arrive in zxid order); the first one is the child created after the reconnect.
+    expect((await it.next()).value).toMatchObject({ type: 'childrenChanged', path });
+    await direct.setData(path, 'v2');
+    expect((await it.next()).value).toMatchObject({ type: 'dataChanged', path });
+    await persistent.remove();
+  });
+
+  it('a partition longer than 4/3 of the timeout is reported as expiry by the client itself, exactly then (client clock)', async () => {
+    const clock = new ManualClock();
+    const zk = await viaProxy(3000, { renewSession: false, clock });
+    expect(zk.negotiatedTimeout).toBe(3000);
+    const watch = (await zk.exists(`${root}/never`, { watch: true })).watch;
+    proxy.blackhole();
+    // Last heard at the exists reply (clock time 0): suspended at the read timeout (2000), expired at 4/3 × 3000.
+    // Redials meanwhile reach only the blackhole, and a handshake left unanswered is no server contact.
+    await clock.advanceAsync(3999);
+    expect(zk.state).toBe('suspended');
+    await clock.advanceAsync(1);
+    await waitForState(zk, 'expired', 5000);
     await expect(watch).rejects.toBeInstanceOf(SessionExpiredError);
     await expect(zk.getData(root)).rejects.toBeInstanceOf(SessionExpiredError);
-    // Never a replacement session.
+    // Never a replacement session, though the server (its own clock: real time) still holds the old one: the path
+    // is back and a minute passes on the client's clock, and the client has no timer left that could dial.
     proxy.restore();
-    await new Promise((r) => setTimeout(r, 500));
+    await clock.advanceAsync(60_000);
     expect(zk.state).toBe('expired');
+    expect(clock.pending).toBe(0);
   });
 
   it('a session closed by another connection (same id + password) is reported as expired', async () => {

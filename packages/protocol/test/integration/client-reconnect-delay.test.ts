@@ -1,14 +1,15 @@
 // The wait before dialling again after a dropped connection, against a real ZooKeeper: a session that another
 // connection took over (a second client given its id and password; the server closes the first connection
 // without a word) is not taken straight back, so the newcomer completes its handshake and can close the session;
-// a tug-of-war backs off for seconds; a plain blip (the fault proxy cutting the connection) still reconnects
-// well within a second.
+// a tug-of-war backs off for seconds; a blip in the network (the fault proxy resetting the connection)
+// reconnects to the same server at once, and an orderly close waits the drawn delay.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFaultProxy, type FaultProxy } from '@zkts/testkit';
 import { createClient, type StateChange, type ZkClient } from '@zkts/protocol';
 import { hostPort, open, sharedServer, until } from '../support/integration.js';
+import { CONTEST_WINDOW_MS, DEFAULT_RECONNECT_DELAY, REDIAL_SPACING_MS } from '../../src/client/session/reconnect-delay.js';
 
 interface Timed extends StateChange {
   at: number;
@@ -58,7 +59,7 @@ describe('reconnect delay', () => {
   });
 
   it('a session taken over by another connection is not taken straight back: the newcomer connects and closes it', async () => {
-    // random → 0.999: the first wait after the silent close is the default range's top (~800 ms).
+    // random → 0.999: the first wait after the silent close is the default range's top (~1.2 s).
     const a = await open(sharedServer(), { sessionTimeout: 6000, renewSession: false, random: () => 0.999 });
     clients.push(a);
     const aStates = record(a);
@@ -94,24 +95,24 @@ describe('reconnect delay', () => {
     const a = await open(sharedServer(), { sessionTimeout: 12_000, random: () => 0 });
     clients.push(a);
     const aStates = record(a);
-    // B re-dials 50 ms after each loss (random 0), as a client without this back-off would keep doing.
+    // B re-dials 100 ms after each loss (random 0: the default minimum), as a client without this back-off would keep doing.
     const b = createClient(sharedServer(), { sessionTimeout: 12_000, sessionId: a.sessionId, sessionPassword: a.sessionPassword, random: () => 0 });
     clients.push(b);
     await b.connect({ timeout: 5000 });
-    // A loses the session (a plain close: A cannot tell it from a blip), takes it back after 50 ms, loses it
+    // A loses the session (an orderly close: A cannot tell it from a server going away), takes it back after 100 ms, loses it
     // again to B's re-dial soon after: that second loss is a contest, and A stays away ≥ 1 s.
     await until(() => aStates.filter((s) => s.state === 'suspended').length >= 2, 5000, 'A dropped twice');
     const second = aStates.filter((s) => s.state === 'suspended')[1] as Timed;
     const reconnectedAt = (): number | undefined => aStates.find((s) => s.state === 'connected' && s.at >= second.at)?.at;
     await until(() => reconnectedAt() !== undefined, 8000, 'A back after its contest back-off');
     expect((reconnectedAt() as number) - second.at).toBeGreaterThanOrEqual(950);
-    // Between A's first loss and its first re-take: the plain 50 ms.
+    // Between A's first loss and its first re-take: the plain 100 ms.
     const first = aStates.find((s) => s.state === 'suspended') as Timed;
     const retake = aStates.find((s) => s.state === 'connected' && s.at >= first.at) as Timed;
     expect(retake.at - first.at).toBeLessThan(950);
   });
 
-  it('a plain blip (the connection cut) reconnects well within a second, after at least the minimum wait', async () => {
+  it('a blip in the network (a reset) reconnects to the same server at once, well within a second', async () => {
     proxy = await startFaultProxy(hostPort(sharedServer()));
     const zk = await open(proxy.connectString, { sessionTimeout: 6000 });
     clients.push(zk);
@@ -119,15 +120,36 @@ describe('reconnect delay', () => {
     const states = record(zk);
     for (let i = 0; i < 3; i++) {
       const before = states.length;
+      proxy.reset();
+      await until(() => states.length >= before + 2, 5000, 'suspended and connected again');
+      const [down, up] = states.slice(before) as [Timed, Timed];
+      expect([down.state, up.state]).toEqual(['suspended', 'connected']);
+      // No drawn wait (the default's minimum is 100 ms): one round trip, with room for a loaded machine.
+      expect(up.at - down.at).toBeLessThan(100);
+      expect(zk.sessionId).toBe(id);
+      // Resets further apart than the redial spacing: each gets its immediate redial.
+      await new Promise((r) => setTimeout(r, REDIAL_SPACING_MS + 100));
+    }
+  });
+
+  it('the server closing the connection in order (as one going away does) waits the drawn delay, within the default range', async () => {
+    proxy = await startFaultProxy(hostPort(sharedServer()));
+    const draws = [0, 0.999];
+    const zk = await open(proxy.connectString, { sessionTimeout: 6000, random: () => draws[0] ?? 0.5 });
+    clients.push(zk);
+    const states = record(zk);
+    for (const draw of draws) {
+      draws[0] = draw;
+      const before = states.length;
       proxy.cut();
       await until(() => states.length >= before + 2, 5000, 'suspended and connected again');
       const [down, up] = states.slice(before) as [Timed, Timed];
       expect([down.state, up.state]).toEqual(['suspended', 'connected']);
-      expect(up.at - down.at).toBeGreaterThanOrEqual(45);
-      expect(up.at - down.at).toBeLessThan(1000);
-      expect(zk.sessionId).toBe(id);
-      // Cuts further apart than the contest window: each is a plain loss (two within it would read as a contest).
-      await new Promise((r) => setTimeout(r, 2100));
+      const wanted = DEFAULT_RECONNECT_DELAY.min + (DEFAULT_RECONNECT_DELAY.max - DEFAULT_RECONNECT_DELAY.min) * draw;
+      expect(up.at - down.at).toBeGreaterThanOrEqual(wanted - 5);
+      expect(up.at - down.at).toBeLessThan(wanted + 500);
+      // Cuts further apart than the contest window: each is a plain close (two within it would read as a contest).
+      await new Promise((r) => setTimeout(r, CONTEST_WINDOW_MS + 100));
     }
   });
 });

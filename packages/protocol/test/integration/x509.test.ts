@@ -1,9 +1,10 @@
 // A TLS client certificate as the session's identity, on a real server with X509AuthenticationProvider and
 // ssl.clientAuth=need: the certificate's subject is the `x509` id in whoAmI, and an `x509` ACL lets that
 // subject in and keeps another certificate's subject out. A client without a certificate gets no session.
+import { channel } from 'node:diagnostics_channel';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { issueClientCertificate, startZooKeeper, type TlsMaterial, type ZooKeeperServer } from '@zkts/testkit';
-import { Acls, Perms, TimeoutError, createClient, type ZkClient } from '@zkts/protocol';
+import { Acls, ChannelNames, Perms, TimeoutError, createClient, type ZkClient } from '@zkts/protocol';
 import { text, uniqueRoot } from '../support/integration.js';
 
 describe('x509 identities', () => {
@@ -33,7 +34,12 @@ describe('x509 identities', () => {
   });
 
   it("the certificate's subject is the session's x509 id, and an x509 ACL is enforced", async () => {
-    const zk = await as(mine);
+    const auth: unknown[] = [];
+    const onAuth = (m: unknown): void => void auth.push(m);
+    channel(ChannelNames.auth).subscribe(onAuth);
+    const zk = await as(mine).finally(() => channel(ChannelNames.auth).unsubscribe(onAuth));
+    // zkts:auth: the certificate presented on a connection the server answered, never the certificate itself.
+    expect(auth).toEqual([{ sessionId: zk.sessionId, scheme: 'x509', outcome: 'ok', server: server.connectString }]);
     expect(await zk.whoAmI()).toContainEqual({ authScheme: 'x509', user: 'CN=zkts-client' });
     await zk.create(root, null);
     await zk.create(`${root}/mine`, 'cert-only', { acl: [Acls.x509('CN=zkts-client')] });

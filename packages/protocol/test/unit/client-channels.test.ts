@@ -84,16 +84,19 @@ describe('zkts:request', () => {
     expect(got[3]?.seen).toEqual({ ...got[0]?.seen, xid: 1, server: s.connectString, bytesOut: 23, bytesIn: 20, result: null });
   });
 
-  it('a failure: error (errorCode, error) before asyncStart; the op is the client operation, not the wire one', async () => {
+  it('a failure: error (errorCode, error) before asyncStart; create2 is create, a container create createContainer', async () => {
     const s = await fake((conn, req) => answer(conn, req, -110));
     const c = await client(s.connectString).connect();
     const got = traces();
-    await expect(c.create('/x', 'v', { mode: 'container' })).rejects.toMatchObject({ code: 'NODE_EXISTS' });
+    await expect(c.create('/x', 'v')).rejects.toMatchObject({ code: 'NODE_EXISTS' });
+    expect(s.requestsOf(OpCode.create2)).toHaveLength(1);
     expect(got.map((e) => e.event)).toEqual(['start', 'end', 'error', 'asyncStart', 'asyncEnd']);
     const failed = got[2]?.seen;
     expect(failed).toMatchObject({ op: 'create', path: '/x', errorCode: 'NODE_EXISTS' });
     expect(failed?.error).toBeInstanceOf(ZkError);
     expect('result' in (failed ?? {})).toBe(false);
+    await expect(c.create('/y', 'v', { mode: 'container' })).rejects.toMatchObject({ code: 'NODE_EXISTS' });
+    expect(got[7]?.seen).toMatchObject({ op: 'createContainer', path: '/y', errorCode: 'NODE_EXISTS' });
   });
 
   it('multi carries its sub-operations; getChildren2 is getChildren', async () => {
@@ -166,6 +169,22 @@ describe('zkts:request', () => {
       ['getData', 2, true, 'NO_NODE'],
     ]);
     expect(new Set(got.map((e) => e.seen.op))).toEqual(new Set(['getData']));
+  });
+
+  it('a guaranteed delete repeated after a lost reply: its second try is attempt 2', async () => {
+    let deletes = 0;
+    const s = await fake((conn, req) => {
+      if (req.type === OpCode.delete && ++deletes === 1) conn.close();
+      else answer(conn, req);
+    });
+    const c = await client(s.connectString).connect();
+    const got = traces();
+    await c.delete('/x', { guaranteed: true });
+    const ends = got.filter((e) => e.event === 'asyncEnd').map((e) => [e.seen.op, e.seen.attempt, e.seen.retried, e.seen.errorCode]);
+    expect(ends).toEqual([
+      ['delete', 1, false, 'CONNECTION_LOSS'],
+      ['delete', 2, true, undefined],
+    ]);
   });
 
   it('getACL leaves its result (ACL ids may be digest hashes) out of the trace', async () => {

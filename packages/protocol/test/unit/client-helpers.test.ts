@@ -119,10 +119,10 @@ describe('WatchManager', () => {
 describe('hosts, xids and states', () => {
   it('walks hosts round-robin and backs off only after a full cycle', () => {
     const p = new HostProvider([{ host: 'a', port: 1 }, { host: 'b', port: 2 }], false);
-    const delays = [p.next(), p.next(), p.next(), p.next()].map((n) => n.delay > 0);
+    const delays = [p.next(0), p.next(0), p.next(0), p.next(0)].map((n) => n.delay > 0);
     expect(delays).toEqual([false, false, true, false]);
     p.connected();
-    expect(p.next().delay).toBe(0);
+    expect(p.next(0).delay).toBe(0);
   });
   it('xids start at 1 and wrap to 1', () => {
     const x = new XidCounter();

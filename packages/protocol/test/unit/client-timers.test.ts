@@ -8,6 +8,7 @@ import { OpCode, Xid } from '../../src/codec/records/constants.js';
 import { writeGetDataResponse, readGetDataRequest } from '../../src/codec/records/node.js';
 import type { Stat } from '../../src/codec/records/data.js';
 import { FakeServer, eventually, type FakeConnection, type FakeServerOptions, type ReceivedRequest } from '../support/fake-server.js';
+import { MIN_REDIAL_WINDOW_MS } from '../../src/client/session/reconnect-delay.js';
 
 const STAT: Stat = { czxid: 1n, mzxid: 2n, ctime: 3n, mtime: 4n, version: 0, cversion: 0, aversion: 0, ephemeralOwner: 0n, dataLength: 1, numChildren: 0, pzxid: 5n };
 
@@ -72,9 +73,11 @@ describe('session timers on a manual clock', () => {
     expect(c.state).toBe('connected');
   });
 
-  it('leaves a frozen server exactly at the read timeout (2/3 of the timeout) for the next host', async () => {
+  it('leaves a frozen server exactly at the read timeout (2/3 of the timeout): dials it again at once, then the next host when it stays silent', async () => {
     const clock = new ManualClock();
-    const frozen = await fake({ autoPing: false, onRequest: () => undefined });
+    // Hung after the first handshake: pings go unanswered, and so does the next handshake.
+    let handshakes = 0;
+    const frozen = await fake({ autoPing: false, onRequest: () => undefined, onConnect: () => (handshakes++ === 0 ? {} : 'silent') });
     const other = await fake({ onRequest: answer });
     const c = client(`${frozen.connectString},${other.connectString}`, clock, { sessionTimeout: 1500, reconnectDelay: { min: 40, max: 40 } });
     await c.connect();
@@ -86,9 +89,11 @@ describe('session timers on a manual clock', () => {
     expect(frozen.last?.closed).toBe(false);
     expect(states).toEqual([]);
     clock.advance(1);
-    // Dropped after a working connection: the next host is dialled after the reconnect delay, not before.
-    await eventually(() => states.length === 1, 2000, 'suspended');
-    clock.advance(39);
+    // Silence reads as a broken path, not a server going away: the same server again at once...
+    await eventually(() => states.length === 1 && frozen.connections.length === 2, 2000, 'suspended, and the same server dialled again');
+    expect(other.connections.length).toBe(0);
+    // ...given the redial floor (the 40 ms drawn is less) to answer; then the next host, with nothing left to wait.
+    clock.advance(MIN_REDIAL_WINDOW_MS - 1);
     await settle();
     expect(other.connections.length).toBe(0);
     clock.advance(1);

@@ -279,6 +279,10 @@ describe('conversation decoder on a Java client session', () => {
     expect(lines).toContain('s2c event NodeDataChanged /pub-transcript state=SyncConnected');
     expect(lines).toContain('s2c xid=17 zxid=0x788d multi OK results=[error OK; error BAD_VERSION] failed={index=1 err=BAD_VERSION}');
     for (const l of lines) expect(l).not.toContain('\n');
+    // A session id of a server with id 128 or more is a negative long: shown unsigned, as ZooKeeper's logs show it.
+    const connected = entries[1]!;
+    const high = { ...connected, body: { ...connected.body, sessionId: String(BigInt.asIntN(64, 0x810000012a0f000dn)) } };
+    expect(formatConversationEntry(high)).toContain(' sessionId=0x810000012a0f000d ');
   });
 
   it('is plain JSON', () => {

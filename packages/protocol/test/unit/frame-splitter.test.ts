@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ProtocolError } from '../../src/errors/errors.js';
+import { NotZooKeeperError, ProtocolError } from '../../src/errors/errors.js';
 import { FrameSplitter, frameWithLength } from '../../src/codec/frame.js';
 import { hex, prng, sessionFrames } from '../support/recorded-session.js';
 
@@ -97,6 +97,28 @@ describe('FrameSplitter', () => {
       expect((e as ProtocolError).offset).toBe(5);
       expect((e as Error).message).toMatch(/frame length 1048576 out of range 0\.\.100/);
     }
+  });
+
+  it('says a stream that opens with HTTP is not ZooKeeper, however it is chunked and whatever maxPacket allows', () => {
+    const http = new TextEncoder().encode('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+    for (const cut of [0, 2, 4, 9]) {
+      const s = new FrameSplitter({ maxPacket: 0x7fffffff });
+      let error: unknown;
+      try {
+        if (cut > 0) s.push(http.subarray(0, cut));
+        s.push(http.subarray(cut));
+      } catch (e) {
+        error = e;
+      }
+      expect(error, `cut at ${cut}`).toBeInstanceOf(NotZooKeeperError);
+      expect(error).toBeInstanceOf(ProtocolError);
+      expect(error).toMatchObject({ code: 'NOT_ZOOKEEPER', protocol: 'HTTP', message: 'not a ZooKeeper client port (an HTTP server: the AdminServer?)' });
+      expect(() => s.push(new Uint8Array([0, 0, 0, 0]))).toThrow(NotZooKeeperError);
+    }
+    // The same four bytes as a later frame's length are a plain bad length: the stream did start as ZooKeeper.
+    const later = new FrameSplitter();
+    later.push(new Uint8Array([0, 0, 0, 1, 7]));
+    expect(() => later.push(http)).toThrow(/frame length 1213486160 out of range/);
   });
 
   it('defaults maxPacket to 0xfffff (ZooKeeper jute.maxbuffer)', () => {

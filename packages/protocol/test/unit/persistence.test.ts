@@ -86,7 +86,7 @@ describe('persistence fixtures from a real server', () => {
     const okMulti = entries.find((e) => e.txn?.kind === 'multi' && e !== failedMulti);
     expect(okMulti && txnPaths(okMulti.txn)).toEqual(['/app/m1', '/app/m1', '/app', '/app/m1']);
     const expired = entries.find((e) => e.txn?.kind === 'closeSession' && e.txn.paths2Delete?.includes('/app/doomed'));
-    expect(expired).toBeDefined();
+    expect(expired?.txn).toEqual({ kind: 'closeSession', paths2Delete: ['/app/doomed'] });
     const reaped = entries.filter((e) => opName(e.header.type) === 'deleteContainer');
     // The reaper's order within one pass is the server's; compare as a set.
     expect(reaped.map((e) => [e.header.clientId, txnPath(e)]).sort()).toEqual([

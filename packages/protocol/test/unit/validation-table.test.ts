@@ -48,6 +48,7 @@ const clientSpecs = {
   renewSession: 'boolean',
   renewWatches: 'boolean',
   trackEnsemble: 'boolean',
+  waitForServer: 'boolean',
   whileSuspended: [...badValuesFor('string'), bv('empty', ''), bv('another word', 'wait')],
   tls: badValuesFor('object'),
   sasl: [...badValuesFor('object'), bv('an unknown mechanism', { mechanism: 'PLAIN' }, ['sasl', '"PLAIN"'])],
@@ -277,7 +278,8 @@ describe('the tables cover the whole surface', () => {
   // any message) or that are only made by the client itself.
   const TAKES_NO_CHECKED_INPUT = [
     'AbortError', 'AuthFailedError', 'ClientClosedError', 'ConnectTimeoutError', 'ConnectionLossError', 'InvalidArgumentError',
-    'MultiError', 'ProtocolError', 'ServerError', 'SessionClosedRequireSaslAuthError', 'SessionExpiredError', 'TimeoutError', 'ZkError',
+    'MultiError', 'NotZooKeeperError', 'ProtocolError', 'ServerError', 'SessionClosedRequireSaslAuthError', 'SessionExpiredError', 'TimeoutError',
+    'UnreachableError', 'ZkError',
     'describeValue', 'isBrandedInstance', 'isRetryable', 'serverKeeperCode',
   ];
   // Covered by the option tables (keyed by function name) or the positional rows (label prefix).

@@ -53,6 +53,9 @@ export async function childrenOf(client: ZkClient, path: string): Promise<string
   }
 }
 
+/** The seed of a randomized test (`testSeed` prints it at once); `ZKTS_SEED=<n>` replays it (test/support/seed.ts). */
+export { replaySeed, testSeed } from '../../../../test/support/seed.js';
+
 /** Deterministic pseudo-random numbers, so a failing schedule can be replayed from the printed seed. */
 export function rng(seed: number): () => number {
   let s = seed >>> 0;

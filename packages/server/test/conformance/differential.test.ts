@@ -5,9 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { observe, type Observation } from './harness.js';
 import { randomWorkload } from './random-ops.js';
 import { startPair, type ServerPair } from './servers.js';
+import { freshSeed, replaySeed } from '../../../../test/support/seed.js';
 
 const OPS = Number(process.env.ZKTS_OPS ?? 1500);
-const seeds = process.env.ZKTS_SEED !== undefined ? [Number(process.env.ZKTS_SEED)] : [Date.now() % 1_000_000, 1, 2];
+// A fresh seed every run, and two fixed ones that every run covers.
+const given = replaySeed();
+const seeds = given !== undefined ? [given] : [freshSeed(), 1, 2];
 
 function firstDifference(a: Observation, b: Observation): string | undefined {
   const n = Math.max(a.length, b.length);
@@ -31,7 +34,7 @@ describe('randomized differential run against ZooKeeper 3.8', () => {
 
   for (const seed of seeds) {
     it(`seed ${seed}: ${OPS} operations over 4 sessions`, async () => {
-      console.log(`differential run: ZKTS_SEED=${seed} ZKTS_OPS=${OPS}`);
+      console.info(`differential run: seed ${seed} (replay: ZKTS_SEED=${seed} ZKTS_OPS=${OPS})`);
       const root = `/r${seed}`;
       const scenario = randomWorkload(seed, OPS);
       const expected = await observe(pair.zookeeper.connectString, root, scenario);

@@ -9,12 +9,6 @@ import { connectFrame, requestFrame } from './raw.js';
 const OPEN = [{ perms: 31, id: { scheme: 'world', id: 'anyone' } }];
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
 
-/** The seed: ZKTS_SEED when set, else a fresh one. */
-export function fuzzSeed(env: NodeJS.ProcessEnv = process.env): number {
-  const given = env['ZKTS_SEED'];
-  return given !== undefined && given !== '' ? Number(given) >>> 0 : (Math.random() * 2 ** 32) >>> 0;
-}
-
 /** A small, fast PRNG (mulberry32): `rand(n)` is 0..n-1. */
 export function prng(seed: number): (n: number) => number {
   let s = seed >>> 0;

@@ -1,4 +1,4 @@
-// The fault proxy's contract, in front of any server: traffic passes untouched, cut / blackhole / delay /
+// The fault proxy's contract, in front of any server: traffic passes untouched, cut / reset / blackhole / delay /
 // dropNextReply / close behave as documented. The upstream says how to tell that it dropped a session (a JVM's
 // `cons` stops listing it; without four-letter words, the session timeout passes).
 import { randomBytes } from 'node:crypto';
@@ -70,6 +70,17 @@ export function faultProxyContract(title: string, start: () => Promise<Upstream>
       proxy.cut();
       await session.closed;
       expect(session.socket.destroyed).toBe(true);
+      await using again = await openSession(proxy.host, proxy.port);
+      expect((await again.getData('/')).err).toBe(0);
+    });
+
+    it('reset() resets current connections (the client sees ECONNRESET, not an orderly close); new connections still work', async () => {
+      const session = await openSession(proxy.host, proxy.port);
+      const failed = new Promise<NodeJS.ErrnoException>((resolve) => session.socket.once('error', resolve));
+      proxy.reset();
+      expect((await failed).code).toBe('ECONNRESET');
+      await session.closed;
+      expect(proxy.connections).toBe(0);
       await using again = await openSession(proxy.host, proxy.port);
       expect((await again.getData('/')).err).toBe(0);
     });

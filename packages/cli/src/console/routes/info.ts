@@ -1,6 +1,7 @@
 /** GET /api/info: what the page needs before anything else (the server, the mode, the CSRF secret, features). */
 import type { ZkClient } from '@zkts/protocol';
 
+import { hexId } from '../../ids.js';
 import type { Info } from '../api-types.js';
 import type { Route } from '../router.js';
 
@@ -24,7 +25,7 @@ export function infoRoutes(deps: InfoDeps): Route[] {
         readOnly: deps.readOnly,
         csrf: deps.csrf,
         version: deps.version,
-        session: { id: `0x${deps.client.sessionId.toString(16)}`, timeoutMs: deps.client.negotiatedTimeout, state: deps.client.state },
+        session: { id: hexId(deps.client.sessionId), timeoutMs: deps.client.negotiatedTimeout, state: deps.client.state },
         proxy: deps.proxy(),
         dataDir: deps.dataDir,
       }),

@@ -6,6 +6,7 @@
 import { validatePath, type ZkClient } from '@zkts/protocol';
 import { inspectRecipe, type RecipeInspection, type RecipeMember } from '@zkts/recipes';
 
+import { hexId } from '../../ids.js';
 import { badRequest } from '../api-error.js';
 import type { RecipeInfo, RecipeMemberInfo } from '../api-types.js';
 import type { Route } from '../router.js';
@@ -16,8 +17,6 @@ export interface RecipeDeps {
   readonly now?: () => number;
 }
 
-const hex = (id: bigint): string => `0x${id.toString(16)}`;
-
 function memberInfo(m: RecipeMember): RecipeMemberInfo {
   return {
     role: m.role,
@@ -26,7 +25,7 @@ function memberInfo(m: RecipeMember): RecipeMemberInfo {
     sequence: m.sequence ?? null,
     owner: m.owner ?? null,
     library: m.library ?? null,
-    session: m.session === undefined ? null : hex(m.session),
+    session: m.session === undefined ? null : hexId(m.session),
     since: m.since ?? null,
     details: m.details.map(([k, v]) => [k, v] as const),
   };

@@ -12,6 +12,7 @@
  * Both wchc and wchp list data watches only (exists/getData): ZooKeeper keeps child watches in another
  * WatchManager that no word dumps. A refused word is answered with one sentence instead (see `refusal`).
  */
+import { hexId } from '../../ids.js';
 import type { ServerSession } from '../api-types.js';
 
 export interface ConsConnection {
@@ -176,7 +177,6 @@ export interface SessionWords {
   readonly dump?: DumpInfo | undefined;
 }
 
-const hex = (v: bigint): string => `0x${BigInt.asUintN(64, v).toString(16)}`;
 
 /** One entry per session any word named, ordered by session id. */
 export function mergeSessions(words: SessionWords): ServerSession[] {
@@ -185,7 +185,7 @@ export function mergeSessions(words: SessionWords): ServerSession[] {
   const draft = (id: bigint): Draft => {
     let entry = byId.get(id);
     if (entry === undefined) {
-      entry = { id: hex(id), address: null, timeoutMs: null, ephemerals: [], watches: [], received: null, sent: null, lastOp: null };
+      entry = { id: hexId(id), address: null, timeoutMs: null, ephemerals: [], watches: [], received: null, sent: null, lastOp: null };
       byId.set(id, entry);
     }
     return entry;

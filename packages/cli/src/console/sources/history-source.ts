@@ -13,6 +13,7 @@ import type { TxnLogRecord } from '@zkts/protocol/codec';
 
 import { matches, parseId } from '../../commands/txnlog.js';
 import type { TxnFilter } from '../../commands/txnlog.js';
+import { hexId } from '../../ids.js';
 import { filesInDirectory } from '../../persistence/files.js';
 import { TxnLogReader } from '../../persistence/log-reader.js';
 import { txnView } from '../../persistence/txn-view.js';
@@ -47,7 +48,6 @@ export class HistoryError extends Error {
 export const DEFAULT_HISTORY_LIMIT = 100;
 export const MAX_HISTORY_LIMIT = 1000;
 
-const hex = (v: bigint): string => `0x${BigInt.asUintN(64, v).toString(16)}`;
 
 function fieldText(value: TxnView['fields'][number][1]): string {
   return Array.isArray(value) ? value.join(', ') : String(value);
@@ -55,9 +55,9 @@ function fieldText(value: TxnView['fields'][number][1]): string {
 
 export function historyTxn(view: TxnView): HistoryTxn {
   return {
-    zxid: hex(view.zxid),
+    zxid: hexId(view.zxid),
     time: view.time,
-    session: hex(view.session),
+    session: hexId(view.session),
     cxid: view.cxid,
     op: view.op,
     path: view.path ?? null,
@@ -141,7 +141,7 @@ export class HistorySource {
       found.push(...newest.reverse());
     }
     const last = found[found.length - 1];
-    return { available: true, txns: found.map(historyTxn), next: found.length >= limit && last !== undefined ? hex(last.zxid) : null };
+    return { available: true, txns: found.map(historyTxn), next: found.length >= limit && last !== undefined ? hexId(last.zxid) : null };
   }
 }
 

@@ -4,9 +4,10 @@
  * ensemble is not hammered.
  *
  * After a working connection drops (or the session expired and a new one is due), the first dial waits a
- * jittered delay (reconnect-delay.ts: `dropped`), so that the sessions of a member that dies spread their
- * reconnects over the survivors instead of arriving together, and a session taken over by another connection
- * is not taken straight back.
+ * jittered delay (reconnect-delay.ts), so that the sessions of a member that dies spread their reconnects over
+ * the survivors instead of arriving together, and a session taken over by another connection is not taken
+ * straight back. A connection the network broke is the exception: its server is dialled again at once, within
+ * the wait it would have had, and only then do the other hosts follow, with what is left of it.
  *
  * The list can change while the client runs (`update`, after a reconfig or from the application). Moving every
  * client at once would drop every session's connection together, so each client decides by itself, with the
@@ -22,7 +23,7 @@
  */
 import type { HostAddress } from '../connect-string.js';
 import type { DialReason } from '../diagnostics.js';
-import { DEFAULT_RECONNECT_DELAY, ReconnectDelays, type DelayRange, type DropKind } from './reconnect-delay.js';
+import { DEFAULT_RECONNECT_DELAY, MIN_REDIAL_WINDOW_MS, REDIAL_SPACING_MS, ReconnectDelays, type DelayRange, type DropKind } from './reconnect-delay.js';
 
 export { dropKind } from './reconnect-delay.js';
 
@@ -40,6 +41,19 @@ export function shuffled<T>(items: readonly T[], random: () => number = Math.ran
 }
 
 const sameHost = (a: HostAddress, b: HostAddress): boolean => a.host === b.host && a.port === b.port;
+
+/** The next dial: where, after how long, and (for the immediate redial of a broken connection) within how long. */
+export interface NextDial {
+  host: HostAddress;
+  delay: number;
+  /** A bound on the dial and its handshake, below the usual connect timeout (absent: the usual one). */
+  within?: number;
+  /** Why this dial happens (zkts:connection's `reason`). */
+  reason: DialReason;
+}
+
+/** A drop's kind as the reason of the dial after it: a connection closed or broken is `lost`. */
+const REASON_OF: Record<DropKind, DialReason> = { closed: 'lost', broken: 'lost', expired: 'expired', contested: 'contested' };
 
 interface Rebalance {
   /** Probability of picking from `fresh` (servers new to the list) rather than `kept`. */
@@ -62,6 +76,9 @@ export class HostProvider {
   private pending: number | null = null;
   /** `prefer` made the next host: the close that follows is a move, not a drop. */
   private preferred = false;
+  /** A broken connection's server is being dialled again at once; `until` ends the wait it stands in for. */
+  private redial: { until: number; dialled: boolean } | null = null;
+  private lastRedialAt = Number.NEGATIVE_INFINITY;
   /** Why the next dial happens: what came since the last one (a drop, a move), else the next step of a cycle. */
   private why: DialReason = 'first';
 
@@ -80,16 +97,22 @@ export class HostProvider {
   }
 
   /**
-   * A working connection dropped (`lost`), another connection took the session over (`contested`), or the
-   * session expired and a new one is due (`expired`, waited like `lost`): the next dial waits the delay this
-   * returns. `negotiated` is the session's timeout (0: none). A deliberate move (rebalance, read-write server
-   * found) is not delayed.
+   * A working connection dropped (see reconnect-delay.ts for the kinds): the next dial waits the delay this
+   * returns. `negotiated` is the session's timeout (0: none); `now` the clock's time. A deliberate move
+   * (rebalance, read-write server found) waits nothing.
    */
-  dropped(kind: DropKind | 'expired', negotiated: number): number {
+  dropped(kind: DropKind, negotiated: number, now: number): number {
+    this.redial = null;
     if (this.rebalance !== null || this.preferred) return 0;
-    const delay = this.delays.after(kind === 'expired' ? 'lost' : kind, negotiated);
+    this.why = REASON_OF[kind];
+    const delay = this.delays.after(kind, negotiated);
+    // At most one immediate redial in a while: a server that keeps breaking connections gets the plain wait.
+    if (kind === 'broken' && this.index >= 0 && now - this.lastRedialAt >= REDIAL_SPACING_MS) {
+      this.redial = { until: now + delay, dialled: false };
+      this.pending = null;
+      return 0;
+    }
     this.pending = delay;
-    this.why = kind;
     return delay;
   }
 
@@ -98,13 +121,23 @@ export class HostProvider {
     return this.why;
   }
 
-  /** The next host, how long to wait before dialling it (the drop's delay, or the back-off once a full cycle failed), and why. */
-  next(): { host: HostAddress; delay: number; reason: DialReason } {
-    const pending = this.pending;
+  /** The next host, and how long to wait before dialling it: the drop's delay, or the back-off once a full cycle failed. */
+  next(now: number): NextDial {
+    let pending = this.pending;
     const reason = this.why;
     this.pending = null;
     this.preferred = false;
     this.why = 'cycle';
+    const redial = this.redial;
+    if (redial !== null && !redial.dialled) {
+      redial.dialled = true;
+      this.lastRedialAt = now;
+      return { host: this.list[this.index] as HostAddress, delay: 0, within: Math.max(MIN_REDIAL_WINDOW_MS, redial.until - now), reason };
+    }
+    if (redial !== null) {
+      this.redial = null;
+      pending = Math.max(0, redial.until - now);
+    }
     const moving = this.nextWhileRebalancing();
     if (moving !== undefined) return { host: moving, delay: 0, reason };
     this.index = (this.index + 1) % this.list.length;
@@ -138,6 +171,7 @@ export class HostProvider {
     this.index = i - 1;
     this.attempts = 0;
     this.pending = null;
+    this.redial = null;
     this.preferred = true;
     this.why = 'move';
   }
@@ -146,6 +180,7 @@ export class HostProvider {
   connected(): void {
     this.attempts = 0;
     this.rebalance = null;
+    this.redial = null;
   }
 
   /**
@@ -171,6 +206,7 @@ export class HostProvider {
     }
     this.list = next;
     this.attempts = 0;
+    this.redial = null;
     if (pNew === undefined) {
       this.rebalance = null;
       this.index = mine === undefined ? -1 : next.findIndex((h) => sameHost(h, mine));

@@ -1,10 +1,17 @@
 /**
  * How long a session waits before its first dial after it lost a working connection, so that the sessions of a
- * member that dies do not all dial the survivors in the same millisecond, and so that a session another
- * connection has taken over is not taken straight back.
+ * member that dies do not all dial the survivors in the same millisecond, a blip in the network costs next to
+ * nothing, and a session another connection has taken over is not taken straight back.
  *
- *   lost       an established connection dropped (or the session expired and a new one will be opened):
- *              uniform in [min, max] (the `reconnectDelay` option)
+ *   closed     the server ended the connection in order (it is shutting down, lost its quorum, or was killed
+ *              and its kernel closed the socket): every session of that member is likely dropped at once, so
+ *              the next dial waits uniform in [min, max] (the `reconnectDelay` option)
+ *   expired    the session expired and a new one will be opened: the same wait, since an outage long enough to
+ *              expire one session expired all of them
+ *   broken     the connection failed under us (a reset, a broken pipe, no reply to our pings): more likely the
+ *              network than the server, so the same server is dialled again at once, given no longer than the
+ *              wait a `closed` drop would have had; if it does not answer by then, the other hosts follow with
+ *              what is left of that wait, so a member that died this way still spreads its sessions
  *   contested  the server closed a connection that had re-attached the session shortly before, or answered a
  *              request with SESSION_MOVED: another connection holds the session. Uniform in [b, 2b] with
  *              b = CONTEST_BASE_MS doubling with every contest in a row, capped at a third of the negotiated
@@ -20,13 +27,17 @@ export interface DelayRange {
   max: number;
 }
 
-export type DropKind = 'lost' | 'contested';
+export type DropKind = 'closed' | 'expired' | 'broken' | 'contested';
 
 /** Chosen from the reconnect-storm bench (bench/README.md, reconnectStorm). */
-export const DEFAULT_RECONNECT_DELAY: Readonly<DelayRange> = Object.freeze({ min: 50, max: 800 });
+export const DEFAULT_RECONNECT_DELAY: Readonly<DelayRange> = Object.freeze({ min: 100, max: 1200 });
+/** A broken connection's immediate redial gets at least this long, even when the drawn wait is shorter. */
+export const MIN_REDIAL_WINDOW_MS = 250;
 export const CONTEST_BASE_MS = 1000;
 /** Largest accepted `max`: beyond it a session would outwait the longest session timeouts servers grant. */
 export const MAX_RECONNECT_DELAY = 60_000;
+/** A broken connection's server is dialled again at once at most this often. */
+export const REDIAL_SPACING_MS = 2000;
 /** A re-attached connection the server closes within this long was, most likely, taken over by another. */
 export const CONTEST_WINDOW_MS = 2000;
 
@@ -57,7 +68,7 @@ export class ReconnectDelays {
 
   /** The wait before the next dial after a drop of `kind`; `negotiated` is the session's timeout (0: none yet). */
   after(kind: DropKind, negotiated: number): number {
-    if (kind === 'lost') {
+    if (kind !== 'contested') {
       this.contests = 0;
       const { min, max } = this.range;
       return Math.round(min + (max - min) * this.random());
@@ -70,8 +81,16 @@ export class ReconnectDelays {
   }
 }
 
+interface DroppedConnection {
+  sessionMoved: boolean;
+  reattachedAt: number;
+  transport: { closedByPeer: boolean; brokenByNetwork: boolean };
+}
+
 /** What a connection that dropped after its handshake says about its session. */
-export function dropKind(conn: { sessionMoved: boolean; reattachedAt: number; transport: { closedByPeer: boolean } }, now: number): DropKind {
+export function dropKind(conn: DroppedConnection, now: number): DropKind {
   if (conn.sessionMoved) return 'contested';
-  return conn.transport.closedByPeer && conn.reattachedAt >= 0 && now - conn.reattachedAt < CONTEST_WINDOW_MS ? 'contested' : 'lost';
+  const { closedByPeer, brokenByNetwork } = conn.transport;
+  if (!closedByPeer || brokenByNetwork) return 'broken';
+  return conn.reattachedAt >= 0 && now - conn.reattachedAt < CONTEST_WINDOW_MS ? 'contested' : 'closed';
 }

@@ -1,7 +1,7 @@
 /**
  * What a session tells the world about its own life, from one place: the counters client.stats() reads, the
- * zkts:connection, zkts:session and zkts:auth channels, and the logger's lines (logger.ts). The session calls
- * one method per event. A message is built only when its channel has subscribers, a line only when the client
+ * zkts:connection, zkts:session and zkts:auth channels, the logger's lines (logger.ts), and the failed connect
+ * attempts onConnectFailure's listeners hear (attempts.ts). The session calls one method per event. A message is built only when its channel has subscribers, a line only when the client
  * has a logger; none of it is on a request's path. Messages name the auth scheme and its outcome, never a
  * credential.
  */
@@ -21,6 +21,10 @@ import {
 } from '../diagnostics.js';
 import { SessionLog } from '../logger.js';
 import type { Logger } from '../types.js';
+import { ConnectFailures } from './attempts.js';
+
+/** Shared by every session (a closure per session would be one more object each). */
+const reportListenerError = (error: unknown): void => debug('a connect-attempt listener threw: %s', String(error));
 
 /** The session's counters since the client was made (client.stats()). */
 export interface SessionCounters {
@@ -41,6 +45,8 @@ export class SessionReport {
   readonly counters: SessionCounters = { dials: 0, dialFailures: 0, connectionsLost: 0, reconnects: 0, expiries: 0, renewals: 0 };
   /** 'host:port' of the last server that answered a handshake. */
   lastServer: string | undefined = undefined;
+  /** The last failure of each host since the last handshake, and their listeners. */
+  readonly failures = new ConnectFailures(reportListenerError);
   private readonly log: SessionLog | null;
   private readonly clock: Clock;
   /** Connections present a TLS client certificate: each handshake answered is an x509 authentication. */
@@ -62,7 +68,10 @@ export class SessionReport {
     this.log?.dialing(sessionId, server, delayMs, reason);
   }
 
+  /** This host gave no connection (dial, TLS or handshake failed). */
   dialFailed(sessionId: bigint, server: string, error: ZkError): void {
+    debug('dial %s failed: %s', server, error.message);
+    this.failures.record(server, error, this.clock.now());
     this.counters.dialFailures++;
     if (connectionChannel.hasSubscribers) connectionChannel.publish({ sessionId, event: 'dial-failed', server, cause: summary(error) } satisfies ConnectionMessage);
     this.log?.dialFailed(sessionId, server, error);

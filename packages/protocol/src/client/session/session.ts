@@ -21,7 +21,6 @@ import { setWatches } from '../requests.js';
 import type { SessionState, StateChange } from '../types.js';
 import { ClientWatches } from '../watches/watches.js';
 import type { SessionOptions } from './options.js';
-import { ConnectFailures } from './attempts.js';
 import { SessionReport } from './session-report.js';
 import { AuthReplay } from './auth-replay.js';
 import { closeOnServer } from './close-session.js';
@@ -35,9 +34,6 @@ import { StateMachine, isConnected, refusalIn } from './session-state.js';
 import { authenticate } from './sasl.js';
 import { LazyStopSignal } from './stop-signal.js';
 import { SessionTimers } from './timers.js';
-
-/** Shared by every session (a closure per session would be one more object each). */
-const reportListenerError = (error: unknown): void => debug('a connect-attempt listener threw: %s', String(error));
 
 export class Session implements ConnectionEvents {
   private readonly machine: StateMachine;
@@ -68,8 +64,7 @@ export class Session implements ConnectionEvents {
   private renewing = false;
   /** The connection whose SASL exchange is under way: no pings on it until the server has accepted us. */
   private authenticating: Connection | null = null;
-  private readonly failures: ConnectFailures;
-  /** Counters, channels and log lines of the session's life (session-report.ts). */
+  /** Counters, channels, log lines and connect-failure listeners of the session's life (session-report.ts). */
   readonly report: SessionReport;
 
   constructor(options: SessionOptions) {
@@ -81,7 +76,6 @@ export class Session implements ConnectionEvents {
     this.hosts = new HostProvider(options.hosts, options.shuffle, options.random, options.reconnectDelay);
     this.queue = new RequestQueue(options.maxQueued);
     this.auth = new AuthReplay(options.credentials);
-    this.failures = new ConnectFailures(reportListenerError);
     this.report = new SessionReport(options.logger, options.clock, options.tls?.cert !== undefined || options.tls?.pfx !== undefined);
     this.timers = new SessionTimers(this.clock, {
       handshakeTimedOut: (limit) => this.conn?.close(new ConnectionLossError(`no handshake reply from ${this.describeConn()} within ${limit} ms`, true)),
@@ -125,10 +119,10 @@ export class Session implements ConnectionEvents {
 
   onStateChange(listener: (change: StateChange) => void): () => void { return this.machine.onChange(listener); }
 
-  /** The last failure of each host since the last handshake, oldest first. */
-  connectFailures(): ConnectAttempt[] { return this.failures.list(); }
+  /** The last failure of each host since the last handshake, oldest first, then the attempt under way (attempts.ts). */
+  connectFailures(): ConnectAttempt[] { return this.report.failures.list(this.clock.now()); }
 
-  onConnectFailure(listener: (attempt: ConnectAttempt) => void): () => void { return this.failures.on(listener); }
+  onConnectFailure(listener: (attempt: ConnectAttempt) => void): () => void { return this.report.failures.on(listener); }
 
   // ---- lifecycle -------------------------------------------------------------------------------------
 
@@ -153,40 +147,36 @@ export class Session implements ConnectionEvents {
 
   private async runLoop(): Promise<void> {
     while (!this.isOver) {
-      const { host, delay, reason } = this.hosts.next();
+      const { host, delay, within, reason } = this.hosts.next(this.clock.now());
       if (delay > 0) await sleep(delay, { signal: this.stopped.signal }, this.clock).catch(() => undefined);
       if (this.isOver) return;
+      const limit = within === undefined ? this.connectTimeout() : Math.min(within, this.connectTimeout());
       this.report.dialing(this.identity.id, describe(host), delay, reason);
       let transport: Transport;
+      this.report.failures.started(describe(host), 'dial', this.clock.now());
       try {
-        transport = await Transport.dial(host, { timeout: this.connectTimeout(), maxPacket: this.options.maxPacket, tls: this.options.tls, clock: this.clock });
+        transport = await Transport.dial(host, { timeout: limit, maxPacket: this.options.maxPacket, tls: this.options.tls, clock: this.clock });
       } catch (err) {
-        this.dialFailed(describe(host), err instanceof ZkError ? err : new ConnectionLossError(String(err), false, { cause: err }));
+        this.report.dialFailed(this.identity.id, describe(host), err instanceof ZkError ? err : new ConnectionLossError(String(err), false, { cause: err }));
         continue;
       }
       if (this.isOver) {
         transport.destroy();
         return;
       }
-      await this.runConnection(transport);
+      await this.runConnection(transport, limit);
     }
   }
 
-  /** This host gave no connection: onConnectFailure's listeners and the report hear it. */
-  private dialFailed(server: string, error: ZkError): void {
-    debug('dial %s failed: %s', server, error.message);
-    this.failures.record(server, error, this.clock.now());
-    this.report.dialFailed(this.identity.id, server, error);
-  }
-
   /** Runs one connection until it closes; the session itself takes its events (no closures per connection). */
-  private runConnection(transport: Transport): Promise<void> {
+  private runConnection(transport: Transport, handshakeLimit: number): Promise<void> {
     return new Promise((resolve) => {
       // Set first: the transport may report a close while the Connection is being built.
       this.connectionEnded = resolve;
       const conn = new Connection(transport, this, this.xids, this.options.maxPacket, this.clock);
       this.conn = conn;
-      this.timers.startHandshake(this.connectTimeout());
+      this.timers.startHandshake(handshakeLimit);
+      this.report.failures.started(describe(transport.address), 'handshake', this.clock.now());
       const request = this.identity.connectRequest(this.options.sessionTimeout);
       conn.sendConnect(request, this.options.canBeReadOnly, this.identity.negotiated > 0);
       if (request.sessionId === 0n && this.options.sasl === null) this.auth.replay(conn);
@@ -225,7 +215,7 @@ export class Session implements ConnectionEvents {
     const readOnly = response.readOnly === true;
     this.lastHeard = this.clock.now();
     this.hosts.connected();
-    this.failures.clear();
+    this.report.failures.clear();
     this.timers.stopExpiry();
     this.timers.startConnection(conn, this.identity.negotiated);
     // SASL, then the credentials: nothing of the caller's leaves, and the state does not move, until both are done.
@@ -271,12 +261,12 @@ export class Session implements ConnectionEvents {
     this.conn = null;
     this.timers.stopConnection();
     // Closed before the handshake was answered: this host failed to give us a session.
-    if (conn.lastHeard === 0 && !this.isOver) this.dialFailed(conn.server, error);
+    if (conn.lastHeard === 0 && !this.isOver) this.report.dialFailed(this.identity.id, conn.server, error);
     // The last frame counts as server contact for the client-side expiry (0: no handshake answer, counts for nothing).
     const negotiated = this.identity.negotiated;
     if (conn.lastHeard > this.lastHeard && negotiated > 0) this.lastHeard = conn.lastHeard;
     if (conn.lastHeard > 0 && !this.isOver) {
-      const delay = this.hosts.dropped(dropKind(conn, this.clock.now()), negotiated);
+      const delay = this.hosts.dropped(dropKind(conn, this.clock.now()), negotiated, this.clock.now());
       // An expiry closes its connection itself, and reports itself.
       if (this.machine.state !== 'expired') this.report.lost(this.identity.id, conn.server, error, delay, this.hosts.nextReason);
     }
@@ -359,7 +349,7 @@ export class Session implements ConnectionEvents {
     this.watches.sessionEnded(error, this.options.renewWatches);
     this.conn?.close(error);
     this.identity.renew();
-    this.hosts.dropped('expired', 0);
+    this.hosts.dropped('expired', 0, this.clock.now());
     this.renewing = this.options.renewWatches;
     this.transition('connecting');
   }

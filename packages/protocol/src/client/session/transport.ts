@@ -32,6 +32,8 @@ export class Transport {
   private closed = false;
   /** The other side ended the connection (a FIN, a reset), not this client. */
   private peerClosed = false;
+  /** It ended with a socket error (a reset, a broken pipe, a timeout) rather than the peer's orderly close. */
+  private broken = false;
   /** Frames that arrived before handlers were attached (the server may answer very fast). */
   private early: Uint8Array[] = [];
   /** A close that happened before handlers were attached, reported on attach. */
@@ -48,8 +50,8 @@ export class Transport {
       for (const chunk of reads.early) this.onData(chunk);
       reads.early = [];
     }
-    socket.on('error', (err) => this.finishByPeer(new ConnectionLossError(`socket error: ${err.message}`, true, { cause: err })));
-    socket.on('close', () => this.finishByPeer(new ConnectionLossError('connection closed by server', true)));
+    socket.on('error', (err) => this.finishByPeer(new ConnectionLossError(`socket error: ${err.message}`, true, { cause: err }), true));
+    socket.on('close', () => this.finishByPeer(new ConnectionLossError('connection closed by server', true), false));
   }
 
   static dial(address: HostAddress, options: DialOptions): Promise<Transport> {
@@ -107,6 +109,11 @@ export class Transport {
     return this.peerClosed;
   }
 
+  /** Ended by a socket error (the network or the peer's kernel broke it), not by the peer's orderly close. */
+  get brokenByNetwork(): boolean {
+    return this.broken;
+  }
+
   /** false: the socket's buffer is full, wait for `onceDrain` before writing more (the bytes were taken). */
   write(bytes: Uint8Array): boolean {
     if (this.closed) return true;
@@ -155,8 +162,11 @@ export class Transport {
     }
   }
 
-  private finishByPeer(error: ZkError): void {
-    if (!this.closed) this.peerClosed = true;
+  private finishByPeer(error: ZkError, broken: boolean): void {
+    if (!this.closed) {
+      this.peerClosed = true;
+      this.broken = broken;
+    }
     this.finish(error);
   }
 

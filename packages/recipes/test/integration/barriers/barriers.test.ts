@@ -23,7 +23,9 @@ describe('Barrier and DoubleBarrier', () => {
     expect(await settlesWithin(w, 200)).toBe(false);
     await b.remove();
     await w;
-    await new Barrier(c2!, `${root}/b`).wait({ timeout: 100 }); // already down: returns at once
+    // Already down: resolves (a wait for something that will never come would reject at its timeout instead). A
+    // timeout far above a round trip, so a loaded machine cannot turn the one read it takes into a TIMEOUT.
+    await new Barrier(c2!, `${root}/b`).wait({ timeout: 10_000 });
     await expect((async () => {
       await b.set();
       await new Barrier(c2!, `${root}/b`).wait({ timeout: 100 });

@@ -8,7 +8,7 @@ import { Counter, DistributedAtomicLong } from '@zkts/recipes';
 
 import { cutAtRandom, expireSession, victimClient } from '../../support/expiry.js';
 import { checkKazoo, compileCurator, curator, kazooCounter } from '../../support/foreign.js';
-import { childrenOf, rng, sharedServer, text, uniqueRoot } from '../../support/helpers.js';
+import { childrenOf, rng, sharedServer, testSeed, text, uniqueRoot } from '../../support/helpers.js';
 import { perTestResources } from '../../support/testbed.js';
 
 const { clients, proxies } = perTestResources();
@@ -70,7 +70,7 @@ describe('DistributedAtomicLong', () => {
   });
 
   it('8 incrementers × 250 through connection cuts: the final value is exact', async () => {
-    const seed = Number(process.env.CHAOS_SEED ?? Date.now() & 0xffff);
+    const seed = testSeed('counter chaos');
     const random = rng(seed);
     const path = `${uniqueRoot()}-long`;
     const victims = await Promise.all(Array.from({ length: 8 }, () => victimClient(clients, proxies, { sessionTimeout: 10_000 })));

@@ -7,7 +7,7 @@ import { SharedCount } from '@zkts/recipes';
 
 import { cutAtRandom, expireSession, victimClient } from '../../support/expiry.js';
 import { compileCurator, curator } from '../../support/foreign.js';
-import { rng, sharedServer, sleep, until, uniqueRoot } from '../../support/helpers.js';
+import { rng, sharedServer, sleep, testSeed, uniqueRoot, until } from '../../support/helpers.js';
 import { perTestResources } from '../../support/testbed.js';
 
 const { clients, proxies } = perTestResources();
@@ -72,7 +72,7 @@ describe('SharedCount', () => {
   });
 
   it('4 trySetCount incrementers × 150 through connection cuts: exact', async () => {
-    const seed = Number(process.env.CHAOS_SEED ?? Date.now() & 0xffff);
+    const seed = testSeed('shared count chaos');
     const random = rng(seed);
     const path = `${uniqueRoot()}-count`;
     const victims = await Promise.all([0, 1, 2, 3].map(() => victimClient(clients, proxies, { sessionTimeout: 10_000 })));

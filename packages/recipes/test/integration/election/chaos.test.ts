@@ -7,14 +7,14 @@
 // no other participant holds a term whose signal has not fired, and fencing tokens (the leader node's czxid)
 // never go back nor repeat for another node. Within 2× the session timeout after the faults stop there must be
 // exactly one leader, each participant in the election once, and all 5 persistent nodes, owned by the current
-// sessions. Replay a schedule with CHAOS_SEED=<seed>.
+// sessions. Replay a schedule with ZKTS_SEED=<seed> (the seed is printed first).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { basename, connect, type ZkClient } from '@zkts/protocol';
 import { LeaderElection, PersistentNode } from '@zkts/recipes';
 import { startEnsemble, startFaultProxy, type Ensemble, type FaultProxy } from '@zkts/testkit';
 
-import { childrenOf, rng, sleep, uniqueRoot } from '../../support/helpers.js';
+import { childrenOf, rng, sleep, testSeed, uniqueRoot } from '../../support/helpers.js';
 
 const CHAOS_MS = 60_000;
 const SESSION_TIMEOUT = 4000;
@@ -57,7 +57,7 @@ async function heal(ps: readonly FaultProxy[]): Promise<void> {
 
 describe('election chaos', () => {
   it(`5 participants with LeaderElection + PersistentNode under ${CHAOS_MS / 1000} s of kills, cuts and partitions`, async () => {
-    const seed = Number(process.env.CHAOS_SEED ?? Date.now() & 0xffff);
+    const seed = testSeed('election chaos');
     const random = rng(seed);
     const root = uniqueRoot('election-chaos');
     const electionDir = `${root}/election`;

@@ -8,7 +8,7 @@ import { LeaderSelector, type LeadershipCallback } from '@zkts/recipes';
 
 import { expireSession, victimClient } from '../../support/expiry.js';
 import { compileCurator, curator } from '../../support/foreign.js';
-import { childrenOf, rng, sharedServer, sleep, until, uniqueRoot } from '../../support/helpers.js';
+import { childrenOf, rng, sharedServer, sleep, testSeed, uniqueRoot, until } from '../../support/helpers.js';
 import { perTestResources } from '../../support/testbed.js';
 
 const { clients, proxies } = perTestResources();
@@ -151,7 +151,7 @@ describe('LeaderSelector', () => {
   });
 
   it('short chaos: cuts and partitions never leave two live members with un-fired signals', async () => {
-    const seed = Number(process.env.CHAOS_SEED ?? Date.now() & 0xffff);
+    const seed = testSeed('selector chaos');
     const random = rng(seed);
     const dir = `${uniqueRoot()}/selector`;
     const members = await Promise.all([0, 1, 2].map(() => victimClient(clients, proxies, { sessionTimeout: 2000, connectTimeout: 1000 })));

@@ -6,14 +6,14 @@
 // An observer checks at every state change of any member and every few ms that no item is in the sets of two
 // members whose signals have not fired. Once the faults stop, every member must hold a set, the sets must
 // split the items exactly, and in ZooKeeper each item's lock must be one node, written by its holder.
-// Replay a schedule with CHAOS_SEED=<seed>.
+// Replay a schedule with ZKTS_SEED=<seed> (the seed is printed first).
 import { describe, expect, it } from 'vitest';
 
 import type { ZkClient } from '@zkts/protocol';
 import { SetPartitioner } from '@zkts/recipes';
 
 import { expireSession, victimClient, type Victim } from '../../support/expiry.js';
-import { childrenOf, rng, sleep, text, uniqueRoot } from '../../support/helpers.js';
+import { childrenOf, rng, sleep, testSeed, text, uniqueRoot } from '../../support/helpers.js';
 import { perTestResources } from '../../support/testbed.js';
 
 const { clients, proxies } = perTestResources();
@@ -35,7 +35,7 @@ const fired = (signal: AbortSignal): Promise<void> =>
 
 describe('SetPartitioner chaos', () => {
   it(`5 members, 10 items, ${CHAOS_MS / 1000} s of cuts, freezes, partitions, an expiry and kills: never one item in two live sets; then an exact split`, async () => {
-    const seed = Number(process.env.CHAOS_SEED ?? Date.now() & 0xffff);
+    const seed = testSeed('partitioner chaos');
     const random = rng(seed);
     const path = uniqueRoot('partition-chaos');
     const violations: string[] = [];

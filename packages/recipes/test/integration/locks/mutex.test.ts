@@ -1,13 +1,16 @@
-// Mutex against the shared real server: exclusion, the seeds' read-modify-write counter, FIFO fairness with a
-// timing-out waiter, herd-freedom with 1,000 waiters, the lost-wakeup window, reentrancy, fencing tokens.
+// Mutex against the shared real server: exclusion (with a negative control: the same check catches a lock that
+// lets everyone in), the seeds' read-modify-write counter, FIFO fairness with a timing-out waiter, herd-freedom
+// with 1,000 waiters, the lost-wakeup window, reentrancy, fencing tokens.
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { afterEach, describe, expect, it } from 'vitest';
 
+import type { ZkClient } from '@zkts/protocol';
 import { LockBusyError, LockNotHeldError, Mutex, type LockHandle } from '@zkts/recipes';
 
 import { settleCleanups } from '../../../src/internal/cleanup.js';
 import { setTestHooks } from '../../../src/internal/test-hooks.js';
 
+import { CriticalSection, grantsEveryone, type Acquirable } from '../../support/exclusion.js';
 import { Clients, childrenOf, sleep, text, uniqueRoot, until } from '../../support/helpers.js';
 
 const clients = new Clients();
@@ -17,52 +20,53 @@ afterEach(async () => {
   await clients.closeAll();
 });
 
-/** Records the removeWatches requests this process sends and their outcome (from the client's diagnostics). */
-function watchRemovals(): { sessionId: bigint; path: string; err: number }[] {
-  const sent = new Map<string, { sessionId: bigint; path: string }>();
-  const done: { sessionId: bigint; path: string; err: number }[] = [];
-  const onRequest = (msg: unknown): void => {
-    const m = msg as { opName: string; sessionId: bigint; xid: number; path: string };
-    if (m.opName === 'removeWatches') sent.set(`${m.sessionId}/${m.xid}`, { sessionId: m.sessionId, path: m.path });
+/** Records the removeWatches requests this process sends and their outcome (from the client's zkts:request traces). */
+function watchRemovals(): { sessionId: bigint; path: string; errorCode: string | undefined }[] {
+  const done: { sessionId: bigint; path: string; errorCode: string | undefined }[] = [];
+  const onEnd = (msg: unknown): void => {
+    const t = msg as { op: string; sessionId: bigint; path: string; errorCode: string | undefined };
+    if (t.op === 'removeWatches') done.push({ sessionId: t.sessionId, path: t.path, errorCode: t.errorCode });
   };
-  const onReply = (msg: unknown): void => {
-    const m = msg as { opName: string; sessionId: bigint; xid: number; err: number };
-    const req = sent.get(`${m.sessionId}/${m.xid}`);
-    if (m.opName === 'removeWatches' && req !== undefined) done.push({ ...req, err: m.err });
-  };
-  subscribe('zkts:request', onRequest);
-  subscribe('zkts:reply', onReply);
-  stopRecording.push(() => {
-    unsubscribe('zkts:request', onRequest);
-    unsubscribe('zkts:reply', onReply);
-  });
+  subscribe('tracing:zkts:request:asyncEnd', onEnd);
+  stopRecording.push(() => unsubscribe('tracing:zkts:request:asyncEnd', onEnd));
   return done;
 }
 
+/** Each client takes its lock `rounds` times and runs the section across two round trips of its own session. */
+async function contend(holders: readonly (readonly [ZkClient, Acquirable])[], rounds: number, section: CriticalSection): Promise<void> {
+  await Promise.all(
+    holders.map(async ([c, lock]) => {
+      for (let i = 0; i < rounds; i++) {
+        const lease = await lock.acquire({ timeout: 30_000 });
+        await section.run(() => c.exists('/'));
+        await lease.release();
+      }
+    }),
+  );
+}
+
 describe('Mutex', () => {
-  it('mutual exclusion: 8 clients × 200 rounds, never two in the critical section', async () => {
-    const root = uniqueRoot();
+  it('mutual exclusion: 8 clients × 200 rounds, never two in the critical section, no increment lost', async () => {
+    const dir = `${uniqueRoot()}/lock`;
     const cs = await clients.many(8);
-    let inside = 0;
-    let violations = 0;
-    let rounds = 0;
-    await Promise.all(
-      cs.map(async (c) => {
-        const m = new Mutex(c, `${root}/lock`);
-        for (let i = 0; i < 200; i++) {
-          const lease = await m.acquire({ timeout: 30_000 });
-          inside++;
-          if (inside !== 1) violations++;
-          if (i % 50 === 0) await sleep(1); // sometimes yield inside, so a second holder would be seen
-          inside--;
-          rounds++;
-          await lease.release();
-        }
-      }),
-    );
-    expect(violations).toBe(0);
-    expect(rounds).toBe(1600);
-    expect(await childrenOf(cs[0]!, `${root}/lock`)).toEqual([]);
+    const section = new CriticalSection();
+    await contend(cs.map((c) => [c, new Mutex(c, dir)] as const), 200, section);
+    expect(section.sections).toBe(1600);
+    expect(section.violations).toBe(0);
+    expect(section.peak).toBe(1);
+    expect(section.cell).toBe(1600);
+    expect(await childrenOf(cs[0]!, dir)).toEqual([]);
+  });
+
+  it('negative control: the same check catches a lock that grants everyone', async () => {
+    const dir = `${uniqueRoot()}/lock`;
+    const cs = await clients.many(8);
+    const section = new CriticalSection();
+    await contend(cs.map((c) => [c, grantsEveryone(c, dir)] as const), 20, section);
+    expect(section.sections).toBe(160);
+    expect(section.peak).toBeGreaterThan(1);
+    expect(section.violations).toBeGreaterThan(0);
+    expect(section.lostUpdates).toBeGreaterThan(0);
   });
 
   it('100 workers read-modify-write a counter node under the lock (no version checks) → exactly 100', async () => {
@@ -114,7 +118,7 @@ describe('Mutex', () => {
     // It left no watch behind on the node it waited for (waiter 1's): its client removed it on the server.
     // (ZooKeeper's checkWatches cannot show this: it answers for any session while others watch the path.)
     const waitedFor = (await mutexes[1]!.participants())[2]!.node;
-    expect(removals).toContainEqual({ sessionId: cs[2]!.sessionId, path: waitedFor, err: 0 });
+    expect(removals).toContainEqual({ sessionId: cs[2]!.sessionId, path: waitedFor, errorCode: undefined });
     expect((await childrenOf(cs[0]!, dir)).length).toBe(6); // head + 5 waiters, the timed-out one is gone
     await head.release();
     await Promise.all(waiters);
@@ -136,15 +140,10 @@ describe('Mutex', () => {
       const head = await new Mutex(cs[0]!, dir).acquire();
       const n = 1000;
       const mutexes = Array.from({ length: n }, (_, i) => new Mutex(cs[i % cs.length]!, dir));
-      let inside = 0;
-      let violations = 0;
-      let granted = 0;
-      const all = mutexes.map(async (m) => {
+      const section = new CriticalSection();
+      const all = mutexes.map(async (m, i) => {
         const l = await m.acquire({ timeout: 100_000 });
-        inside++;
-        if (inside !== 1) violations++;
-        granted++;
-        inside--;
+        await section.run(() => cs[i % cs.length]!.exists(dir));
         await l.release();
       });
       while ((await childrenOf(cs[0]!, dir)).length < n + 1) await sleep(50);
@@ -152,8 +151,9 @@ describe('Mutex', () => {
       while (mutexes.reduce((s, m) => s + m.stats.watches, 0) < n) await sleep(20);
       await head.release();
       await Promise.all(all);
-      expect(granted).toBe(n);
-      expect(violations).toBe(0);
+      expect(section.sections).toBe(n);
+      expect(section.violations).toBe(0);
+      expect(section.cell).toBe(n);
       const wakeups = mutexes.reduce((s, m) => s + m.stats.wakeups, 0);
       const listings = mutexes.reduce((s, m) => s + m.stats.listings, 0);
       // n releases to wait for (the head's + n-1 waiters'), one wakeup each: exactly n.
@@ -274,15 +274,15 @@ describe('Mutex', () => {
     const dir = `${root}/lock`;
     const created: string[] = [];
     const onRequest = (msg: unknown): void => {
-      const m = msg as { opName?: string; path?: string };
-      if (m.opName === 'createContainer' && m.path !== undefined) created.push(m.path);
+      const m = msg as { op?: string; path?: string };
+      if (m.op === 'createContainer' && m.path !== undefined) created.push(m.path);
     };
-    subscribe('zkts:request', onRequest);
+    subscribe('tracing:zkts:request:start', onRequest);
     let a: LockHandle;
     try {
       a = await new Mutex(cs[0]!, dir, { data: 'worker-a' }).acquire();
     } finally {
-      unsubscribe('zkts:request', onRequest);
+      unsubscribe('tracing:zkts:request:start', onRequest);
     }
     // Parents are made with createContainer (Curator's creatingParentContainersIfNeeded), lazily: after NoNode.
     expect(created).toEqual([root, dir]);

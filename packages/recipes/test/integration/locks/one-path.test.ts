@@ -1,12 +1,14 @@
-// Every kind of zkts lock on ONE path, against the shared server: Mutex and ReadWriteLock writers
-// exclude everyone, readers share, nobody waits forever; and with mixed kinds queued (kazoo's names included),
-// each waiter still gets exactly one watch event per handoff.
+// Every kind of zkts lock on ONE path, against the shared server: Mutex and ReadWriteLock writers exclude
+// everyone, readers share, nobody waits forever (a negative control shows the checks catch locks that let everyone
+// in); and with mixed kinds queued (kazoo's names included), each waiter still gets exactly one watch event per
+// handoff.
 import { randomBytes } from 'node:crypto';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { Mutex, ReadWriteLock, type Lockable } from '@zkts/recipes';
 
+import { grantsEveryone, type Acquirable } from '../../support/exclusion.js';
 import { Clients, childrenOf, sleep, uniqueRoot } from '../../support/helpers.js';
 import { checkOverlaps, type Held } from '../../support/overlaps.js';
 
@@ -17,6 +19,37 @@ interface Contender {
   readonly kind: 'read' | 'write';
   readonly who: string;
   readonly lock: Lockable & { readonly stats: { watches: number; wakeups: number } };
+}
+
+/**
+ * Each contender takes its lock `rounds` times and holds it across a timer (readers linger, so they meet),
+ * recording the interval it held on one clock and, in process, whether it found a holder it excludes inside.
+ */
+async function holdRounds(
+  contenders: readonly { kind: 'read' | 'write'; who: string; lock: Acquirable }[],
+  rounds: number,
+): Promise<{ held: Held[]; seenInside: number }> {
+  const held: Held[] = [];
+  let writersIn = 0;
+  let readersIn = 0;
+  let seenInside = 0; // in-process check, on top of the interval check
+  await Promise.all(
+    contenders.map(async ({ kind, who, lock }, n) => {
+      for (let round = 0; round < rounds; round++) {
+        const lease = await lock.acquire({ timeout: 30_000 }); // a lost wakeup would end in TIMEOUT
+        const start = process.hrtime.bigint();
+        if (writersIn > 0 || (kind === 'write' && readersIn > 0)) seenInside++;
+        if (kind === 'write') writersIn++;
+        else readersIn++;
+        await sleep(kind === 'write' ? 1 : 2 + ((n + round) % 4));
+        if (kind === 'write') writersIn--;
+        else readersIn--;
+        held.push({ kind, who, start, end: process.hrtime.bigint() });
+        await lease.release();
+      }
+    }),
+  );
+  return { held, seenInside };
 }
 
 describe('one path, every kind of zkts lock', () => {
@@ -30,26 +63,7 @@ describe('one path, every kind of zkts lock', () => {
       else if (i < 8) contenders.push({ kind: 'write', who: `writer-${i}`, lock: new ReadWriteLock(c, dir).writeLock });
       else contenders.push({ kind: 'read', who: `reader-${i}`, lock: new ReadWriteLock(c, dir).readLock });
     }
-    const held: Held[] = [];
-    let writersIn = 0;
-    let readersIn = 0;
-    let seenInside = 0; // in-process check, on top of the interval check
-    await Promise.all(
-      contenders.map(async ({ kind, who, lock }, n) => {
-        for (let round = 0; round < 6; round++) {
-          const lease = await lock.acquire({ timeout: 30_000 }); // a lost wakeup would end in TIMEOUT
-          const start = process.hrtime.bigint();
-          if (writersIn > 0 || (kind === 'write' && readersIn > 0)) seenInside++;
-          if (kind === 'write') writersIn++;
-          else readersIn++;
-          await sleep(kind === 'write' ? 1 : 2 + ((n + round) % 4)); // readers linger, so they meet
-          if (kind === 'write') writersIn--;
-          else readersIn--;
-          held.push({ kind, who, start, end: process.hrtime.bigint() });
-          await lease.release();
-        }
-      }),
-    );
+    const { held, seenInside } = await holdRounds(contenders, 6);
     const report = checkOverlaps(held);
     console.info(`one path (library): ${report.grants} grants (${report.writes} writes, ${report.reads} reads), ${report.overlaps} overlaps, up to ${report.maxConcurrentReaders} readers at once`);
     expect(report.overlaps, report.examples.join('\n')).toBe(0);
@@ -65,6 +79,21 @@ describe('one path, every kind of zkts lock', () => {
       contenders.filter((x) => x.kind === k).reduce((s, x) => s + x.lock.stats[f], 0);
     console.info(`  wakeups/watches: readers ${sum('read', 'wakeups')}/${sum('read', 'watches')}, writers ${sum('write', 'wakeups')}/${sum('write', 'watches')}`);
     expect(await childrenOf(cs[0]!, dir)).toEqual([]);
+  });
+
+  it('negative control: the same checks catch locks that grant everyone', async () => {
+    const dir = `${uniqueRoot()}/lock`;
+    const cs = await clients.many(5);
+    const contenders = Array.from({ length: 20 }, (_, i) => ({
+      kind: i < 8 ? ('write' as const) : ('read' as const),
+      who: `broken-${i}`,
+      lock: grantsEveryone(cs[i % cs.length]!, dir),
+    }));
+    const { held, seenInside } = await holdRounds(contenders, 2);
+    const report = checkOverlaps(held);
+    expect(report.grants).toBe(40);
+    expect(report.overlaps).toBeGreaterThan(0);
+    expect(seenInside).toBeGreaterThan(0);
   });
 
   it('herd count with mixed kinds queued (kazoo nodes too): one watch event per handoff', async () => {

@@ -60,6 +60,9 @@ describe('PersistentNode', () => {
     const again = await other.getData(path);
     expect(again.stat.czxid > first.czxid).toBe(true);
     expect(text(again.data)).toBe('v2');
+    // The victim's client learns of its node from the create's reply, which comes through the proxy and may
+    // arrive after another client has already read the node: wait for the reply rather than race it.
+    expect(await node.awaitCreated({ timeout: 5000 })).toBe(path);
     expect(node.currentPath).toBe(path);
   });
 });

@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { LOCK_MARKERS } from '../../../src/locks/lock-rule.js';
 import { compareSequence, formatSequence, parseContender, parseSequence, sortContenders } from '../../../src/internal/names.js';
 
+import { BOUNDARY_CASES, namesOf } from '../../support/sequence-boundary.js';
+
 const UUID = '0f8fad5b-d9cb-469f-a165-70867728950e';
 const curator = (seq: string, marker = 'lock-'): string => `_c_${UUID}-${marker}${seq}`;
 
@@ -81,10 +83,18 @@ describe('ordering', () => {
     expect(sortContenders(names, LOCK_MARKERS).map((c) => c.sequence)).toEqual([1, 2, 3, 10]);
   });
 
-  it('keeps creation order across the wrap (string order would put the negatives first)', () => {
-    const seqs = [2147483645, 2147483646, 2147483647, -2147483648, -2147483647];
-    const names = [...seqs].reverse().map((s) => curator(formatSequence(s)));
-    expect(sortContenders(names, LOCK_MARKERS).map((c) => c.sequence)).toEqual(seqs);
+  // The same listings as the Curator side (test/integration/locks/sequence-order.test.ts): zkts keeps creation
+  // order in every one; Curator's text order parts from it wherever `parts` says.
+  for (const c of BOUNDARY_CASES) {
+    it(`keeps creation order at the 2^31 wrap: ${c.what}`, () => {
+      expect(sortContenders(namesOf(c), LOCK_MARKERS).map((x) => x.sequence)).toEqual(c.created);
+    });
+  }
+
+  it('serial arithmetic is a total order only within 2^31: exactly 2^31 apart, each precedes the other', () => {
+    // Live contenders of one directory are never that far apart (2^31 child changes while the oldest waits).
+    expect(compareSequence(0, -2147483648)).toBeLessThan(0);
+    expect(compareSequence(-2147483648, 0)).toBeLessThan(0);
   });
 
   it('puts a downgraded read node (same sequence as its write node) before the write node', () => {

@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { startServer, type Logger } from '@zkts/server';
 
 import { rawConnect } from '../../support/raw.js';
-import { baseFrames, fuzzSeed, handshakeFrame, mutate, prng } from '../../support/fuzz-frames.js';
+import { baseFrames, handshakeFrame, mutate, prng } from '../../support/fuzz-frames.js';
+import { testSeed } from '../../../../../test/support/seed.js';
 import { goodSession } from './good-session.js';
 
 const FRAMES = 100_000;
@@ -14,8 +15,7 @@ const PARALLEL = 4;
 
 describe('hostile input: fuzzing', () => {
   it(`${FRAMES} mutated frames leave the server up and a good session unharmed`, async () => {
-    const seed = fuzzSeed();
-    console.info(`fuzz seed ${seed} (ZKTS_SEED=${seed} replays it)`);
+    const seed = testSeed('server fuzz');
     const warnings: string[] = [];
     const logger: Logger = { debug() {}, info() {}, warn: (m) => warnings.push(m) };
     await using server = await startServer({ maxBuffer: 64 * 1024, logger });

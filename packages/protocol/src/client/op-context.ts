@@ -1,0 +1,94 @@
+/**
+ * OpContext: what every client operation (operations.ts) is handed: the chroot and limits, the session's
+ * watches, and the two ways to send a request, `call` (a write: never repeated by itself) and `read` (safe to
+ * repeat: retried under a retry policy). Every request the API sends starts in `call`: counted there for
+ * stats(), and traced on zkts:request when someone subscribes (request-trace.ts); each try of a retried read is
+ * its own request.
+ */
+import type { Chroot } from './chroot.js';
+import type { Clock } from './clock.js';
+import { requestChannel } from './diagnostics.js';
+import type { Dispatcher } from './dispatcher.js';
+import { Call, type CallEnv, type RequestSpec } from './request.js';
+import { TracedRequest, attemptIn } from './request-trace.js';
+import { retrying, type RetryPolicy } from './retry.js';
+import type { Session } from './session/session.js';
+import { RequestStats } from './stats.js';
+import type { CallOptions } from './types.js';
+import { checkTimeout } from './validation.js';
+import type { WatchRequestContext } from './watches/watch-requests.js';
+import type { ClientWatches } from './watches/watches.js';
+
+/** What OpContext is made of besides the session (the client's resolved options). */
+export interface OpContextOptions {
+  readonly root: Chroot;
+  readonly maxPacket: number;
+  /** ms; 0: no limit. */
+  readonly requestTimeout: number;
+  readonly retry: RetryPolicy | undefined;
+  readonly clock: Clock;
+  readonly dispatcher: Dispatcher;
+}
+
+/** What every operation is handed: the chroot and limits, the session's watches, and the two ways to send a request. */
+export class OpContext implements WatchRequestContext {
+  readonly root: Chroot;
+  readonly maxPacket: number;
+  readonly watches: ClientWatches;
+  /** Requests and failures counted for stats(). */
+  readonly stats = new RequestStats();
+  private readonly session: Session;
+  private readonly requestTimeout: number;
+  private readonly retryPolicy: RetryPolicy | undefined;
+  private readonly clock: Clock;
+  private readonly env: CallEnv;
+
+  constructor(session: Session, options: OpContextOptions) {
+    this.session = session;
+    this.watches = session.watches;
+    this.root = options.root;
+    this.maxPacket = options.maxPacket;
+    this.requestTimeout = options.requestTimeout;
+    this.retryPolicy = options.retry;
+    this.clock = options.clock;
+    this.env = { dispatcher: options.dispatcher, canceller: session, clock: options.clock, stats: this.stats };
+  }
+
+  get sessionOver(): boolean {
+    return this.session.isOver;
+  }
+
+  /**
+   * A request that must not be repeated by itself (a write): one Call, handed to the session. `attempt` > 1:
+   * the client's own retry sent it again (else the options may say so: idempotent.ts).
+   */
+  call<T>(spec: RequestSpec<T>, options: CallOptions | undefined, attempt = 1): Promise<T> {
+    const timeout = options?.timeout;
+    checkTimeout(timeout);
+    const limit = timeout ?? this.requestTimeout;
+    const signal = options?.signal;
+    const cancel = signal === undefined && limit <= 0 ? undefined : { signal, timeout: limit };
+    this.stats.request(spec.op);
+    if (requestChannel.hasSubscribers) return this.traced(spec, cancel, Math.max(attempt, attemptIn(options)));
+    const call = new Call(spec, this.env, cancel);
+    if (call.phase === 'queued') this.session.submit(call);
+    return call.promise;
+  }
+
+  /** call() with a zkts:request trace: made, submitted inside its `start`, ended (request-trace.ts). */
+  private traced<T>(spec: RequestSpec<T>, cancel: { signal: AbortSignal | undefined; timeout: number } | undefined, attempt: number): Promise<T> {
+    const trace = new TracedRequest(spec.op, spec.path, spec.ops, this.session.sessionId, attempt);
+    return trace.run(() => {
+      const call = new Call(spec, this.env, cancel, trace);
+      if (call.phase === 'queued') this.session.submit(call);
+      return call.promise;
+    });
+  }
+
+  /** A request that is safe to repeat: retried under the call's or the client's retry policy, if any. */
+  read<T>(spec: RequestSpec<T>, options: CallOptions | undefined): Promise<T> {
+    const policy = options?.retry ?? this.retryPolicy;
+    if (policy === undefined) return this.call(spec, options);
+    return retrying((attempt) => this.call(spec, options, attempt), policy, this.clock, options?.signal);
+  }
+}
