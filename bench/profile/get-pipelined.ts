@@ -10,7 +10,7 @@ import nzk from 'node-zookeeper-client';
 import * as zktsSource from '@zkts/protocol';
 
 import { benchServer } from '../harness/server.js';
-import { withOpenTelemetry } from './with-otel.js';
+import { withOpenTelemetry } from '../clients/otel.js';
 
 type Done = (err: unknown) => void;
 interface S { get(path: string, done: Done): void; close(): Promise<void> }

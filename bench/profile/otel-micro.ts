@@ -4,7 +4,7 @@
 // noise. CPU µs per request from process.cpuUsage. Run: node --conditions=zkts-source --import tsx bench/profile/otel-micro.ts [rounds]
 import { tracingChannel } from 'node:diagnostics_channel';
 
-import { withOpenTelemetry } from './with-otel.js';
+import { withOpenTelemetry } from '../clients/otel.js';
 
 const channel = tracingChannel('zkts:request');
 const N = Number(process.env.N ?? 200_000);
