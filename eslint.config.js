@@ -21,7 +21,7 @@ const family = (up) => rule(
   `^${up}(?!errors\\.js$|[a-z-]+/index\\.js$)`,
   "A recipe family reaches internal/ and other families only through their index.ts (or the public errors.ts).",
 );
-const recipeFamilies = ['locks', 'election', 'counters', 'groups', 'queues', 'leases', 'nodes', 'barriers', 'cache', 'discovery', 'inspect', 'quotas'];
+const recipeFamilies = ['locks', 'election', 'counters', 'groups', 'queues', 'leases', 'nodes', 'barriers', 'cache', 'discovery', 'inspect', 'quotas', 'compression'];
 const zones = [
   {
     // Outside the recipes package nothing reaches into its src/ (internal/ least of all), nor into any other

@@ -28,7 +28,7 @@ const zktsWith = (mod: Mod) => async (cs: string): Promise<S> => {
   let lastD: Done | undefined; let lastOk: (() => void) | undefined;
   return {
     get: (p, done) => { if (done !== lastD) { lastD = done; lastOk = ok(done); } void c.getData(p).then(lastOk, done); },
-    close: () => c.close(),
+    close: async () => { await c.close(); },
   };
 };
 const zkts = zktsWith(zktsSource);

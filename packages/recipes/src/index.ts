@@ -5,13 +5,13 @@
 // from src by path.
 export {
   Mutex, ReadWriteLock, ReadLock, WriteLock, ExclusiveLock, Semaphore, MultiLock, attemptRevoke, onRevocationRequest, REVOKE_MESSAGE,
-  type ExclusiveLockOptions, type LockOwner, type SemaphoreLease, type SemaphoreOptions, type MultiLockHandle, type LockOptions,
+  type ExclusiveLockOptions, type LockOwner, type SemaphoreLease, type SemaphoreOptions, type SemaphoreLayout, type MultiLockHandle, type LockOptions,
   type Lockable, type Participant, type ContenderKind, type LockStats, type ExpiryPolicy, type LockHandle, type LostOn,
 } from './locks/index.js';
 export {
   RecipeError, LockNotHeldError, LockBusyError, LockUpgradeError, LockLostError, RecipeArgumentError, RecipeClosedError,
   CounterOutcomeUnknownError, OutcomeUnknownError, DataFormatError, InstanceFormatError, ServiceNotRegisteredError,
-  QueueItemCorruptError,
+  QueueItemCorruptError, CompressedDataError, DecompressedTooLargeError, QueueEmptyError,
   type RecipeErrorCode,
 } from './errors.js';
 // The two contract types every recipe takes, and the tracing channels' names and context types; the rest of
@@ -25,7 +25,7 @@ export {
 export {
   LeaderElection, LeaderSelector,
   type LeaderElectionOptions, type ElectionParticipant, type Leadership, type ElectionStats, type LeaderSelectorOptions,
-  type LeadershipCallback, type SelectorTerm, type SelectorStats,
+  type LeadershipCallback, type SelectorTerm, type SelectorStats, type SelectorLayout,
 } from './election/index.js';
 export {
   PersistentNode, PersistentTtlNode, PersistentWatcher,
@@ -34,16 +34,16 @@ export {
 } from './nodes/index.js';
 export { Barrier, DoubleBarrier } from './barriers/index.js';
 export {
-  Queue, LockingQueue, DistributedQueue, DistributedPriorityQueue, DistributedDelayQueue, DistributedIdQueue, CuratorQueueBase,
+  Queue, SimpleDistributedQueue, LockingQueue, DistributedQueue, DistributedPriorityQueue, DistributedDelayQueue, DistributedIdQueue, CuratorQueueBase,
   bytesSerializer,
   type LockingQueueOptions, type LockedEntry, type PutOptions, type CuratorQueueOptions, type QueueSerializer,
   type QueueConsumerStats,
 } from './queues/index.js';
 export { NonBlockingLease, MultiNonBlockingLease, type NonBlockingLeaseOptions, type LeaseTerm } from './leases/index.js';
 export {
-  DistributedAtomicLong, Counter, SharedCount,
-  type DistributedAtomicLongOptions, type AtomicResult, type PromotedToLock, type CounterOptions, type CounterChange,
-  type CasStats, type VersionedCount,
+  DistributedAtomicLong, DistributedAtomicInteger, Counter, SharedCount, SharedValue,
+  type DistributedAtomicLongOptions, type DistributedAtomicIntegerOptions, type AtomicResult, type PromotedToLock, type CounterOptions, type CounterChange,
+  type CasStats, type VersionedCount, type VersionedValue,
 } from './counters/index.js';
 export {
   TreeCache, NodeCache, ChildrenCache, CacheDecodeError, CacheReadError, watchData, watchChildren,
@@ -72,3 +72,6 @@ export {
   setQuota, getQuota, listQuotas, deleteQuota, QuotaConflictError, QuotaFormatError,
   type Quota, type QuotaLimits, type QuotaUsage, type SetQuotaOptions, type DeleteQuotaOptions, type QuotaReadOptions,
 } from './quotas/index.js';
+export {
+  compressLikeCurator, decompressLikeCurator, gunzipDecoder, DEFAULT_MAX_DECOMPRESSED_BYTES, type DecompressOptions,
+} from './compression/index.js';

@@ -12,7 +12,7 @@ import { reconnectDelayOption, type DelayRange } from './session/reconnect-delay
 export const CLIENT_OPTION_KEYS = [
   'sessionTimeout', 'connectTimeout', 'maxPacket', 'canBeReadOnly', 'auth', 'sasl', 'tls', 'whileSuspended', 'maxQueued',
   'requestTimeout', 'shuffle', 'sessionId', 'sessionPassword', 'renewSession', 'renewWatches', 'trackEnsemble', 'retry',
-  'clock', 'logger', 'reconnectDelay', 'random', 'waitForServer',
+  'clock', 'logger', 'reconnectDelay', 'random', 'waitForServer', 'backgroundWrites',
 ] as const;
 
 /** connect()'s options: ClientOptions plus the wait's signal and timeout. */
@@ -42,6 +42,7 @@ export function checkClientOptions(options: unknown, where: string, keys: readon
   checkObjectWith(o['logger'], 'logger', ['debug', 'info', 'warn', 'error'], false);
   checkFunction(o['random'], 'random');
   reconnectDelayOption(o['reconnectDelay'] as DelayRange | undefined);
+  checkBackgroundWrites(o['backgroundWrites']);
   const id = o['sessionId'];
   if (id !== undefined && (typeof id !== 'bigint' || id < 0n || id > MAX_SESSION_ID)) {
     throw new InvalidArgumentError('sessionId', `sessionId must be a bigint in 0..2^64-1, got ${describeValue(id)}`);
@@ -57,4 +58,14 @@ export function checkClientOptions(options: unknown, where: string, keys: readon
     checkSignal(o['signal']);
     checkTimeout(o['timeout']);
   }
+}
+
+/** `backgroundWrites: { maxAttempts, maxTime }`: at least one try, a time that fits a timer. */
+function checkBackgroundWrites(value: unknown): void {
+  if (value === undefined) return;
+  checkObjectWith(value, 'backgroundWrites', [], false);
+  checkOptionKeys(value, ['maxAttempts', 'maxTime'], 'backgroundWrites');
+  const o = value as Record<string, unknown>;
+  checkInteger(o['maxAttempts'], 'backgroundWrites.maxAttempts', 1, Number.MAX_SAFE_INTEGER);
+  checkTimeout(o['maxTime'], 'backgroundWrites.maxTime');
 }

@@ -2,12 +2,13 @@
  * ZkClient: the public API. Each operation is one line calling its body in operations.ts (validation, the
  * chroot, the request spec) with the client's OpContext, which hands requests to the session
  * (session/session.ts); the session owns the state, the connections and the watches. This file holds no state
- * of its own beyond its configuration and its on/once registrations (events.ts): it calls methods and reads
- * getters.
+ * of its own beyond its configuration, its on/once registrations (events.ts) and the background writes it
+ * finishes (background-writes.ts): it calls methods and reads getters.
  */
 import { InvalidArgumentError, type ConnectAttempt } from '../errors/errors.js';
 import { DEFAULT_MAX_PACKET } from '../codec/jute/reader.js';
-import { pickCallOptions, raceCancel } from './cancel.js';
+import { raceCancel } from './cancel.js';
+import { BackgroundWrites } from './background-writes.js';
 import { trackEnsemble } from './ensemble-tracker.js';
 import { systemClock, type Clock } from './clock.js';
 import { Chroot } from './chroot.js';
@@ -18,6 +19,7 @@ import { Dispatcher } from './dispatcher.js';
 import { ClientListeners, checkEventName, type ClientEventListener, type ClientEvents } from './events.js';
 import * as op from './operations.js';
 import { OpContext } from './op-context.js';
+import { namespaceNode, namespaceRoot } from './namespace.js';
 import { sessionOptions } from './session/options.js';
 import { Session } from './session/session.js';
 import { describe as hostLabel } from './session/transport.js';
@@ -25,27 +27,29 @@ import { stateStream, waitConnected } from './state-waits.js';
 import { clientStats, type ClientStats } from './stats.js';
 import { checkCallOptions, checkCredentials, checkFunction, checkSignal, toBytes } from './validation.js';
 import { checkOptionKeys, describeValue } from '../errors/option-keys.js';
-import { CLIENT_OPTION_KEYS, CONNECT_OPTION_KEYS, checkClientOptions } from './client-options.js';
+import { CLIENT_OPTION_KEYS, checkClientOptions } from './client-options.js';
 import type {
   ACL,
   CallOptions,
   CheckWatchType,
   ClientOptions,
+  CloseReport,
   CreateOptions,
   Data,
   Op,
   OpResult,
+  PendingWrite,
   PersistentWatch,
   ReadOp,
   ReadResult,
   RemoveWatchType,
+  RemoveWatcherType,
   SessionState,
   Stat,
   StateChange,
   WatchEvent,
   WatchListener,
   WatchOptions,
-  ReconfigOptions,
 } from './types.js';
 import type { AdminCalls, GetChildrenResult, GetDataResult, Watched } from './types.js';
 
@@ -76,6 +80,10 @@ export class ZkClient implements AsyncDisposable {
   private readonly ops: OpContext;
   /** Registrations of on/once (events.ts), made on the first. */
   private listeners: ClientListeners | null = null;
+  private readonly isView: boolean = false; // a namespace view (namespace()) does not own the session
+  /** Guaranteed deletes and protected-create clean-ups still being finished (background-writes.ts). */
+  private readonly background: BackgroundWrites;
+  private closing: Promise<CloseReport> | undefined;
   /** Admin calls (reconfig), kept apart so nobody reconfigures an ensemble by accident. */
   readonly admin: AdminCalls;
 
@@ -89,10 +97,12 @@ export class ZkClient implements AsyncDisposable {
     this.waitForServer = options.waitForServer ?? false;
     this.hosts = parsed.hosts.map((h: HostAddress) => hostLabel(h));
     this.clock = options.clock ?? systemClock;
-    const dispatcher = new Dispatcher(listenerErrors(options.logger));
+    const report = listenerErrors(options.logger);
+    const dispatcher = new Dispatcher(report);
     const shared = { root: this.root, maxPacket: this.maxPacket, clock: this.clock, dispatcher };
     this.session = new Session(sessionOptions(parsed.hosts, options, { ...shared, sessionTimeout: this.requestedTimeout }));
     this.ops = new OpContext(this.session, { ...shared, requestTimeout: options.requestTimeout ?? 0, retry: options.retry });
+    this.background = new BackgroundWrites({ connected: (o) => this.connected(o), isOver: () => this.session.isOver }, options, this.clock, report);
     this.admin = { reconfig: (o) => op.reconfig(this.ops, o) };
     if (options.trackEnsemble === true) this.stopTracking = trackEnsemble(this);
   }
@@ -197,10 +207,30 @@ export class ZkClient implements AsyncDisposable {
     return this.session.onConnectFailure(listener);
   }
 
-  /** Ends the session (its ephemeral nodes go at once) and rejects whatever is pending with ClientClosedError. Idempotent. */
-  close(): Promise<void> {
-    this.stopTracking?.();
-    return this.session.close();
+  /** A view under `path` sharing this session, state and watches (Curator's usingNamespace; namespace.ts): every path relative to `path`, events' too, its node made on first use; views nest; its close() leaves the session open. */
+  namespace(path: string): ZkClient {
+    const root = namespaceRoot(this.root, path);
+    const ops = this.ops.under(root, namespaceNode(() => this.mkdirp(path)));
+    return Object.assign(Object.create(ZkClient.prototype) as ZkClient, this, { root, ops, isView: true, listeners: null, stopTracking: undefined });
+  }
+
+  /** The background writes not finished yet (guaranteed deletes, protected-create clean-ups), oldest first; also `'backgroundWrite'` events. */
+  get pendingWrites(): PendingWrite[] {
+    return this.background.pending;
+  }
+
+  /**
+   * Ends the session (its ephemeral nodes go at once), rejects whatever is pending with ClientClosedError, and
+   * resolves with the background writes it stopped (`unfinished`: those paths may still exist). Idempotent.
+   */
+  close(): Promise<CloseReport> {
+    if (this.isView) return Promise.resolve({ unfinished: [] });
+    return (this.closing ??= (async () => {
+      this.stopTracking?.();
+      const unfinished = this.background.cancelAll();
+      await this.session.close();
+      return { unfinished };
+    })());
   }
 
   /** The same as close(), for `await using zk = await connect(…)`. */
@@ -212,19 +242,20 @@ export class ZkClient implements AsyncDisposable {
 
   /**
    * Creates a node and resolves with its path (sequential nodes get a suffix) and Stat. Fails with NODE_EXISTS,
-   * NO_NODE (no parent)… With `{ protected: true }`, Curator's protection against a lost reply.
+   * NO_NODE (no parent)… `{ protected: true }`: Curator's protection, and no orphan after a timeout or abort.
    */
   create(path: string, data?: Data | null, options: CreateOptions = NO_OPTIONS): Promise<{ path: string; stat: Stat }> {
-    if (options?.protected === true) return op.protectedCreate(this.ops, this, path, data, options);
+    if (options?.protected === true) return op.protectedCreate(this.ops, this, this.background, path, data, options);
     return op.create(this.ops, path, data, options);
   }
 
   /**
    * Deletes a node; with `{ version }`, only at that version (else BAD_VERSION). Fails with NO_NODE, NOT_EMPTY.
-   * With `{ guaranteed: true }`, retried across reconnects until done or the session is gone.
+   * With `{ guaranteed: true }`, finished in the background across reconnects and session renewals (see
+   * `pendingWrites`); the call waits for it, and a caller's signal/timeout ends only the wait.
    */
   delete(path: string, options: CallOptions & { version?: number; guaranteed?: boolean } = NO_OPTIONS): Promise<void> {
-    if (options?.guaranteed === true) return op.guaranteedDelete(this.ops, this, path, options);
+    if (options?.guaranteed === true) return op.guaranteedDelete(this.ops, this, this.background, path, options);
     return op.deleteNode(this.ops, path, options);
   }
 
@@ -308,9 +339,14 @@ export class ZkClient implements AsyncDisposable {
     return op.addWatch(this.ops, path, mode, options);
   }
 
-  /** Removes this client's watches of `type` on `path` on the server (and here); `{ local: true }`: here only, even when disconnected. */
+  /** Removes EVERY watcher of `type` on `path` (a recipe's too) there and here; `{ local: true }`: here only. One: removeWatcher. */
   removeWatches(path: string, type: RemoveWatchType, options: CallOptions & { local?: boolean } = {}): Promise<void> {
     return op.removeWatches(this.ops, path, type, options);
+  }
+
+  /** Removes ONE watcher (a `watch` listener or `watch: true` promise, which resolves with dataWatchRemoved/childWatchRemoved) of `type` on `path`; the server's watch goes only when no other watcher of the session needs it (Java's removeWatches(path, watcher, type, local)). NO_WATCHER if not set; `local`: here only. */
+  removeWatcher(path: string, watcher: WatchListener | Promise<WatchEvent>, type: RemoveWatcherType = 'any', options: CallOptions & { local?: boolean } = {}): Promise<void> {
+    return op.removeWatcher(this.ops, path, watcher, type, options);
   }
 
   /** Fails with NO_WATCHER unless the server holds a watch of `type` on `path` for this session. */
@@ -353,14 +389,14 @@ export class ZkClient implements AsyncDisposable {
   /** Calls `listener` on every `event` from now on (see {@link ClientEvents}). Returns the client. */
   on<E extends keyof ClientEvents>(event: E, listener: ClientEventListener<E>): this {
     checkListener(listener);
-    (this.listeners ??= new ClientListeners(this.session)).add(event, listener, false);
+    (this.listeners ??= new ClientListeners(this.session, this.background)).add(event, listener, false);
     return this;
   }
 
   /** Calls `listener` on the next `event` only. Returns the client. */
   once<E extends keyof ClientEvents>(event: E, listener: ClientEventListener<E>): this {
     checkListener(listener);
-    (this.listeners ??= new ClientListeners(this.session)).add(event, listener, true);
+    (this.listeners ??= new ClientListeners(this.session, this.background)).add(event, listener, true);
     return this;
   }
 
@@ -376,24 +412,4 @@ export class ZkClient implements AsyncDisposable {
   removeListener<E extends keyof ClientEvents>(event: E, listener: ClientEventListener<E>): this {
     return this.off(event, listener);
   }
-}
-
-/** createClient does no I/O; `connect()` starts the session. */
-export function createClient(connectString: string, options?: ClientOptions): ZkClient {
-  return new ZkClient(connectString, options);
-}
-
-/** createClient + connect; on failure the client is closed. */
-export async function connect(connectString: string, options?: ClientOptions & { signal?: AbortSignal; timeout?: number }): Promise<ZkClient> {
-  checkClientOptions(options, 'connect', CONNECT_OPTION_KEYS);
-  const { signal: _signal, timeout: _timeout, ...clientOptions } = options ?? {};
-  return new ZkClient(connectString, clientOptions).connect(pickCallOptions(options ?? {}));
-}
-
-/** `reconfig(client, …)`: the same as `client.admin.reconfig(…)`. */
-export function reconfig(client: ZkClient, options: ReconfigOptions): Promise<GetDataResult> {
-  if (typeof (client as Partial<ZkClient> | null)?.admin?.reconfig !== 'function') {
-    return Promise.reject(new InvalidArgumentError('client', `reconfig needs a ZkClient, got ${describeValue(client)}`));
-  }
-  return client.admin.reconfig(options);
 }

@@ -1,5 +1,6 @@
 // Public API of the zkts client (docs/architecture.md).
-export { ZkClient, createClient, connect, reconfig, type ReconfigOptions } from './client.js';
+export { ZkClient, type ReconfigOptions } from './client.js';
+export { createClient, connect, reconfig } from './factories.js';
 // The names of the events ZkClient's on/once/off take.
 export type { ClientEvents, ClientEventListener } from './events.js';
 export { Acls, digestId } from './acl.js';
@@ -12,9 +13,13 @@ export type { SaslExchange, SaslMechanism, SaslOptions, SaslServer } from './sas
 export type {
   ACL,
   AdminCalls,
+  BackgroundWriteEvent,
+  BackgroundWriteKind,
+  BackgroundWriteOptions,
   CallOptions,
   CheckWatchType,
   ClientOptions,
+  CloseReport,
   CreateMode,
   CreateOptions,
   Data,
@@ -25,10 +30,12 @@ export type {
   MultiOpOutcome,
   Op,
   OpResult,
+  PendingWrite,
   PersistentWatch,
   ReadOp,
   ReadResult,
   RemoveWatchType,
+  RemoveWatcherType,
   SessionState,
   StateChange,
   WatchEvent,

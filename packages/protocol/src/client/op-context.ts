@@ -28,6 +28,10 @@ export interface OpContextOptions {
   readonly retry: RetryPolicy | undefined;
   readonly clock: Clock;
   readonly dispatcher: Dispatcher;
+  /** A namespace view's: the work to do before its first request (creating the namespace node), null once done. */
+  readonly prepare?: () => Promise<void> | null;
+  /** A namespace view counts into its client's stats. */
+  readonly stats?: RequestStats;
 }
 
 /** What every operation is handed: the chroot and limits, the session's watches, and the two ways to send a request. */
@@ -36,12 +40,14 @@ export class OpContext implements WatchRequestContext {
   readonly maxPacket: number;
   readonly watches: ClientWatches;
   /** Requests and failures counted for stats(). */
-  readonly stats = new RequestStats();
+  readonly stats: RequestStats;
   private readonly session: Session;
   private readonly requestTimeout: number;
   private readonly retryPolicy: RetryPolicy | undefined;
   private readonly clock: Clock;
   private readonly env: CallEnv;
+  private readonly dispatcher: Dispatcher;
+  private readonly prepare: (() => Promise<void> | null) | undefined;
 
   constructor(session: Session, options: OpContextOptions) {
     this.session = session;
@@ -51,7 +57,16 @@ export class OpContext implements WatchRequestContext {
     this.requestTimeout = options.requestTimeout;
     this.retryPolicy = options.retry;
     this.clock = options.clock;
+    this.dispatcher = options.dispatcher;
+    this.prepare = options.prepare;
+    this.stats = options.stats ?? new RequestStats();
     this.env = { dispatcher: options.dispatcher, canceller: session, clock: options.clock, stats: this.stats };
+  }
+
+  /** The same session, limits and stats under another chroot (a namespace view), with the work its requests wait for. */
+  under(root: Chroot, prepare: () => Promise<void> | null): OpContext {
+    const { maxPacket, requestTimeout, retryPolicy: retry, clock, dispatcher, stats } = this;
+    return new OpContext(this.session, { root, maxPacket, requestTimeout, retry, clock, dispatcher, prepare, stats });
   }
 
   get sessionOver(): boolean {
@@ -63,6 +78,11 @@ export class OpContext implements WatchRequestContext {
    * the client's own retry sent it again (else the options may say so: idempotent.ts).
    */
   call<T>(spec: RequestSpec<T>, options: CallOptions | undefined, attempt = 1): Promise<T> {
+    const pending = this.prepare?.() ?? null;
+    return pending === null ? this.send(spec, options, attempt) : pending.then(() => this.send(spec, options, attempt));
+  }
+
+  private send<T>(spec: RequestSpec<T>, options: CallOptions | undefined, attempt: number): Promise<T> {
     const timeout = options?.timeout;
     checkTimeout(timeout);
     const limit = timeout ?? this.requestTimeout;

@@ -12,7 +12,7 @@ import { describeValue } from '../errors/option-keys.js';
 import { CONFIG_NODE } from '../codec/records/config.js';
 import { Acls, validateAcl } from './acl.js';
 import type { OpContext } from './op-context.js';
-import { guaranteedDelete as deleteUntilDone, protectedCreate as createProtected, type IdempotentClient } from './idempotent.js';
+import { guaranteedDelete as deleteUntilDone, protectedCreate as createProtected, type BackgroundWrites, type IdempotentClient } from './idempotent.js';
 import { validatePath } from './paths.js';
 import * as req from './requests.js';
 import { multi as multiSpec, multiRead as multiReadSpec, prepareMultiOp } from './requests-multi.js';
@@ -20,25 +20,23 @@ import { mkdirp as mkdirpAll, removeRecursive as removeAll, type TreeClient } fr
 import type {
   ACL,
   CallOptions,
-  CheckWatchType,
   CreateOptions,
   Data,
   GetChildrenResult,
   GetDataResult,
   Op,
   OpResult,
-  PersistentWatch,
   ReadOp,
   ReadResult,
   ReconfigOptions,
-  RemoveWatchType,
   Stat,
   WatchEvent,
   WatchOptions,
 } from './types.js';
-import { RECONFIG_KEYS, checkCreateOptions, checkDeleteOptions, REMOVE_WATCHES_KEYS, VERSION_KEYS, WATCH_KEYS, checkBoolean, checkCallOptions, checkReconfigValues, checkCreateMode, checkVersion, toBytes } from './validation.js';
-import { addWatch as addWatchAt, removalKinds, removeWatches as removeWatchesAt, watcherTypeOf } from './watches/watch-requests.js';
+import { RECONFIG_KEYS, checkCreateOptions, checkDeleteOptions, VERSION_KEYS, WATCH_KEYS, checkCallOptions, checkReconfigValues, checkCreateMode, checkVersion, toBytes } from './validation.js';
 import type { ClientWatches } from './watches/watches.js';
+
+export { addWatch, checkWatches, removeWatcher, removeWatches } from './watches/watch-operations.js';
 
 type MaybeWatched<T> = T & { watch?: Promise<WatchEvent> };
 /** What `ClientWatches.watcherFor` gives for a `watch` option (undefined: none). */
@@ -70,11 +68,11 @@ async function created(ctx: OpContext, reply: Promise<{ path: string; stat: Stat
 }
 
 /** create with `{ protected: true }` (idempotent.ts), through the client's public operations. */
-export function protectedCreate(ctx: OpContext, client: IdempotentClient, path: string, data: Data | null | undefined, options: CreateOptions): Promise<{ path: string; stat: Stat }> {
+export function protectedCreate(ctx: OpContext, client: IdempotentClient, background: BackgroundWrites, path: string, data: Data | null | undefined, options: CreateOptions): Promise<{ path: string; stat: Stat }> {
   try {
     checkCreateOptions(options, 'zk.create');
     serverPath(ctx, path, { sequential: checkCreateMode(options.mode, options.ttl).sequential });
-    return createProtected(client, path, data, options);
+    return createProtected(client, background, path, data, options);
   } catch (err) {
     return Promise.reject(err);
   }
@@ -93,12 +91,12 @@ export function deleteNode(ctx: OpContext, path: string, options: CallOptions & 
 }
 
 /** delete with `{ guaranteed: true }` (idempotent.ts), through the client's public operations. */
-export function guaranteedDelete(ctx: OpContext, client: IdempotentClient, path: string, options: CallOptions & { version?: number }): Promise<void> {
+export function guaranteedDelete(ctx: OpContext, client: IdempotentClient, background: BackgroundWrites, path: string, options: CallOptions & { version?: number }): Promise<void> {
   try {
     checkDeleteOptions(options);
     checkVersion(options.version);
     if (serverPath(ctx, path) === '/') throw new InvalidArgumentError('path', 'the root node cannot be deleted');
-    return deleteUntilDone(client, path, options.version, options);
+    return deleteUntilDone(client, background, path, options.version, options);
   } catch (err) {
     return Promise.reject(err);
   }
@@ -109,15 +107,20 @@ export function exists(ctx: OpContext, path: string, options: WatchOptions): Pro
     checkCallOptions(options, 'zk.exists', WATCH_KEYS);
     const target = serverPath(ctx, path);
     if (options.watch === undefined) return ctx.read(req.exists(target, path, undefined), options);
-    return existsWatched(ctx, target, path, ctx.watches.watcherFor(options.watch), options);
+    return existsWatched(ctx, target, path, ctx.watches.watcherFor(options.watch, ctx.root), options);
   } catch (err) {
     return Promise.reject(err);
   }
 }
 
 async function existsWatched(ctx: OpContext, target: string, path: string, w: WatchOption, options: WatchOptions): Promise<Stat | null | { stat: Stat | null; watch: Promise<WatchEvent> }> {
-  const stat = await ctx.read(req.exists(target, path, w === undefined ? undefined : (found) => ctx.watches.register(found ? 'data' : 'exist', target, w.watcher)), options);
-  return w?.promise === undefined ? stat : { stat, watch: w.promise };
+  const done = w === undefined ? undefined : ctx.watches.armingStarted('data', target);
+  try {
+    const stat = await ctx.read(req.exists(target, path, w === undefined ? undefined : (found) => ctx.watches.register(found ? 'data' : 'exist', target, w.watcher)), options);
+    return w?.promise === undefined ? stat : { stat, watch: w.promise };
+  } finally {
+    done?.();
+  }
 }
 
 // The plain read returns the call's own promise (no wrapper promise, no extra microtask hop).
@@ -126,22 +129,27 @@ export function getData(ctx: OpContext, path: string, options: WatchOptions): Pr
     checkCallOptions(options, 'zk.getData', WATCH_KEYS);
     const target = serverPath(ctx, path);
     if (options.watch === undefined) return ctx.read(req.getData(target, path, undefined), options);
-    return getDataWatched(ctx, target, path, ctx.watches.watcherFor(options.watch), options);
+    return getDataWatched(ctx, target, path, ctx.watches.watcherFor(options.watch, ctx.root), options);
   } catch (err) {
     return Promise.reject(err);
   }
 }
 
 async function getDataWatched(ctx: OpContext, target: string, path: string, w: WatchOption, options: WatchOptions): Promise<MaybeWatched<GetDataResult>> {
-  const result = await ctx.read(req.getData(target, path, w === undefined ? undefined : () => ctx.watches.register('data', target, w.watcher)), options);
-  return w?.promise === undefined ? result : { ...result, watch: w.promise };
+  const done = w === undefined ? undefined : ctx.watches.armingStarted('data', target);
+  try {
+    const result = await ctx.read(req.getData(target, path, w === undefined ? undefined : () => ctx.watches.register('data', target, w.watcher)), options);
+    return w?.promise === undefined ? result : { ...result, watch: w.promise };
+  } finally {
+    done?.();
+  }
 }
 
 /** The ensemble configuration; the watch is on the raw /zookeeper/config, never under the chroot. */
 export function getConfig(ctx: OpContext, options: WatchOptions): Promise<MaybeWatched<GetDataResult>> {
   try {
     checkCallOptions(options, 'zk.getConfig', WATCH_KEYS);
-    return getDataWatched(ctx, CONFIG_NODE, CONFIG_NODE, ctx.watches.watcherFor(options.watch), options);
+    return getDataWatched(ctx, CONFIG_NODE, CONFIG_NODE, ctx.watches.watcherFor(options.watch, ctx.root), options);
   } catch (err) {
     return Promise.reject(err);
   }
@@ -185,15 +193,20 @@ export function getChildren(ctx: OpContext, path: string, options: WatchOptions)
     checkCallOptions(options, 'zk.getChildren', WATCH_KEYS);
     const target = serverPath(ctx, path);
     if (options.watch === undefined) return ctx.read(req.getChildren(target, path, undefined), options);
-    return getChildrenWatched(ctx, target, path, ctx.watches.watcherFor(options.watch), options);
+    return getChildrenWatched(ctx, target, path, ctx.watches.watcherFor(options.watch, ctx.root), options);
   } catch (err) {
     return Promise.reject(err);
   }
 }
 
 async function getChildrenWatched(ctx: OpContext, target: string, path: string, w: WatchOption, options: WatchOptions): Promise<MaybeWatched<GetChildrenResult>> {
-  const result = await ctx.read(req.getChildren(target, path, w === undefined ? undefined : () => ctx.watches.register('child', target, w.watcher)), options);
-  return w?.promise === undefined ? result : { ...result, watch: w.promise };
+  const done = w === undefined ? undefined : ctx.watches.armingStarted('child', target);
+  try {
+    const result = await ctx.read(req.getChildren(target, path, w === undefined ? undefined : () => ctx.watches.register('child', target, w.watcher)), options);
+    return w?.promise === undefined ? result : { ...result, watch: w.promise };
+  } finally {
+    done?.();
+  }
 }
 
 export function sync(ctx: OpContext, path: string, options: CallOptions): Promise<void> {
@@ -268,40 +281,9 @@ export function whoAmI(ctx: OpContext, options: CallOptions): Promise<{ authSche
   }
 }
 
-export function addWatch(ctx: OpContext, path: string, mode: 'persistent' | 'persistent-recursive', options: CallOptions): Promise<PersistentWatch> {
-  try {
-    checkCallOptions(options, 'zk.addWatch');
-    if (mode !== 'persistent' && mode !== 'persistent-recursive') {
-      throw new InvalidArgumentError('mode', `addWatch mode must be 'persistent' or 'persistent-recursive', got ${describeValue(mode)}`);
-    }
-    return addWatchAt(ctx, path, serverPath(ctx, path), mode, options);
-  } catch (err) {
-    return Promise.reject(err);
-  }
-}
 
-export function removeWatches(ctx: OpContext, path: string, type: RemoveWatchType, options: CallOptions & { local?: boolean }): Promise<void> {
-  try {
-    checkCallOptions(options, 'zk.removeWatches', REMOVE_WATCHES_KEYS);
-    checkBoolean(options.local, 'local');
-    removalKinds(type);
-    return removeWatchesAt(ctx, path, serverPath(ctx, path), type, options);
-  } catch (err) {
-    return Promise.reject(err);
-  }
-}
 
-export function checkWatches(ctx: OpContext, path: string, type: CheckWatchType, options: CallOptions): Promise<void> {
-  try {
-    checkCallOptions(options, 'zk.checkWatches');
-    if (type !== 'children' && type !== 'data' && type !== 'any') {
-      throw new InvalidArgumentError('type', `checkWatches type must be children, data or any, got ${describeValue(type)}`);
-    }
-    return ctx.read(req.checkWatches(serverPath(ctx, path), path, watcherTypeOf(type)), options);
-  } catch (err) {
-    return Promise.reject(err);
-  }
-}
+
 
 export function reconfig(ctx: OpContext, options: ReconfigOptions): Promise<GetDataResult> {
   try {

@@ -99,6 +99,50 @@ export interface ClientOptions {
    * `NODE_DEBUG=zkts` keeps printing its own lines either way.
    */
   logger?: Logger;
+  /** Bounds of the writes the client finishes in the background (guaranteed deletes, protected-create clean-ups). */
+  backgroundWrites?: BackgroundWriteOptions;
+}
+
+/** How long a background write keeps trying before it gives up (then its event says `gave-up`). */
+export interface BackgroundWriteOptions {
+  /** Tries sent to a server (waits for a reconnect are not tries). Default 50. */
+  maxAttempts?: number;
+  /** ms from the write's start, waits for a reconnect included. Default 600_000 (10 minutes). */
+  maxTime?: number;
+}
+
+/** `guaranteed-delete`: `delete(…, { guaranteed: true })`; `protected-cleanup`: removing what a failed protected create may have left. */
+export type BackgroundWriteKind = 'guaranteed-delete' | 'protected-cleanup';
+
+/**
+ * A write the client is still finishing (`zk.pendingWrites`, `close()`'s `unfinished`). For a protected-cleanup
+ * the path is the node's name with its protection prefix (a sequential node's suffix is not known yet).
+ */
+export interface PendingWrite {
+  readonly kind: BackgroundWriteKind;
+  readonly path: string;
+  /** Tries sent so far. */
+  readonly attempts: number;
+  /** Clock time the write was handed over. */
+  readonly since: number;
+  /** Why the last try did not finish it. */
+  readonly lastError: ZkError | undefined;
+}
+
+/**
+ * `zk.on('backgroundWrite', …)`: `pending` when a write starts, then one of `done` (the node is gone),
+ * `replaced` (after a new session the path holds an ephemeral node made since: not ours, left alone),
+ * `failed` (an error a retry cannot fix, e.g. NOT_EMPTY, NO_AUTH, BAD_VERSION), `gave-up` (the bounds of
+ * backgroundWrites) or `cancelled` (close(), or the session ended with none to follow).
+ */
+export interface BackgroundWriteEvent extends PendingWrite {
+  readonly status: 'pending' | 'done' | 'replaced' | 'failed' | 'gave-up' | 'cancelled';
+  error?: ZkError;
+}
+
+/** What `close()` resolves with: the background writes it stopped before they finished. */
+export interface CloseReport {
+  readonly unfinished: PendingWrite[];
 }
 
 /**
@@ -274,6 +318,9 @@ export interface PersistentWatch extends AsyncIterable<WatchEvent>, AsyncDisposa
 
 /** Which watches `removeWatches` removes. */
 export type RemoveWatchType = 'children' | 'data' | 'any' | 'persistent' | 'persistent-recursive';
+
+/** Which of one watcher's watches `removeWatcher` removes (a persistent watch goes through its handle's `remove()`). */
+export type RemoveWatcherType = 'children' | 'data' | 'any';
 /** Which watches `checkWatches` asks about. */
 export type CheckWatchType = 'children' | 'data' | 'any';
 

@@ -65,6 +65,14 @@ const clientSpecs = {
     bv('max NaN', { min: 0, max: Number.NaN }, ['reconnectDelay', 'NaN']),
     bv('max past a minute', { min: 0, max: 60_001 }, ['reconnectDelay', '60001']),
   ],
+  backgroundWrites: [
+    ...badValuesFor('object'),
+    bv('maxAttempts 0', { maxAttempts: 0 }, ['backgroundWrites.maxAttempts', '0']),
+    bv('maxAttempts 1.5', { maxAttempts: 1.5 }, ['backgroundWrites.maxAttempts', '1.5']),
+    bv('maxTime -1', { maxTime: -1 }, ['backgroundWrites.maxTime', '-1']),
+    bv('maxTime NaN', { maxTime: Number.NaN }, ['backgroundWrites.maxTime', 'NaN']),
+    bv('a near-miss key', { maxAttempt: 3 }, ['maxAttempt', 'maxAttempts']),
+  ],
 } as const;
 // `auth` entries (scheme/credential pairs) are checked with the connect path's credential handling.
 const CLIENT_KEYS_COVERED_ELSEWHERE = ['auth'];
@@ -119,6 +127,7 @@ const ops = {
   whoAmI: (o: unknown) => zk.whoAmI(any(o)),
   addWatch: (o: unknown) => zk.addWatch('/a', 'persistent', any(o)),
   removeWatches: (o: unknown) => zk.removeWatches('/a', 'any', any(o)),
+  removeWatcher: (o: unknown) => zk.removeWatcher('/a', () => undefined, 'any', any(o)),
   checkWatches: (o: unknown) => zk.checkWatches('/a', 'data', any(o)),
   getConfig: (o: unknown) => zk.getConfig(any(o)),
   mkdirp: (o: unknown) => zk.mkdirp('/a/b', any(o)),
@@ -130,7 +139,7 @@ const opSpecs: Record<keyof typeof ops, Record<string, unknown>> = {
   create: createSpecs, delete: { ...versionSpecs, guaranteed: badValuesFor('boolean') }, exists: watchSpecs, getData: watchSpecs,
   setData: versionSpecs, getACL: callSpecs, setACL: versionSpecs, getChildren: watchSpecs, sync: callSpecs, multi: callSpecs,
   multiRead: callSpecs, getEphemerals: callSpecs, getAllChildrenNumber: callSpecs, whoAmI: callSpecs, addWatch: callSpecs,
-  removeWatches: { ...callSpecs, local: badValuesFor('boolean') }, checkWatches: callSpecs, getConfig: watchSpecs,
+  removeWatches: { ...callSpecs, local: badValuesFor('boolean') }, removeWatcher: { ...callSpecs, local: badValuesFor('boolean') }, checkWatches: callSpecs, getConfig: watchSpecs,
   mkdirp: createSpecs, removeRecursive: callSpecs, connected: callSpecs, addAuth: callSpecs,
 };
 
@@ -148,6 +157,9 @@ const pathCases: BadCase[] = [
   ...paths.map((p) => pos(`zk.addWatch: path = ${p.label}`, 'path', p.value, () => zk.addWatch(any(p.value), 'persistent'))),
   ...paths.map((p) => pos(`zk.removeWatches: path = ${p.label}`, 'path', p.value, () => zk.removeWatches(any(p.value), 'any'))),
   ...paths.map((p) => pos(`zk.checkWatches: path = ${p.label}`, 'path', p.value, () => zk.checkWatches(any(p.value), 'data'))),
+  ...paths.map((p) => pos(`zk.removeWatcher: path = ${p.label}`, 'path', p.value, () => zk.removeWatcher(any(p.value), () => undefined))),
+  ...paths.map((p) => pos(`zk.namespace: path = ${p.label}`, 'path', p.value, () => zk.namespace(any(p.value)))),
+  pos('zk.namespace: path = /', 'path', '/', () => zk.namespace('/')),
 ];
 const positional: BadCase[] = [
   ...pathCases,
@@ -160,6 +172,8 @@ const positional: BadCase[] = [
   ...[...badValuesFor('array')].map((a) => pos(`zk.multiRead: ops = ${a.label}`, 'ops', a.value, () => zk.multiRead(any(a.value)))),
   ...[bv('once', 'once'), bv('a number', 1), bv('null', null)].map((m) => pos(`zk.addWatch: mode = ${m.label}`, 'mode', m.value, () => zk.addWatch('/a', any(m.value)))),
   ...[bv('bogus', 'bogus'), bv('a number', 1), bv('null', null)].map((m) => pos(`zk.removeWatches: type = ${m.label}`, 'type', m.value, () => zk.removeWatches('/a', any(m.value)))),
+  ...[bv('bogus', 'bogus'), bv('persistent', 'persistent'), bv('a number', 1), bv('null', null)].map((m) => pos(`zk.removeWatcher: type = ${m.label}`, 'type', m.value, () => zk.removeWatcher('/a', () => undefined, any(m.value)))),
+  ...[bv('a string', 'x'), bv('a number', 1), bv('null', null), bv('an object', {})].map((w) => pos(`zk.removeWatcher: watcher = ${w.label}`, 'watcher', w.value, () => zk.removeWatcher('/a', any(w.value)))),
   ...[bv('bogus', 'bogus'), bv('a number', 1), bv('null', null)].map((m) => pos(`zk.checkWatches: type = ${m.label}`, 'type', m.value, () => zk.checkWatches('/a', any(m.value)))),
   ...badValuesFor('nonEmptyString').map((s) => pos(`zk.addAuth: scheme = ${s.label}`, 'scheme', s.value, () => zk.addAuth(any(s.value), 'x'))),
   ...[bv('a number', 1), bv('an object', {})].map((a) => pos(`zk.addAuth: auth = ${a.label}`, 'data', a.value, () => zk.addAuth('digest', any(a.value)))),

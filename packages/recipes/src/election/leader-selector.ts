@@ -7,6 +7,9 @@
  * leader path whose node data is the participant id (`_c_<uuid>-lock-<seq>`). Using our Mutex keeps that node
  * layout, so Curator selectors and ours on one path take turns, and a selector's lease inherits the mutex's
  * fault handling (guaranteed release, restart of a waiting acquire after a session renewal).
+ * kazoo's Election is likewise a kazoo Lock with the identifier as data (`<uuidhex>__lock__<seq>`), and kazoo
+ * counts only its own names: `layout: 'kazoo'` takes the same lock through UuidHexLock, so kazoo elections and
+ * ours take turns. The two layouts must not be mixed on one path (kazoo cannot see the Curator-style node).
  *
  * Loss: by default (`lostOn: 'suspended'`, Curator's LeaderSelectorListenerAdapter policy) the signal fires as
  * soon as the connection is in doubt, before the server could expire the session and grant the next leader, so
@@ -23,12 +26,12 @@ import { RecipeArgumentError, RecipeClosedError } from '../errors.js';
 import {
   checkArg, checkClientAndPath, checkOptions, isLive, KeepAlive, rules, type OptionRules, type RecipeClient,
 } from '../internal/index.js';
-import { LOST_ON, Mutex, quiet, type LockHandle, type LostOn, type Participant } from '../locks/index.js';
+import { LOST_ON, Mutex, quiet, UuidHexLock, type LockHandle, type LostOn, type Participant } from '../locks/index.js';
 import { TermTrace } from './term-trace.js';
 
 /** What a leadership callback learns about its term. */
 export interface SelectorTerm {
-  /** Our lock node (`_c_<uuid>-lock-<seq>`). */
+  /** Our lock node (`_c_<uuid>-lock-<seq>`, or `<uuidhex>__lock__<seq>` with `layout: 'kazoo'`). */
   readonly node: string;
   /** The node's czxid: larger for every later term of any participant on this path. */
   readonly fencingToken: bigint;
@@ -49,10 +52,21 @@ export interface LeaderSelectorOptions {
   onError?: (error: unknown) => void;
   /** Time source for the retry pause after an error (default: the system clock). */
   clock?: Clock;
+  /**
+   * Whose election nodes to write: 'curator' (default; `_c_<uuid>-lock-<seq>`, Curator's LeaderSelector) or
+   * 'kazoo' (`<uuidhex>__lock__<seq>`, kazoo's Election, whose Lock ignores every other name).
+   */
+  layout?: SelectorLayout;
 }
+
+/** The node layouts a LeaderSelector can share: Curator's LeaderSelector or kazoo's Election. */
+export type SelectorLayout = 'curator' | 'kazoo';
+
+const LAYOUTS: readonly SelectorLayout[] = ['curator', 'kazoo'];
 
 const OPTION_RULES: OptionRules<LeaderSelectorOptions> = {
   id: rules.nonEmptyString, autoRequeue: rules.boolean, lostOn: rules.oneOf(LOST_ON), onError: rules.function, clock: rules.clock,
+  layout: rules.oneOf(LAYOUTS),
 };
 
 /** Counters of a LeaderSelector (diagnostics and tests). */
@@ -69,7 +83,7 @@ export class LeaderSelector implements AsyncDisposable {
   readonly path: string;
   readonly id: string;
   readonly stats: SelectorStats = { terms: 0, interrupted: 0 };
-  private readonly mutex: Mutex;
+  private readonly mutex: Mutex | UuidHexLock;
   private readonly callback: LeadershipCallback;
   private readonly options: LeaderSelectorOptions;
   /** Queues, leads, queues again; kicked by requeue() and close(), and pauses after an acquire that failed. */
@@ -88,7 +102,8 @@ export class LeaderSelector implements AsyncDisposable {
     this.options = options;
     this.id = options.id ?? globalThis.crypto.randomUUID();
     const clock = options.clock ?? systemClock;
-    this.mutex = new Mutex(client, path, { data: this.id, lostOn: options.lostOn ?? 'suspended', clock });
+    const lockOptions = { data: this.id, lostOn: options.lostOn ?? 'suspended', clock } as const;
+    this.mutex = options.layout === 'kazoo' ? new UuidHexLock(client, path, lockOptions) : new Mutex(client, path, lockOptions);
     quiet(this.mutex);
     this.alive = new KeepAlive(clock);
   }

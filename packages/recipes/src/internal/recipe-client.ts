@@ -43,8 +43,8 @@ export interface RecipeClient {
   getChildren(path: string, options?: CallOptions & { watch?: true }): Promise<{ children: string[]; stat: Stat; watch?: Promise<WatchEvent> }>;
   /** See ZkClient.multi. */
   multi(ops: Op[], options?: CallOptions): Promise<OpResult[]>;
-  /** See ZkClient.removeWatches. */
-  removeWatches(path: string, type: 'data', options?: CallOptions): Promise<void>;
+  /** See ZkClient.removeWatcher: ends this one watch, leaving other watchers of the session on the path alone. */
+  removeWatcher(path: string, watcher: Promise<WatchEvent>, type: 'data', options?: CallOptions): Promise<void>;
   /** A persistent (recursive) watch; PersistentWatcher keeps one across reconnects and renewals. */
   addWatch(path: string, mode: 'persistent' | 'persistent-recursive', options?: CallOptions): Promise<PersistentWatch>;
   /** See ZkClient.sync. */

@@ -17,7 +17,7 @@ import { LockLostError } from '../errors.js';
 import {
   checkpoint, childrenOrEmpty, ensureDir, indexOfName, isConnectionLoss, isLive, isNoNode, protectedPrefix, removeNode,
   removeSoon, retrying, sortContenders, within, type Contender, type Data, type MarkerTable, type RecipeClient,
-  type Scope, type Stat, type TestHooks,
+  type Scope, type Stat, type TestHooks, type WatchEvent,
 } from '../internal/index.js';
 import type { Decision } from './lock-rule.js';
 import { restarts, type Attempt } from './lock-state.js';
@@ -175,7 +175,7 @@ export async function awaitTurn(spec: ContenderSpec, entry: Entry, first: { chil
     await spec.hooks?.afterGetChildren?.({ children, watch: decision.watch });
     children = undefined;
     const watched = joinPath(dir, decision.watch);
-    let watch: Promise<unknown> | undefined;
+    let watch: Promise<WatchEvent> | undefined;
     try {
       watch = (await within(scope, client.getData(watched, { watch: true }))).watch;
       if (spec.stats !== undefined) spec.stats.watches++;
@@ -192,9 +192,9 @@ export async function awaitTurn(spec: ContenderSpec, entry: Entry, first: { chil
     try {
       event = await within(scope, watch);
     } catch (e) {
-      // Giving up (timeout, abort, session): leave no watch behind on the node we were waiting for. Another
-      // waiter of this client on the same node hears `dataWatchRemoved`, wakes, lists again and re-watches.
-      if (isLive(client.state)) void client.removeWatches(watched, 'data').catch(() => undefined);
+      // Giving up (timeout, abort, session): remove our watch, and only ours: another watcher of this session on
+      // the same node (another recipe, another waiter) keeps its own, and the server's goes with the last one.
+      if (isLive(client.state)) void client.removeWatcher(watched, watch, 'data').catch(() => undefined);
       throw e;
     }
     if (spec.stats !== undefined) spec.stats.wakeups++;

@@ -6,7 +6,7 @@
 export { Mutex } from './mutex.js';
 export { ReadWriteLock, ReadLock, WriteLock } from './rw-lock.js';
 export { ExclusiveLock, type ExclusiveLockOptions, type LockOwner } from './exclusive-lock.js';
-export { Semaphore, type SemaphoreLease, type SemaphoreOptions } from './semaphore.js';
+export { Semaphore, type SemaphoreLease, type SemaphoreOptions, type SemaphoreLayout } from './semaphore.js';
 export { MultiLock, type MultiLockHandle } from './multi-lock.js';
 export type { LockOptions, Lockable, Participant } from './fair-lock.js';
 export type { ContenderKind } from '../internal/index.js';

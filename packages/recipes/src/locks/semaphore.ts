@@ -5,12 +5,18 @@
  * watches, so a freed lease wakes one acquirer, in FIFO order. Several leases are all-or-nothing: any failure
  * returns every lease created so far (CURATOR-315/462). `maxLeases` is a convention every participant must
  * share, as in Curator.
+ *
+ * `layout: 'kazoo'` writes kazoo's Semaphore instead (kazoo/recipe/lock.py): the gate is a kazoo Lock at
+ * `<path>-__lock__` (UuidHexLock), the leases are EPHEMERAL `<path>/<uuidhex>` nodes (data: the `data` option,
+ * kazoo's identifier) and every child of `<path>` counts as a lease. kazoo's algorithm differs too: the gate
+ * holder creates its leases only once they fit, rather than creating them and waiting for the count to fall;
+ * since every creator holds the one gate, the count it read cannot grow before it creates.
  */
 import { joinPath, systemClock, type Clock } from '@zkts/protocol';
 
 import { LockLostError, RecipeArgumentError } from '../errors.js';
 import {
-  checkArg, checkClientAndPath, checkOptions, checkpoint, checkWait, childrenOrEmpty, rules, type OptionRules, ensureDir, isServerCode, nested, openScope, readNodes, removeNode, removeSoon, retrying,
+  checkArg, checkClientAndPath, checkOptions, checkpoint, checkWait, childrenOrEmpty, isConnectionLoss, isNodeExists, kazooPrefix, rules, type OptionRules, ensureDir, isServerCode, nested, openScope, readNodes, removeNode, removeSoon, retrying,
   traced, lockHold, lockWait, utf8, within, type Data, type LockWaitTrace, type RecipeClient, type Scope, type WaitOptions,
 } from '../internal/index.js';
 import { enqueue, sweepPrefix, type ContenderSpec, type Entry } from './contender.js';
@@ -18,6 +24,7 @@ import { EXPIRY_POLICIES, Hold, LOST_ON, type ExpiryPolicy, type LostOn } from '
 import { restarts } from './lock-state.js';
 import { HoldTrace, quiet, waitTrace, type TracedAs } from './lock-trace.js';
 import { Mutex } from './mutex.js';
+import { UuidHexLock } from './uuid-hex-lock.js';
 
 const TRACED: TracedAs = { recipe: 'Semaphore', kind: 'semaphore' };
 
@@ -29,7 +36,14 @@ export interface SemaphoreOptions {
   onExpiry?: ExpiryPolicy;
   /** Time source for `timeout` (default: the system clock); tests pass a manual one. */
   clock?: Clock;
+  /** Whose nodes to write: 'curator' (default; InterProcessSemaphoreV2) or 'kazoo' (kazoo's Semaphore). */
+  layout?: SemaphoreLayout;
 }
+
+/** The node layouts a Semaphore can share: Curator's InterProcessSemaphoreV2 or kazoo's Semaphore. */
+export type SemaphoreLayout = 'curator' | 'kazoo';
+
+const LAYOUTS: readonly SemaphoreLayout[] = ['curator', 'kazoo'];
 
 /** Leases taken from a Semaphore, returned together. */
 export interface SemaphoreLease extends AsyncDisposable {
@@ -44,6 +58,7 @@ export interface SemaphoreLease extends AsyncDisposable {
 
 const OPTION_RULES: OptionRules<SemaphoreOptions> = {
   data: rules.data, lostOn: rules.oneOf(LOST_ON), onExpiry: rules.oneOf(EXPIRY_POLICIES), clock: rules.clock,
+  layout: rules.oneOf(LAYOUTS),
 };
 
 /** Leases are counted in sequential nodes: more than a signed 32-bit count cannot be told apart. */
@@ -58,7 +73,9 @@ export class Semaphore {
   readonly maxLeases: number;
   private readonly options: SemaphoreOptions;
   private readonly leasesDir: string;
-  private readonly inner: Mutex;
+  /** The gate's lock path: Curator's `<path>/locks`, kazoo's `<path>-__lock__`. */
+  private readonly gatePath: string;
+  private readonly kazoo: boolean;
 
   constructor(client: RecipeClient, path: string, maxLeases: number, options: SemaphoreOptions = {}) {
     checkClientAndPath('Semaphore', client, path);
@@ -68,8 +85,9 @@ export class Semaphore {
     this.path = path;
     this.maxLeases = maxLeases;
     this.options = options;
-    this.leasesDir = joinPath(path, 'leases');
-    this.inner = new Mutex(client, joinPath(path, 'locks'), { onExpiry: options.onExpiry ?? 'restart' });
+    this.kazoo = options.layout === 'kazoo';
+    this.leasesDir = this.kazoo ? path : joinPath(path, 'leases');
+    this.gatePath = this.kazoo ? `${path}-__lock__` : joinPath(path, 'locks');
   }
 
   /** Takes `qty` leases, all or none. Rejects with TimeoutError / AbortError having returned any it created. */
@@ -103,8 +121,11 @@ export class Semaphore {
   }
 
   private async acquireWithin(qty: number, scope: Scope, mine: Entry[], trace: LockWaitTrace | undefined): Promise<Leases> {
-    // A fresh inner Mutex per call: concurrent acquires of one Semaphore object queue like separate processes.
-    const inner = new Mutex(this.client, this.inner.path, { onExpiry: this.options.onExpiry ?? 'restart' });
+    // A fresh gate lock per call: concurrent acquires of one Semaphore object queue like separate processes.
+    const onExpiry = this.options.onExpiry ?? 'restart';
+    const inner = this.kazoo
+      ? new UuidHexLock(this.client, this.gatePath, { onExpiry, data: this.options.data ?? '' })
+      : new Mutex(this.client, this.gatePath, { onExpiry });
     quiet(inner, trace);
     const gate = await inner.acquire(nested(scope));
     // Holding the gate, we are at the head of the line: what is left is waiting for a free lease.
@@ -115,12 +136,13 @@ export class Semaphore {
         decide: () => ({ granted: true }), data: this.options.data ?? '', what: `semaphore ${this.path}`,
       };
       await this.checkMaxLeases();
-      for (let i = 0; i < qty; i++) mine.push((await enqueue(spec, scope)).entry);
+      if (this.kazoo) await this.takeWhenRoom(qty, mine, scope);
+      else for (let i = 0; i < qty; i++) mine.push((await enqueue(spec, scope)).entry);
       if (trace !== undefined && mine[0] !== undefined) {
         trace.node = mine[0].path;
         trace.sessionId = mine[0].sessionId;
       }
-      await this.waitForRoom(mine, scope);
+      if (!this.kazoo) await this.waitForRoom(mine, scope);
     } catch (e) {
       await Promise.all(mine.map((m) => removeSoon(this.client, { path: m.path }, m.sessionId)));
       for (const m of mine) if (m.uncertain !== undefined) void sweepPrefix(this.client, m.uncertain, m.sessionId);
@@ -162,6 +184,10 @@ export class Semaphore {
     }
   }
 
+  private takeWhenRoom(qty: number, mine: Entry[], scope: Scope): Promise<void> {
+    return takeKazooLeases({ client: this.client, dir: this.leasesDir, maxLeases: this.maxLeases, data: this.options.data ?? '' }, qty, mine, scope);
+  }
+
   private async waitForRoom(mine: readonly Entry[], scope: Scope): Promise<void> {
     const what = `semaphore ${this.path}`;
     for (;;) {
@@ -171,6 +197,43 @@ export class Semaphore {
       for (const m of mine) if (!names.has(m.name)) throw new LockLostError(`${what}: lease node ${m.path} vanished`);
       if (r.children.length <= this.maxLeases) return;
       if (r.watch !== undefined) await within(scope, r.watch);
+    }
+  }
+}
+
+/**
+ * kazoo's step under the gate: list the leases (watching), create ours once `qty` more fit, else wait for a
+ * change. Lease nodes are EPHEMERAL with fixed names, so a create whose reply was lost is settled by asking
+ * whether the node exists and is our session's.
+ */
+async function takeKazooLeases(semaphore: { client: RecipeClient; dir: string; maxLeases: number; data: Data }, qty: number, mine: Entry[], scope: Scope): Promise<void> {
+  const { client, dir } = semaphore;
+  for (;;) {
+    checkpoint(scope);
+    const r = await within(scope, retrying(client, () => client.getChildren(dir, { watch: true })));
+    if (r.children.length + qty <= semaphore.maxLeases) {
+      for (let i = 0; i < qty; i++) mine.push(await createKazooLease(client, dir, semaphore.data, scope));
+      return;
+    }
+    if (r.watch !== undefined) await within(scope, r.watch);
+  }
+}
+
+async function createKazooLease(client: RecipeClient, dir: string, data: Data, scope: Scope): Promise<Entry> {
+  const name = kazooPrefix(globalThis.crypto.randomUUID());
+  const path = joinPath(dir, name);
+  for (;;) {
+    checkpoint(scope);
+    try {
+      const { stat } = await client.create(path, data, { mode: 'ephemeral' });
+      return { path, name, stat, sessionId: stat.ephemeralOwner };
+    } catch (e) {
+      if (!isConnectionLoss(e) && !isNodeExists(e)) throw e;
+      await within(scope, client.connected());
+      const stat = await within(scope, retrying(client, () => client.exists(path)));
+      if (stat === null) continue;
+      if (stat.ephemeralOwner === client.sessionId) return { path, name, stat, sessionId: stat.ephemeralOwner };
+      throw new LockLostError(`semaphore lease ${path} belongs to another session`);
     }
   }
 }

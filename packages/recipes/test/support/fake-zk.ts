@@ -32,6 +32,8 @@ export class FakeZk {
   private nextSession = 1n;
   readonly nodes = new Map<string, Node>([['/', this.newNode(new Uint8Array(), 0n)]]);
   private readonly dataWatches = new Map<string, Set<Waiter>>();
+  /** A `watch: true` promise back to its watch, for removeWatcher. */
+  private readonly promiseWaiters = new WeakMap<Promise<WatchEvent>, Waiter>();
   private readonly childWatches = new Map<string, Set<Waiter>>();
   readonly clients: FakeClient[] = [];
 
@@ -62,9 +64,23 @@ export class FakeZk {
 
   /** A one-shot watch of `session`: fires on the next event, or rejects when the session expires. */
   watchPromise(kind: 'data' | 'child', path: string, session: bigint): Promise<WatchEvent> {
-    const p = new Promise<WatchEvent>((fire, fail) => this.watch(kind, path, { session, fire, fail }));
+    let waiter: Waiter | undefined;
+    const p = new Promise<WatchEvent>((fire, fail) => {
+      waiter = { session, fire, fail };
+      this.watch(kind, path, waiter);
+    });
     p.catch(() => undefined);
+    if (waiter !== undefined) this.promiseWaiters.set(p, waiter);
     return p;
+  }
+
+  /** The client's removeWatcher: only that watch goes (it hears dataWatchRemoved); NO_WATCHER when not set. */
+  removeDataWatcher(path: string, watch: Promise<WatchEvent>): void {
+    const waiter = this.promiseWaiters.get(watch);
+    const set = this.dataWatches.get(path);
+    if (waiter === undefined || set === undefined || !set.delete(waiter)) throw new ServerError(KeeperCode.NO_WATCHER, path);
+    if (set.size === 0) this.dataWatches.delete(path);
+    waiter.fire({ type: 'dataWatchRemoved', path, zxid: -1n });
   }
 
   /** One-shot watches armed on `path` now. */
@@ -252,8 +268,8 @@ export class FakeClient implements RecipeClient {
   sync(): Promise<void> {
     return this.call('sync', () => undefined);
   }
-  removeWatches(path: string): Promise<void> {
-    return this.call('removeWatches', () => this.zk.fireData(path, 'dataWatchRemoved'));
+  removeWatcher(path: string, watch: Promise<WatchEvent>): Promise<void> {
+    return this.call('removeWatcher', () => this.zk.removeDataWatcher(path, watch));
   }
   multi(ops: Op[]): Promise<OpResult[]> {
     return this.call('multi', () => {

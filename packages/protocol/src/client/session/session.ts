@@ -72,7 +72,7 @@ export class Session implements ConnectionEvents {
     this.clock = options.clock;
     this.dispatcher = options.dispatcher;
     this.machine = new StateMachine(options.dispatcher);
-    this.watches = new ClientWatches(options.root, options.dispatcher);
+    this.watches = new ClientWatches(options.dispatcher);
     this.hosts = new HostProvider(options.hosts, options.shuffle, options.random, options.reconnectDelay);
     this.queue = new RequestQueue(options.maxQueued);
     this.auth = new AuthReplay(options.credentials);

@@ -89,6 +89,11 @@ export class WatchManager {
     return true;
   }
 
+  /** Whether this watcher is registered for `kind` on the path. */
+  holds(kind: OneShotKind | PersistentKind, serverPath: string, watcher: Watcher): boolean {
+    return this.table(kind).get(serverPath)?.has(watcher) ?? false;
+  }
+
   has(kind: OneShotKind | PersistentKind, serverPath: string): boolean {
     return (this.table(kind).get(serverPath)?.size ?? 0) > 0;
   }

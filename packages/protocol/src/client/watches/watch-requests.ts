@@ -9,8 +9,8 @@ import { WatcherType } from '../../codec/records/constants.js';
 import type { Chroot } from '../chroot.js';
 import type { RequestSpec } from '../request.js';
 import * as req from '../requests.js';
-import type { CallOptions, PersistentWatch, RemoveWatchType } from '../types.js';
-import type { OneShotKind, PersistentKind } from './watch-manager.js';
+import type { CallOptions, PersistentWatch, RemoveWatcherType, RemoveWatchType } from '../types.js';
+import type { OneShotKind, PersistentKind, Watcher } from './watch-manager.js';
 import type { ClientWatches } from './watches.js';
 import { PersistentWatchHandle } from './watchers.js';
 
@@ -62,18 +62,23 @@ export function watcherTypeOf(type: RemoveWatchType): number {
 /** addWatch: the handle is registered when the reply arrives, in frame order. */
 export async function addWatch(ctx: WatchRequestContext, path: string, serverPath: string, mode: PersistentKind, options: CallOptions | undefined): Promise<PersistentWatch> {
   const handle = new PersistentWatchHandle(path, ctx.root, (h, o) => removePersistent(ctx, h, serverPath, mode, o));
-  await ctx.call(
-    req.addWatch(serverPath, path, mode, () => ctx.watches.register(mode, serverPath, handle)),
-    options,
-  );
+  const done = ctx.watches.armingStarted(mode, serverPath);
+  try {
+    await ctx.call(
+      req.addWatch(serverPath, path, mode, () => ctx.watches.register(mode, serverPath, handle)),
+      options,
+    );
+  } finally {
+    done();
+  }
   return handle;
 }
 
 async function removePersistent(ctx: WatchRequestContext, handle: PersistentWatchHandle, serverPath: string, mode: PersistentKind, options: CallOptions | undefined): Promise<void> {
   const last = ctx.watches.unregister(mode, serverPath, handle);
   handle.finish(null);
-  // Other handles on the same path still need the server watch.
-  if (!last || ctx.sessionOver) return;
+  // Other handles on the same path still need the server watch, and so does an addWatch not yet answered.
+  if (!last || ctx.sessionOver || ctx.watches.serverWatchNeeded(mode, serverPath)) return;
   await removeServerWatch(ctx, serverPath, handle.path, mode === 'persistent' ? WatcherType.Persistent : WatcherType.PersistentRecursive, options);
 }
 
@@ -126,5 +131,53 @@ export async function removeWatches(
   for (const kind of kinds) {
     const removed = watches.removeAll(kind, serverPath);
     watches.tellRemoved(removed, kind === 'child' ? 'childWatchRemoved' : kind === 'data' || kind === 'exist' ? 'dataWatchRemoved' : 'persistentWatchRemoved', serverPath);
+  }
+}
+
+/**
+ * removeWatcher (Java's removeWatches(path, watcher, type, local)): forgets ONE watcher of `type` on the path,
+ * and asks the server to drop its watch only when no other watcher of this session still needs it (none left
+ * of that kind, none on its way in an unanswered read). NO_WATCHER when that watcher is not set here. The
+ * removed watcher hears `dataWatchRemoved`/`childWatchRemoved`; the others hear nothing. `local`: never asks
+ * the server (a watch left there fires into nothing, as after a local removeWatches).
+ */
+export async function removeWatcher(
+  ctx: WatchRequestContext,
+  path: string,
+  serverPath: string,
+  watcher: Watcher,
+  type: RemoveWatcherType,
+  options: CallOptions & { local?: boolean },
+): Promise<void> {
+  const watches = ctx.watches;
+  const groups: { kinds: OneShotKind[]; server: 'data' | 'child'; event: 'dataWatchRemoved' | 'childWatchRemoved'; wire: number }[] = [];
+  if (type === 'data' || type === 'any') groups.push({ kinds: ['data', 'exist'], server: 'data', event: 'dataWatchRemoved', wire: WatcherType.Data });
+  if (type === 'children' || type === 'any') groups.push({ kinds: ['child'], server: 'child', event: 'childWatchRemoved', wire: WatcherType.Children });
+  const removed: typeof groups = [];
+  for (const group of groups) {
+    let found = false;
+    for (const kind of group.kinds) {
+      if (!watches.holds(kind, serverPath, watcher)) continue;
+      watches.unregister(kind, serverPath, watcher);
+      found = true;
+    }
+    if (found) removed.push(group);
+  }
+  if (removed.length === 0) throw new ServerError(KeeperCode.NO_WATCHER, path);
+  const asks: Promise<void>[] = [];
+  for (const group of removed) {
+    watches.tellRemoved(new Set([watcher]), group.event, serverPath);
+    if (options.local === true || ctx.sessionOver || watches.serverWatchNeeded(group.server, serverPath)) continue;
+    asks.push(removeOnServer(ctx, serverPath, path, group.wire, options));
+  }
+  await Promise.all(asks);
+}
+
+/** The server watch is no longer needed; NO_WATCHER there (it fired, or was never set) is fine. */
+async function removeOnServer(ctx: WatchRequestContext, serverPath: string, path: string, type: number, options: CallOptions): Promise<void> {
+  try {
+    await ctx.call(req.removeWatches(serverPath, path, type), options);
+  } catch (err) {
+    if (!(err instanceof ServerError && err.keeperCode === KeeperCode.NO_WATCHER)) throw err;
   }
 }

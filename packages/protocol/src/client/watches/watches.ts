@@ -26,29 +26,71 @@ const EVENT_NAMES: Record<number, EventTypeName> = {
 
 export class ClientWatches {
   private readonly table = new WatchManager();
-  private readonly listenerWatchers = new WeakMap<WatchListener, ListenerWatcher>();
-  readonly root: Chroot;
+  /** Per listener function, per chroot (a namespace view reports its own paths): one watcher each. */
+  private readonly listenerWatchers = new WeakMap<WatchListener, Map<string, ListenerWatcher>>();
+  /** A `watch: true` promise back to its watcher, so removeWatcher can take the promise. */
+  private readonly promiseWatchers = new WeakMap<Promise<WatchEvent>, OneShotPromise>();
+  /** Watch-setting requests sent and not yet answered, per `kind path`: their watch may be on the server already. */
+  private readonly arming = new Map<string, number>();
   private readonly dispatcher: Dispatcher;
 
-  constructor(root: Chroot, dispatcher: Dispatcher) {
-    this.root = root;
+  constructor(dispatcher: Dispatcher) {
     this.dispatcher = dispatcher;
   }
 
-  /** The watcher for a `watch` option (one per listener function, so setting it twice fires once), and for `watch: true` its promise. */
-  watcherFor(watch: true | WatchListener | undefined): { watcher: Watcher; promise?: Promise<WatchEvent> } | undefined {
+  /**
+   * The watcher for a `watch` option under `root` (the caller's chroot: events come back in its paths): one per
+   * listener function and chroot, so setting it twice fires once; for `watch: true`, a new one and its promise.
+   */
+  watcherFor(watch: true | WatchListener | undefined, root: Chroot): { watcher: Watcher; promise?: Promise<WatchEvent> } | undefined {
     if (watch === undefined) return undefined;
     if (watch === true) {
-      const w = new OneShotPromise(this.root);
+      const w = new OneShotPromise(root);
+      this.promiseWatchers.set(w.promise, w);
       return { watcher: w, promise: w.promise };
     }
     if (typeof watch !== 'function') throw new InvalidArgumentError('watch', `watch must be true or a listener function, got ${describeValue(watch)}`);
-    let w = this.listenerWatchers.get(watch);
+    let byRoot = this.listenerWatchers.get(watch);
+    if (byRoot === undefined) {
+      byRoot = new Map();
+      this.listenerWatchers.set(watch, byRoot);
+    }
+    let w = byRoot.get(root.root);
     if (w === undefined) {
-      w = new ListenerWatcher(this.root, watch);
-      this.listenerWatchers.set(watch, w);
+      w = new ListenerWatcher(root, watch);
+      byRoot.set(root.root, w);
     }
     return { watcher: w };
+  }
+
+  /** The watcher a removeWatcher argument names (a listener given as `watch`, or a `watch: true` promise), if any. */
+  known(watcher: WatchListener | Promise<WatchEvent>, root: Chroot): Watcher | undefined {
+    if (typeof watcher === 'function') return this.listenerWatchers.get(watcher)?.get(root.root);
+    return this.promiseWatchers.get(watcher);
+  }
+
+  /**
+   * A request that may set a `kind` watch on the server is on its way; call the result once it is answered.
+   * Until then the server watch is not ours to remove, even if no watcher is registered here yet.
+   */
+  armingStarted(kind: 'data' | 'child' | PersistentKind, serverPath: string): () => void {
+    const key = `${kind} ${serverPath}`;
+    this.arming.set(key, (this.arming.get(key) ?? 0) + 1);
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      const n = (this.arming.get(key) ?? 1) - 1;
+      if (n <= 0) this.arming.delete(key);
+      else this.arming.set(key, n);
+    };
+  }
+
+  /** Whether the server's `kind` watch on the path is still needed here (a watcher left, or one on its way). */
+  serverWatchNeeded(kind: 'data' | 'child' | PersistentKind, serverPath: string): boolean {
+    if (this.arming.has(`${kind} ${serverPath}`)) return true;
+    if (kind === 'data') return this.table.has('data', serverPath) || this.table.has('exist', serverPath);
+    return this.table.has(kind, serverPath);
   }
 
   /** Called from a reply's decode, in frame order, so a notification that follows the reply finds it. */
@@ -59,6 +101,10 @@ export class ClientWatches {
   /** Forgets one watcher; true when it was the last of its kind on the path (the server watch is no longer needed). */
   unregister(kind: OneShotKind | PersistentKind, serverPath: string, watcher: Watcher): boolean {
     return this.table.unregister(kind, serverPath, watcher);
+  }
+
+  holds(kind: OneShotKind | PersistentKind, serverPath: string, watcher: Watcher): boolean {
+    return this.table.holds(kind, serverPath, watcher);
   }
 
   has(kind: OneShotKind | PersistentKind, serverPath: string): boolean {

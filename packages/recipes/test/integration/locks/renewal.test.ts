@@ -90,4 +90,26 @@ describe('renewal: leases', () => {
     await sem.release();
     await ex.release();
   });
+
+  it("semaphore with kazoo's layout: an acquire waiting for room under the gate restarts in the new session", async () => {
+    const sem = `${uniqueRoot()}/sem`;
+    const direct = await clients.connect();
+    const victim = await victimClient(clients, proxies);
+    const held = await new Semaphore(direct, sem, 1, { layout: 'kazoo' }).acquire();
+    const waiting = new Semaphore(victim.client, sem, 1, { layout: 'kazoo' }).acquire(1, { timeout: 20_000 });
+    // kazoo's layout: the waiter holds the gate lock (`<path>-__lock__`) while it waits for room.
+    const gateOwner = async (): Promise<bigint | undefined> => {
+      const [node] = await childrenOf(direct, `${sem}-__lock__`);
+      return node === undefined ? undefined : (await direct.exists(`${sem}-__lock__/${node}`))?.ephemeralOwner;
+    };
+    await until(async () => (await gateOwner()) === victim.client.sessionId, 5000, 'waiter holds the gate');
+    await expireSession(victim, { renewed: true });
+    await until(async () => (await gateOwner()) === victim.client.sessionId, 5000, 'waiter holds the gate again in the new session');
+    await held.release();
+    const lease = await waiting;
+    expect(lease.lost.aborted).toBe(false);
+    expect((await direct.exists(lease.nodes[0]!))!.ephemeralOwner).toBe(victim.client.sessionId);
+    await lease.release();
+    expect(await childrenOf(direct, sem)).toEqual([]);
+  });
 });

@@ -27,7 +27,7 @@ export const coordinationDoors: readonly Door[] = [
     call: ({ client: c = client(), path = '/l' }: A, o) => new ExclusiveLock(c as never, path as never, o as never) },
   { door: 'ExclusiveLock.acquire', style: 'async', options: WAIT, call: (_, o) => new ExclusiveLock(client(), '/l').acquire(o as never) },
   { door: 'Semaphore', style: 'sync', args: { client: bad.client, path: bad.path, maxLeases: bad.int(1, 2 ** 31 - 1) }, optionsType: 'SemaphoreOptions',
-    options: { data: bad.data, lostOn: bad.oneOf, onExpiry: bad.oneOf, clock: bad.clock },
+    options: { data: bad.data, lostOn: bad.oneOf, onExpiry: bad.oneOf, clock: bad.clock, layout: bad.oneOf },
     call: ({ client: c = client(), path = '/s', maxLeases = 3 }: A, o) => new Semaphore(c as never, path as never, maxLeases as never, o as never) },
   { door: 'Semaphore.acquire', style: 'async', args: { qty: bad.int(1, 3) }, options: WAIT,
     call: ({ qty = 1 }: A, o) => new Semaphore(client(), '/s', 3).acquire(qty as never, o as never) },
@@ -48,7 +48,7 @@ export const coordinationDoors: readonly Door[] = [
   { door: 'LeaderElection.onChange', style: 'sync', args: { listener: bad.function }, call: ({ listener }: A) => new LeaderElection(client(), '/e').onChange(listener as never) },
   { door: 'LeaderElection.changes', style: 'sync', options: { signal: bad.signal }, call: (_, o) => new LeaderElection(client(), '/e').changes(o as never) },
   { door: 'LeaderSelector', style: 'sync', args: { client: bad.client, path: bad.path, callback: bad.function }, optionsType: 'LeaderSelectorOptions',
-    options: { id: bad.nonEmptyString, autoRequeue: bad.boolean, lostOn: bad.oneOf, onError: bad.function, clock: bad.clock },
+    options: { id: bad.nonEmptyString, autoRequeue: bad.boolean, lostOn: bad.oneOf, onError: bad.function, clock: bad.clock, layout: bad.oneOf },
     call: ({ client: c = client(), path = '/e', callback = async () => undefined }: A, o) => new LeaderSelector(c as never, path as never, callback as never, o as never) },
   // nodes
   { door: 'PersistentNode', style: 'sync', args: { client: bad.client, path: bad.path }, optionsType: 'PersistentNodeOptions',
