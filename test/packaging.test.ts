@@ -11,7 +11,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { connect, type ZkClient } from '../packages/protocol/src/index.js';
 
 import { allBlocks, keepsPromise, scratchName, type DocBlock } from './support/doc-blocks.js';
-import { LIBRARIES, PACKAGES, assertBuilt, attw, installInto, packAll, publint, run, tsc, writeTsconfig } from './support/packaging.js';
+import {
+  EXAMPLE_DEPENDENCIES, LIBRARIES, PACKAGES, assertBuilt, attw, installInto, packAll, packInstalled, publint, run, tsc, writeTsconfig,
+} from './support/packaging.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'zkts-packaging-'));
 const project = join(scratch, 'app');
@@ -38,7 +40,8 @@ describe('packed tarballs', () => {
     assertBuilt();
     zk = await connect(inject('zkConnectString'));
     tarballs = await packAll(join(scratch, 'packs'));
-    await installInto(project, PACKAGES.map((p) => tarballs[p]));
+    const examples = await packInstalled(EXAMPLE_DEPENDENCIES, join(scratch, 'third-party'));
+    await installInto(project, [...PACKAGES.map((p) => tarballs[p]), ...examples]);
   }, 60_000);
 
   afterAll(async () => {

@@ -5,7 +5,7 @@
 // CommonJS blocks need the installed packages (require() does not see vitest's aliases): packaging.test.ts runs
 // them, and all the others again, from the packed tarballs.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { format } from 'node:util';
+import { format, inspect, type InspectOptions } from 'node:util';
 
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 
@@ -32,6 +32,7 @@ describe('documentation examples', () => {
         'README.md',
         'packages/protocol/README.md',
         'packages/recipes/README.md',
+        'packages/opentelemetry/README.md',
         'docs/guides/coming-from-node-zookeeper-client.md',
         'docs/guides/coming-from-curator.md',
         'docs/guides/coming-from-kazoo.md',
@@ -40,6 +41,16 @@ describe('documentation examples', () => {
       ]),
     );
     for (const file of documentFiles()) expect(blocks.some((b) => b.file === file), `${file} has no runnable example`).toBe(true);
+  });
+
+  it("a promise matches line for line, '…' within a line and '⋮' any number of whole lines", () => {
+    expect(keepsPromise(['id 42', 'done'], ['id …', 'done'])).toBe(true);
+    expect(keepsPromise(['id 42', 'extra', 'done'], ['id …', 'done'])).toBe(false);
+    expect(keepsPromise(['a', 'b', 'c', 'done'], ['⋮', 'done'])).toBe(true);
+    expect(keepsPromise(['done'], ['⋮', 'done'])).toBe(true);
+    expect(keepsPromise(['a', "  name: 'x',", 'b', 'done'], ['⋮', "  name: 'x',", '⋮', 'done'])).toBe(true);
+    expect(keepsPromise(['a', 'b', 'done'], ['⋮', "  name: 'x',", '⋮', 'done'])).toBe(false);
+    expect(keepsPromise(['id 4', '2'], ['id …'])).toBe(false);
   });
 
   it('every example promises its output', () => {
@@ -56,10 +67,15 @@ describe('documentation examples', () => {
       vi.stubEnv('ZKTS_SERVER', `${inject('zkConnectString')}${chroot}`);
       const printed: string[] = [];
       const spy = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void printed.push(...format(...args).split('\n')));
+      // An exporter's console dump (OpenTelemetry's console exporters use console.dir) is printed output too.
+      const dir = vi.spyOn(console, 'dir').mockImplementation((item: unknown, options?: InspectOptions) => {
+        printed.push(...inspect(item, { customInspect: false, ...options }).split('\n'));
+      });
       try {
         await import(/* @vite-ignore */ file);
       } finally {
         spy.mockRestore();
+        dir.mockRestore();
         vi.unstubAllEnvs();
         await zk.removeRecursive(chroot);
       }

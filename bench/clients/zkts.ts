@@ -100,4 +100,6 @@ export const client: BenchClient = {
     ),
   watchEventsDelivered: countedEvents,
   observe,
+  // Loaded on first use: the SDK's modules stay out of the processes of every other row.
+  instrument: async () => (await import('./otel.js')).withOpenTelemetry(),
 };

@@ -1,18 +1,23 @@
 /**
  * What packaging.test.ts does to the packages, as a user would: pack each with pnpm (workspace: ranges become
  * versions), check the tarballs with publint and attw, and install them into a scratch project outside the
- * repository with npm, offline, so nothing of the workspace leaks into what the examples import.
+ * repository with npm, offline, so nothing of the workspace leaks into what the examples import. The few
+ * third-party packages the examples import besides ours (OpenTelemetry's API and SDK) are packed from the
+ * workspace's own installed copies, with their dependencies, and installed from those tarballs the same way.
  */
 import { execFile, type ExecFileOptions } from 'node:child_process';
-import { mkdirSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
 import { repoRoot } from './doc-blocks.js';
 
-/** The five packages in dependency order (server, recipes and the CLI build against protocol's dist). */
-export const PACKAGES = ['protocol', 'server', 'recipes', 'testkit', 'cli'] as const;
-/** The four with importable entry points; the CLI is a bin only. */
-export const LIBRARIES = ['protocol', 'server', 'recipes', 'testkit'] as const;
+/** The six packages in dependency order (server, recipes, opentelemetry and the CLI build against protocol's dist). */
+export const PACKAGES = ['protocol', 'server', 'recipes', 'testkit', 'opentelemetry', 'cli'] as const;
+/** The five with importable entry points; the CLI is a bin only. */
+export const LIBRARIES = ['protocol', 'server', 'recipes', 'testkit', 'opentelemetry'] as const;
+
+/** Third-party packages the documentation's examples import: the root's devDependencies of the same names. */
+export const EXAMPLE_DEPENDENCIES = ['@opentelemetry/api', '@opentelemetry/sdk-trace', '@opentelemetry/sdk-metrics', '@opentelemetry/context-async-hooks'] as const;
 
 const bin = (name: string): string => join(repoRoot, 'node_modules/.bin', name);
 export const tsc = join(repoRoot, 'node_modules/typescript/bin/tsc');
@@ -73,6 +78,45 @@ export async function packAll(dest: string): Promise<Record<(typeof PACKAGES)[nu
   return out as Record<(typeof PACKAGES)[number], string>;
 }
 
+/** Where Node would find `name` from `from` (a package directory): the nearest node_modules/<name> above it. */
+function installedDir(name: string, from: string): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    const candidate = join(dir, 'node_modules', name);
+    if (existsSync(join(candidate, 'package.json'))) return realpathSync(candidate);
+    if (dirname(dir) === dir) throw new Error(`${name} is not installed where ${from} could import it`);
+  }
+}
+
+/**
+ * `npm pack` of `names` as installed in the workspace (the root's copies) and of everything they depend on,
+ * into `dest`: a user's registry install, made offline from what the workspace already holds. Returns the
+ * tarball paths.
+ */
+export async function packInstalled(names: readonly string[], dest: string): Promise<string[]> {
+  mkdirSync(dest, { recursive: true });
+  const dirs = new Map<string, string>();
+  const visit = (name: string, from: string): void => {
+    const dir = installedDir(name, from);
+    if (dirs.has(dir)) return;
+    dirs.set(dir, name);
+    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+    for (const dep of Object.keys(manifest.dependencies ?? {})) visit(dep, dir);
+  };
+  for (const name of names) visit(name, repoRoot);
+  const tarballs: string[] = [];
+  for (const [dir, name] of dirs) {
+    // pnpm's store hard-links identical files, and tar would record a second link to one as a link entry that
+    // npm's install does not restore: pack a plain copy instead.
+    const copy = join(dest, 'copies', name);
+    cpSync(dir, copy, { recursive: true, dereference: true });
+    const res = await run('npm', ['pack', copy, '--pack-destination', dest, '--ignore-scripts', '--offline', '--json']);
+    const file = res.code === 0 ? (JSON.parse(res.stdout) as { filename: string }[])[0]?.filename : undefined;
+    if (file === undefined) throw new Error(`npm pack of ${name} (${dir}) failed:\n${res.stderr}${res.stdout}`);
+    tarballs.push(join(dest, file));
+  }
+  return tarballs;
+}
+
 export function publint(tarball: string): Promise<Run> {
   return run(bin('publint'), ['--strict', tarball]);
 }
@@ -83,8 +127,9 @@ export function attw(tarball: string): Promise<Run> {
 }
 
 /**
- * A project outside the repository with the tarballs installed by npm, offline: they have no registry
- * dependencies, so a request to the network would itself be a packaging bug. `@types/node` is linked in from
+ * A project outside the repository with the tarballs installed by npm, offline: ours have no registry
+ * dependencies, and the examples' third-party ones come as tarballs too (packInstalled), so a request to the
+ * network would itself be a packaging bug. `@types/node` is linked in from
  * the workspace, as a TypeScript user would have installed it.
  */
 export async function installInto(project: string, tarballs: readonly string[]): Promise<void> {
