@@ -6,13 +6,14 @@
 import { InvalidArgumentError } from '../errors/errors.js';
 import { checkOptionKeys, describeValue } from '../errors/option-keys.js';
 import { MAX_TIMER_MS, checkBoolean, checkFunction, checkInteger, checkObjectWith, checkOneOf, checkSignal, checkTimeout } from './validation.js';
+import { checkAclProvider } from './acl-provider.js';
 import { reconnectDelayOption, type DelayRange } from './session/reconnect-delay.js';
 
 /** Every key of ClientOptions (the unit table pins this list against the type). */
 export const CLIENT_OPTION_KEYS = [
   'sessionTimeout', 'connectTimeout', 'maxPacket', 'canBeReadOnly', 'auth', 'sasl', 'tls', 'whileSuspended', 'maxQueued',
   'requestTimeout', 'shuffle', 'sessionId', 'sessionPassword', 'renewSession', 'renewWatches', 'trackEnsemble', 'retry',
-  'clock', 'logger', 'reconnectDelay', 'random', 'waitForServer', 'backgroundWrites',
+  'clock', 'logger', 'reconnectDelay', 'random', 'waitForServer', 'backgroundWrites', 'aclProvider', 'recipeErrorPolicy',
 ] as const;
 
 /** connect()'s options: ClientOptions plus the wait's signal and timeout. */
@@ -35,6 +36,8 @@ export function checkClientOptions(options: unknown, where: string, keys: readon
   checkInteger(o['maxQueued'], 'maxQueued', 0, Number.MAX_SAFE_INTEGER);
   for (const flag of ['canBeReadOnly', 'shuffle', 'renewSession', 'renewWatches', 'trackEnsemble', 'waitForServer']) checkBoolean(o[flag], flag);
   checkOneOf(o['whileSuspended'], 'whileSuspended', ['queue', 'fail']);
+  checkOneOf(o['recipeErrorPolicy'], 'recipeErrorPolicy', ['suspended', 'expired']);
+  checkAclProvider(o['aclProvider']);
   checkObjectWith(o['tls'], 'tls', [], false);
   checkObjectWith(o['sasl'], 'sasl', [], false);
   checkObjectWith(o['retry'], 'retry', ['delayBefore'], true);

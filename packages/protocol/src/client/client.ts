@@ -13,6 +13,7 @@ import { trackEnsemble } from './ensemble-tracker.js';
 import { systemClock, type Clock } from './clock.js';
 import { Chroot } from './chroot.js';
 import { parseConnectString, type HostAddress } from './connect-string.js';
+import { validatePath } from './paths.js';
 import { watchUnreachable } from './first-connect.js';
 import { listenerErrors } from './logger.js';
 import { Dispatcher } from './dispatcher.js';
@@ -27,6 +28,7 @@ import { stateStream, waitConnected } from './state-waits.js';
 import { clientStats, type ClientStats } from './stats.js';
 import { checkCallOptions, checkCredentials, checkFunction, checkSignal, toBytes } from './validation.js';
 import { checkOptionKeys, describeValue } from '../errors/option-keys.js';
+import { aclResolver } from './acl-provider.js';
 import { CLIENT_OPTION_KEYS, checkClientOptions } from './client-options.js';
 import type {
   ACL,
@@ -50,6 +52,7 @@ import type {
   WatchEvent,
   WatchListener,
   WatchOptions,
+  RecipeErrorPolicy,
 } from './types.js';
 import type { AdminCalls, GetChildrenResult, GetDataResult, Watched } from './types.js';
 
@@ -73,6 +76,7 @@ export class ZkClient implements AsyncDisposable {
   private readonly maxPacket: number;
   private readonly requestedTimeout: number;
   private readonly waitForServer: boolean;
+  private readonly errorPolicy: RecipeErrorPolicy | undefined;
   /** The hosts as connect failures name them, in connect-string order (for UnreachableError). */
   private hosts: string[];
   private stopTracking: (() => void) | undefined;
@@ -101,7 +105,8 @@ export class ZkClient implements AsyncDisposable {
     const dispatcher = new Dispatcher(report);
     const shared = { root: this.root, maxPacket: this.maxPacket, clock: this.clock, dispatcher };
     this.session = new Session(sessionOptions(parsed.hosts, options, { ...shared, sessionTimeout: this.requestedTimeout }));
-    this.ops = new OpContext(this.session, { ...shared, requestTimeout: options.requestTimeout ?? 0, retry: options.retry });
+    this.ops = new OpContext(this.session, { ...shared, requestTimeout: options.requestTimeout ?? 0, retry: options.retry, aclFor: aclResolver(options.aclProvider) });
+    this.errorPolicy = options.recipeErrorPolicy;
     this.background = new BackgroundWrites({ connected: (o) => this.connected(o), isOver: () => this.session.isOver }, options, this.clock, report);
     this.admin = { reconfig: (o) => op.reconfig(this.ops, o) };
     if (options.trackEnsemble === true) this.stopTracking = trackEnsemble(this);
@@ -142,6 +147,17 @@ export class ZkClient implements AsyncDisposable {
   /** The highest zxid seen in a reply. */
   get lastZxid(): bigint {
     return this.session.lastZxid;
+  }
+
+  /** ClientOptions.recipeErrorPolicy: what recipes without their own `lostOn` follow (undefined: their defaults). */
+  get recipeErrorPolicy(): RecipeErrorPolicy | undefined {
+    return this.errorPolicy;
+  }
+
+  /** The ACL a create without `acl` gets at `path` (ClientOptions.aclProvider; else world:anyone ALL). */
+  aclFor(path: string): ACL[] {
+    validatePath(path, { sequential: true });
+    return this.ops.aclFor(path);
   }
 
   /**

@@ -12,6 +12,7 @@ export { digestMd5, type DigestMd5Options } from './sasl/digest-md5.js';
 export type { SaslExchange, SaslMechanism, SaslOptions, SaslServer } from './sasl/mechanism.js';
 export type {
   ACL,
+  AclProvider,
   AdminCalls,
   BackgroundWriteEvent,
   BackgroundWriteKind,
@@ -34,6 +35,7 @@ export type {
   PersistentWatch,
   ReadOp,
   ReadResult,
+  RecipeErrorPolicy,
   RemoveWatchType,
   RemoveWatcherType,
   SessionState,

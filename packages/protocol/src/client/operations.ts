@@ -10,7 +10,7 @@
 import { InvalidArgumentError } from '../errors/errors.js';
 import { describeValue } from '../errors/option-keys.js';
 import { CONFIG_NODE } from '../codec/records/config.js';
-import { Acls, validateAcl } from './acl.js';
+import { validateAcl } from './acl.js';
 import type { OpContext } from './op-context.js';
 import { guaranteedDelete as deleteUntilDone, protectedCreate as createProtected, type BackgroundWrites, type IdempotentClient } from './idempotent.js';
 import { validatePath } from './paths.js';
@@ -53,7 +53,7 @@ export function create(ctx: OpContext, path: string, data: Data | null | undefin
     checkCreateOptions(options, 'zk.create');
     const mode = checkCreateMode(options.mode, options.ttl);
     const target = serverPath(ctx, path, { sequential: mode.sequential });
-    const acl = options.acl === undefined ? Acls.openUnsafe() : options.acl;
+    const acl = options.acl === undefined ? ctx.aclFor(path) : options.acl;
     validateAcl(acl);
     const bytes = toBytes(data, ctx.maxPacket);
     return created(ctx, ctx.call(req.create(target, path, bytes, acl, mode), options));
@@ -222,7 +222,7 @@ export function multi(ctx: OpContext, ops: Op[], options: CallOptions): Promise<
   try {
     checkCallOptions(options, 'zk.multi');
     if (!Array.isArray(ops)) throw new InvalidArgumentError('ops', `ops must be an array, got ${describeValue(ops)}`);
-    const prepared = ops.map((op, i) => prepareMultiOp(op, i, ctx.root, ctx.maxPacket));
+    const prepared = ops.map((op, i) => prepareMultiOp(op, i, ctx.root, ctx.maxPacket, ctx.aclFor));
     if (ops.length === 0) return Promise.resolve([]);
     return ctx.call(multiSpec(prepared, ctx.root), options);
   } catch (err) {

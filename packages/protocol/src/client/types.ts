@@ -99,6 +99,20 @@ export interface ClientOptions {
    * `NODE_DEBUG=zkts` keeps printing its own lines either way.
    */
   logger?: Logger;
+  /**
+   * The ACL of every node created without an explicit `acl` (Curator's ACLProvider): `create`, `mkdirp` and its
+   * parents, multi's create ops, and so every node @zkts/recipes creates. Default: world:anyone with ALL.
+   * `forPath(path)` (the path as this client writes it, under its chroot; through a namespace view, with the
+   * view's path in front; a sequential node's prefix) may return undefined for the default. See `ZkClient.aclFor`.
+   */
+  aclProvider?: AclProvider;
+  /**
+   * When @zkts/recipes treats a hold (a lock, a leadership, a lease) as lost, for every recipe not given its own
+   * `lostOn` (Curator's ConnectionStateErrorPolicy): `'suspended'` at a lost connection (Curator's
+   * StandardConnectionStateErrorPolicy), `'expired'` only when the session is gone (its
+   * SessionConnectionStateErrorPolicy). Default: unset, each recipe's own default.
+   */
+  recipeErrorPolicy?: RecipeErrorPolicy;
   /** Bounds of the writes the client finishes in the background (guaranteed deletes, protected-create clean-ups). */
   backgroundWrites?: BackgroundWriteOptions;
 }
@@ -144,6 +158,17 @@ export interface BackgroundWriteEvent extends PendingWrite {
 export interface CloseReport {
   readonly unfinished: PendingWrite[];
 }
+
+/** The ACL provider of ClientOptions.aclProvider. */
+export interface AclProvider {
+  /** The ACL of a node `forPath` has no answer for (e.g. `[...Acls.creatorAll(), ...Acls.readUnsafe()]`). */
+  default: ACL[];
+  /** The ACL of the node at `path`, or undefined for `default`. Its answer is checked at each create. */
+  forPath?(path: string): ACL[] | undefined;
+}
+
+/** See ClientOptions.recipeErrorPolicy. */
+export type RecipeErrorPolicy = 'suspended' | 'expired';
 
 /**
  * A logger the client reports to: any object with some of these four methods (missing ones are skipped):

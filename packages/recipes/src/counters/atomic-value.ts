@@ -9,9 +9,9 @@
  * Exact under lost replies: every write goes through counter-cas.ts, whose receipt tells whether a write whose
  * reply was lost committed, so an increment is applied once or reported not applied, never twice.
  */
-import { exponentialBackoff, ServerError, sleep, type RetryPolicy } from '@zkts/protocol';
+import { exponentialBackoff, ServerError, sleep, type ACL, type RetryPolicy } from '@zkts/protocol';
 
-import { checkArg, checkClientAndPath, checkOptions, rules, type OptionRules, type RecipeClient, type Rule } from '../internal/index.js';
+import { aclRule, checkArg, checkClientAndPath, checkOptions, rules, withAcl, type OptionRules, type RecipeClient, type Rule } from '../internal/index.js';
 import { Mutex } from '../locks/index.js';
 import { CasNode, type CasStats, type Codec, type Versioned } from './counter-cas.js';
 
@@ -41,6 +41,8 @@ export interface DistributedAtomicLongOptions {
   retry?: RetryPolicy;
   /** Take a lock when the optimistic retries give up (default: no promotion). */
   promoteToLock?: PromotedToLock;
+  /** The ACL of every node this recipe creates (default: the client's aclProvider, see ZkClient.aclFor). */
+  acl?: ACL[];
 }
 
 /** How one Java number type is stored and added: its byte codec, its argument rule and its wrapping sum. */
@@ -58,7 +60,7 @@ export interface NumberKind<T> {
 
 const RETRY = rules.withMethods('a RetryPolicy', 'delayBefore');
 
-const OPTION_RULES: OptionRules<DistributedAtomicLongOptions> = { retry: RETRY, promoteToLock: rules.object };
+const OPTION_RULES: OptionRules<DistributedAtomicLongOptions> = { retry: RETRY, promoteToLock: rules.object, acl: aclRule };
 
 const PROMOTE_RULES: OptionRules<PromotedToLock> = { path: rules.path, timeout: rules.timeout, retry: RETRY };
 
@@ -78,7 +80,7 @@ export class AtomicNumber<T> {
       checkOptions(kind.name, options.promoteToLock, PROMOTE_RULES, 'promoteToLock');
       checkArg(kind.name, 'promoteToLock.path', options.promoteToLock.path, rules.path);
     }
-    this.client = client;
+    this.client = client = withAcl(client, options.acl);
     this.path = path;
     this.kind = kind;
     this.options = options;

@@ -3,7 +3,7 @@
  * SharedValue whose data is a 4-byte big-endian int (as in Curator, where SharedCount wraps a SharedValue).
  * Listeners hear each new value (a write of the same bytes is no change).
  */
-import type { Clock } from '@zkts/protocol';
+import type { ACL, Clock } from '@zkts/protocol';
 
 import { RecipeArgumentError } from '../errors.js';
 import { checkArg, rules, type Data, type RecipeClient, type Rule } from '../internal/index.js';
@@ -52,8 +52,11 @@ const toBytes = (data: Data): Uint8Array => (typeof data === 'string' ? new Text
 
 /** Curator SharedValue: bytes in one node, watched; versioned setValue / trySetValue and listeners. */
 export class SharedValue extends SharedNode<Uint8Array> {
-  /** `seed`: the data the node is created with if missing (a string as UTF-8). `clock`: time source of the retry pause. */
-  constructor(client: RecipeClient, path: string, seed: Data, options: { clock?: Clock } = {}) {
+  /**
+   * `seed`: the data the node is created with if missing (a string as UTF-8). `clock`: time source of the retry
+   * pause. `acl`: the ACL of the node and its parents (default: the client's aclProvider).
+   */
+  constructor(client: RecipeClient, path: string, seed: Data, options: { clock?: Clock; acl?: ACL[] } = {}) {
     checkArg('SharedValue', 'seed', seed, rules.data);
     super('SharedValue', client, path, toBytes(seed), options, BYTES);
   }
@@ -88,8 +91,11 @@ export class SharedValue extends SharedNode<Uint8Array> {
 
 /** Curator SharedCount: a 4-byte big-endian int in one node, watched; versioned setCount / trySetCount and listeners. */
 export class SharedCount extends SharedNode<number> {
-  /** `clock`: time source of the retry pause after an unexpected error (default: the system clock). */
-  constructor(client: RecipeClient, path: string, seed: number, options: { clock?: Clock } = {}) {
+  /**
+   * `clock`: time source of the retry pause after an unexpected error (default: the system clock). `acl`: the ACL
+   * of the node and its parents (default: the client's aclProvider).
+   */
+  constructor(client: RecipeClient, path: string, seed: number, options: { clock?: Clock; acl?: ACL[] } = {}) {
     checkArg('SharedCount', 'seed', seed, rules.int32);
     super('SharedCount', client, path, seed, options, COUNT);
   }

@@ -10,10 +10,11 @@
  * counter-cas.ts, so a lost reply is settled exactly (or CounterOutcomeUnknownError if the session ended
  * first). set, like Curator's, is retried after a connection loss: an unconditional write.
  */
-import { parentPath, systemClock, type Clock } from '@zkts/protocol';
+import { parentPath, systemClock, type ACL, type Clock } from '@zkts/protocol';
 
 import { RecipeArgumentError, RecipeClosedError } from '../errors.js';
 import {
+  aclRule, withAcl,
   ChangeFeed, checkClientAndPath, checkOptions, ensureDir, rules, isConnectedState, isLive, isNodeExists, isNoNode, KeepAlive, retrying,
   type RecipeClient,
 } from '../internal/index.js';
@@ -48,10 +49,10 @@ export class SharedNode<T> implements AsyncDisposable {
   private armed: { readonly session: bigint; readonly fired: Promise<unknown>; settled: boolean } | undefined;
   private unsubscribe: (() => void) | undefined;
 
-  protected constructor(name: string, client: RecipeClient, path: string, seed: T, options: { clock?: Clock }, kind: ValueKind<T>) {
+  protected constructor(name: string, client: RecipeClient, path: string, seed: T, options: { clock?: Clock; acl?: ACL[] }, kind: ValueKind<T>) {
     checkClientAndPath(name, client, path);
-    checkOptions(name, options, { clock: rules.clock });
-    this.client = client;
+    checkOptions(name, options, { clock: rules.clock, acl: aclRule });
+    this.client = client = withAcl(client, options.acl);
     this.path = path;
     this.kind = kind;
     this.seed = seed;

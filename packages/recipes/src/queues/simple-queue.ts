@@ -13,11 +13,11 @@
  * Offering is as Curator's: a create whose reply is lost is sent again, so such an item may be queued twice
  * (the `qn-` name leaves no room for a protected prefix Curator's consumers would still take).
  */
-import { joinPath, type ZkError } from '@zkts/protocol';
+import { joinPath, type ACL, type ZkError } from '@zkts/protocol';
 
 import { QueueEmptyError } from '../errors.js';
 import {
-  checkArg, checkClientAndPath, checkpoint, checkWait, childrenOrEmpty, ensureDir, isNoNode, openScope, retrying, rules, within,
+  aclRule, checkArg, checkClientAndPath, checkOptions, withAcl, checkpoint, checkWait, childrenOrEmpty, ensureDir, isNoNode, openScope, retrying, rules, within,
   type Data, type RecipeClient, type Scope, type WaitOptions,
 } from '../internal/index.js';
 import { claimByDelete } from './claim.js';
@@ -29,9 +29,11 @@ export class SimpleDistributedQueue {
   readonly client: RecipeClient;
   readonly path: string;
 
-  constructor(client: RecipeClient, path: string) {
+  /** `acl`: the ACL of every node this recipe creates (default: the client's aclProvider, see ZkClient.aclFor). */
+  constructor(client: RecipeClient, path: string, options: { acl?: ACL[] } = {}) {
     checkClientAndPath('SimpleDistributedQueue', client, path);
-    this.client = client;
+    checkOptions('SimpleDistributedQueue', options, { acl: aclRule });
+    this.client = withAcl(client, options.acl);
     this.path = path;
   }
 
