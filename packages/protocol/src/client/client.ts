@@ -7,7 +7,6 @@
  */
 import { InvalidArgumentError, type ConnectAttempt } from '../errors/errors.js';
 import { DEFAULT_MAX_PACKET } from '../codec/jute/reader.js';
-import { raceCancel } from './cancel.js';
 import { BackgroundWrites } from './background-writes.js';
 import { trackEnsemble } from './ensemble-tracker.js';
 import { systemClock, type Clock } from './clock.js';
@@ -17,7 +16,7 @@ import { validatePath } from './paths.js';
 import { watchUnreachable } from './first-connect.js';
 import { listenerErrors } from './logger.js';
 import { Dispatcher } from './dispatcher.js';
-import { ClientListeners, checkEventName, type ClientEventListener, type ClientEvents } from './events.js';
+import { ClientListeners, checkEventName, checkListener, type ClientEventListener, type ClientEvents } from './events.js';
 import * as op from './operations.js';
 import { OpContext } from './op-context.js';
 import { namespaceNode, namespaceRoot } from './namespace.js';
@@ -26,34 +25,13 @@ import { Session } from './session/session.js';
 import { describe as hostLabel } from './session/transport.js';
 import { stateStream, waitConnected } from './state-waits.js';
 import { clientStats, type ClientStats } from './stats.js';
-import { checkCallOptions, checkCredentials, checkFunction, checkSignal, toBytes } from './validation.js';
-import { checkOptionKeys, describeValue } from '../errors/option-keys.js';
+import { checkCallOptions, checkCredentials, checkSignal } from './validation.js';
+import { checkOptionKeys } from '../errors/option-keys.js';
 import { aclResolver } from './acl-provider.js';
 import { CLIENT_OPTION_KEYS, checkClientOptions } from './client-options.js';
-import type {
-  ACL,
-  CallOptions,
-  CheckWatchType,
-  ClientOptions,
-  CloseReport,
-  CreateOptions,
-  Data,
-  Op,
-  OpResult,
-  PendingWrite,
-  PersistentWatch,
-  ReadOp,
-  ReadResult,
-  RemoveWatchType,
-  RemoveWatcherType,
-  SessionState,
-  Stat,
-  StateChange,
-  WatchEvent,
-  WatchListener,
-  WatchOptions,
-  RecipeErrorPolicy,
-} from './types.js';
+import type { ACL, CallOptions, CheckWatchType, ClientOptions, CloseReport, CreateOptions, Data, Op, OpResult,
+  PendingWrite, PersistentWatch, ReadOp, ReadResult, RemoveWatchType, RemoveWatcherType, SessionState, Stat,
+  StateChange, WatchEvent, WatchListener, WatchOptions, RecipeErrorPolicy } from './types.js';
 import type { AdminCalls, GetChildrenResult, GetDataResult, Watched } from './types.js';
 
 export type { ReconfigOptions } from './types.js';
@@ -62,11 +40,6 @@ const DEFAULT_SESSION_TIMEOUT = 30_000;
 
 /** The default for omitted options on the hot operations: shared, so a call without options allocates none. */
 const NO_OPTIONS = Object.freeze({});
-
-function checkListener(listener: unknown): void {
-  if (listener === undefined) throw new InvalidArgumentError('listener', 'listener must be a function, got undefined');
-  checkFunction(listener, 'listener');
-}
 
 /** A ZooKeeper client: one session, kept across reconnects, and every operation of ZooKeeper 3.8. Make one with `connect()` or `createClient()`. */
 export class ZkClient implements AsyncDisposable {
@@ -377,15 +350,7 @@ export class ZkClient implements AsyncDisposable {
 
   /** Adds a credential to the session (and to every later reconnect). Resolves once the server accepts it. */
   addAuth(scheme: string, auth: Data, options: CallOptions = {}): Promise<void> {
-    try {
-      if (typeof scheme !== 'string' || scheme === '') throw new InvalidArgumentError('scheme', `scheme must be a non-empty string, got ${describeValue(scheme)}`);
-      checkCallOptions(options, 'zk.addAuth');
-      const bytes = toBytes(auth, this.maxPacket) ?? new Uint8Array(0);
-      // The credential stays registered either way; a caller who gives up just stops waiting for the answer.
-      return raceCancel(this.session.addAuth(scheme, bytes), options, 'addAuth', this.clock);
-    } catch (err) {
-      return Promise.reject(err);
-    }
+    return op.addAuth(this.session, { maxPacket: this.maxPacket, clock: this.clock }, scheme, auth, options);
   }
 
   // ---- helpers --------------------------------------------------------------------------------------

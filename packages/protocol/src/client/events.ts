@@ -12,6 +12,13 @@ import type { ConnectAttempt } from '../errors/errors.js';
 import { InvalidArgumentError } from '../errors/errors.js';
 import { describeValue } from '../errors/option-keys.js';
 import type { BackgroundWriteEvent, SessionState, StateChange } from './types.js';
+import { checkFunction } from './validation.js';
+
+/** on/once/off's listener argument: a function. */
+export function checkListener(listener: unknown): void {
+  if (listener === undefined) throw new InvalidArgumentError('listener', 'listener must be a function, got undefined');
+  checkFunction(listener, 'listener');
+}
 
 /**
  * The events `zk.on()` takes and what their listeners receive: `'state'` for every change, one event per state

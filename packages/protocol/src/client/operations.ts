@@ -35,6 +35,9 @@ import type {
 } from './types.js';
 import { RECONFIG_KEYS, checkCreateOptions, checkDeleteOptions, VERSION_KEYS, WATCH_KEYS, checkCallOptions, checkReconfigValues, checkCreateMode, checkVersion, toBytes } from './validation.js';
 import type { ClientWatches } from './watches/watches.js';
+import { raceCancel } from './cancel.js';
+import type { Clock } from './clock.js';
+import type { Session } from './session/session.js';
 
 export { addWatch, checkWatches, removeWatcher, removeWatches } from './watches/watch-operations.js';
 
@@ -314,6 +317,19 @@ export function removeRecursive(ctx: OpContext, client: TreeClient, path: string
     checkCallOptions(options, 'zk.removeRecursive');
     serverPath(ctx, path);
     return removeAll(client, path, options);
+  } catch (err) {
+    return Promise.reject(err);
+  }
+}
+
+/** Adds a credential to the session (and to every later reconnect); resolves once the server accepts it. */
+export function addAuth(session: Session, limits: { maxPacket: number; clock: Clock }, scheme: string, auth: Data, options: CallOptions): Promise<void> {
+  try {
+    if (typeof scheme !== 'string' || scheme === '') throw new InvalidArgumentError('scheme', `scheme must be a non-empty string, got ${describeValue(scheme)}`);
+    checkCallOptions(options, 'zk.addAuth');
+    const bytes = toBytes(auth, limits.maxPacket) ?? new Uint8Array(0);
+    // The credential stays registered either way; a caller who gives up just stops waiting for the answer.
+    return raceCancel(session.addAuth(scheme, bytes), options, 'addAuth', limits.clock);
   } catch (err) {
     return Promise.reject(err);
   }
