@@ -6,7 +6,7 @@ import tseslint from 'typescript-eslint';
 const restrict = (...patterns) => ['error', { patterns }];
 const rule = (regex, message) => ({ regex, message });
 const notOtherPackagesSources = rule(
-  '(^|/)packages/[a-z-]+/src/|(^|/)(protocol|recipes|testkit|sasl-kerberos|cli|server)/src/',
+  '(^|/)packages/[a-z-]+/src/|(^|/)(protocol|recipes|testkit|sasl-kerberos|opentelemetry|cli|server)/src/',
   "Another package's sources are private: import its public entry ('@zkts/…').",
 );
 const recipesOnlyPublicProtocol = rule(
@@ -14,14 +14,14 @@ const recipesOnlyPublicProtocol = rule(
   "Recipes are built on @zkts/protocol's client entry alone.",
 );
 const protocolNeverAbove = rule(
-  '^@zkts/(recipes|testkit|sasl-kerberos|server|cli)',
+  '^@zkts/(recipes|testkit|sasl-kerberos|opentelemetry|server|cli)',
   'The protocol package depends on no other zkts package.',
 );
 const family = (up) => rule(
   `^${up}(?!errors\\.js$|[a-z-]+/index\\.js$)`,
   "A recipe family reaches internal/ and other families only through their index.ts (or the public errors.ts).",
 );
-const recipeFamilies = ['locks', 'election', 'counters', 'groups', 'queues', 'leases', 'nodes', 'barriers', 'cache', 'discovery', 'inspect', 'quotas'];
+const recipeFamilies = ['locks', 'election', 'counters', 'groups', 'queues', 'leases', 'nodes', 'barriers', 'cache', 'discovery', 'inspect', 'quotas', 'compression'];
 const zones = [
   {
     // Outside the recipes package nothing reaches into its src/ (internal/ least of all), nor into any other
@@ -107,6 +107,17 @@ const zones = [
     },
   },
   {
+    // The OpenTelemetry package hears the clients and recipes through their diagnostics channels only: of the
+    // other zkts packages it imports @zkts/protocol's public entry alone (option checks and the error taxonomy).
+    files: ['packages/opentelemetry/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrict(
+        notOtherPackagesSources,
+        rule('^@zkts/(?!protocol$)', "The OpenTelemetry package imports only @zkts/protocol's public entry; it hears the rest on diagnostics channels."),
+      ),
+    },
+  },
+  {
     // The console's page runs in a browser: it knows the API only through its JSON types and imports no Node
     // module and no zkts package (the bundle would drag them in).
     files: ['packages/cli/ui/**/*.ts', 'packages/cli/ui/**/*.tsx'],
@@ -145,7 +156,7 @@ export default tseslint.config(
   },
   {
     // The libraries never print: observability goes through diagnostics_channel and debuglog.
-    files: ['packages/protocol/src/**/*.ts', 'packages/recipes/src/**/*.ts', 'packages/sasl-kerberos/src/**/*.ts'],
+    files: ['packages/protocol/src/**/*.ts', 'packages/recipes/src/**/*.ts', 'packages/sasl-kerberos/src/**/*.ts', 'packages/opentelemetry/src/**/*.ts'],
     rules: { 'no-console': 'error' },
   },
   ...zones,

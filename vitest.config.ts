@@ -21,6 +21,7 @@ const resolve = {
     exact('@zkts/testkit', src('testkit')),
     exact('@zkts/server', src('server')),
     exact('@zkts/sasl-kerberos', src('sasl-kerberos')),
+    exact('@zkts/opentelemetry', src('opentelemetry')),
   ],
 };
 

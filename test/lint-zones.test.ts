@@ -28,6 +28,8 @@ const cases: Case[] = [
   { file: 'packages/recipes/src/internal/example.ts', forbidden: '../locks/index.js', allowed: '../errors.js' },
   { file: 'packages/server/src/requests/example.ts', forbidden: '@zkts/protocol', allowed: '@zkts/protocol/codec' },
   { file: 'packages/testkit/src/example.ts', forbidden: '@zkts/protocol', allowed: 'node:net' },
+  { file: 'packages/opentelemetry/src/example.ts', forbidden: '@zkts/recipes', allowed: '@zkts/protocol' },
+  { file: 'packages/opentelemetry/src/example.ts', forbidden: '@zkts/protocol/codec', allowed: '@opentelemetry/api' },
   { file: 'packages/cli/src/example.ts', forbidden: '../../recipes/src/internal/index.js', allowed: '@zkts/recipes' },
   { file: 'packages/cli/test/unit/example.test.ts', forbidden: '../../../recipes/src/internal/index.js', allowed: '../../src/main.js' },
   { file: 'packages/cli/ui/src/views/example.tsx', forbidden: 'node:fs', allowed: 'preact' },

@@ -14,8 +14,8 @@ import { connect, type ZkClient } from '../packages/protocol/src/index.js';
 
 import { allBlocks, fencedBlock, keepsPromise, repoRoot, scratchName, type DocBlock } from './support/doc-blocks.js';
 import {
-  LIBRARIES, PACKAGES, THIRD_PARTY_DEPENDENCIES, assertBuilt, attw, dependenciesOf, linkNodeTypes, packAll, packedManifest, publint, run, runShell, tsc,
-  writeTsconfig, type PackageDir,
+  EXAMPLE_DEPENDENCIES, LIBRARIES, PACKAGES, THIRD_PARTY_DEPENDENCIES, assertBuilt, attw, dependenciesOf, linkNodeTypes, packAll, packInstalled,
+  packedManifest, publint, run, runShell, tsc, writeTsconfig, type PackageDir,
 } from './support/packaging.js';
 
 // The README's layout: the clone, ../zkts-packs beside it, and the project in ../my-app.
@@ -58,6 +58,11 @@ describe('packed tarballs', () => {
     mkdirSync(clone, { recursive: true });
     install = await runShell(`${projectSetup}\n${cliSetup}`, clone);
     if (install.code !== 0) throw new Error(`the README's install commands failed:\n${install.stderr}${install.stdout}`);
+    // The OpenTelemetry bridge and what its README's examples import (OpenTelemetry's API and SDK, packed from the
+    // workspace's installed copies: the registry is not reachable here).
+    const examples = await packInstalled(EXAMPLE_DEPENDENCIES, join(scratch, 'third-party'));
+    const otel = await runShell(`npm install ${[tarballs.opentelemetry, ...examples].join(' ')}`, project);
+    if (otel.code !== 0) throw new Error(`installing @zkts/opentelemetry failed:\n${otel.stderr}${otel.stdout}`);
     linkNodeTypes(project);
   }, 180_000);
 
@@ -92,7 +97,7 @@ describe('packed tarballs', () => {
     const lock = JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8')) as { packages: Record<string, { resolved?: string }> };
     const ours = Object.entries(lock.packages).filter(([path]) => /(^|\/)node_modules\/(@zkts\/[^/]+|zkts)$/.test(path));
     expect(ours.map(([path]) => path.replace(/^.*node_modules\//, '')).sort()).toEqual(
-      ['@zkts/protocol', '@zkts/recipes', '@zkts/sasl-kerberos', '@zkts/server', '@zkts/testkit', 'zkts'].sort(),
+      ['@zkts/opentelemetry', '@zkts/protocol', '@zkts/recipes', '@zkts/sasl-kerberos', '@zkts/server', '@zkts/testkit', 'zkts'].sort(),
     );
     for (const [path, entry] of ours) expect(entry.resolved, path).toMatch(/^file:\.\.\/zkts-packs\/[^/]+\.tgz$/);
     expect(lock.packages['node_modules/@zkts/sasl-kerberos']?.resolved).toBe(`file:../zkts-packs/${basename(tarballs['sasl-kerberos'])}`);

@@ -3,11 +3,12 @@
 // a module and imported from the sources against the shared test server, and what it prints must be what its
 // closing comment lines promise. Each block gets a chroot of its own, so examples can use plain paths
 // ('/greeting') without meeting each other; it runs twice in that chroot, as a reader runs an example twice, so
-// one that leaves state behind that breaks its next run fails here. Nothing may reach stderr either: console.error/warn and process warnings (a cache's decode
-// error, an unknown option) count. CommonJS blocks need the installed packages (require() does not see vitest's
-// aliases): packaging.test.ts runs them, and all the others again, from the packed tarballs.
+// one that leaves state behind that breaks its next run fails here. Nothing may reach stderr either:
+// console.error/warn and process warnings (a cache's decode error, an unknown option) count. CommonJS blocks
+// need the installed packages (require() does not see vitest's aliases): packaging.test.ts runs them, and all
+// the others again, from the packed tarballs.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { format } from 'node:util';
+import { format, inspect, type InspectOptions } from 'node:util';
 
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 
@@ -36,6 +37,10 @@ async function importOnce(block: DocBlock, run: number, server: string): Promise
     vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void out.printed.push(...format(...args).split('\n'))),
     vi.spyOn(console, 'error').mockImplementation(toStderr),
     vi.spyOn(console, 'warn').mockImplementation(toStderr),
+    // An exporter's console dump (OpenTelemetry's console exporters use console.dir) is printed output too.
+    vi.spyOn(console, 'dir').mockImplementation((item: unknown, options?: InspectOptions) => {
+      out.printed.push(...inspect(item, { customInspect: false, ...options }).split('\n'));
+    }),
   ];
   process.on('warning', onWarning);
   try {
@@ -66,6 +71,7 @@ describe('documentation examples', () => {
         'README.md',
         'packages/protocol/README.md',
         'packages/recipes/README.md',
+        'packages/opentelemetry/README.md',
         'docs/guides/coming-from-node-zookeeper-client.md',
         'docs/guides/coming-from-curator.md',
         'docs/guides/coming-from-kazoo.md',
@@ -85,6 +91,16 @@ describe('documentation examples', () => {
   it('every main class and function of the API has an @example in its doc comment, run below', () => {
     const withExample = new Set(blocks.map((b) => b.symbol));
     expect(MAIN_API.filter((name) => !withExample.has(name))).toEqual([]);
+  });
+
+  it("a promise matches line for line, '…' within a line and '⋮' any number of whole lines", () => {
+    expect(keepsPromise(['id 42', 'done'], ['id …', 'done'])).toBe(true);
+    expect(keepsPromise(['id 42', 'extra', 'done'], ['id …', 'done'])).toBe(false);
+    expect(keepsPromise(['a', 'b', 'c', 'done'], ['⋮', 'done'])).toBe(true);
+    expect(keepsPromise(['done'], ['⋮', 'done'])).toBe(true);
+    expect(keepsPromise(['a', "  name: 'x',", 'b', 'done'], ['⋮', "  name: 'x',", '⋮', 'done'])).toBe(true);
+    expect(keepsPromise(['a', 'b', 'done'], ['⋮', "  name: 'x',", '⋮', 'done'])).toBe(false);
+    expect(keepsPromise(['id 4', '2'], ['id …'])).toBe(false);
   });
 
   it('every example promises its output', () => {

@@ -82,7 +82,7 @@ function session(client: ZkClient): BenchSession {
     getDataBytes: (path, got) => void client.getData(path).then((r) => got(null, r.data), got),
     getChildrenList: (path, got) => void client.getChildren(path).then((r) => got(null, r.children), got),
     countChildren: async (path) => (await client.getChildren(path)).children.length,
-    close: () => client.close(),
+    close: async () => { await client.close(); },
     lock: (dir) => new ZktsLock(client, dir),
   };
 }
@@ -100,4 +100,6 @@ export const client: BenchClient = {
     ),
   watchEventsDelivered: countedEvents,
   observe,
+  // Loaded on first use: the SDK's modules stay out of the processes of every other row.
+  instrument: async () => (await import('./otel.js')).withOpenTelemetry(),
 };

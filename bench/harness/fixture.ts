@@ -30,6 +30,6 @@ export async function createFixture(connectString: string, path: string, childre
       const data = new Uint8Array([0x31 + (round++ % 9)]);
       await pipeline(children, window, (i, done) => void client.setData(`${path}/${childName(i)}`, data).then(() => done(null), done));
     },
-    close: () => client.close(),
+    close: async () => { await client.close(); },
   };
 }

@@ -26,6 +26,7 @@ export const ROWS: readonly Row[] = [
   { workload: 'getPipelined', metric: 'cpuUsPerOp', label: 'getData pipelined: client CPU', unit: 'µs/op', better: 'lower' },
   { workload: 'getPipelinedTracing', metric: 'cpuUsPerOp', label: 'pipelined get CPU, no channel subscriber', unit: 'µs/op', better: 'lower' },
   { workload: 'getPipelinedTracing', metric: 'cpuUsPerOpObserved', label: 'pipelined get CPU, no-op on every channel', unit: 'µs/op', better: 'lower' },
+  { workload: 'getPipelinedTracing', metric: 'cpuUsPerOpOtel', label: 'pipelined get CPU, @zkts/opentelemetry + SDK', unit: 'µs/op', better: 'lower' },
   { workload: 'getSequential', metric: 'opsPerSec', label: 'getData sequential', unit: 'ops/s', better: 'higher' },
   { workload: 'getSequential', metric: 'p50Us', label: 'getData sequential p50', unit: 'µs', better: 'lower' },
   { workload: 'getSequential', metric: 'p99Us', label: 'getData sequential p99', unit: 'µs', better: 'lower' },

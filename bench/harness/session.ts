@@ -55,6 +55,11 @@ export interface BenchClient {
    * client that publishes some has it: the tracing row, tracing.ts).
    */
   observe?: () => () => void;
+  /**
+   * Enables @zkts/opentelemetry with the OpenTelemetry SDK (exporting nowhere); resolves with what disables it
+   * (only zkts: the tracing row's third side).
+   */
+  instrument?: () => Promise<() => Promise<void>>;
 }
 
 /** Promise form of a callback operation, for set-up code outside the timed loops. */

@@ -44,7 +44,7 @@ function zktsOver(mod: Protocol, id: string): BenchClient {
       const s: BenchSession = {
         getData: (path, done) => void c.getData(path).then(ok(done), done),
         create: (path, data, done) => void c.create(path, data).then(ok(done), done),
-        close: () => c.close(),
+        close: async () => { await c.close(); },
         getDataWatch: unused,
         setData: unused,
         delete: unused,

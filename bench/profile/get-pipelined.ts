@@ -1,11 +1,16 @@
 // Hot-path driver: getData pipelined (window 1000) and sequential, zkts vs node-zookeeper-client, same server,
-// same process, alternating. CPU µs/op from process.cpuUsage (user+system), ops/s from wall time.
-// Run: node --conditions=zkts-source --import tsx bench/profile/get-pipelined.ts [rounds] [only=zkts|nzk]
+// same process, alternating. CPU µs/op from process.cpuUsage (user+system), ops/s from wall time. The `sub`,
+// `otelapi` and `otel` clients are zkts with someone listening to zkts:request during their rounds: a subscriber
+// that does nothing, @zkts/opentelemetry on the API's no-op providers, and on the real SDK exporting nowhere.
+// Run: node --conditions=zkts-source --import tsx bench/profile/get-pipelined.ts [rounds] [only=zkts|sub|otelapi|otel|nzk]
 // Starts a server with the bench's options (harness/server.ts); ZKTS_SERVER=host:port to reuse a running one.
+import { tracingChannel } from 'node:diagnostics_channel';
+
 import nzk from 'node-zookeeper-client';
 import * as zktsSource from '@zkts/protocol';
 
 import { benchServer } from '../harness/server.js';
+import { withOpenTelemetry } from '../clients/otel.js';
 
 type Done = (err: unknown) => void;
 interface S { get(path: string, done: Done): void; close(): Promise<void> }
@@ -23,10 +28,26 @@ const zktsWith = (mod: Mod) => async (cs: string): Promise<S> => {
   let lastD: Done | undefined; let lastOk: (() => void) | undefined;
   return {
     get: (p, done) => { if (done !== lastD) { lastD = done; lastOk = ok(done); } void c.getData(p).then(lastOk, done); },
-    close: () => c.close(),
+    close: async () => { await c.close(); },
   };
 };
 const zkts = zktsWith(zktsSource);
+// zkts with the OpenTelemetry package listening from before the warm-up until the client is closed: with the
+// real SDK (otel), or with the API's no-op providers (otelapi: the package's subscribers alone).
+// zkts with a subscriber that does nothing (sub): what the client's own publishing costs once anyone listens.
+async function zktsSubscribed(cs: string): Promise<S> {
+  const nothing = (): void => undefined;
+  const handlers = { start: nothing, end: nothing, asyncStart: nothing, asyncEnd: nothing, error: nothing };
+  const channel = tracingChannel('zkts:request');
+  channel.subscribe(handlers);
+  const s = await zkts(cs);
+  return { get: s.get, close: async () => { await s.close(); channel.unsubscribe(handlers); } };
+}
+const zktsOtel = (sdk: boolean) => async (cs: string): Promise<S> => {
+  const stop = withOpenTelemetry({ sdk });
+  const s = await zkts(cs);
+  return { get: s.get, close: async () => { await s.close(); await stop(); } };
+};
 async function nzc(cs: string): Promise<S> {
   const c = nzk.createClient(cs, { sessionTimeout: 30_000, retries: 0 });
   await new Promise<void>((r) => { c.once('connected', () => r()); c.connect(); });
@@ -66,7 +87,7 @@ console.error('server', cs);
   await c.close();
 }
 const clients: [string, (cs: string) => Promise<S>][] =
-  builds.length > 0 ? [...builds.map(([n, m]): [string, (cs: string) => Promise<S>] => [n, zktsWith(m)]), ['nzk', nzc]] : [['zkts', zkts], ['nzk', nzc]];
+  builds.length > 0 ? [...builds.map(([n, m]): [string, (cs: string) => Promise<S>] => [n, zktsWith(m)]), ['nzk', nzc]] : [['zkts', zkts], ['sub', zktsSubscribed], ['otelapi', zktsOtel(false)], ['otel', zktsOtel(true)], ['nzk', nzc]];
 const N = Number(process.env.N ?? 50_000), SEQ = Number(process.env.SEQ ?? 2000);
 for (let r = 0; r < rounds; r++) {
   for (const [name, mk] of r % 2 ? [...clients].reverse() : clients) {
@@ -76,7 +97,7 @@ for (let r = 0; r < rounds; r++) {
     const p = await measure(() => pipelined(s, N, 1000), N);
     await sequential(s, 300);
     const q = await measure(() => sequential(s, SEQ), SEQ);
-    console.log(`${name.padEnd(5)} pipelined ${p.us.toFixed(1).padStart(6)} µs/op ${Math.round(p.ops).toString().padStart(7)} ops/s | sequential ${q.us.toFixed(1).padStart(6)} µs/op ${Math.round(q.ops).toString().padStart(6)} ops/s`);
+    console.log(`${name.padEnd(7)} pipelined ${p.us.toFixed(1).padStart(6)} µs/op ${Math.round(p.ops).toString().padStart(7)} ops/s | sequential ${q.us.toFixed(1).padStart(6)} µs/op ${Math.round(q.ops).toString().padStart(6)} ops/s`);
     await s.close();
   }
 }

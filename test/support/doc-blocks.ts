@@ -5,9 +5,10 @@
  * them again from the packed tarballs as an installed user would (ESM, CommonJS, TypeScript with the README's
  * tsconfig and under two module resolutions). Other fences (sh, json, text) are not programs and are left alone.
  *
- * A block ends with the output it promises: its trailing `// ` comment lines, one per console.log line, where
- * `…` stands for any text (a generated id, a timestamp). A block that promises nothing fails, so an example
- * cannot silently stop doing what its prose says.
+ * A block ends with the output it promises: its trailing `// ` comment lines, one per printed line, where
+ * `…` stands for any text within the line (a generated id, a timestamp) and a line that is only `⋮` for any
+ * number of whole lines (an exporter's dump, whose length is not the example's point). A block that promises
+ * nothing fails, so an example cannot silently stop doing what its prose says.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -35,7 +36,7 @@ export interface DocBlock {
 /** The documents whose blocks must run: the top README, the library packages' READMEs and every guide. */
 export function documentFiles(): string[] {
   const guides = join(repoRoot, 'docs/guides');
-  const files = ['README.md', 'packages/protocol/README.md', 'packages/recipes/README.md'];
+  const files = ['README.md', 'packages/protocol/README.md', 'packages/recipes/README.md', 'packages/opentelemetry/README.md'];
   for (const name of readdirSync(guides).sort()) if (name.endsWith('.md')) files.push(relative(repoRoot, join(guides, name)));
   return files;
 }
@@ -138,13 +139,16 @@ export function promisedOutput(code: string): string[] {
   return lines.slice(start).map((line) => line.slice(3));
 }
 
-/** Whether printed lines keep a block's promise: same count, each line equal with `…` matching any text. */
+/**
+ * Whether printed lines keep a block's promise: line for line, each equal with `…` matching any text within
+ * the line, and a `⋮` line matching any number of whole lines (none included).
+ */
 export function keepsPromise(printed: readonly string[], expected: readonly string[]): boolean {
-  if (printed.length !== expected.length) return false;
-  return expected.every((pattern, i) => {
-    const source = pattern.split('…').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*');
-    return new RegExp(`^${source}$`, 's').test(printed[i] ?? '');
-  });
+  const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const source = expected
+    .map((pattern) => (pattern === '⋮' ? '(?:[^\\n]*\\n)*?' : `${pattern.split('…').map(escape).join('[^\\n]*')}\\n`))
+    .join('');
+  return new RegExp(`^${source}$`).test(printed.map((line) => `${line}\n`).join(''));
 }
 
 /** A file name for a block's scratch copy: README.md#2 → README-md-2. */

@@ -2,11 +2,13 @@
  * What packaging.test.ts does to the packages, as a user would: pack each with pnpm (workspace: ranges become
  * versions), check the tarballs with publint and attw, and install them into a scratch project outside the
  * repository with npm, offline, by the README's own commands, so nothing of the workspace leaks into what the
- * examples import.
+ * examples import. The few third-party packages the examples import besides ours (OpenTelemetry's API and SDK)
+ * are packed from the workspace's own installed copies, with their dependencies, and installed from those
+ * tarballs the same way.
  */
 import { execFile, type ExecFileOptions } from 'node:child_process';
-import { mkdirSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
 import { repoRoot } from './doc-blocks.js';
 
@@ -15,15 +17,19 @@ import { repoRoot } from './doc-blocks.js';
  * another (the CLI's optional @zkts/sasl-kerberos included) and a name we do not pack would be looked up on
  * the registry by whoever installs the tarballs.
  */
-export const PACKAGES = ['protocol', 'server', 'recipes', 'testkit', 'sasl-kerberos', 'cli'] as const;
+export const PACKAGES = ['protocol', 'server', 'recipes', 'testkit', 'opentelemetry', 'sasl-kerberos', 'cli'] as const;
 export type PackageDir = (typeof PACKAGES)[number];
-/** The four with importable entry points checked here; the CLI is a bin only, sasl-kerberos has its own test. */
-export const LIBRARIES = ['protocol', 'server', 'recipes', 'testkit'] as const;
+/** The five with importable entry points checked here; the CLI is a bin only, sasl-kerberos has its own test. */
+export const LIBRARIES = ['protocol', 'server', 'recipes', 'testkit', 'opentelemetry'] as const;
 /**
- * The registry packages our tarballs name, on purpose: sasl-kerberos's native `kerberos` module and the test
- * kit's optional peer `testcontainers`. Any other name a tarball depends on must be a tarball we ship.
+ * The registry packages our tarballs name, on purpose: sasl-kerberos's native `kerberos` module, the test kit's
+ * optional peer `testcontainers` and the OpenTelemetry API that @zkts/opentelemetry takes as a peer. Any other
+ * name a tarball depends on must be a tarball we ship.
  */
-export const THIRD_PARTY_DEPENDENCIES = ['kerberos', 'testcontainers'] as const;
+export const THIRD_PARTY_DEPENDENCIES = ['kerberos', 'testcontainers', '@opentelemetry/api'] as const;
+
+/** Third-party packages the documentation's examples import: the root's devDependencies of the same names. */
+export const EXAMPLE_DEPENDENCIES = ['@opentelemetry/api', '@opentelemetry/sdk-trace', '@opentelemetry/sdk-metrics', '@opentelemetry/context-async-hooks'] as const;
 
 /** The dependency fields npm resolves. */
 const DEPENDENCY_FIELDS = ['dependencies', 'optionalDependencies', 'peerDependencies'] as const;
@@ -122,6 +128,45 @@ export function runShell(lines: string, cwd: string): Promise<Run> {
 export function linkNodeTypes(project: string): void {
   mkdirSync(join(project, 'node_modules/@types'), { recursive: true });
   symlinkSync(join(repoRoot, 'node_modules/@types/node'), join(project, 'node_modules/@types/node'), 'dir');
+}
+
+/** Where Node would find `name` from `from` (a package directory): the nearest node_modules/<name> above it. */
+function installedDir(name: string, from: string): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    const candidate = join(dir, 'node_modules', name);
+    if (existsSync(join(candidate, 'package.json'))) return realpathSync(candidate);
+    if (dirname(dir) === dir) throw new Error(`${name} is not installed where ${from} could import it`);
+  }
+}
+
+/**
+ * `npm pack` of `names` as installed in the workspace (the root's copies) and of everything they depend on,
+ * into `dest`: a user's registry install, made offline from what the workspace already holds. Returns the
+ * tarball paths.
+ */
+export async function packInstalled(names: readonly string[], dest: string): Promise<string[]> {
+  mkdirSync(dest, { recursive: true });
+  const dirs = new Map<string, string>();
+  const visit = (name: string, from: string): void => {
+    const dir = installedDir(name, from);
+    if (dirs.has(dir)) return;
+    dirs.set(dir, name);
+    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+    for (const dep of Object.keys(manifest.dependencies ?? {})) visit(dep, dir);
+  };
+  for (const name of names) visit(name, repoRoot);
+  const tarballs: string[] = [];
+  for (const [dir, name] of dirs) {
+    // pnpm's store hard-links identical files, and tar would record a second link to one as a link entry that
+    // npm's install does not restore: pack a plain copy instead.
+    const copy = join(dest, 'copies', name);
+    cpSync(dir, copy, { recursive: true, dereference: true });
+    const res = await run('npm', ['pack', copy, '--pack-destination', dest, '--ignore-scripts', '--offline', '--json']);
+    const file = res.code === 0 ? (JSON.parse(res.stdout) as { filename: string }[])[0]?.filename : undefined;
+    if (file === undefined) throw new Error(`npm pack of ${name} (${dir}) failed:\n${res.stderr}${res.stdout}`);
+    tarballs.push(join(dest, file));
+  }
+  return tarballs;
 }
 
 export function publint(tarball: string): Promise<Run> {

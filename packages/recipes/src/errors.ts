@@ -21,7 +21,10 @@ export type RecipeErrorCode =
   | 'INSTANCE_FORMAT'
   | 'NOT_REGISTERED'
   | 'QUOTA_FORMAT'
-  | 'QUOTA_CONFLICT';
+  | 'QUOTA_CONFLICT'
+  | 'COMPRESSED_CORRUPT'
+  | 'DECOMPRESSED_TOO_LARGE'
+  | 'QUEUE_EMPTY';
 
 const BRAND = Symbol.for('zkts.recipes.error');
 
@@ -142,5 +145,32 @@ export class ServiceNotRegisteredError extends RecipeError {
 export class QueueItemCorruptError extends RecipeError {
   constructor(message: string, options?: ErrorOptions) {
     super('QUEUE_ITEM_CORRUPT', message, options);
+  }
+}
+
+/** Data given to decompressLikeCurator (or a gunzip decoder) is not valid gzip: bad header, deflate stream or trailer. */
+export class CompressedDataError extends RecipeError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('COMPRESSED_CORRUPT', message, options);
+  }
+}
+
+/** Decompressed data would pass the `maxBytes` limit (a zip bomb, or a limit set too low): nothing is returned. */
+export class DecompressedTooLargeError extends RecipeError {
+  readonly maxBytes: number;
+
+  constructor(maxBytes: number, options?: ErrorOptions) {
+    super('DECOMPRESSED_TOO_LARGE', `decompressed data passes the limit of ${maxBytes} bytes`, options);
+    this.maxBytes = maxBytes;
+  }
+}
+
+/** element() or remove() on an empty queue (Curator's NoSuchElementException). */
+export class QueueEmptyError extends RecipeError {
+  readonly path: string;
+
+  constructor(path: string) {
+    super('QUEUE_EMPTY', `queue ${path} is empty`);
+    this.path = path;
   }
 }

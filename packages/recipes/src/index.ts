@@ -19,7 +19,7 @@ export {
 export {
   RecipeError, LockNotHeldError, LockBusyError, LockUpgradeError, LockLostError, RecipeArgumentError, RecipeClosedError,
   CounterOutcomeUnknownError, OutcomeUnknownError, DataFormatError, InstanceFormatError, ServiceNotRegisteredError,
-  QueueItemCorruptError,
+  QueueItemCorruptError, CompressedDataError, DecompressedTooLargeError, QueueEmptyError,
   type RecipeErrorCode,
 } from './errors.js';
 // The two contract types every recipe takes, and the tracing channels' names and context types; the rest of
@@ -42,16 +42,16 @@ export {
 } from './nodes/index.js';
 export { Barrier, DoubleBarrier } from './barriers/index.js';
 export {
-  Queue, LockingQueue, DistributedQueue, DistributedPriorityQueue, DistributedDelayQueue, DistributedIdQueue, CuratorQueueBase,
+  Queue, SimpleDistributedQueue, LockingQueue, DistributedQueue, DistributedPriorityQueue, DistributedDelayQueue, DistributedIdQueue, CuratorQueueBase,
   bytesSerializer,
   type LockingQueueOptions, type LockedEntry, type PutOptions, type CuratorQueueOptions, type QueueSerializer,
   type QueueConsumerStats,
 } from './queues/index.js';
 export { NonBlockingLease, MultiNonBlockingLease, type NonBlockingLeaseOptions, type LeaseTerm } from './leases/index.js';
 export {
-  DistributedAtomicLong, Counter, SharedCount,
-  type DistributedAtomicLongOptions, type AtomicResult, type PromotedToLock, type CounterOptions, type CounterChange,
-  type CasStats, type VersionedCount,
+  DistributedAtomicLong, DistributedAtomicInteger, Counter, SharedCount, SharedValue,
+  type DistributedAtomicLongOptions, type DistributedAtomicIntegerOptions, type AtomicResult, type PromotedToLock, type CounterOptions, type CounterChange,
+  type CasStats, type VersionedCount, type VersionedValue,
 } from './counters/index.js';
 export {
   TreeCache, NodeCache, ChildrenCache, CacheDecodeError, CacheReadError, watchData, watchChildren,
@@ -80,3 +80,6 @@ export {
   setQuota, getQuota, listQuotas, deleteQuota, QuotaConflictError, QuotaFormatError,
   type Quota, type QuotaLimits, type QuotaUsage, type SetQuotaOptions, type DeleteQuotaOptions, type QuotaReadOptions,
 } from './quotas/index.js';
+export {
+  compressLikeCurator, decompressLikeCurator, gunzipDecoder, DEFAULT_MAX_DECOMPRESSED_BYTES, type DecompressOptions,
+} from './compression/index.js';

@@ -6,13 +6,14 @@
 import { InvalidArgumentError } from '../errors/errors.js';
 import { checkOptionKeys, describeValue } from '../errors/option-keys.js';
 import { MAX_TIMER_MS, checkBoolean, checkFunction, checkInteger, checkObjectWith, checkOneOf, checkSignal, checkTimeout } from './validation.js';
+import { checkAclProvider } from './acl-provider.js';
 import { reconnectDelayOption, type DelayRange } from './session/reconnect-delay.js';
 
 /** Every key of ClientOptions (the unit table pins this list against the type). */
 export const CLIENT_OPTION_KEYS = [
   'sessionTimeout', 'connectTimeout', 'maxPacket', 'canBeReadOnly', 'auth', 'sasl', 'tls', 'whileSuspended', 'maxQueued',
   'requestTimeout', 'shuffle', 'sessionId', 'sessionPassword', 'renewSession', 'renewWatches', 'trackEnsemble', 'retry',
-  'clock', 'logger', 'reconnectDelay', 'random', 'waitForServer',
+  'clock', 'logger', 'reconnectDelay', 'random', 'waitForServer', 'backgroundWrites', 'aclProvider', 'recipeErrorPolicy',
 ] as const;
 
 /** connect()'s options: ClientOptions plus the wait's signal and timeout. */
@@ -35,6 +36,8 @@ export function checkClientOptions(options: unknown, where: string, keys: readon
   checkInteger(o['maxQueued'], 'maxQueued', 0, Number.MAX_SAFE_INTEGER);
   for (const flag of ['canBeReadOnly', 'shuffle', 'renewSession', 'renewWatches', 'trackEnsemble', 'waitForServer']) checkBoolean(o[flag], flag);
   checkOneOf(o['whileSuspended'], 'whileSuspended', ['queue', 'fail']);
+  checkOneOf(o['recipeErrorPolicy'], 'recipeErrorPolicy', ['suspended', 'expired']);
+  checkAclProvider(o['aclProvider']);
   checkObjectWith(o['tls'], 'tls', [], false);
   checkObjectWith(o['sasl'], 'sasl', [], false);
   checkObjectWith(o['retry'], 'retry', ['delayBefore'], true);
@@ -42,6 +45,7 @@ export function checkClientOptions(options: unknown, where: string, keys: readon
   checkObjectWith(o['logger'], 'logger', ['debug', 'info', 'warn', 'error'], false);
   checkFunction(o['random'], 'random');
   reconnectDelayOption(o['reconnectDelay'] as DelayRange | undefined);
+  checkBackgroundWrites(o['backgroundWrites']);
   const id = o['sessionId'];
   if (id !== undefined && (typeof id !== 'bigint' || id < 0n || id > MAX_SESSION_ID)) {
     throw new InvalidArgumentError('sessionId', `sessionId must be a bigint in 0..2^64-1, got ${describeValue(id)}`);
@@ -57,4 +61,14 @@ export function checkClientOptions(options: unknown, where: string, keys: readon
     checkSignal(o['signal']);
     checkTimeout(o['timeout']);
   }
+}
+
+/** `backgroundWrites: { maxAttempts, maxTime }`: at least one try, a time that fits a timer. */
+function checkBackgroundWrites(value: unknown): void {
+  if (value === undefined) return;
+  checkObjectWith(value, 'backgroundWrites', [], false);
+  checkOptionKeys(value, ['maxAttempts', 'maxTime'], 'backgroundWrites');
+  const o = value as Record<string, unknown>;
+  checkInteger(o['maxAttempts'], 'backgroundWrites.maxAttempts', 1, Number.MAX_SAFE_INTEGER);
+  checkTimeout(o['maxTime'], 'backgroundWrites.maxTime');
 }

@@ -2,20 +2,21 @@
  * ZkClient: the public API. Each operation is one line calling its body in operations.ts (validation, the
  * chroot, the request spec) with the client's OpContext, which hands requests to the session
  * (session/session.ts); the session owns the state, the connections and the watches. This file holds no state
- * of its own beyond its configuration and its on/once registrations (events.ts): it calls methods and reads
- * getters.
+ * of its own beyond its configuration, its on/once registrations (events.ts) and the background writes it
+ * finishes (background-writes.ts): it calls methods and reads getters.
  */
 import { InvalidArgumentError, type ConnectAttempt } from '../errors/errors.js';
 import { DEFAULT_MAX_PACKET } from '../codec/jute/reader.js';
-import { raceCancel } from './cancel.js';
+import { BackgroundWrites } from './background-writes.js';
 import { trackEnsemble } from './ensemble-tracker.js';
 import { systemClock, type Clock } from './clock.js';
 import { Chroot } from './chroot.js';
 import { parseConnectString, type HostAddress } from './connect-string.js';
+import { validatePath } from './paths.js';
 import { watchUnreachable } from './first-connect.js';
 import { listenerErrors } from './logger.js';
 import { Dispatcher } from './dispatcher.js';
-import { ClientListeners, checkEventName, type ClientEventListener, type ClientEvents } from './events.js';
+import { ClientListeners, checkEventName, checkListener, type ClientEventListener, type ClientEvents } from './events.js';
 import * as op from './operations.js';
 import { OpContext } from './op-context.js';
 import { namespaceNode, namespaceRoot } from './namespace.js';
@@ -24,30 +25,13 @@ import { Session } from './session/session.js';
 import { describe as hostLabel } from './session/transport.js';
 import { stateStream, waitConnected } from './state-waits.js';
 import { clientStats, type ClientStats } from './stats.js';
-import { checkCallOptions, checkCredentials, checkFunction, checkSignal, toBytes } from './validation.js';
-import { checkOptionKeys, describeValue } from '../errors/option-keys.js';
+import { checkCallOptions, checkCredentials, checkSignal } from './validation.js';
+import { checkOptionKeys } from '../errors/option-keys.js';
+import { aclResolver } from './acl-provider.js';
 import { CLIENT_OPTION_KEYS, checkClientOptions } from './client-options.js';
-import type {
-  ACL,
-  CallOptions,
-  CheckWatchType,
-  ClientOptions,
-  CreateOptions,
-  Data,
-  Op,
-  OpResult,
-  PersistentWatch,
-  ReadOp,
-  ReadResult,
-  RemoveWatchType,
-  RemoveWatcherType,
-  SessionState,
-  Stat,
-  StateChange,
-  WatchEvent,
-  WatchListener,
-  WatchOptions,
-} from './types.js';
+import type { ACL, CallOptions, CheckWatchType, ClientOptions, CloseReport, CreateOptions, Data, Op, OpResult,
+  PendingWrite, PersistentWatch, ReadOp, ReadResult, RemoveWatchType, RemoveWatcherType, SessionState, Stat,
+  StateChange, WatchEvent, WatchListener, WatchOptions, RecipeErrorPolicy } from './types.js';
 import type { AdminCalls, GetChildrenResult, GetDataResult, Watched } from './types.js';
 
 export type { ReconfigOptions } from './types.js';
@@ -56,11 +40,6 @@ const DEFAULT_SESSION_TIMEOUT = 30_000;
 
 /** The default for omitted options on the hot operations: shared, so a call without options allocates none. */
 const NO_OPTIONS = Object.freeze({});
-
-function checkListener(listener: unknown): void {
-  if (listener === undefined) throw new InvalidArgumentError('listener', 'listener must be a function, got undefined');
-  checkFunction(listener, 'listener');
-}
 
 /** A ZooKeeper client: one session, kept across reconnects, and every operation of ZooKeeper 3.8. Make one with `connect()` or `createClient()`. {@include ./zk-client.md}
  * @example {@include ./zk-client.example.md}
@@ -72,6 +51,7 @@ export class ZkClient implements AsyncDisposable {
   private readonly maxPacket: number;
   private readonly requestedTimeout: number;
   private readonly waitForServer: boolean;
+  private readonly errorPolicy: RecipeErrorPolicy | undefined;
   /** The hosts as connect failures name them, in connect-string order (for UnreachableError). */
   private hosts: string[];
   private stopTracking: (() => void) | undefined;
@@ -80,6 +60,9 @@ export class ZkClient implements AsyncDisposable {
   /** Registrations of on/once (events.ts), made on the first. */
   private listeners: ClientListeners | null = null;
   private readonly isView: boolean = false; // a namespace view (namespace()) does not own the session
+  /** Guaranteed deletes and protected-create clean-ups still being finished (background-writes.ts). */
+  private readonly background: BackgroundWrites;
+  private closing: Promise<CloseReport> | undefined;
   /** Admin calls (reconfig), kept apart so nobody reconfigures an ensemble by accident. */
   readonly admin: AdminCalls;
 
@@ -93,10 +76,13 @@ export class ZkClient implements AsyncDisposable {
     this.waitForServer = options.waitForServer ?? false;
     this.hosts = parsed.hosts.map((h: HostAddress) => hostLabel(h));
     this.clock = options.clock ?? systemClock;
-    const dispatcher = new Dispatcher(listenerErrors(options.logger));
+    const report = listenerErrors(options.logger);
+    const dispatcher = new Dispatcher(report);
     const shared = { root: this.root, maxPacket: this.maxPacket, clock: this.clock, dispatcher };
     this.session = new Session(sessionOptions(parsed.hosts, options, { ...shared, sessionTimeout: this.requestedTimeout }));
-    this.ops = new OpContext(this.session, { ...shared, requestTimeout: options.requestTimeout ?? 0, retry: options.retry });
+    this.ops = new OpContext(this.session, { ...shared, requestTimeout: options.requestTimeout ?? 0, retry: options.retry, aclFor: aclResolver(options.aclProvider) });
+    this.errorPolicy = options.recipeErrorPolicy;
+    this.background = new BackgroundWrites({ connected: (o) => this.connected(o), isOver: () => this.session.isOver }, options, this.clock, report);
     this.admin = { reconfig: (o) => op.reconfig(this.ops, o) };
     if (options.trackEnsemble === true) this.stopTracking = trackEnsemble(this);
   }
@@ -136,6 +122,17 @@ export class ZkClient implements AsyncDisposable {
   /** The highest zxid seen in a reply. */
   get lastZxid(): bigint {
     return this.session.lastZxid;
+  }
+
+  /** ClientOptions.recipeErrorPolicy: what recipes without their own `lostOn` follow (undefined: their defaults). */
+  get recipeErrorPolicy(): RecipeErrorPolicy | undefined {
+    return this.errorPolicy;
+  }
+
+  /** The ACL a create without `acl` gets at `path` (ClientOptions.aclProvider; else world:anyone ALL). */
+  aclFor(path: string): ACL[] {
+    validatePath(path, { sequential: true });
+    return this.ops.aclFor(path);
   }
 
   /**
@@ -208,11 +205,23 @@ export class ZkClient implements AsyncDisposable {
     return Object.assign(Object.create(ZkClient.prototype) as ZkClient, this, { root, ops, isView: true, listeners: null, stopTracking: undefined });
   }
 
-  /** Ends the session (its ephemeral nodes go at once) and rejects whatever is pending with ClientClosedError. Idempotent. */
-  close(): Promise<void> {
-    if (this.isView) return Promise.resolve();
-    this.stopTracking?.();
-    return this.session.close();
+  /** The background writes not finished yet (guaranteed deletes, protected-create clean-ups), oldest first; also `'backgroundWrite'` events. */
+  get pendingWrites(): PendingWrite[] {
+    return this.background.pending;
+  }
+
+  /**
+   * Ends the session (its ephemeral nodes go at once), rejects whatever is pending with ClientClosedError, and
+   * resolves with the background writes it stopped (`unfinished`: those paths may still exist). Idempotent.
+   */
+  close(): Promise<CloseReport> {
+    if (this.isView) return Promise.resolve({ unfinished: [] });
+    return (this.closing ??= (async () => {
+      this.stopTracking?.();
+      const unfinished = this.background.cancelAll();
+      await this.session.close();
+      return { unfinished };
+    })());
   }
 
   /** The same as close(), for `await using zk = await connect(…)`. */
@@ -224,19 +233,20 @@ export class ZkClient implements AsyncDisposable {
 
   /**
    * Creates a node and resolves with its path (sequential nodes get a suffix) and Stat. Fails with NODE_EXISTS,
-   * NO_NODE (no parent)… With `{ protected: true }`, Curator's protection against a lost reply.
+   * NO_NODE (no parent)… `{ protected: true }`: Curator's protection, and no orphan after a timeout or abort.
    */
   create(path: string, data?: Data | null, options: CreateOptions = NO_OPTIONS): Promise<{ path: string; stat: Stat }> {
-    if (options?.protected === true) return op.protectedCreate(this.ops, this, path, data, options);
+    if (options?.protected === true) return op.protectedCreate(this.ops, this, this.background, path, data, options);
     return op.create(this.ops, path, data, options);
   }
 
   /**
    * Deletes a node; with `{ version }`, only at that version (else BAD_VERSION). Fails with NO_NODE, NOT_EMPTY.
-   * With `{ guaranteed: true }`, retried across reconnects until done or the session is gone.
+   * With `{ guaranteed: true }`, finished in the background across reconnects and session renewals (see
+   * `pendingWrites`); the call waits for it, and a caller's signal/timeout ends only the wait.
    */
   delete(path: string, options: CallOptions & { version?: number; guaranteed?: boolean } = NO_OPTIONS): Promise<void> {
-    if (options?.guaranteed === true) return op.guaranteedDelete(this.ops, this, path, options);
+    if (options?.guaranteed === true) return op.guaranteedDelete(this.ops, this, this.background, path, options);
     return op.deleteNode(this.ops, path, options);
   }
 
@@ -342,15 +352,7 @@ export class ZkClient implements AsyncDisposable {
 
   /** Adds a credential to the session (and to every later reconnect). Resolves once the server accepts it. */
   addAuth(scheme: string, auth: Data, options: CallOptions = {}): Promise<void> {
-    try {
-      if (typeof scheme !== 'string' || scheme === '') throw new InvalidArgumentError('scheme', `scheme must be a non-empty string, got ${describeValue(scheme)}`);
-      checkCallOptions(options, 'zk.addAuth');
-      const bytes = toBytes(auth, this.maxPacket) ?? new Uint8Array(0);
-      // The credential stays registered either way; a caller who gives up just stops waiting for the answer.
-      return raceCancel(this.session.addAuth(scheme, bytes), options, 'addAuth', this.clock);
-    } catch (err) {
-      return Promise.reject(err);
-    }
+    return op.addAuth(this.session, { maxPacket: this.maxPacket, clock: this.clock }, scheme, auth, options);
   }
 
   // ---- helpers --------------------------------------------------------------------------------------
@@ -370,14 +372,14 @@ export class ZkClient implements AsyncDisposable {
   /** Calls `listener` on every `event` from now on (see {@link ClientEvents}). Returns the client. */
   on<E extends keyof ClientEvents>(event: E, listener: ClientEventListener<E>): this {
     checkListener(listener);
-    (this.listeners ??= new ClientListeners(this.session)).add(event, listener, false);
+    (this.listeners ??= new ClientListeners(this.session, this.background)).add(event, listener, false);
     return this;
   }
 
   /** Calls `listener` on the next `event` only. Returns the client. */
   once<E extends keyof ClientEvents>(event: E, listener: ClientEventListener<E>): this {
     checkListener(listener);
-    (this.listeners ??= new ClientListeners(this.session)).add(event, listener, true);
+    (this.listeners ??= new ClientListeners(this.session, this.background)).add(event, listener, true);
     return this;
   }
 
@@ -394,5 +396,3 @@ export class ZkClient implements AsyncDisposable {
     return this.off(event, listener);
   }
 }
-
-export { connect, createClient, reconfig } from './factories.js';

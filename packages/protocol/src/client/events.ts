@@ -11,22 +11,33 @@
 import type { ConnectAttempt } from '../errors/errors.js';
 import { InvalidArgumentError } from '../errors/errors.js';
 import { describeValue } from '../errors/option-keys.js';
-import type { SessionState, StateChange } from './types.js';
+import type { BackgroundWriteEvent, SessionState, StateChange } from './types.js';
+import { checkFunction } from './validation.js';
+
+/** on/once/off's listener argument: a function. */
+export function checkListener(listener: unknown): void {
+  if (listener === undefined) throw new InvalidArgumentError('listener', 'listener must be a function, got undefined');
+  checkFunction(listener, 'listener');
+}
 
 /**
  * The events `zk.on()` takes and what their listeners receive: `'state'` for every change, one event per state
  * entered (`'connected'`, `'suspended'`, `'expired'`…), and `'connectFailure'` for each failed attempt to reach
- * a server while not connected.
+ * a server while not connected, `'backgroundWrite'` for each step of a write finished in the background
+ * (guaranteed delete, protected-create clean-up).
  */
-export type ClientEvents = { state: StateChange; connectFailure: ConnectAttempt } & { [S in Exclude<SessionState, 'idle'>]: StateChange };
+export type ClientEvents = { state: StateChange; connectFailure: ConnectAttempt; backgroundWrite: BackgroundWriteEvent } & { [S in Exclude<SessionState, 'idle'>]: StateChange };
 
 /** A listener of one client event. */
 export type ClientEventListener<E extends keyof ClientEvents> = (payload: ClientEvents[E]) => void;
 
-/** What the listeners hook into (the session). */
+/** What the listeners hook into: the session, and the background writes. */
 export interface EventSource {
   onStateChange(listener: (change: StateChange) => void): () => void;
   onConnectFailure(listener: (attempt: ConnectAttempt) => void): () => void;
+}
+export interface WriteEventSource {
+  onEvent(listener: (event: BackgroundWriteEvent) => void): () => void;
 }
 
 const STATES: ReadonlySet<string> = new Set<SessionState>(['connecting', 'connected', 'connected-read-only', 'suspended', 'expired', 'auth-failed', 'closed']);
@@ -39,18 +50,20 @@ interface Registration {
 }
 
 /** One client's registrations, in order (made on its first `on`/`once`). */
-/** 'state', 'connectFailure', a state name, or 'error' (accepted for Node's events.once, never emitted). */
+/** 'state', 'connectFailure', 'backgroundWrite', a state name, or 'error' (accepted for Node's events.once, never emitted). */
 export function checkEventName(event: unknown): void {
-  if (event === 'error' || event === 'state' || event === 'connectFailure' || (typeof event === 'string' && STATES.has(event))) return;
-  throw new InvalidArgumentError('event', `unknown client event ${describeValue(event)}: 'state', 'connectFailure' or a state name`);
+  if (event === 'error' || event === 'state' || event === 'connectFailure' || event === 'backgroundWrite' || (typeof event === 'string' && STATES.has(event))) return;
+  throw new InvalidArgumentError('event', `unknown client event ${describeValue(event)}: 'state', 'connectFailure', 'backgroundWrite' or a state name`);
 }
 
 export class ClientListeners {
   private readonly list: Registration[] = [];
   private readonly source: EventSource;
+  private readonly writes: WriteEventSource;
 
-  constructor(source: EventSource) {
+  constructor(source: EventSource, writes: WriteEventSource) {
     this.source = source;
+    this.writes = writes;
   }
 
   add(event: string, listener: AnyListener, once: boolean): void {
@@ -58,14 +71,16 @@ export class ClientListeners {
     if (event === 'error') return;
     checkEventName(event);
     const list = this.list;
-    const deliver = (payload: StateChange | ConnectAttempt): void => {
+    const deliver = (payload: StateChange | ConnectAttempt | BackgroundWriteEvent): void => {
       if (once) unsubscribe();
-      (listener as (payload: StateChange | ConnectAttempt) => void)(payload);
+      (listener as (payload: StateChange | ConnectAttempt | BackgroundWriteEvent) => void)(payload);
     };
     const off =
       event === 'connectFailure'
         ? this.source.onConnectFailure(deliver)
-        : this.source.onStateChange(event === 'state' ? deliver : (change) => change.state === event && deliver(change));
+        : event === 'backgroundWrite'
+          ? this.writes.onEvent(deliver)
+          : this.source.onStateChange(event === 'state' ? deliver : (change) => change.state === event && deliver(change));
     const registration: Registration = { event, listener, unsubscribe: () => unsubscribe() };
     function unsubscribe(): void {
       off();

@@ -1,6 +1,6 @@
 /**
- * The ways to make a client (createClient, connect) and the admin call `reconfig(client, …)` as a function.
- * ZkClient itself is in client.ts, which re-exports these.
+ * The ways to get a ZkClient besides `new`: createClient (no I/O), connect (create + connect, closed on
+ * failure), and the free-standing reconfig for those who pass a client around.
  */
 import { InvalidArgumentError } from '../errors/errors.js';
 import { describeValue } from '../errors/option-keys.js';

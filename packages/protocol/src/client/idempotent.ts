@@ -1,24 +1,32 @@
 /**
- * The two writes zkts repeats after a lost reply, because they are made safe to repeat:
+ * The two writes zkts makes safe to repeat, and finishes in the background (background-writes.ts):
  *
- *   guaranteed delete  (Curator's `guaranteed()`) keeps trying across reconnects until the node is gone. A
- *                      NO_NODE after a lost try means that try was applied. It gives up only when the session
- *                      ends (an expiry: the client's ephemerals went with it; a close) or on an error that a
- *                      retry cannot fix (NO_AUTH, NOT_EMPTY, BAD_VERSION on the first try…).
+ *   guaranteed delete  (Curator's `guaranteed()` with its FailedDeleteManager) tries until the node is gone,
+ *                      across reconnects and session renewals. A NO_NODE after a lost try means that try was
+ *                      applied. After a new session, an ephemeral node found at the path is not the one asked
+ *                      for (that one went with its session): it is left alone (`replaced`). It stops on an error
+ *                      a retry cannot fix (NO_AUTH, NOT_EMPTY, BAD_VERSION, NO_NODE on the first try…), at its
+ *                      bounds, on close(), or when the session ends with no renewal.
  *   protected create   (Curator's `withProtection()`) names the node `_c_<uuid>-<name>`; after a lost reply it
  *                      looks for that uuid among the parent's children before trying again, so a create that
  *                      was applied is found instead of made twice. An ephemeral found must be owned by the
  *                      current session; one made in an expired session is gone with it, and the create fails.
+ *                      When the create fails with its outcome unknown (timeout, abort, connection loss, a
+ *                      session end), a background clean-up lists the parent and deletes the child with our
+ *                      uuid (Curator's FindAndDeleteProtectedNodeInBackground), so no orphan is left.
  *
  * Both are built only on the client's public operations; a repeated try says its number in its options
  * (`ATTEMPT`, request-trace.ts), so its zkts:request trace shows it as a retry.
  */
-import { ConnectionLossError, ServerError, SessionExpiredError } from '../errors/errors.js';
+import { ConnectionLossError, ServerError, SessionExpiredError, ZkError } from '../errors/errors.js';
 import { KeeperCode } from '../errors/codes.js';
 import { raceCancel } from './cancel.js';
+import type { BackgroundWrites, StepResult } from './background-writes.js';
 import { basename, joinPath, parentPath } from './paths.js';
 import { ATTEMPT, type AttemptOption } from './request-trace.js';
 import type { CallOptions, CreateOptions, Data, Stat } from './types.js';
+
+export type { BackgroundWrites } from './background-writes.js';
 
 /** The operations these use (ZkClient has them). */
 export interface IdempotentClient {
@@ -38,54 +46,96 @@ export function protectedName(uuid: string, name: string): string {
 }
 
 /**
- * Deletes `path`, retrying after every connection loss once connected again. The caller's signal/timeout only
- * stop the caller's wait: the work goes on in the background until it is done or the session is gone.
+ * Deletes `path` through a background write and waits for it: resolves once the node is gone (or, after a new
+ * session, replaced by an ephemeral that is not ours). The caller's signal/timeout only stop the caller's
+ * wait: the write goes on, listed in `pendingWrites`, until done or bounded.
  */
-export function guaranteedDelete(client: IdempotentClient, path: string, version: number | undefined, options: CallOptions): Promise<void> {
-  return raceCancel(deleteUntilGone(client, path, version), options, 'guaranteed delete');
-}
-
-async function deleteUntilGone(client: IdempotentClient, path: string, version: number | undefined): Promise<void> {
-  const session = client.sessionId;
-  for (let attempt = 1; ; attempt++) {
+export function guaranteedDelete(client: IdempotentClient, background: BackgroundWrites, path: string, version: number | undefined, options: CallOptions): Promise<void> {
+  // The session the caller asked in: an ephemeral it meant belongs to it, and goes when it ends.
+  let session = client.sessionId;
+  const step = async (attempt: number): Promise<StepResult> => {
+    if (session === 0n) session = client.sessionId;
+    if (client.sessionId !== session) {
+      // A new session: our ephemeral went with the old one, so an ephemeral here now is another node.
+      const stat = await client.exists(path);
+      if (stat === null) return 'done';
+      if (stat.ephemeralOwner !== 0n) return 'replaced';
+      session = client.sessionId;
+    }
     try {
       await client.delete(path, version === undefined ? { [ATTEMPT]: attempt } : { version, [ATTEMPT]: attempt });
-      return;
     } catch (error) {
-      if (attempt > 1 && isCode(error, KeeperCode.NO_NODE)) return; // a lost try was applied
-      if (!(error instanceof ConnectionLossError)) throw error;
+      if (attempt > 1 && isCode(error, KeeperCode.NO_NODE)) return 'done'; // a lost try was applied
+      throw error;
     }
-    // Rejects when the session ends meanwhile: the delete is abandoned with it.
-    await client.connected();
-    if (session !== 0n && client.sessionId !== session) throw new SessionExpiredError('the session ended before the guaranteed delete was done');
-  }
+    return 'done';
+  };
+  return raceCancel(background.run('guaranteed-delete', path, step).then(() => undefined), options, 'guaranteed delete');
 }
 
 /** Creates `path` under Curator's protection scheme; returns the node's real path (with the prefix) and Stat. */
-export async function protectedCreate(client: IdempotentClient, path: string, data: Data | null | undefined, options: CreateOptions): Promise<{ path: string; stat: Stat }> {
+export async function protectedCreate(client: IdempotentClient, background: BackgroundWrites, path: string, data: Data | null | undefined, options: CreateOptions): Promise<{ path: string; stat: Stat }> {
   const parent = parentPath(path);
   const prefix = protectedName(globalThis.crypto.randomUUID(), '');
   const target = joinPath(parent, `${prefix}${basename(path)}`);
   const ephemeral = options.mode === 'ephemeral' || options.mode === 'ephemeral-sequential';
   const session = client.sessionId;
   const { protected: _, ...createOptions } = options as CreateOptions & { protected?: boolean };
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await client.create(target, data, attempt === 1 ? createOptions : { ...createOptions, [ATTEMPT]: attempt });
-    } catch (error) {
-      if (!(error instanceof ConnectionLossError)) throw error;
+  try {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await client.create(target, data, attempt === 1 ? createOptions : { ...createOptions, [ATTEMPT]: attempt });
+      } catch (error) {
+        if (!(error instanceof ConnectionLossError)) throw error;
+      }
+      await client.connected(pickSignal(options));
+      if (ephemeral && client.sessionId !== session) throw new SessionExpiredError('the session ended before the protected create was confirmed');
+      const { children } = await client.getChildren(parent, pickSignal(options));
+      const found = children.find((c) => c.startsWith(prefix));
+      if (found === undefined) continue; // never applied: try again
+      const foundPath = joinPath(parent, found);
+      const stat = await client.exists(foundPath, pickSignal(options));
+      if (stat === null) continue;
+      if (ephemeral && stat.ephemeralOwner !== client.sessionId) throw new SessionExpiredError('the protected node belongs to a session that ended');
+      return { path: foundPath, stat };
     }
-    await client.connected(pickSignal(options));
-    if (ephemeral && client.sessionId !== session) throw new SessionExpiredError('the session ended before the protected create was confirmed');
-    const { children } = await client.getChildren(parent, pickSignal(options));
-    const found = children.find((c) => c.startsWith(prefix));
-    if (found === undefined) continue; // never applied: try again
-    const foundPath = joinPath(parent, found);
-    const stat = await client.exists(foundPath, pickSignal(options));
-    if (stat === null) continue;
-    if (ephemeral && stat.ephemeralOwner !== client.sessionId) throw new SessionExpiredError('the protected node belongs to a session that ended');
-    return { path: foundPath, stat };
+  } catch (error) {
+    if (outcomeUnknown(error) && !(ephemeral && client.sessionId !== session)) {
+      void background.run('protected-cleanup', target, cleanupStep(client, parent, prefix, ephemeral, session)).catch(() => undefined);
+    }
+    throw error;
   }
+}
+
+/** Errors after which the create may have been applied (a definite server answer like NO_NODE says it was not). */
+function outcomeUnknown(error: unknown): boolean {
+  return error instanceof ZkError && (error.code === 'CONNECTION_LOSS' || error.code === 'TIMEOUT' || error.code === 'ABORTED' || error.code === 'SESSION_EXPIRED');
+}
+
+/**
+ * Finds the child carrying our uuid and deletes it. Requests of one session are applied in order, so a list
+ * sent after a create still on the wire sees that create's node; an ephemeral made in a session that has ended
+ * is gone with it.
+ */
+function cleanupStep(client: IdempotentClient, parent: string, prefix: string, ephemeral: boolean, session: bigint): () => Promise<StepResult> {
+  return async () => {
+    if (ephemeral && client.sessionId !== session) return 'done';
+    let children: string[];
+    try {
+      ({ children } = await client.getChildren(parent));
+    } catch (error) {
+      if (isCode(error, KeeperCode.NO_NODE)) return 'done'; // the parent is gone, and the node with it
+      throw error;
+    }
+    const found = children.find((c) => c.startsWith(prefix));
+    if (found === undefined) return 'done';
+    try {
+      await client.delete(joinPath(parent, found));
+    } catch (error) {
+      if (!isCode(error, KeeperCode.NO_NODE)) throw error;
+    }
+    return 'done';
+  };
 }
 
 function pickSignal(options: CallOptions): CallOptions {

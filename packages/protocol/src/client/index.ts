@@ -1,5 +1,6 @@
 // Public API of the zkts client (docs/architecture.md).
-export { ZkClient, createClient, connect, reconfig, type ReconfigOptions } from './client.js';
+export { ZkClient, type ReconfigOptions } from './client.js';
+export { createClient, connect, reconfig } from './factories.js';
 // The names of the events ZkClient's on/once/off take.
 export type { ClientEvents, ClientEventListener } from './events.js';
 export { Acls, digestId } from './acl.js';
@@ -11,10 +12,15 @@ export { digestMd5, type DigestMd5Options } from './sasl/digest-md5.js';
 export type { SaslExchange, SaslMechanism, SaslOptions, SaslServer } from './sasl/mechanism.js';
 export type {
   ACL,
+  AclProvider,
   AdminCalls,
+  BackgroundWriteEvent,
+  BackgroundWriteKind,
+  BackgroundWriteOptions,
   CallOptions,
   CheckWatchType,
   ClientOptions,
+  CloseReport,
   CreateMode,
   CreateOptions,
   Data,
@@ -25,9 +31,11 @@ export type {
   MultiOpOutcome,
   Op,
   OpResult,
+  PendingWrite,
   PersistentWatch,
   ReadOp,
   ReadResult,
+  RecipeErrorPolicy,
   RemoveWatchType,
   RemoveWatcherType,
   SessionState,

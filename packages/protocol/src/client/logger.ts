@@ -13,7 +13,7 @@
  */
 import { debug, hexId } from './diagnostics.js';
 import type { DialReason } from './diagnostics.js';
-import type { Logger } from './types.js';
+import type { BackgroundWriteEvent, Logger } from './types.js';
 
 type Level = 'debug' | 'info' | 'warn' | 'error';
 type Details = Record<string, unknown>;
@@ -130,6 +130,22 @@ export class SessionLog {
   closed(sessionId: bigint): void {
     emit(this.logger, 'info', `zkts: closed (session ${hexId(sessionId)})`, { sessionId: hexId(sessionId) });
   }
+}
+
+/**
+ * Reports how each background write ended: a warning when it did not finish (failed, gave up, stopped by
+ * close() or the session's end), since its node may still be there; debug when it did.
+ */
+export function logBackgroundWrites(writes: { onEvent(listener: (event: BackgroundWriteEvent) => void): () => void }, logger: Logger | undefined): void {
+  if (logger === undefined) return;
+  writes.onEvent((event) => {
+    if (event.status === 'pending') return;
+    const finished = event.status === 'done' || event.status === 'replaced';
+    const details: Record<string, unknown> = { kind: event.kind, path: event.path, status: event.status, attempts: event.attempts };
+    if (event.error !== undefined) details.error = event.error.message;
+    const text = finished ? `zkts: ${event.kind} of ${event.path}: ${event.status}` : `zkts: ${event.kind} of ${event.path} not finished (${event.status}); the node may remain`;
+    emit(logger, finished ? 'debug' : 'warn', literal(text), details);
+  });
 }
 
 /**

@@ -3,9 +3,9 @@
  * its watches, with every path under `/app`. A view is a chroot over the parent's (chroot.ts, above the codec)
  * plus the namespace node, made on the first request through the view and never checked again (a node
  * deleted afterwards is not recreated, as in Curator). It is made with the parent's `mkdirp` without an `acl`
- * option, so the node gets whatever ACL the client's creates give by default: today the open ACL; with a
- * client-wide ACL provider, the provider's ACL. Such a provider must see SERVER paths (the chroot applied, as
- * Curator's ACLProvider sees namespaced paths): a view's create hands the client its own, relative, path.
+ * option, so the node gets the ACL the client's aclProvider gives that path. The provider sees every path as the
+ * client made with it writes it, a view's with the view's place in front (as Curator's ACLProvider sees
+ * namespaced paths): op-context.ts's `under` adds it.
  */
 import { InvalidArgumentError } from '../errors/errors.js';
 import { describeValue } from '../errors/option-keys.js';

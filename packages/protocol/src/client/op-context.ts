@@ -5,6 +5,7 @@
  * stats(), and traced on zkts:request when someone subscribes (request-trace.ts); each try of a retried read is
  * its own request.
  */
+import type { AclFor } from './acl-provider.js';
 import type { Chroot } from './chroot.js';
 import type { Clock } from './clock.js';
 import { requestChannel } from './diagnostics.js';
@@ -28,6 +29,8 @@ export interface OpContextOptions {
   readonly retry: RetryPolicy | undefined;
   readonly clock: Clock;
   readonly dispatcher: Dispatcher;
+  /** The ACL of a create that names none (the client's aclProvider). */
+  readonly aclFor: AclFor;
   /** A namespace view's: the work to do before its first request (creating the namespace node), null once done. */
   readonly prepare?: () => Promise<void> | null;
   /** A namespace view counts into its client's stats. */
@@ -39,6 +42,7 @@ export class OpContext implements WatchRequestContext {
   readonly root: Chroot;
   readonly maxPacket: number;
   readonly watches: ClientWatches;
+  readonly aclFor: AclFor;
   /** Requests and failures counted for stats(). */
   readonly stats: RequestStats;
   private readonly session: Session;
@@ -57,6 +61,7 @@ export class OpContext implements WatchRequestContext {
     this.requestTimeout = options.requestTimeout;
     this.retryPolicy = options.retry;
     this.clock = options.clock;
+    this.aclFor = options.aclFor;
     this.dispatcher = options.dispatcher;
     this.prepare = options.prepare;
     this.stats = options.stats ?? new RequestStats();
@@ -66,7 +71,12 @@ export class OpContext implements WatchRequestContext {
   /** The same session, limits and stats under another chroot (a namespace view), with the work its requests wait for. */
   under(root: Chroot, prepare: () => Promise<void> | null): OpContext {
     const { maxPacket, requestTimeout, retryPolicy: retry, clock, dispatcher, stats } = this;
-    return new OpContext(this.session, { root, maxPacket, requestTimeout, retry, clock, dispatcher, prepare, stats });
+    // The ACL provider sees the path as the client made with it writes it (Curator's provider sees namespaced
+    // paths): a view's path gets the view's place under the client in front.
+    const prefix = root.root.slice(this.root.root.length);
+    const parentAcl = this.aclFor;
+    const aclFor: AclFor = (path) => parentAcl(path === '/' ? prefix : `${prefix}${path}`);
+    return new OpContext(this.session, { root, maxPacket, requestTimeout, retry, clock, dispatcher, prepare, stats, aclFor });
   }
 
   get sessionOver(): boolean {

@@ -10,9 +10,9 @@
 import { InvalidArgumentError } from '../errors/errors.js';
 import { describeValue } from '../errors/option-keys.js';
 import { CONFIG_NODE } from '../codec/records/config.js';
-import { Acls, validateAcl } from './acl.js';
+import { validateAcl } from './acl.js';
 import type { OpContext } from './op-context.js';
-import { guaranteedDelete as deleteUntilDone, protectedCreate as createProtected, type IdempotentClient } from './idempotent.js';
+import { guaranteedDelete as deleteUntilDone, protectedCreate as createProtected, type BackgroundWrites, type IdempotentClient } from './idempotent.js';
 import { validatePath } from './paths.js';
 import * as req from './requests.js';
 import { multi as multiSpec, multiRead as multiReadSpec, prepareMultiOp } from './requests-multi.js';
@@ -35,6 +35,9 @@ import type {
 } from './types.js';
 import { RECONFIG_KEYS, checkCreateOptions, checkDeleteOptions, VERSION_KEYS, WATCH_KEYS, checkCallOptions, checkReconfigValues, checkCreateMode, checkVersion, toBytes } from './validation.js';
 import type { ClientWatches } from './watches/watches.js';
+import { raceCancel } from './cancel.js';
+import type { Clock } from './clock.js';
+import type { Session } from './session/session.js';
 
 export { addWatch, checkWatches, removeWatcher, removeWatches } from './watches/watch-operations.js';
 
@@ -53,7 +56,7 @@ export function create(ctx: OpContext, path: string, data: Data | null | undefin
     checkCreateOptions(options, 'zk.create');
     const mode = checkCreateMode(options.mode, options.ttl);
     const target = serverPath(ctx, path, { sequential: mode.sequential });
-    const acl = options.acl === undefined ? Acls.openUnsafe() : options.acl;
+    const acl = options.acl === undefined ? ctx.aclFor(path) : options.acl;
     validateAcl(acl);
     const bytes = toBytes(data, ctx.maxPacket);
     return created(ctx, ctx.call(req.create(target, path, bytes, acl, mode), options));
@@ -68,11 +71,11 @@ async function created(ctx: OpContext, reply: Promise<{ path: string; stat: Stat
 }
 
 /** create with `{ protected: true }` (idempotent.ts), through the client's public operations. */
-export function protectedCreate(ctx: OpContext, client: IdempotentClient, path: string, data: Data | null | undefined, options: CreateOptions): Promise<{ path: string; stat: Stat }> {
+export function protectedCreate(ctx: OpContext, client: IdempotentClient, background: BackgroundWrites, path: string, data: Data | null | undefined, options: CreateOptions): Promise<{ path: string; stat: Stat }> {
   try {
     checkCreateOptions(options, 'zk.create');
     serverPath(ctx, path, { sequential: checkCreateMode(options.mode, options.ttl).sequential });
-    return createProtected(client, path, data, options);
+    return createProtected(client, background, path, data, options);
   } catch (err) {
     return Promise.reject(err);
   }
@@ -91,12 +94,12 @@ export function deleteNode(ctx: OpContext, path: string, options: CallOptions & 
 }
 
 /** delete with `{ guaranteed: true }` (idempotent.ts), through the client's public operations. */
-export function guaranteedDelete(ctx: OpContext, client: IdempotentClient, path: string, options: CallOptions & { version?: number }): Promise<void> {
+export function guaranteedDelete(ctx: OpContext, client: IdempotentClient, background: BackgroundWrites, path: string, options: CallOptions & { version?: number }): Promise<void> {
   try {
     checkDeleteOptions(options);
     checkVersion(options.version);
     if (serverPath(ctx, path) === '/') throw new InvalidArgumentError('path', 'the root node cannot be deleted');
-    return deleteUntilDone(client, path, options.version, options);
+    return deleteUntilDone(client, background, path, options.version, options);
   } catch (err) {
     return Promise.reject(err);
   }
@@ -222,7 +225,7 @@ export function multi(ctx: OpContext, ops: Op[], options: CallOptions): Promise<
   try {
     checkCallOptions(options, 'zk.multi');
     if (!Array.isArray(ops)) throw new InvalidArgumentError('ops', `ops must be an array, got ${describeValue(ops)}`);
-    const prepared = ops.map((op, i) => prepareMultiOp(op, i, ctx.root, ctx.maxPacket));
+    const prepared = ops.map((op, i) => prepareMultiOp(op, i, ctx.root, ctx.maxPacket, ctx.aclFor));
     if (ops.length === 0) return Promise.resolve([]);
     return ctx.call(multiSpec(prepared, ctx.root), options);
   } catch (err) {
@@ -314,6 +317,19 @@ export function removeRecursive(ctx: OpContext, client: TreeClient, path: string
     checkCallOptions(options, 'zk.removeRecursive');
     serverPath(ctx, path);
     return removeAll(client, path, options);
+  } catch (err) {
+    return Promise.reject(err);
+  }
+}
+
+/** Adds a credential to the session (and to every later reconnect); resolves once the server accepts it. */
+export function addAuth(session: Session, limits: { maxPacket: number; clock: Clock }, scheme: string, auth: Data, options: CallOptions): Promise<void> {
+  try {
+    if (typeof scheme !== 'string' || scheme === '') throw new InvalidArgumentError('scheme', `scheme must be a non-empty string, got ${describeValue(scheme)}`);
+    checkCallOptions(options, 'zk.addAuth');
+    const bytes = toBytes(auth, limits.maxPacket) ?? new Uint8Array(0);
+    // The credential stays registered either way; a caller who gives up just stops waiting for the answer.
+    return raceCancel(session.addAuth(scheme, bytes), options, 'addAuth', limits.clock);
   } catch (err) {
     return Promise.reject(err);
   }

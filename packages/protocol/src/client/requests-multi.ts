@@ -7,6 +7,7 @@ import { KeeperCode } from '../errors/codes.js';
 import { OpCode } from '../codec/records/constants.js';
 import { firstMultiError, type MultiOp } from '../codec/multi.js';
 import { validateAcl } from './acl.js';
+import type { AclFor } from './acl-provider.js';
 import type { Chroot } from './chroot.js';
 import { MultiError } from './multi-error.js';
 import { validatePath } from './paths.js';
@@ -25,7 +26,7 @@ export interface PreparedOp {
 }
 
 /** Validates one multi op and turns it into its wire form (server path, create2-style creates). */
-export function prepareMultiOp(op: Op, index: number, root: Chroot, maxPacket: number): PreparedOp {
+export function prepareMultiOp(op: Op, index: number, root: Chroot, maxPacket: number, aclFor: AclFor): PreparedOp {
   const where = (e: unknown): never => {
     if (e instanceof InvalidArgumentError) throw new InvalidArgumentError(e.argument, `op #${index}: ${e.message}`);
     throw e;
@@ -35,7 +36,7 @@ export function prepareMultiOp(op: Op, index: number, root: Chroot, maxPacket: n
       case 'create': {
         const mode = checkCreateMode(op.mode, op.ttl);
         validatePath(op.path, { sequential: mode.sequential });
-        const acl = op.acl ?? [{ perms: 31, id: { scheme: 'world', id: 'anyone' } }];
+        const acl = op.acl ?? aclFor(op.path);
         validateAcl(acl);
         const base = { path: root.toServer(op.path), data: toBytes(op.data, maxPacket), acl, flags: mode.flags };
         const wire: MultiOp = mode.container

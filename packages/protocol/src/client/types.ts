@@ -99,7 +99,76 @@ export interface ClientOptions {
    * `NODE_DEBUG=zkts` keeps printing its own lines either way.
    */
   logger?: Logger;
+  /**
+   * The ACL of every node created without an explicit `acl` (Curator's ACLProvider): `create`, `mkdirp` and its
+   * parents, multi's create ops, and so every node @zkts/recipes creates. Default: world:anyone with ALL.
+   * `forPath(path)` (the path as this client writes it, under its chroot; through a namespace view, with the
+   * view's path in front; a sequential node's prefix) may return undefined for the default. See `ZkClient.aclFor`.
+   */
+  aclProvider?: AclProvider;
+  /**
+   * When @zkts/recipes treats a hold (a lock, a leadership, a lease) as lost, for every recipe not given its own
+   * `lostOn` (Curator's ConnectionStateErrorPolicy): `'suspended'` at a lost connection (Curator's
+   * StandardConnectionStateErrorPolicy), `'expired'` only when the session is gone (its
+   * SessionConnectionStateErrorPolicy). Default: unset, each recipe's own default.
+   */
+  recipeErrorPolicy?: RecipeErrorPolicy;
+  /** Bounds of the writes the client finishes in the background (guaranteed deletes, protected-create clean-ups). */
+  backgroundWrites?: BackgroundWriteOptions;
 }
+
+/** How long a background write keeps trying before it gives up (then its event says `gave-up`). */
+export interface BackgroundWriteOptions {
+  /** Tries sent to a server (waits for a reconnect are not tries). Default 50. */
+  maxAttempts?: number;
+  /** ms from the write's start, waits for a reconnect included. Default 600_000 (10 minutes). */
+  maxTime?: number;
+}
+
+/** `guaranteed-delete`: `delete(…, { guaranteed: true })`; `protected-cleanup`: removing what a failed protected create may have left. */
+export type BackgroundWriteKind = 'guaranteed-delete' | 'protected-cleanup';
+
+/**
+ * A write the client is still finishing (`zk.pendingWrites`, `close()`'s `unfinished`). For a protected-cleanup
+ * the path is the node's name with its protection prefix (a sequential node's suffix is not known yet).
+ */
+export interface PendingWrite {
+  readonly kind: BackgroundWriteKind;
+  readonly path: string;
+  /** Tries sent so far. */
+  readonly attempts: number;
+  /** Clock time the write was handed over. */
+  readonly since: number;
+  /** Why the last try did not finish it. */
+  readonly lastError: ZkError | undefined;
+}
+
+/**
+ * `zk.on('backgroundWrite', …)`: `pending` when a write starts, then one of `done` (the node is gone),
+ * `replaced` (after a new session the path holds an ephemeral node made since: not ours, left alone),
+ * `failed` (an error a retry cannot fix, e.g. NOT_EMPTY, NO_AUTH, BAD_VERSION), `gave-up` (the bounds of
+ * backgroundWrites) or `cancelled` (close(), or the session ended with none to follow).
+ */
+export interface BackgroundWriteEvent extends PendingWrite {
+  readonly status: 'pending' | 'done' | 'replaced' | 'failed' | 'gave-up' | 'cancelled';
+  error?: ZkError;
+}
+
+/** What `close()` resolves with: the background writes it stopped before they finished. */
+export interface CloseReport {
+  readonly unfinished: PendingWrite[];
+}
+
+/** The ACL provider of ClientOptions.aclProvider. */
+export interface AclProvider {
+  /** The ACL of a node `forPath` has no answer for (e.g. `[...Acls.creatorAll(), ...Acls.readUnsafe()]`). */
+  default: ACL[];
+  /** The ACL of the node at `path`, or undefined for `default`. Its answer is checked at each create. */
+  forPath?(path: string): ACL[] | undefined;
+}
+
+/** See ClientOptions.recipeErrorPolicy. */
+export type RecipeErrorPolicy = 'suspended' | 'expired';
 
 /**
  * A logger the client reports to: any object with some of these four methods (missing ones are skipped):

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { HostProvider, dropKind } from '../../src/client/session/host-provider.js';
 import { CONTEST_WINDOW_MS, DEFAULT_RECONNECT_DELAY, MIN_REDIAL_WINDOW_MS, REDIAL_SPACING_MS, reconnectDelayOption } from '../../src/client/session/reconnect-delay.js';
 import { InvalidArgumentError } from '../../src/errors/errors.js';
-import { createClient } from '../../src/client/client.js';
+import { createClient } from '../../src/client/factories.js';
 import type { HostAddress } from '../../src/client/connect-string.js';
 import { prng as seeded } from '../support/recorded-session.js';
 

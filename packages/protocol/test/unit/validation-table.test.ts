@@ -58,12 +58,28 @@ const clientSpecs = {
   sessionId: [bv('a number', 1), bv('a string', '1'), bv('-1n', -1n), bv('2^64', 2n ** 64n)],
   sessionPassword: [bv('a string', 'secret'), bv('an array', [1]), bv('null', null)],
   random: badValuesFor('function'),
+  recipeErrorPolicy: [...badValuesFor('string'), bv('empty', ''), bv('another word', 'lost')],
+  aclProvider: [
+    ...badValuesFor('object'),
+    bv('no default', {}, ['aclProvider', 'default']),
+    bv('an empty default', { default: [] }, ['aclProvider', 'default']),
+    bv('a default with perms NaN', { default: [{ perms: Number.NaN, id: { scheme: 'world', id: 'anyone' } }] }, ['aclProvider', 'NaN']),
+    bv('a non-function forPath', { default: protocol.Acls.openUnsafe(), forPath: 'x' }, ['aclProvider.forPath', '"x"']),
+  ],
   reconnectDelay: [
     ...badValuesFor('object'),
     bv('min above max', { min: 900, max: 100 }, ['reconnectDelay', '900']),
     bv('a negative min', { min: -1, max: 100 }, ['reconnectDelay', '-1']),
     bv('max NaN', { min: 0, max: Number.NaN }, ['reconnectDelay', 'NaN']),
     bv('max past a minute', { min: 0, max: 60_001 }, ['reconnectDelay', '60001']),
+  ],
+  backgroundWrites: [
+    ...badValuesFor('object'),
+    bv('maxAttempts 0', { maxAttempts: 0 }, ['backgroundWrites.maxAttempts', '0']),
+    bv('maxAttempts 1.5', { maxAttempts: 1.5 }, ['backgroundWrites.maxAttempts', '1.5']),
+    bv('maxTime -1', { maxTime: -1 }, ['backgroundWrites.maxTime', '-1']),
+    bv('maxTime NaN', { maxTime: Number.NaN }, ['backgroundWrites.maxTime', 'NaN']),
+    bv('a near-miss key', { maxAttempt: 3 }, ['maxAttempt', 'maxAttempts']),
   ],
 } as const;
 // `auth` entries (scheme/credential pairs) are checked with the connect path's credential handling.
@@ -149,6 +165,8 @@ const pathCases: BadCase[] = [
   ...paths.map((p) => pos(`zk.addWatch: path = ${p.label}`, 'path', p.value, () => zk.addWatch(any(p.value), 'persistent'))),
   ...paths.map((p) => pos(`zk.removeWatches: path = ${p.label}`, 'path', p.value, () => zk.removeWatches(any(p.value), 'any'))),
   ...paths.map((p) => pos(`zk.checkWatches: path = ${p.label}`, 'path', p.value, () => zk.checkWatches(any(p.value), 'data'))),
+  // A sequential node's prefix may end in '/', so aclFor takes '/a/'.
+  ...paths.filter((p) => p.value !== '/a/').map((p) => pos(`zk.aclFor: path = ${p.label}`, 'path', p.value, () => zk.aclFor(any(p.value)))),
   ...paths.map((p) => pos(`zk.removeWatcher: path = ${p.label}`, 'path', p.value, () => zk.removeWatcher(any(p.value), () => undefined))),
   ...paths.map((p) => pos(`zk.namespace: path = ${p.label}`, 'path', p.value, () => zk.namespace(any(p.value)))),
   pos('zk.namespace: path = /', 'path', '/', () => zk.namespace('/')),

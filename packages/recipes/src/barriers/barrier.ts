@@ -2,9 +2,10 @@
  * Barrier: the barrier is up while its node exists; `wait()` returns once it is removed (a data watch, so
  * nothing is left behind when it is already gone).
  */
-import { parentPath } from '@zkts/protocol';
+import { parentPath, type ACL } from '@zkts/protocol';
 
 import {
+  aclRule, checkOptions, withAcl,
   checkClientAndPath, checkWait, ensureDir, isNodeExists, isNoNode, openScope, retrying, within, type RecipeClient, type WaitOptions,
 } from '../internal/index.js';
 
@@ -13,9 +14,11 @@ export class Barrier {
   readonly client: RecipeClient;
   readonly path: string;
 
-  constructor(client: RecipeClient, path: string) {
+  /** `acl`: the ACL of every node this recipe creates (default: the client's aclProvider, see ZkClient.aclFor). */
+  constructor(client: RecipeClient, path: string, options: { acl?: ACL[] } = {}) {
     checkClientAndPath('Barrier', client, path);
-    this.client = client;
+    checkOptions('Barrier', options, { acl: aclRule });
+    this.client = withAcl(client, options.acl);
     this.path = path;
   }
 

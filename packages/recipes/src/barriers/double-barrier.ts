@@ -6,9 +6,10 @@
  * lowest, so each departure wakes one waiter. The last one out deletes `ready`, so the path can be reused for
  * the next round once everyone has left.
  */
-import { joinPath } from '@zkts/protocol';
+import { joinPath, type ACL } from '@zkts/protocol';
 
 import {
+  aclRule, withAcl,
   checkArg, checkClientAndPath, checkOptions, checkWait, ensureDir, isNodeExists, rules, isNoNode, openScope, retrying, within, type RecipeClient, type Scope, type WaitOptions,
 } from '../internal/index.js';
 
@@ -23,12 +24,12 @@ export class DoubleBarrier {
   private readonly node: string;
   private readonly ready: string;
 
-  constructor(client: RecipeClient, path: string, count: number, options: { id?: string } = {}) {
+  constructor(client: RecipeClient, path: string, count: number, options: { id?: string; acl?: ACL[] } = {}) {
     checkClientAndPath('DoubleBarrier', client, path);
     checkArg('DoubleBarrier', 'count', count, rules.integer(1, 2 ** 31 - 1));
     // `ready` is the barrier's own node: a participant of that name would be taken for the signal to go.
-    checkOptions('DoubleBarrier', options, { id: { expect: `${rules.nodeName.expect}, not '${READY}'`, test: (v) => rules.nodeName.test(v) && v !== READY } });
-    this.client = client;
+    checkOptions('DoubleBarrier', options, { id: { expect: `${rules.nodeName.expect}, not '${READY}'`, test: (v) => rules.nodeName.test(v) && v !== READY }, acl: aclRule });
+    this.client = withAcl(client, options.acl);
     this.path = path;
     this.count = count;
     this.id = options.id ?? globalThis.crypto.randomUUID();

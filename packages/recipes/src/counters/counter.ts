@@ -5,10 +5,10 @@
  * `support_curator=True`, Curator SharedCount's format). Like kazoo, a change retries on a version race until
  * it gets through; unlike a plain retry after a lost reply it never applies a change twice (counter-cas.ts).
  */
-import { sleep } from '@zkts/protocol';
+import { sleep, type ACL } from '@zkts/protocol';
 
 import { RecipeArgumentError } from '../errors.js';
-import { checkArg, checkClientAndPath, checkOptions, rules, type OptionRules, type RecipeClient } from '../internal/index.js';
+import { aclRule, checkArg, checkClientAndPath, checkOptions, rules, withAcl, type OptionRules, type RecipeClient } from '../internal/index.js';
 import { CasNode, type CasStats, type Codec } from './counter-cas.js';
 
 /** Options of a kazoo-compatible Counter. */
@@ -19,9 +19,11 @@ export interface CounterOptions {
   float?: boolean;
   /** kazoo's `support_curator`: 4-byte big-endian int data, shared with Curator's SharedCount. Integers only. */
   supportCurator?: boolean;
+  /** The ACL of every node this recipe creates (default: the client's aclProvider, see ZkClient.aclFor). */
+  acl?: ACL[];
 }
 
-const OPTION_RULES: OptionRules<CounterOptions> = { default: rules.number(-Number.MAX_VALUE), float: rules.boolean, supportCurator: rules.boolean };
+const OPTION_RULES: OptionRules<CounterOptions> = { default: rules.number(-Number.MAX_VALUE), float: rules.boolean, supportCurator: rules.boolean, acl: aclRule };
 
 const SAFE_INTEGER = rules.integer(Number.MIN_SAFE_INTEGER);
 
@@ -83,7 +85,7 @@ export class Counter {
     this.curator = options.supportCurator === true;
     if (this.curator && !this.integer) throw new RecipeArgumentError('supportCurator counters hold integers only');
     if (this.integer) checkArg('Counter', 'default', options.default ?? 0, this.curator ? rules.int32 : SAFE_INTEGER);
-    this.client = client;
+    this.client = client = withAcl(client, options.acl);
     this.path = path;
     this.cas = new CasNode(client, path, codecFor(options));
   }

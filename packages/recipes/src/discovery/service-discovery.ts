@@ -11,11 +11,12 @@
  * registering replaces a node already at the instance's path (deleted first, so that watchers see the new
  * registration), and unregister and close delete the node whatever its type.
  */
-import { joinPath, type Clock } from '@zkts/protocol';
+import { joinPath, type Clock, type ACL } from '@zkts/protocol';
 
 import type { CacheClient } from '../cache/index.js';
 import { RecipeArgumentError, RecipeClosedError, ServiceNotRegisteredError } from '../errors.js';
 import {
+  aclRule, withAcl,
   checkArg, checkClientAndPath, checkOptions, checkWait, childrenOrEmpty, isConnectionLoss, rules, type OptionRules, isNoNode, isServerCode, readNodes, retrying, type RecipeClient, type WaitOptions,
 } from '../internal/index.js';
 import { PersistentNode, type PersistentNodeMode } from '../nodes/index.js';
@@ -38,6 +39,8 @@ export interface ServiceDiscoveryOptions<T> {
   onError?: (error: Error) => void;
   /** Time source of the registrations' retry pauses (default: the system clock). */
   clock?: Clock;
+  /** The ACL of every node this recipe creates (default: the client's aclProvider, see ZkClient.aclFor). */
+  acl?: ACL[];
 }
 
 const MODES: Record<ServiceType, PersistentNodeMode> = {
@@ -54,6 +57,7 @@ interface Registration<T> {
 
 const OPTION_RULES: OptionRules<ServiceDiscoveryOptions<unknown>> = {
   serializer: rules.withMethods('an InstanceSerializer', 'serialize', 'deserialize'), onError: rules.function, clock: rules.clock,
+  acl: aclRule,
 };
 
 /** What register/update/unregister take: an instance object (its fields are the serializer's to check). */
@@ -78,7 +82,7 @@ export class ServiceDiscovery<T = unknown> implements AsyncDisposable {
   constructor(client: DiscoveryClient, basePath: string, options: ServiceDiscoveryOptions<T> = {}) {
     checkClientAndPath('ServiceDiscovery', client, basePath, 'basePath');
     checkOptions('ServiceDiscovery', options, OPTION_RULES as OptionRules<ServiceDiscoveryOptions<T>>);
-    this.client = client;
+    this.client = client = withAcl(client, options.acl);
     this.basePath = basePath;
     this.serializer = options.serializer ?? new JsonInstanceSerializer<T>();
     const onError = options.onError ?? defaultOnError;

@@ -8,10 +8,11 @@
  * After a session renewal the election re-joins by itself with a new node, so the same object leads again
  * later; only a client whose expiry is final (renewSession: false), or a closed one, ends the election.
  */
-import { joinPath, systemClock, type Clock } from '@zkts/protocol';
+import { joinPath, systemClock, type ACL, type Clock } from '@zkts/protocol';
 
 import { RecipeClosedError } from '../errors.js';
 import {
+  aclRule, lostOnFor, withAcl,
   ChangeFeed, checkArg, checkClientAndPath, checkOptions, checkWait, childrenOrEmpty, rules, type OptionRules, openScope, readNodes, sortContenders, utf8, within, type RecipeClient, type WaitOptions,
 } from '../internal/index.js';
 import { LOST_ON, type LostOn } from '../locks/index.js';
@@ -23,13 +24,15 @@ export type { Leadership };
 export interface LeaderElectionOptions {
   /** Our participant id, stored in our node. Default: a random id. */
   id?: string;
-  /** When leadership counts as lost. Default 'expired'. */
+  /** When leadership counts as lost. Default: the client's recipeErrorPolicy, else 'expired'. */
   lostOn?: LostOn;
+  /** The ACL of every node this recipe creates (default: the client's aclProvider, see ZkClient.aclFor). */
+  acl?: ACL[];
   /** Time source for `awaitLeadership`'s timeout and the retry pause after an error (default: the system clock). */
   clock?: Clock;
 }
 
-const OPTION_RULES: OptionRules<LeaderElectionOptions> = { id: rules.nonEmptyString, lostOn: rules.oneOf(LOST_ON), clock: rules.clock };
+const OPTION_RULES: OptionRules<LeaderElectionOptions> = { id: rules.nonEmptyString, lostOn: rules.oneOf(LOST_ON), clock: rules.clock, acl: aclRule };
 
 /** One participant of an election, in queue order. */
 export interface ElectionParticipant {
@@ -77,12 +80,12 @@ export class LeaderElection implements AsyncDisposable {
   constructor(client: RecipeClient, path: string, options: LeaderElectionOptions = {}) {
     checkClientAndPath('LeaderElection', client, path);
     checkOptions('LeaderElection', options, OPTION_RULES);
-    this.client = client;
+    this.client = client = withAcl(client, options.acl);
     this.path = path;
     this.id = options.id ?? globalThis.crypto.randomUUID();
     this.clock = options.clock ?? systemClock;
     this.candidacy = new Candidacy({
-      client, path, id: this.id, lostOn: options.lostOn ?? 'expired', clock: this.clock, owner: this, recipe: 'LeaderElection',
+      client, path, id: this.id, lostOn: lostOnFor(client, options.lostOn, 'expired'), clock: this.clock, owner: this, recipe: 'LeaderElection',
       onChange: (leadership) => this.feed.emit(leadership !== undefined),
     });
   }

@@ -20,10 +20,11 @@
  * Traced as election terms (`zkts:election.term`), the callback run in the term's context; the mutex under it
  * publishes no lock waits or holds of its own (its holds are the terms).
  */
-import { systemClock, type Clock } from '@zkts/protocol';
+import { systemClock, type ACL, type Clock } from '@zkts/protocol';
 
 import { RecipeArgumentError, RecipeClosedError } from '../errors.js';
 import {
+  aclRule, lostOnFor, withAcl,
   checkArg, checkClientAndPath, checkOptions, isLive, KeepAlive, rules, type OptionRules, type RecipeClient,
 } from '../internal/index.js';
 import { LOST_ON, Mutex, quiet, UuidHexLock, type LockHandle, type LostOn, type Participant } from '../locks/index.js';
@@ -46,8 +47,13 @@ export interface LeaderSelectorOptions {
   id?: string;
   /** Queue again after each term ends (Curator's `autoRequeue()`). Default false: requeue() by hand. */
   autoRequeue?: boolean;
-  /** When the term's signal fires. Default 'suspended' (as Curator's adapter); 'expired' only at session loss. */
+  /**
+   * When the term's signal fires. Default: the client's recipeErrorPolicy, else 'suspended' (as Curator's
+   * adapter); 'expired' only at session loss.
+   */
   lostOn?: LostOn;
+  /** The ACL of every node this recipe creates (default: the client's aclProvider, see ZkClient.aclFor). */
+  acl?: ACL[];
   /** Hears errors the callback throws and unexpected errors of the selector loop (which goes on). */
   onError?: (error: unknown) => void;
   /** Time source for the retry pause after an error (default: the system clock). */
@@ -65,7 +71,7 @@ export type SelectorLayout = 'curator' | 'kazoo';
 const LAYOUTS: readonly SelectorLayout[] = ['curator', 'kazoo'];
 
 const OPTION_RULES: OptionRules<LeaderSelectorOptions> = {
-  id: rules.nonEmptyString, autoRequeue: rules.boolean, lostOn: rules.oneOf(LOST_ON), onError: rules.function, clock: rules.clock,
+  id: rules.nonEmptyString, autoRequeue: rules.boolean, lostOn: rules.oneOf(LOST_ON), onError: rules.function, clock: rules.clock, acl: aclRule,
   layout: rules.oneOf(LAYOUTS),
 };
 
@@ -127,13 +133,13 @@ export class LeaderSelector implements AsyncDisposable {
     checkClientAndPath('LeaderSelector', client, path);
     checkArg('LeaderSelector', 'callback', callback, rules.function);
     checkOptions('LeaderSelector', options, OPTION_RULES);
-    this.client = client;
+    this.client = client = withAcl(client, options.acl);
     this.path = path;
     this.callback = callback;
     this.options = options;
     this.id = options.id ?? globalThis.crypto.randomUUID();
     const clock = options.clock ?? systemClock;
-    const lockOptions = { data: this.id, lostOn: options.lostOn ?? 'suspended', clock } as const;
+    const lockOptions = { data: this.id, lostOn: lostOnFor(client, options.lostOn, 'suspended'), clock } as const;
     this.mutex = options.layout === 'kazoo' ? new UuidHexLock(client, path, lockOptions) : new Mutex(client, path, lockOptions);
     quiet(this.mutex);
     this.alive = new KeepAlive(clock);

@@ -10,11 +10,12 @@
  * `changes()`). Ids must be unique in a group: a second member with our id waits for the first one's node to go
  * (PersistentNode never adopts another session's ephemeral).
  */
-import { joinPath, systemClock, type Clock } from '@zkts/protocol';
+import { joinPath, systemClock, type Clock, type ACL } from '@zkts/protocol';
 
 import type { CacheClient } from '../cache/index.js';
 import { RecipeClosedError } from '../errors.js';
 import {
+  aclRule, withAcl,
   checkArg, checkClientAndPath, checkOptions, checkWait, nested, rules, openScope, type Data, type RecipeClient, type WaitOptions,
 } from '../internal/index.js';
 import { PersistentNode } from '../nodes/index.js';
@@ -26,6 +27,8 @@ export interface GroupMemberOptions {
   payload?: Data;
   /** Time source of the waits' timeouts and the retry pause (default: the system clock). */
   clock?: Clock;
+  /** The ACL of every node this recipe creates (default: the client's aclProvider, see ZkClient.aclFor). */
+  acl?: ACL[];
 }
 
 const toBytes = (data: Data): Uint8Array => (typeof data === 'string' ? new TextEncoder().encode(data) : data);
@@ -44,8 +47,8 @@ export class GroupMember implements AsyncDisposable {
   constructor(client: RecipeClient & CacheClient, membershipPath: string, thisId: string, options: GroupMemberOptions = {}) {
     checkClientAndPath('GroupMember', client, membershipPath, 'membershipPath');
     checkArg('GroupMember', 'thisId', thisId, rules.nodeName);
-    checkOptions('GroupMember', options, { payload: rules.data, clock: rules.clock });
-    this.client = client;
+    checkOptions('GroupMember', options, { payload: rules.data, clock: rules.clock, acl: aclRule });
+    this.client = client = withAcl(client, options.acl);
     this.membershipPath = membershipPath;
     this.thisId = thisId;
     this.payload = toBytes(options.payload ?? new Uint8Array(0));

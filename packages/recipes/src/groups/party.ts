@@ -11,11 +11,12 @@
  * and when the session expires and the client renews it (kazoo's party stays gone until join() is called
  * again); and `current` / `onChange` / `changes()` follow the member list through a ChildrenCache.
  */
-import { joinPath, systemClock, type Clock } from '@zkts/protocol';
+import { joinPath, systemClock, type Clock, type ACL } from '@zkts/protocol';
 
 import type { CacheClient } from '../cache/index.js';
 import { RecipeClosedError } from '../errors.js';
 import {
+  aclRule, withAcl,
   checkArg, checkClientAndPath, checkNodeName, checkOptions, checkWait, childrenOrEmpty, rules, kazooPrefix, nested, openScope, readNodes, utf8, type RecipeClient,
   type OptionRules, type WaitOptions,
 } from '../internal/index.js';
@@ -31,11 +32,13 @@ export interface PartyOptions {
   identifier?: string;
   /** Time source of the waits' timeouts and the retry pause (default: the system clock). */
   clock?: Clock;
+  /** The ACL of every node this recipe creates (default: the client's aclProvider, see ZkClient.aclFor). */
+  acl?: ACL[];
 }
 
 const PARTY_MARKER = '__party__';
 
-const OPTION_RULES: OptionRules<PartyOptions> = { identifier: rules.string, clock: rules.clock };
+const OPTION_RULES: OptionRules<PartyOptions> = { identifier: rules.string, clock: rules.clock, acl: aclRule };
 
 const hex = (): string => kazooPrefix(globalThis.crypto.randomUUID());
 
@@ -54,7 +57,7 @@ abstract class BaseParty implements AsyncDisposable {
 
   protected constructor(client: RecipeClient & CacheClient, path: string, name: string, rule: MemberRule<string>, options: PartyOptions) {
     checkClientAndPath(new.target.name, client, path);
-    this.client = client;
+    this.client = client = withAcl(client, options.acl);
     this.path = path;
     this.identifier = options.identifier ?? '';
     this.node = joinPath(path, name);

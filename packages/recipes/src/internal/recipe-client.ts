@@ -4,6 +4,7 @@
  * with protocol's joinPath/parentPath/basename.
  */
 import type {
+  ACL,
   CallOptions,
   CreateMode,
   Data,
@@ -23,12 +24,14 @@ export interface RecipeClient {
   readonly state: SessionState;
   readonly sessionId: bigint;
   readonly negotiatedTimeout: number;
+  /** See ZkClient.recipeErrorPolicy (absent on a fake: each recipe's own default). */
+  readonly recipeErrorPolicy?: 'suspended' | 'expired' | undefined;
   /** See ZkClient.connected. */
   connected(options?: CallOptions): Promise<void>;
   /** See ZkClient.onStateChange. */
   onStateChange(listener: (change: StateChange) => void): () => void;
   /** `ttl` (ms) only with the TTL modes (PersistentTtlNode). */
-  create(path: string, data?: Data | null, options?: CallOptions & { mode?: CreateMode; ttl?: number }): Promise<{ path: string; stat: Stat }>;
+  create(path: string, data?: Data | null, options?: CallOptions & { mode?: CreateMode; ttl?: number; acl?: ACL[] }): Promise<{ path: string; stat: Stat }>;
   /** See ZkClient.delete. */
   delete(path: string, options?: CallOptions & { version?: number }): Promise<void>;
   /** See ZkClient.exists. */

@@ -16,10 +16,11 @@
  * in between. A lost reply needs no receipt: asking again with the same identifier either renews what we
  * wrote or writes it, and both leave us the holder.
  */
-import { joinPath, MultiError, systemClock, type Clock } from '@zkts/protocol';
+import { joinPath, MultiError, systemClock, type Clock, type ACL } from '@zkts/protocol';
 
 import { DataFormatError } from '../errors.js';
 import {
+  aclRule, withAcl,
   checkArg, checkClientAndPath, checkOptions, checkWait, ensureDir, isConnectionLoss, rules, type OptionRules, isExpiry, isNoNode, reconnected, retrying, type RecipeClient, type WaitOptions,
 } from '../internal/index.js';
 import { UuidHexLock, type LockHandle } from '../locks/index.js';
@@ -36,6 +37,8 @@ export interface NonBlockingLeaseOptions {
   identifier: string;
   /** Time source; its `now()` is read as ms since the Unix epoch (the system clock's is). Tests pass a manual one. */
   clock?: Clock;
+  /** The ACL of every node this recipe creates (default: the client's aclProvider, see ZkClient.aclFor). */
+  acl?: ACL[];
 }
 
 /** A lease as it stands in ZooKeeper: who holds it until when. */
@@ -56,6 +59,7 @@ const OPTION_RULES: OptionRules<NonBlockingLeaseOptions> = {
   duration: rules.number(0, 8.64e15, { above: true }),
   identifier: rules.nonEmptyString,
   clock: rules.clock,
+  acl: aclRule,
 };
 
 /** The options are required, and so are `duration` and `identifier` in them. */
@@ -77,7 +81,7 @@ export class NonBlockingLease {
   constructor(client: RecipeClient, path: string, options: NonBlockingLeaseOptions) {
     checkClientAndPath('NonBlockingLease', client, path);
     checkLeaseOptions('NonBlockingLease', options);
-    this.client = client;
+    this.client = client = withAcl(client, options.acl);
     this.path = path;
     this.options = options;
     this.clock = options.clock ?? systemClock;
@@ -183,7 +187,7 @@ export class MultiNonBlockingLease {
     checkClientAndPath('MultiNonBlockingLease', client, path);
     checkArg('MultiNonBlockingLease', 'count', count, rules.integer(1, 2 ** 31 - 1));
     checkLeaseOptions('MultiNonBlockingLease', options);
-    this.client = client;
+    this.client = withAcl(client, options.acl);
     this.path = path;
     this.count = count;
     this.options = options;

@@ -4,10 +4,11 @@
  * the holder is visible to anyone: the node data names the owner, so `isLocked()`/`owner()` need one read.
  * Prefer Mutex for contended locks; use this where "who holds it" must be cheap to ask.
  */
-import { joinPath, systemClock, type Clock } from '@zkts/protocol';
+import { joinPath, systemClock, type ACL, type Clock } from '@zkts/protocol';
 
 import { LockBusyError } from '../errors.js';
 import {
+  aclRule, lostOnFor, withAcl,
   checkClientAndPath, checkOptions, checkpoint, checkWait, ensureDir, rules, type OptionRules, isConnectionLoss, isNodeExists, isNoNode, lockWait, openScope, removeNode, retrying, utf8, within,
   type LockWaitTrace, type RecipeClient, type Stat, type WaitOptions,
 } from '../internal/index.js';
@@ -21,7 +22,10 @@ const TRACED: TracedAs = { recipe: 'ExclusiveLock', kind: 'exclusive' };
 export interface ExclusiveLockOptions {
   /** Who we are, stored in the lock node. Default: a random id. */
   id?: string;
+  /** When the handle's `lost` fires. Default: the client's recipeErrorPolicy, else 'expired'. */
   lostOn?: LostOn;
+  /** The ACL of every node this recipe creates (default: the client's aclProvider, see ZkClient.aclFor). */
+  acl?: ACL[];
   /** What an acquire() still waiting when its session expires does. Default 'restart' (ExpiryPolicy). */
   onExpiry?: ExpiryPolicy;
   /** Time source for `timeout` (default: the system clock); tests pass a manual one. */
@@ -29,7 +33,7 @@ export interface ExclusiveLockOptions {
 }
 
 const OPTION_RULES: OptionRules<ExclusiveLockOptions> = {
-  id: rules.nonEmptyString, lostOn: rules.oneOf(LOST_ON), onExpiry: rules.oneOf(EXPIRY_POLICIES), clock: rules.clock,
+  id: rules.nonEmptyString, lostOn: rules.oneOf(LOST_ON), onExpiry: rules.oneOf(EXPIRY_POLICIES), clock: rules.clock, acl: aclRule,
 };
 
 /** Who holds an ExclusiveLock, as its node's data says. */
@@ -70,11 +74,11 @@ export class ExclusiveLock {
   constructor(client: RecipeClient, path: string, options: ExclusiveLockOptions = {}) {
     checkClientAndPath('ExclusiveLock', client, path);
     checkOptions('ExclusiveLock', options, OPTION_RULES);
-    this.client = client;
+    this.client = withAcl(client, options.acl);
     this.path = path;
     this.node = joinPath(path, 'lock');
     this.id = options.id ?? globalThis.crypto.randomUUID();
-    this.lostOn = options.lostOn ?? 'expired';
+    this.lostOn = lostOnFor(client, options.lostOn, 'expired');
     this.onExpiry = options.onExpiry ?? 'restart';
     this.clock = options.clock ?? systemClock;
   }

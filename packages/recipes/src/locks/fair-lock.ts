@@ -5,11 +5,11 @@
  * never overlap a stale node of ours. The kinds differ only in the marker they write; who waits for whom is
  * lock-rule.ts's one rule, the same for every node on the path.
  */
-import { basename, joinPath, systemClock, type Clock } from '@zkts/protocol';
+import { basename, joinPath, systemClock, type ACL, type Clock } from '@zkts/protocol';
 
 import { LockBusyError, LockNotHeldError } from '../errors.js';
 import {
-  checkClientAndPath, checkOptions, checkWait, childrenOrEmpty, lockWait, openScope, rules, type OptionRules, readNodes, removeNode, sortContenders, testHooksOf, utf8, type Contender,
+  aclRule, checkClientAndPath, checkOptions, checkWait, childrenOrEmpty, lockWait, lostOnFor, openScope, rules, type OptionRules, readNodes, removeNode, sortContenders, testHooksOf, utf8, withAcl, type Contender,
   type ContenderKind, type Data, type LockWaitTrace, type RecipeClient, type WaitOptions,
 } from '../internal/index.js';
 import { contend, newStats, sweepPrefix, type Entry, type ContenderSpec, type LockStats } from './contender.js';
@@ -24,8 +24,10 @@ export interface LockOptions {
   reentrant?: boolean;
   /** Data stored in our contender node; `participants()` reports it. Default: empty. */
   data?: Data;
-  /** When the handle's `lost` fires. Default 'expired'. */
+  /** When the handle's `lost` fires. Default: the client's recipeErrorPolicy, else 'expired'. */
   lostOn?: LostOn;
+  /** The ACL of every node this recipe creates (default: the client's aclProvider, see ZkClient.aclFor). */
+  acl?: ACL[];
   /** What an acquire() still waiting when its session expires does. Default 'restart' (ExpiryPolicy). */
   onExpiry?: ExpiryPolicy;
   /** Time source for `timeout` (default: the system clock); tests pass a manual one. */
@@ -34,7 +36,7 @@ export interface LockOptions {
 
 /** The checks of LockOptions (Mutex, ReadWriteLock and its two sides). */
 export const LOCK_OPTION_RULES: OptionRules<LockOptions> = {
-  reentrant: rules.boolean, data: rules.data, lostOn: rules.oneOf(LOST_ON), onExpiry: rules.oneOf(EXPIRY_POLICIES), clock: rules.clock,
+  reentrant: rules.boolean, data: rules.data, lostOn: rules.oneOf(LOST_ON), onExpiry: rules.oneOf(EXPIRY_POLICIES), clock: rules.clock, acl: aclRule,
 };
 
 /** Anything MultiLock can hold. */
@@ -80,7 +82,7 @@ export abstract class FairLock implements Lockable {
   constructor(client: RecipeClient, path: string, options: LockOptions = {}) {
     checkClientAndPath(new.target.name, client, path);
     checkOptions(new.target.name, options, LOCK_OPTION_RULES);
-    this.client = client;
+    this.client = withAcl(client, options.acl);
     this.path = path;
     this.options = options;
   }
@@ -204,7 +206,7 @@ export abstract class FairLock implements Lockable {
       if (releasing !== undefined) await releasing;
       const entry = await this.obtain(attempt, progress);
       if (entry === undefined) return undefined;
-      const hold = new Hold(this.client, entry.path, entry.stat.czxid, entry.sessionId, this.options.lostOn ?? 'expired');
+      const hold = new Hold(this.client, entry.path, entry.stat.czxid, entry.sessionId, lostOnFor(this.client, this.options.lostOn, 'expired'));
       hold.sweep = entry.uncertain;
       const held = { kind: 'held' as const, hold, handles: [] as LockHandleImpl[] };
       this.state = held;

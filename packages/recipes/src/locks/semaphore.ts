@@ -12,10 +12,11 @@
  * holder creates its leases only once they fit, rather than creating them and waiting for the count to fall;
  * since every creator holds the one gate, the count it read cannot grow before it creates.
  */
-import { joinPath, systemClock, type Clock } from '@zkts/protocol';
+import { joinPath, systemClock, type ACL, type Clock } from '@zkts/protocol';
 
 import { LockLostError, RecipeArgumentError } from '../errors.js';
 import {
+  aclRule, lostOnFor, withAcl,
   checkArg, checkClientAndPath, checkOptions, checkpoint, checkWait, childrenOrEmpty, isConnectionLoss, isNodeExists, kazooPrefix, rules, type OptionRules, ensureDir, isServerCode, nested, openScope, readNodes, removeNode, removeSoon, retrying,
   traced, lockHold, lockWait, utf8, within, type Data, type LockWaitTrace, type RecipeClient, type Scope, type WaitOptions,
 } from '../internal/index.js';
@@ -31,7 +32,10 @@ const TRACED: TracedAs = { recipe: 'Semaphore', kind: 'semaphore' };
 /** Options of a Semaphore. */
 export interface SemaphoreOptions {
   data?: Data;
+  /** When a lease's `lost` fires. Default: the client's recipeErrorPolicy, else 'expired'. */
   lostOn?: LostOn;
+  /** The ACL of every node this recipe creates (default: the client's aclProvider, see ZkClient.aclFor). */
+  acl?: ACL[];
   /** What an acquire() still waiting when its session expires does. Default 'restart' (ExpiryPolicy). */
   onExpiry?: ExpiryPolicy;
   /** Time source for `timeout` (default: the system clock); tests pass a manual one. */
@@ -57,7 +61,7 @@ export interface SemaphoreLease extends AsyncDisposable {
 }
 
 const OPTION_RULES: OptionRules<SemaphoreOptions> = {
-  data: rules.data, lostOn: rules.oneOf(LOST_ON), onExpiry: rules.oneOf(EXPIRY_POLICIES), clock: rules.clock,
+  data: rules.data, lostOn: rules.oneOf(LOST_ON), onExpiry: rules.oneOf(EXPIRY_POLICIES), clock: rules.clock, acl: aclRule,
   layout: rules.oneOf(LAYOUTS),
 };
 
@@ -106,7 +110,7 @@ export class Semaphore {
     checkClientAndPath('Semaphore', client, path);
     checkArg('Semaphore', 'maxLeases', maxLeases, MAX_LEASES);
     checkOptions('Semaphore', options, OPTION_RULES);
-    this.client = client;
+    this.client = withAcl(client, options.acl);
     this.path = path;
     this.maxLeases = maxLeases;
     this.options = options;
@@ -175,7 +179,7 @@ export class Semaphore {
     } finally {
       await gate.release();
     }
-    return new Leases(this.client, mine, this.options.lostOn ?? 'expired');
+    return new Leases(this.client, mine, lostOnFor(this.client, this.options.lostOn, 'expired'));
   }
 
   /** The lease nodes currently held, with their data. */

@@ -16,10 +16,11 @@
  * node is gone with its session (`currentPath` becomes undefined at once) and is created again in the renewed
  * session; a persistent node outlives the session and is kept.
  */
-import { basename, joinPath, parentPath, systemClock, type Clock } from '@zkts/protocol';
+import { basename, joinPath, parentPath, systemClock, type ACL, type Clock } from '@zkts/protocol';
 
 import { RecipeClosedError } from '../errors.js';
 import {
+  aclRule, withAcl,
   ChangeFeed, checkArg, checkClientAndPath, checkOptions, checkpoint, checkWait, rules, type OptionRules, childrenOrEmpty, ensureDir, isConnectedState, isConnectionLoss, isExpiry, isLive,
   isNodeExists, isNoNode, isSessionGone, KeepAlive, openScope, protectedPrefix, removeNode, removeSoon, retrying, within,
   type CreateMode, type Data, type RecipeClient, type Scope, type Stat, type WaitOptions,
@@ -38,12 +39,14 @@ export interface PersistentNodeOptions {
   data?: Data;
   /** Time source of the retry pause after an unexpected error (default: the system clock). */
   clock?: Clock;
+  /** The ACL of every node this recipe creates (default: the client's aclProvider, see ZkClient.aclFor). */
+  acl?: ACL[];
 }
 
 const MODES: readonly PersistentNodeMode[] = ['ephemeral', 'ephemeral-sequential', 'persistent', 'persistent-sequential', 'container'];
 
 const OPTION_RULES: OptionRules<PersistentNodeOptions> = {
-  mode: rules.oneOf(MODES), protected: rules.boolean, data: rules.data, clock: rules.clock,
+  mode: rules.oneOf(MODES), protected: rules.boolean, data: rules.data, clock: rules.clock, acl: aclRule,
 };
 
 /** Counters for diagnostics and tests. */
@@ -80,7 +83,7 @@ export class PersistentNode implements AsyncDisposable {
   constructor(client: RecipeClient, path: string, options: PersistentNodeOptions = {}) {
     checkClientAndPath('PersistentNode', client, path);
     checkOptions('PersistentNode', options, OPTION_RULES);
-    this.client = client;
+    this.client = withAcl(client, options.acl);
     this.path = path;
     this.mode = options.mode ?? 'ephemeral';
     const sequential = this.mode.endsWith('sequential');

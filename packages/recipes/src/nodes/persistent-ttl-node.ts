@@ -10,9 +10,10 @@
  * and deletes the child and then the node (Curator leaves both to the TTL), so a clean shutdown deregisters at
  * once; a node whose container holds other children is left to the server.
  */
-import { joinPath, sleep, systemClock, type Clock } from '@zkts/protocol';
+import { joinPath, sleep, systemClock, type Clock, type ACL } from '@zkts/protocol';
 
 import {
+  aclRule, withAcl,
   checkArg, checkClientAndPath, checkOptions, checkWait, isConnectedState, isNodeExists, rules, type OptionRules, isNoNode, Pulse, removeNode, type Data, type RecipeClient, type WaitOptions,
 } from '../internal/index.js';
 import { PersistentNode } from './persistent-node.js';
@@ -27,6 +28,8 @@ export interface PersistentTtlNodeOptions {
   touchFactor?: number;
   /** Time source of the touch schedule (default: the system clock); tests pass a manual one. */
   clock?: Clock;
+  /** The ACL of every node this recipe creates (default: the client's aclProvider, see ZkClient.aclFor). */
+  acl?: ACL[];
 }
 
 /** The longest TTL the server accepts (40 bits of ms). */
@@ -34,6 +37,7 @@ const MAX_TTL_MS = 2 ** 40 - 1;
 
 const OPTION_RULES: OptionRules<PersistentTtlNodeOptions> = {
   data: rules.data, childName: rules.nodeName, touchFactor: rules.number(1), clock: rules.clock,
+  acl: aclRule,
 };
 
 /** Curator's PersistentTtlNode: a container with a `touch` child under a TTL, touched every ttl/2, so the node lives while its owner does. */
@@ -58,7 +62,7 @@ export class PersistentTtlNode implements AsyncDisposable {
     checkArg('PersistentTtlNode', 'ttl', ttl, rules.integer(1, MAX_TTL_MS));
     checkOptions('PersistentTtlNode', options, OPTION_RULES);
     const factor = options.touchFactor ?? 2;
-    this.client = client;
+    this.client = client = withAcl(client, options.acl);
     this.path = path;
     this.ttl = ttl;
     this.every = ttl / factor;

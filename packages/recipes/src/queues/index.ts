@@ -3,6 +3,7 @@
  * Curator and zkts producers and consumers share one queue.
  */
 export { Queue } from './queue.js';
+export { SimpleDistributedQueue } from './simple-queue.js';
 export { LockingQueue, type LockingQueueOptions, type LockedEntry, type PutOptions } from './locking-queue.js';
 export { DistributedQueue, DistributedPriorityQueue, DistributedDelayQueue, DistributedIdQueue } from './curator/queues.js';
 export { CuratorQueueBase, type CuratorQueueOptions } from './curator/queue-base.js';

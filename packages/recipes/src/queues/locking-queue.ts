@@ -22,10 +22,11 @@
  * A put (or putAll) is one `zkts:queue.put` trace (no node: the entries' names come back from no one); a get or
  * poll that locks an entry is one `zkts:queue.take`, with the entry's node (one still held is not taken again).
  */
-import { joinPath, MultiError, systemClock, type Clock } from '@zkts/protocol';
+import { joinPath, MultiError, systemClock, type ACL, type Clock } from '@zkts/protocol';
 
 import { LockBusyError, OutcomeUnknownError } from '../errors.js';
 import {
+  aclRule, withAcl,
   byteLength, checkArg, checkClientAndPath, checkOptions, checkpoint, checkWait, ensureDir, rules, isConnectionLoss, isExpiry, isLive, isNodeExists, isNoNode, openScope,
   queuePut, queueTake, reconnected, removeNode, retrying, utf8, within, type Data, type QueueTrace, type RecipeClient, type Scope, type WaitOptions,
 } from '../internal/index.js';
@@ -36,6 +37,8 @@ import { commitOnce } from './receipt.js';
 export interface LockingQueueOptions {
   /** Time source for `timeout` (default: the system clock); tests pass a manual one. */
   clock?: Clock;
+  /** The ACL of every node this recipe creates (default: the client's aclProvider, see ZkClient.aclFor). */
+  acl?: ACL[];
 }
 
 /** How a put ranks its entries: kazoo's priority, 0…999, lower first (default 100). */
@@ -99,8 +102,8 @@ export class LockingQueue implements AsyncDisposable {
 
   constructor(client: RecipeClient, path: string, options: LockingQueueOptions = {}) {
     checkClientAndPath('LockingQueue', client, path);
-    checkOptions('LockingQueue', options, { clock: rules.clock });
-    this.client = client;
+    checkOptions('LockingQueue', options, { clock: rules.clock, acl: aclRule });
+    this.client = client = withAcl(client, options.acl);
     this.path = path;
     this.entriesDir = joinPath(path, 'entries');
     this.takenDir = joinPath(path, 'taken');

@@ -7,9 +7,10 @@
  * `offer` is protected too: if the create reply is lost, the uuid finds the item again instead of adding a second.
  * An offer is a `zkts:queue.put` trace, a poll or take a `zkts:queue.take` (internal/diagnostics.ts).
  */
-import { joinPath } from '@zkts/protocol';
+import { joinPath, type ACL } from '@zkts/protocol';
 
 import {
+  aclRule, checkOptions, withAcl,
   byteLength, checkArg, checkClientAndPath, checkWait, rules, checkpoint, childrenOrEmpty, ensureDir, isConnectionLoss, isNoNode, openScope, protectedPrefix,
   queuePut, queueTake, retrying, sortContenders, within, type Data, type MarkerTable, type QueueTrace, type RecipeClient, type WaitOptions,
 } from '../internal/index.js';
@@ -43,9 +44,11 @@ export class Queue {
   readonly client: RecipeClient;
   readonly path: string;
 
-  constructor(client: RecipeClient, path: string) {
+  /** `acl`: the ACL of every node this recipe creates (default: the client's aclProvider, see ZkClient.aclFor). */
+  constructor(client: RecipeClient, path: string, options: { acl?: ACL[] } = {}) {
     checkClientAndPath('Queue', client, path);
-    this.client = client;
+    checkOptions('Queue', options, { acl: aclRule });
+    this.client = withAcl(client, options.acl);
     this.path = path;
   }
 

@@ -15,9 +15,10 @@ import type { Door } from './validation/bad-values.js';
 import { dataDoors } from './validation/doors-data.js';
 import { discoveryDoors } from './validation/doors-discovery.js';
 import { coordinationDoors } from './validation/doors-coordination.js';
+import { layoutDoors } from './validation/doors-layouts.js';
 import { quotaDoors } from './validation/doors-quotas.js';
 
-const doors: readonly Door[] = [...coordinationDoors, ...dataDoors, ...discoveryDoors, ...quotaDoors];
+const doors: readonly Door[] = [...coordinationDoors, ...dataDoors, ...discoveryDoors, ...quotaDoors, ...layoutDoors];
 const notAnObject = [
   { label: 'a number', value: 5 }, { label: 'a string', value: 'x' }, { label: 'null', value: null }, { label: 'an array', value: [] },
   { label: 'a function', value: () => undefined },
@@ -88,7 +89,7 @@ describe('the table covers the sources', () => {
   const NO_DOOR = new Set([
     'RecipeError', 'LockNotHeldError', 'LockBusyError', 'LockUpgradeError', 'LockLostError', 'RecipeArgumentError', 'RecipeClosedError',
     'CounterOutcomeUnknownError', 'OutcomeUnknownError', 'DataFormatError', 'InstanceFormatError', 'ServiceNotRegisteredError',
-    'QueueItemCorruptError', 'CacheDecodeError', 'CacheReadError', 'QuotaConflictError', 'QuotaFormatError', 'RoundRobinStrategy', 'ReadLock', 'WriteLock', 'CuratorQueueBase',
+    'QueueItemCorruptError', 'CacheDecodeError', 'CacheReadError', 'QuotaConflictError', 'QuotaFormatError', 'CompressedDataError', 'DecompressedTooLargeError', 'QueueEmptyError', 'RoundRobinStrategy', 'ReadLock', 'WriteLock', 'CuratorQueueBase',
   ]);
 
   it('every exported constructor and function has a door', () => {

@@ -4,10 +4,11 @@
  * layout (queues.ts). A put is one `zkts:queue.put` trace, each item the consumer takes one `zkts:queue.take`
  * (consume.ts); the recipe they report is the queue's class name.
  */
-import { systemClock, type Clock } from '@zkts/protocol';
+import { systemClock, type Clock, type ACL } from '@zkts/protocol';
 
 import { RecipeArgumentError, RecipeClosedError } from '../../errors.js';
 import {
+  aclRule, withAcl,
   checkArg, checkClientAndPath, checkOptions, checkWait, childrenOrEmpty, ensurePersistentDir, openScope, queuePut, rules, type OptionRules, type QueueTrace,
   type RecipeClient, type WaitOptions,
 } from '../../internal/index.js';
@@ -41,6 +42,8 @@ export interface CuratorQueueOptions<T> {
   clock?: Clock;
   /** Told about failed consumers, corrupt items and unexpected errors; default: a process warning. */
   onError?: (error: Error) => void;
+  /** The ACL of every node this recipe creates (default: the client's aclProvider, see ZkClient.aclFor). */
+  acl?: ACL[];
 }
 
 const OPTION_RULES: OptionRules<CuratorQueueOptions<unknown>> = {
@@ -52,6 +55,7 @@ const OPTION_RULES: OptionRules<CuratorQueueOptions<unknown>> = {
   maxItems: rules.integer(1),
   clock: rules.clock,
   onError: rules.function,
+  acl: aclRule,
 };
 
 /**
@@ -81,7 +85,7 @@ export abstract class CuratorQueueBase<T> implements AsyncDisposable {
     if (options.errorMode !== undefined && options.lockPath === undefined) {
       throw new RecipeArgumentError('errorMode needs a lockPath (as Curator: only lock-safe consumers can requeue)');
     }
-    this.client = client;
+    this.client = client = withAcl(client, options.acl);
     this.path = path;
     this.recipe = new.target.name;
     this.options = options;

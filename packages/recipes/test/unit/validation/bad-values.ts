@@ -38,6 +38,10 @@ export const bad = {
   long: [bv('a number', 1), bv('a string', '1'), bv('null', null), bv('2^63', 2n ** 63n), bv('-2^63-1', -(2n ** 63n) - 1n)],
   finite: badValuesFor('number'),
   oneOf: [bv('an unknown word', 'bogus'), bv('empty', ''), bv('a number', 5), bv('null', null)],
+  acl: [
+    bv('a string', 'world:anyone'), bv('null', null), bv('empty', []), bv('an entry without id', [{ perms: 31 }]),
+    bv('perms past 31', [{ perms: 32, id: { scheme: 'world', id: 'anyone' } }]), bv('an object', { perms: 31 }),
+  ],
   client: [bv('null', null), bv('a string', '127.0.0.1:2181'), bv('an object without calls', {}), bv('a number', 1)],
 } as const;
 

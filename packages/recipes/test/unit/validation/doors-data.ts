@@ -15,7 +15,7 @@ const cacheOptions = {
 };
 const queueOptions = {
   serializer: [...bad.object, { label: 'without serialize', value: {} }], consumer: bad.function, lockPath: bad.path,
-  errorMode: bad.oneOf, minItemsBeforeRefresh: bad.int(0), maxItems: bad.int(1), clock: bad.clock, onError: bad.function,
+  errorMode: bad.oneOf, minItemsBeforeRefresh: bad.int(0), maxItems: bad.int(1), clock: bad.clock, onError: bad.function, acl: bad.acl,
 };
 const messages = [
   ...bad.object.filter((b) => b.value !== null && typeof b.value !== 'object'), { label: 'null', value: null },
@@ -25,10 +25,11 @@ const messages = [
 
 export const dataDoors: readonly Door[] = [
   // queues
-  { door: 'Queue', style: 'sync', args: { client: bad.client, path: bad.path }, call: ({ client: k = c(), path = '/q' }: A) => new Queue(k as never, path as never) },
+  { door: 'Queue', style: 'sync', args: { client: bad.client, path: bad.path }, options: { acl: bad.acl },
+    call: ({ client: k = c(), path = '/q' }: A, o) => new Queue(k as never, path as never, o as never) },
   { door: 'Queue.offer', style: 'async', args: { data: bad.data }, call: ({ data }: A) => new Queue(c(), '/q').offer(data as never) },
   { door: 'Queue.take', style: 'async', options: WAIT, call: (_, o) => new Queue(c(), '/q').take(o as never) },
-  { door: 'LockingQueue', style: 'sync', args: { client: bad.client, path: bad.path }, options: { clock: bad.clock }, optionsType: 'LockingQueueOptions',
+  { door: 'LockingQueue', style: 'sync', args: { client: bad.client, path: bad.path }, options: { clock: bad.clock, acl: bad.acl }, optionsType: 'LockingQueueOptions',
     call: ({ client: k = c(), path = '/q' }: A, o) => new LockingQueue(k as never, path as never, o as never) },
   { door: 'LockingQueue.put', style: 'async', args: { data: bad.data }, options: { priority: bad.int(0, 999) }, optionsType: 'PutOptions',
     call: ({ data = bytes }: A, o) => new LockingQueue(c(), '/q').put(data as never, o as never) },
@@ -77,7 +78,7 @@ export const dataDoors: readonly Door[] = [
     const make = (k: unknown = c(), path: unknown = '/p', o?: unknown): Party | ShallowParty =>
       name === 'Party' ? new Party(k as never, path as never, o as never) : new ShallowParty(k as never, path as never, o as never);
     return [
-      { door: name, style: 'sync', args: { client: bad.client, path: bad.path }, options: { identifier: bad.string, clock: bad.clock }, optionsType: 'PartyOptions',
+      { door: name, style: 'sync', args: { client: bad.client, path: bad.path }, options: { identifier: bad.string, clock: bad.clock, acl: bad.acl }, optionsType: 'PartyOptions',
         call: (a: A, o) => make('client' in a ? a['client'] : c(), 'path' in a ? a['path'] : '/p', o) },
       { door: `${name}.join`, style: 'async', options: WAIT, call: (_, o) => make().join(o as never) },
       { door: `${name}.watch`, style: 'async', options: WAIT, call: (_, o) => make().watch(o as never) },
@@ -85,7 +86,7 @@ export const dataDoors: readonly Door[] = [
       { door: `${name}.changes`, style: 'sync', options: { signal: bad.signal }, call: (_, o) => make().changes(o as never) },
     ];
   }),
-  { door: 'GroupMember', style: 'sync', args: { client: bad.client, membershipPath: bad.path, thisId: bad.nodeName }, options: { payload: bad.data, clock: bad.clock },
+  { door: 'GroupMember', style: 'sync', args: { client: bad.client, membershipPath: bad.path, thisId: bad.nodeName }, options: { payload: bad.data, clock: bad.clock, acl: bad.acl },
     optionsType: 'GroupMemberOptions',
     call: ({ client: k = c(), membershipPath = '/g', thisId = 'me' }: A, o) => new GroupMember(k as never, membershipPath as never, thisId as never, o as never) },
   { door: 'GroupMember.start', style: 'async', options: WAIT, call: (_, o) => new GroupMember(c(), '/g', 'me').start(o as never) },

@@ -25,7 +25,7 @@ const providerOptions = {
 
 export const discoveryDoors: readonly Door[] = [
   { door: 'ServiceDiscovery', style: 'sync', args: { client: bad.client, basePath: bad.path }, optionsType: 'ServiceDiscoveryOptions',
-    options: { serializer: [...bad.object, { label: 'without deserialize', value: { serialize: noop } }], onError: bad.function, clock: bad.clock },
+    options: { serializer: [...bad.object, { label: 'without deserialize', value: { serialize: noop } }], onError: bad.function, clock: bad.clock, acl: bad.acl },
     call: ({ client: k = client(), basePath = '/services' }: A, o) => new ServiceDiscovery(k as never, basePath as never, o as never) },
   { door: 'ServiceDiscovery.registerService', style: 'async', args: { instance: [...bad.object, { label: 'a bad port', value: { ...instance(), port: 1.5 }, mentions: ['port', '1.5'] }] },
     options: WAIT, call: ({ instance: i = instance() }: A, o) => discovery().registerService(i as never, o as never) },
