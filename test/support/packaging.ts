@@ -1,9 +1,10 @@
 /**
  * What packaging.test.ts does to the packages, as a user would: pack each with pnpm (workspace: ranges become
  * versions), check the tarballs with publint and attw, and install them into a scratch project outside the
- * repository with npm, offline, so nothing of the workspace leaks into what the examples import. The few
- * third-party packages the examples import besides ours (OpenTelemetry's API and SDK) are packed from the
- * workspace's own installed copies, with their dependencies, and installed from those tarballs the same way.
+ * repository with npm, offline, by the README's own commands, so nothing of the workspace leaks into what the
+ * examples import. The few third-party packages the examples import besides ours (OpenTelemetry's API and SDK)
+ * are packed from the workspace's own installed copies, with their dependencies, and installed from those
+ * tarballs the same way.
  */
 import { execFile, type ExecFileOptions } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -11,13 +12,32 @@ import { dirname, join } from 'node:path';
 
 import { repoRoot } from './doc-blocks.js';
 
-/** The six packages in dependency order (server, recipes, opentelemetry and the CLI build against protocol's dist). */
-export const PACKAGES = ['protocol', 'server', 'recipes', 'testkit', 'opentelemetry', 'cli'] as const;
-/** The five with importable entry points; the CLI is a bin only. */
+/**
+ * Every package we ship, as the directory names under packages/: all of them, since each is a dependency of
+ * another (the CLI's optional @zkts/sasl-kerberos included) and a name we do not pack would be looked up on
+ * the registry by whoever installs the tarballs.
+ */
+export const PACKAGES = ['protocol', 'server', 'recipes', 'testkit', 'opentelemetry', 'sasl-kerberos', 'cli'] as const;
+export type PackageDir = (typeof PACKAGES)[number];
+/** The five with importable entry points checked here; the CLI is a bin only, sasl-kerberos has its own test. */
 export const LIBRARIES = ['protocol', 'server', 'recipes', 'testkit', 'opentelemetry'] as const;
+/**
+ * The registry packages our tarballs name, on purpose: sasl-kerberos's native `kerberos` module, the test kit's
+ * optional peer `testcontainers` and the OpenTelemetry API that @zkts/opentelemetry takes as a peer. Any other
+ * name a tarball depends on must be a tarball we ship.
+ */
+export const THIRD_PARTY_DEPENDENCIES = ['kerberos', 'testcontainers', '@opentelemetry/api'] as const;
 
 /** Third-party packages the documentation's examples import: the root's devDependencies of the same names. */
 export const EXAMPLE_DEPENDENCIES = ['@opentelemetry/api', '@opentelemetry/sdk-trace', '@opentelemetry/sdk-metrics', '@opentelemetry/context-async-hooks'] as const;
+
+/** The dependency fields npm resolves. */
+const DEPENDENCY_FIELDS = ['dependencies', 'optionalDependencies', 'peerDependencies'] as const;
+
+/** A packed manifest's dependencies, every field together: name → range. */
+export function dependenciesOf(manifest: Record<string, unknown>): [string, string][] {
+  return DEPENDENCY_FIELDS.flatMap((field) => Object.entries((manifest[field] ?? {}) as Record<string, string>));
+}
 
 const bin = (name: string): string => join(repoRoot, 'node_modules/.bin', name);
 export const tsc = join(repoRoot, 'node_modules/typescript/bin/tsc');
@@ -61,9 +81,9 @@ export function assertBuilt(): void {
 }
 
 /** `pnpm pack` of each package into `dest`; returns tarball paths by package. prepack (a build) is skipped. */
-export async function packAll(dest: string): Promise<Record<(typeof PACKAGES)[number], string>> {
+export async function packAll(dest: string): Promise<Record<PackageDir, string>> {
   mkdirSync(dest, { recursive: true });
-  const out: Partial<Record<(typeof PACKAGES)[number], string>> = {};
+  const out: Partial<Record<PackageDir, string>> = {};
   await Promise.all(
     PACKAGES.map(async (pkg) => {
       const res = await run('pnpm', ['pack', '--pack-destination', dest], {
@@ -75,7 +95,39 @@ export async function packAll(dest: string): Promise<Record<(typeof PACKAGES)[nu
       out[pkg] = tarball;
     }),
   );
-  return out as Record<(typeof PACKAGES)[number], string>;
+  return out as Record<PackageDir, string>;
+}
+
+/** The package.json inside a tarball, as npm will read it. */
+export async function packedManifest(tarball: string): Promise<Record<string, unknown>> {
+  const res = await run('tar', ['-xzOf', tarball, 'package/package.json']);
+  if (res.code !== 0) throw new Error(`no package.json in ${tarball}:\n${res.stderr}`);
+  return JSON.parse(res.stdout) as Record<string, unknown>;
+}
+
+/**
+ * npm as the README's commands meet it, but offline: the tarballs have no registry dependencies but the
+ * optional ones (THIRD_PARTY_DEPENDENCIES), so a request to the network would itself be a packaging bug. No
+ * install scripts (nothing of ours has one; kerberos would try to build).
+ */
+export const offlineNpm: NodeJS.ProcessEnv = {
+  ...process.env,
+  npm_config_offline: 'true',
+  npm_config_audit: 'false',
+  npm_config_fund: 'false',
+  npm_config_update_notifier: 'false',
+  npm_config_ignore_scripts: 'true',
+};
+
+/** Runs shell lines as they stand in the README (bash, stopping at the first failure) in `cwd`. */
+export function runShell(lines: string, cwd: string): Promise<Run> {
+  return run('bash', ['-euo', 'pipefail', '-c', lines], { cwd, env: offlineNpm, timeout: 120_000 });
+}
+
+/** `@types/node` linked in from the workspace, as a TypeScript user would have installed it. */
+export function linkNodeTypes(project: string): void {
+  mkdirSync(join(project, 'node_modules/@types'), { recursive: true });
+  symlinkSync(join(repoRoot, 'node_modules/@types/node'), join(project, 'node_modules/@types/node'), 'dir');
 }
 
 /** Where Node would find `name` from `from` (a package directory): the nearest node_modules/<name> above it. */
@@ -124,23 +176,6 @@ export function publint(tarball: string): Promise<Run> {
 /** attw with the ESM-only profile: node10 and node16-from-CJS resolution are out of the contract (see README). */
 export function attw(tarball: string): Promise<Run> {
   return run(bin('attw'), [tarball, '--profile', 'esm-only', '--format', 'ascii']);
-}
-
-/**
- * A project outside the repository with the tarballs installed by npm, offline: ours have no registry
- * dependencies, and the examples' third-party ones come as tarballs too (packInstalled), so a request to the
- * network would itself be a packaging bug. `@types/node` is linked in from
- * the workspace, as a TypeScript user would have installed it.
- */
-export async function installInto(project: string, tarballs: readonly string[]): Promise<void> {
-  mkdirSync(project, { recursive: true });
-  writeFileSync(join(project, 'package.json'), `${JSON.stringify({ name: 'zkts-consumer', private: true, type: 'module' }, null, 2)}\n`);
-  const res = await run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--no-package-lock', '--ignore-scripts', ...tarballs], {
-    cwd: project,
-  });
-  if (res.code !== 0) throw new Error(`npm install failed:\n${res.stderr}${res.stdout}`);
-  mkdirSync(join(project, 'node_modules/@types'), { recursive: true });
-  symlinkSync(join(repoRoot, 'node_modules/@types/node'), join(project, 'node_modules/@types/node'), 'dir');
 }
 
 /** A tsconfig for one consumer style; strict, and with skipLibCheck off so our .d.ts files are checked too. */

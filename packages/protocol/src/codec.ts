@@ -1,3 +1,11 @@
+/**
+ * `@zkts/protocol/codec`: ZooKeeper's wire format without a session, for proxies, servers, fakes and tools: the
+ * Jute reader and writer, a read and write function for every ZooKeeper 3.8 record, the protocol tables, framing,
+ * and ZooKeeper's transaction log and snapshot files ({@link readTxnLog}, {@link readSnapshot}).
+ *
+ * @packageDocumentation
+ * @module @zkts/protocol/codec
+ */
 // @zkts/protocol/codec: the wire format without a session. Jute primitives (JuteReader/JuteWriter), a readX and
 // writeX pair for every ZooKeeper 3.8 record, the protocol tables (OpCode, CreateFlags, EventType, Xid…), the
 // per-opcode codec table, multi and length-prefix framing. For proxies, servers, fakes and tools; the client
@@ -14,7 +22,7 @@ export { KeeperCode, serverCodeName, serverCodeMessage, type KeeperCodeName } fr
 export { errorFromKeeperCode } from './errors/errors.js';
 // ZooKeeper's on-disk formats (transaction logs, snapshots, the txn records) and their damage errors.
 export * from './codec/persistence/index.js';
-export { DataFileError } from './errors/errors.js';
+export { DataFileError, type DataFileErrorCode } from './errors/errors.js';
 // Checking what a caller gives (the server's options): the one unknown-key policy, the one way a refused value
 // is shown, and the error class both use, so a server built on the codec refuses bad input as the client does.
 export { InvalidArgumentError } from './errors/errors.js';

@@ -1,3 +1,11 @@
+/**
+ * The ZooKeeper client: {@link connect} opens a session and resolves with a {@link ZkClient}, whose calls
+ * (`create`, `getData`, `setData`, `multi`, watches…) return promises and take `{ signal, timeout }`. Errors are
+ * {@link ZkError}s with a stable `code`; {@link Acls} builds ACLs.
+ *
+ * @packageDocumentation
+ * @mergeModuleWith <project>
+ */
 // @zkts/protocol: the client. What a program talking to ZooKeeper needs (the client, its options and result
 // types, the error taxonomy, ACL and path helpers, cancellation) and nothing of the wire codec: records, Jute and
 // framing live in '@zkts/protocol/codec', the conversation decoder in '@zkts/protocol/inspect'. Every name is

@@ -1,3 +1,11 @@
+/**
+ * `@zkts/protocol/inspect`: ZooKeeper traffic made readable. {@link ConversationDecoder} turns the frames of one
+ * connection into plain entries (request, reply, event, ping…), {@link ConversationStream} does it from raw TCP
+ * chunks, and the formatters render entries as text or JSON.
+ *
+ * @packageDocumentation
+ * @module @zkts/protocol/inspect
+ */
 // @zkts/protocol/inspect: traffic made readable. ConversationDecoder turns the frames of one connection into
 // plain entries (request, reply, event, ping…), ConversationStream does the same from raw TCP chunks, and the
 // formatters render entries as text or JSON. Kept out of the client entry: no session needs it. FrameSplitter

@@ -1,3 +1,11 @@
+/**
+ * Locks and coordination on `@zkts/protocol`'s client, in Curator's and kazoo's node layouts: {@link Mutex},
+ * {@link ReadWriteLock} and {@link Semaphore} with fencing tokens, leader election ({@link LeaderElection},
+ * {@link LeaderSelector}), caches ({@link TreeCache}, {@link NodeCache}, {@link ChildrenCache}), queues, counters,
+ * barriers, group membership, leases and service discovery.
+ *
+ * @packageDocumentation
+ */
 // Public surface of @zkts/recipes: lock and coordination recipes built only on @zkts/protocol's client API, one
 // re-export per family (each family's index.ts). Only what a user needs: the recipes, their option and handle
 // types, the errors, RecipeClient and WaitOptions, the tracing channels' names and context types. internal/

@@ -6,6 +6,7 @@
  */
 import { AuthFailedError } from '@zkts/protocol';
 
+/** Why Kerberos failed, as a stable string: what to do about it differs for each. */
 export type KerberosFailure =
   /** No ticket (empty or missing credential cache, no client keytab): run kinit or give a keytab. */
   | 'no-credentials'
@@ -20,6 +21,7 @@ export type KerberosFailure =
   /** Anything else GSSAPI or the server's answer reported. */
   | 'gssapi';
 
+/** Kerberos refused or could not start: an `AuthFailedError` (the session ends in `auth-failed`) with a `reason`. */
 export class KerberosError extends AuthFailedError {
   readonly reason: KerberosFailure;
 

@@ -22,15 +22,21 @@ import { parseServerPrincipal, serviceName, type ServiceOptions } from './servic
 export interface KerberosClientLike {
   readonly contextComplete: boolean;
   readonly username: string;
+  /** Feeds the server's token (base64; '' for the first step) to GSSAPI; resolves with ours, or null when none. */
   step(challenge: string): Promise<string | null>;
+  /** Unwraps a message the server wrapped (base64 in, base64 out). */
   unwrap(challenge: string): Promise<string>;
+  /** Wraps a message for the server (base64 in, base64 out), `user` as the authorization id, without encryption. */
   wrap(challenge: string, options?: { user?: string; protect?: boolean }): Promise<string>;
 }
 
+/** The part of the `kerberos` package this mechanism uses: making a client for a host-based service. */
 export interface KerberosBinding {
+  /** A GSSAPI client for `service` (`zookeeper@host`), as the principal given or the ticket cache's. */
   initializeClient(service: string, options?: { principal?: string }): Promise<KerberosClientLike>;
 }
 
+/** Options of {@link gssapi}: who we are, where our credentials are, and which server principal to ask for. */
 export interface GssapiOptions extends ServiceOptions {
   /** The client principal (e.g. 'alice@EXAMPLE.COM'); default: the one the ticket cache holds. */
   principal?: string;
@@ -77,6 +83,7 @@ function applyEnvironment(options: GssapiOptions): void {
   if (options.krb5Config !== undefined) process.env['KRB5_CONFIG'] = options.krb5Config;
 }
 
+/** One GSSAPI exchange, on one connection: what {@link gssapi}'s mechanism starts for the client. */
 export class GssapiExchange implements SaslExchange {
   private stage: 'context' | 'layers' | 'done' = 'context';
   private readonly client: KerberosClientLike;

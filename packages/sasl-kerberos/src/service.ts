@@ -8,6 +8,7 @@
 import { lookup, lookupService } from 'node:dns/promises';
 import { isIP } from 'node:net';
 
+/** The server principal a client asks a ticket for, as the Java client's system properties choose it. */
 export interface ServiceOptions {
   /** The whole principal, `service/host[@REALM]` (Java: zookeeper.server.principal); wins over the rest. */
   serverPrincipal?: string | undefined;

@@ -40,8 +40,11 @@ export const systemClock: Clock = Object.freeze({
 
 /** Where the server reports what it does; the default says nothing. */
 export interface Logger {
+  /** Every request and session event: for following a test step by step. */
   debug(message: string): void;
+  /** The server's life: listening, sessions opened and closed, snapshots. */
   info(message: string): void;
+  /** What went wrong without stopping the server: a refused connection, a damaged file read up to its damage. */
   warn(message: string): void;
 }
 

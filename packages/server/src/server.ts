@@ -26,7 +26,24 @@ export interface ZkServer extends AsyncDisposable {
   close(): Promise<void>;
 }
 
-/** Starts a server and resolves once it listens. */
+/**
+ * Starts a ZooKeeper 3.8 standalone server in this process and resolves once it listens, with its
+ * `connectString`, `port` and `close()` (or `await using`). In memory unless `dataDir` names a directory for
+ * ZooKeeper's own data files. Every option is checked first: a bad one rejects with `InvalidArgumentError`.
+ *
+ * @example
+ * ```ts
+ * import { connect } from '@zkts/protocol';
+ * import { startServer } from '@zkts/server';
+ *
+ * await using server = await startServer({ port: 0 }); // a free port
+ * const zk = await connect(server.connectString);
+ * await zk.create('/hello', 'world', { mode: 'ephemeral' });
+ * console.log((await zk.getData('/hello')).data.toString(), server.connectionCount);
+ * await zk.close();
+ * // world 1
+ * ```
+ */
 export async function startServer(options: ServerOptions = {}): Promise<ZkServer> {
   const resolved = resolveOptions(options);
   const core = new ServerCore(resolved);

@@ -100,10 +100,24 @@ export function loadEmbeddedServer(): Promise<EmbeddedServerModule> {
 }
 
 /**
- * A @zkts/server in this process, behind the testkit's handle. `stop`, `kill` and `restart` close it (every
- * connection dropped at once: in-process there is no gentler or harsher way to end it); `start` listens again
- * on the same port. Without a `dataDir` the data lives in memory and goes with the server: `start` brings back
- * an empty tree, as a ZooKeeper whose disk was wiped.
+ * A `@zkts/server` in this process, behind the testkit's handle: what `startZooKeeper({ backend: 'embedded' })`
+ * resolves with, for tests that need no Java. `stop`, `kill` and `restart` close it (every connection dropped at
+ * once: in-process there is no gentler or harsher way to end it); `start` listens again on the same port. Without
+ * a `dataDir` the data lives in memory and goes with the server: `start` brings back an empty tree, as a ZooKeeper
+ * whose disk was wiped. A `clock` (e.g. a {@link ManualClock}) drives its session expiry.
+ *
+ * @example
+ * ```ts
+ * import { connect } from '@zkts/protocol';
+ * import { startZooKeeper } from '@zkts/testkit';
+ *
+ * await using server = await startZooKeeper({ backend: 'embedded' }); // no Java: @zkts/server in this process
+ * const zk = await connect(server.connectString);
+ * await zk.create('/hello', 'world');
+ * console.log((await zk.getData('/hello')).data.toString(), 'in memory:', server.dataDir === '');
+ * await zk.close();
+ * // world in memory: true
+ * ```
  */
 export class EmbeddedZooKeeperServer implements ZooKeeperServer {
   readonly host = HOST;

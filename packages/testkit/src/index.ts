@@ -1,3 +1,10 @@
+/**
+ * ZooKeeper servers for tests: {@link startZooKeeper} starts a real one (a local JVM, or a container), or
+ * `@zkts/server` in the test's process; {@link startEnsemble} starts several; {@link startFaultProxy} cuts and
+ * delays a connection; {@link ManualClock} drives time by hand.
+ *
+ * @packageDocumentation
+ */
 export { startEnsemble, startZooKeeper } from './start.js';
 export { ManualClock } from './manual-clock.js';
 export { LocalZooKeeperServer } from './local-server.js';

@@ -54,7 +54,25 @@ function refuseEmbeddedOnly(options: ServerOptions, backend: string): void {
   }
 }
 
-/** Starts a standalone ZooKeeper server and resolves once it serves. */
+/**
+ * Starts a standalone ZooKeeper server on a free port and resolves once it serves: a real ZooKeeper in a JVM
+ * (`backend: 'local'`, the default when Java and ZooKeeper's jars are installed), in a container
+ * (`backend: 'container'`), or `@zkts/server` in this process (`backend: 'embedded'`, no Java). The handle stops,
+ * kills, restarts and queries it (`fourLetter`); disposing it (`await using`) kills it and deletes its files.
+ *
+ * @example
+ * ```ts
+ * import { connect } from '@zkts/protocol';
+ * import { startZooKeeper } from '@zkts/testkit';
+ *
+ * await using server = await startZooKeeper({ tickTime: 500 });
+ * const zk = await connect(server.connectString);
+ * await zk.create('/hello', 'world');
+ * console.log((await zk.getData('/hello')).data.toString(), await server.fourLetter('ruok'));
+ * await zk.close();
+ * // world imok
+ * ```
+ */
 export async function startZooKeeper(options: ServerOptions = {}): Promise<ZooKeeperServer> {
   checkServerOptions('startZooKeeper', options);
   const backend = await backendFor(options, 'startZooKeeper');

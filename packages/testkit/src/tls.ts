@@ -64,11 +64,10 @@ export async function generateTls(dir: string, java: string): Promise<GeneratedT
       dir,
     );
     const leaf = 'basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\n';
-    await Promise.all([
-      signedCert(dir, 'server', 'localhost',
-        `${leaf}extendedKeyUsage=serverAuth,clientAuth\nsubjectAltName=IP:127.0.0.1,DNS:localhost\n`),
-      signedCert(dir, 'client', 'zkts-client', `${leaf}extendedKeyUsage=clientAuth\n`),
-    ]);
+    // One after the other: each signing reads and rewrites the CA's serial file (ca.srl), and two at once
+    // sometimes find it half-written (openssl x509 then fails).
+    await signedCert(dir, 'server', 'localhost', `${leaf}extendedKeyUsage=serverAuth,clientAuth\nsubjectAltName=IP:127.0.0.1,DNS:localhost\n`);
+    await signedCert(dir, 'client', 'zkts-client', `${leaf}extendedKeyUsage=clientAuth\n`);
     await openssl(
       ['pkcs12', '-export', '-in', 'server.pem', '-inkey', 'server.key', '-certfile', 'ca.pem', '-name', 'server',
         '-out', 'keystore.p12', '-passout', `pass:${password}`],

@@ -178,7 +178,11 @@ export function cancelScope(options: CancelOptions | undefined, what: string, cl
   return new CancelScope(options, what, clock);
 }
 
-/** Waits for `promise` unless cancelled first (then rejects with the reason; the work itself goes on). */
+/**
+ * Waits for `promise` unless cancelled first (then rejects with the reason; the work itself goes on).
+ *
+ * @internal Exported for the other zkts packages, not part of the documented API.
+ */
 export function raceCancel<T>(promise: Promise<T>, options: CancelOptions | undefined, what: string, clock: Clock = systemClock): Promise<T> {
   try {
     if (typeof (promise as { then?: unknown } | null)?.then !== 'function') throw new InvalidArgumentError('promise', `raceCancel needs a promise, got ${describeValue(promise)}`);

@@ -41,7 +41,9 @@ const DEFAULT_SESSION_TIMEOUT = 30_000;
 /** The default for omitted options on the hot operations: shared, so a call without options allocates none. */
 const NO_OPTIONS = Object.freeze({});
 
-/** A ZooKeeper client: one session, kept across reconnects, and every operation of ZooKeeper 3.8. Make one with `connect()` or `createClient()`. */
+/** A ZooKeeper client: one session, kept across reconnects, and every operation of ZooKeeper 3.8. Make one with `connect()` or `createClient()`. {@include ./zk-client.md}
+ * @example {@include ./zk-client.example.md}
+ */
 export class ZkClient implements AsyncDisposable {
   private readonly session: Session;
   private readonly clock: Clock;

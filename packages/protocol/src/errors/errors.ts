@@ -27,8 +27,9 @@ const BRAND = Symbol.for('zkts.error');
 /**
  * `instanceof` by brand instead of prototype identity, so an error made by one installed copy of a zkts
  * package is still recognised by another copy. `value` must carry `brand` (set by the base class's
- * constructor); a subclass check then walks its prototype chain comparing class names. Exported for the other
- * zkts packages' error families.
+ * constructor); a subclass check then walks its prototype chain comparing class names.
+ *
+ * @internal Exported for the other zkts packages' error families, not part of the documented API.
  */
 export function isBrandedInstance(brand: symbol, base: abstract new (...args: never[]) => unknown, target: { name: string }, value: unknown): boolean {
   if (typeof value !== 'object' || value === null || !(brand in value)) return false;
@@ -269,7 +270,11 @@ export class InvalidArgumentError extends ZkError {
   }
 }
 
-/** Turns a signal's reason into an AbortError (keeping a caller-supplied ZkError as it is). */
+/**
+ * Turns a signal's reason into an AbortError (keeping a caller-supplied ZkError as it is).
+ *
+ * @internal Exported for the other zkts packages, not part of the documented API.
+ */
 export function abortErrorFrom(signal: AbortSignal): ZkError {
   if (typeof signal !== 'object' || signal === null || typeof (signal as Partial<AbortSignal>).aborted !== 'boolean') {
     throw new InvalidArgumentError('signal', `abortErrorFrom needs an AbortSignal, got ${describeValue(signal)}`);

@@ -42,7 +42,12 @@ export type ResyncReason = 'reconnect' | 'renewal' | 'retry';
  */
 export type CacheListener<T> = (event: CacheEvent<T>) => void | Promise<void>;
 
-/** Turns a node's bytes into what the cache keeps (a parsed config, a string…). A throw is a CacheDecodeError. */
+/**
+ * Turns a node's bytes into what the cache keeps (a parsed config, a string…). It is applied to every cached node,
+ * the cache's root and nodes that only hold children included, whose data is often empty: accept that too (e.g.
+ * `bytes.length === 0 ? undefined : JSON.parse(…)`). A throw is reported to `onError` as a CacheDecodeError, and
+ * the node is cached with `data` undefined.
+ */
 export type Decoder<T> = (bytes: Uint8Array, path: string) => T;
 
 /**

@@ -41,7 +41,33 @@ export interface ElectionParticipant {
   isLeader: boolean;
 }
 
-/** Latch-style leader election (Curator LeaderLatch): the first of the queued sequential nodes leads; re-joins by itself after a renewal. */
+/**
+ * Latch-style leader election, Curator `LeaderLatch`'s layout (`_c_<uuid>-latch-<seq>`): the participant whose
+ * node is first leads until it leaves, closes or loses its session. `start()` joins; `awaitLeadership()` resolves,
+ * once we lead, with a signal that fires when the term ends; `leadership` has the term's fencing token;
+ * `onChange()`/`changes()` follow it. After a session renewal it joins again by itself.
+ *
+ * @example
+ * ```ts
+ * import { connect } from '@zkts/protocol';
+ * import { LeaderElection } from '@zkts/recipes';
+ *
+ * await using zk = await connect(process.env.ZKTS_SERVER ?? '127.0.0.1:2181');
+ * const a = new LeaderElection(zk, '/example/election', { id: 'a' });
+ * const b = new LeaderElection(zk, '/example/election', { id: 'b' });
+ * await a.start(); // joined first: leads
+ * await b.start();
+ * const term = await a.awaitLeadership({ timeout: 5_000 });
+ * console.log('a leads', a.isLeader, 'b leads', b.isLeader);
+ * await a.close(); // a leaves: b takes over
+ * await b.awaitLeadership({ timeout: 5_000 });
+ * console.log("a's term over", term.aborted, 'b leads', b.isLeader);
+ * await b.close();
+ * await zk.removeRecursive('/example');
+ * // a leads true b leads false
+ * // a's term over true b leads true
+ * ```
+ */
 export class LeaderElection implements AsyncDisposable {
   readonly client: RecipeClient;
   readonly path: string;

@@ -83,7 +83,38 @@ export interface SelectorStats {
   interrupted: number;
 }
 
-/** Selector-style leader election (Curator LeaderSelector): lead for the length of a callback; Curator's mutex layout. */
+/**
+ * Selector-style leader election (Curator `LeaderSelector`, kazoo `Election.run`): leadership is an async
+ * callback `(signal, term)` that leads until it returns; `signal` fires when leadership is lost (at suspension by
+ * default, at expiry, if our node is deleted, at `close()`). With `autoRequeue` (or `requeue()`) it queues again.
+ * Its nodes are a {@link Mutex}'s, so it queues with Curator's selectors on one path.
+ *
+ * @example
+ * ```ts
+ * import { connect } from '@zkts/protocol';
+ * import { LeaderSelector, type LeadershipCallback } from '@zkts/recipes';
+ *
+ * await using zk = await connect(process.env.ZKTS_SERVER ?? '127.0.0.1:2181');
+ * const terms: string[] = [];
+ * let bothLed!: () => void;
+ * const done = new Promise<void>((resolve) => (bothLed = resolve));
+ * const lead = (id: string): LeadershipCallback => async (signal, term) => {
+ *   // Lead until this returns; stop early when `signal` fires.
+ *   terms.push(`${id} ${term.fencingToken > 0n && !signal.aborted}`);
+ *   if (terms.length === 2) bothLed();
+ * };
+ * const a = new LeaderSelector(zk, '/example/selector', lead('a'));
+ * const b = new LeaderSelector(zk, '/example/selector', lead('b'));
+ * a.start();
+ * b.start();
+ * await done; // one after the other: a term ends when its callback returns
+ * console.log(terms.sort().join(', '));
+ * await a.close();
+ * await b.close();
+ * await zk.removeRecursive('/example');
+ * // a true, b true
+ * ```
+ */
 export class LeaderSelector implements AsyncDisposable {
   readonly client: RecipeClient;
   readonly path: string;

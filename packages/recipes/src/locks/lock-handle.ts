@@ -2,6 +2,8 @@
  * A held lock, as a handle: release it, `await using` it, watch `lost`, pass `fencingToken` to the resource you
  * protect, or run a multi that commits only while the lock node still exists (`guard`).
  */
+import { MultiError } from '@zkts/protocol';
+
 import { LockLostError, LockNotHeldError } from '../errors.js';
 import {
   checkArg, isConnectedState, isNoNode, rules, type LockWaitTrace, type Op, type OpResult, type RecipeClient,
@@ -37,7 +39,11 @@ export interface LockHandle extends AsyncDisposable {
   readonly released: boolean;
   /** Gives this handle's hold back; the node is deleted when the last hold of the lock goes. Idempotent. */
   release(): Promise<void>;
-  /** A multi that commits only while our node exists: `[{ op: 'check', path: node }, ...ops]`. */
+  /**
+   * Runs `ops` as one multi that commits only while our lock node exists (a `check` of it goes first). Resolves
+   * with the results of `ops`. If the check fails the lock is gone: rejects with `LockLostError` (and `lost`
+   * fires). If one of `ops` fails: a `MultiError` whose `failedIndex` and `results` count `ops` only.
+   */
   guard(ops: Op[]): Promise<OpResult[]>;
 }
 
@@ -187,8 +193,27 @@ export class LockHandleImpl implements LockHandle {
   async guard(ops: Op[]): Promise<OpResult[]> {
     checkArg('LockHandle.guard', 'ops', ops, rules.arrayOf(rules.object));
     if (this.released) throw new LockNotHeldError('guard() on a released lock handle');
-    const results = await this.hold.client.multi([{ op: 'check', path: this.hold.node }, ...ops]);
-    return results.slice(1);
+    try {
+      const results = await this.hold.client.multi([{ op: 'check', path: this.hold.node }, ...ops]);
+      return results.slice(1);
+    } catch (e) {
+      throw this.callersView(e);
+    }
+  }
+
+  /**
+   * A failed guard in the caller's terms: our check failing with NO_NODE is a lost lock; otherwise a MultiError
+   * numbered over the caller's ops (-1 when the check failed for another reason, e.g. someone took READ away from
+   * our node: no op of the caller's failed, none was applied).
+   */
+  private callersView(e: unknown): unknown {
+    if (!(e instanceof MultiError)) return e;
+    if (e.failedIndex === 0 && isNoNode(e)) {
+      this.hold.lose('node deleted');
+      return new LockLostError(`guard(): lock ${this.hold.node} is not held any more (its node is gone); nothing was written`, { cause: e });
+    }
+    const codes = e.results.slice(1).map((r) => r.keeperCode);
+    return new MultiError(e.failedIndex - 1, e.keeperCode, codes, e.path);
   }
 
   [Symbol.asyncDispose](): Promise<void> {

@@ -28,7 +28,33 @@ import type { TracedAs, WaitProgress } from './lock-trace.js';
 const TRACED_WRITE: TracedAs = { recipe: 'ReadWriteLock', kind: 'write' };
 const TRACED_READ: TracedAs = { recipe: 'ReadWriteLock', kind: 'read' };
 
-/** A fair read-write lock with Curator's layout: readers share, a writer excludes everyone. `readLock` and `writeLock` are its two locks. */
+/**
+ * A fair read-write lock with Curator `InterProcessReadWriteLock`'s layout (`__READ__` / `__WRIT__` nodes): readers
+ * share, a writer excludes everyone. `readLock` and `writeLock` are its two locks, each acquired like a
+ * {@link Mutex}. A reader waits only for the writers queued before it; a write lock asked for while the same
+ * instance holds the read lock is refused (`LockUpgradeError`: it would wait on itself).
+ *
+ * @example
+ * ```ts
+ * import { connect } from '@zkts/protocol';
+ * import { ReadWriteLock } from '@zkts/recipes';
+ *
+ * await using zk = await connect(process.env.ZKTS_SERVER ?? '127.0.0.1:2181');
+ * const [a, b, c] = [1, 2, 3].map(() => new ReadWriteLock(zk, '/example/rw'));
+ * const readA = await a!.readLock.acquire();
+ * const readB = await b!.readLock.acquire(); // readers share
+ * const writing = c!.writeLock.acquire({ timeout: 5_000 }); // waits for both readers
+ * console.log('holders', (await a!.holders()).map((p) => p.kind).join(' '));
+ * await readA.release();
+ * await readB.release();
+ * const write = await writing;
+ * console.log('holders', (await a!.holders()).map((p) => p.kind).join(' '));
+ * await write.release();
+ * await zk.removeRecursive('/example');
+ * // holders read read
+ * // holders write
+ * ```
+ */
 export class ReadWriteLock {
   readonly readLock: ReadLock;
   readonly writeLock: WriteLock;

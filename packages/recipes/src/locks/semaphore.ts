@@ -70,7 +70,32 @@ const MAX_LEASES = rules.integer(1, 2 ** 31 - 1);
 
 const LEASE_MARKERS = { 'lease-': 'write' } as const;
 
-/** A counting semaphore over `maxLeases` leases (Curator's InterProcessSemaphoreV2 algorithm). */
+/**
+ * A counting semaphore over `maxLeases` leases, with Curator `InterProcessSemaphoreV2`'s layout and algorithm: at
+ * most `maxLeases` leases are out at once, whoever holds them. `acquire(qty, { timeout, signal })` is
+ * all-or-nothing and resolves with a {@link SemaphoreLease} to release (or `await using`); `timeout: 0` means
+ * "do not wait".
+ *
+ * @example
+ * ```ts
+ * import { connect } from '@zkts/protocol';
+ * import { Semaphore } from '@zkts/recipes';
+ *
+ * await using zk = await connect(process.env.ZKTS_SERVER ?? '127.0.0.1:2181');
+ * const pool = new Semaphore(zk, '/example/pool', 2);
+ * const first = await pool.acquire();
+ * const second = await new Semaphore(zk, '/example/pool', 2).acquire();
+ * // Both leases are out: a third caller that will not wait is refused.
+ * const third = await new Semaphore(zk, '/example/pool', 2).acquire(1, { timeout: 0 }).catch((err) => err.code);
+ * console.log('third:', third, 'held:', (await pool.leaseHolders()).length);
+ * await first.release();
+ * await second.release();
+ * console.log('held:', (await pool.leaseHolders()).length);
+ * await zk.removeRecursive('/example');
+ * // third: TIMEOUT held: 2
+ * // held: 0
+ * ```
+ */
 export class Semaphore {
   readonly client: RecipeClient;
   readonly path: string;

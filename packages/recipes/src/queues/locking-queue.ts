@@ -65,7 +65,30 @@ interface Held extends LockedEntry {
   readonly lockPath: string;
 }
 
-/** kazoo's LockingQueue: an entry is locked while it is processed and removed only by consume(), so it is delivered again if its consumer dies first. */
+/**
+ * kazoo's `LockingQueue`, in kazoo's layout: `get()` locks the first free entry (by priority, then FIFO) while you
+ * process it, and `consume()` removes it; if its consumer dies first the lock goes with its session and the entry
+ * is delivered again. `put(data, { priority })` adds one (0…999, lower first; default 100).
+ *
+ * @example
+ * ```ts
+ * import { connect } from '@zkts/protocol';
+ * import { LockingQueue } from '@zkts/recipes';
+ *
+ * await using zk = await connect(process.env.ZKTS_SERVER ?? '127.0.0.1:2181');
+ * {
+ *   await using jobs = new LockingQueue(zk, '/example/jobs');
+ *   await jobs.put('rotate logs');
+ *   await jobs.put('page the operator', { priority: 1 });
+ *   const entry = await jobs.get({ timeout: 5_000 }); // locked for us until consumed or released
+ *   console.log(new TextDecoder().decode(entry.data), await jobs.holdsLock());
+ *   console.log('consumed', await jobs.consume(), 'left', await jobs.size());
+ * }
+ * await zk.removeRecursive('/example');
+ * // page the operator true
+ * // consumed true left 1
+ * ```
+ */
 export class LockingQueue implements AsyncDisposable {
   readonly client: RecipeClient;
   readonly path: string;

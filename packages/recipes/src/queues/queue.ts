@@ -18,7 +18,28 @@ import { claimByDelete } from './claim.js';
 
 const ITEM_MARKERS: MarkerTable = { 'qn-': 'write' };
 
-/** A FIFO queue of nodes. A consumer claims an item by deleting it in one multi with an ephemeral receipt, so an item is never delivered twice, even when a reply is lost. */
+/**
+ * A FIFO queue of nodes (`<path>/_c_<uuid>-qn-<seq>`). `offer` adds an item; `poll` takes the first or resolves
+ * null, `take({ timeout, signal })` waits for one. A consumer claims an item by deleting it in one multi with an
+ * ephemeral receipt, so an item is never delivered twice, even when a reply is lost.
+ *
+ * @example
+ * ```ts
+ * import { connect } from '@zkts/protocol';
+ * import { Queue } from '@zkts/recipes';
+ *
+ * await using zk = await connect(process.env.ZKTS_SERVER ?? '127.0.0.1:2181');
+ * const queue = new Queue(zk, '/example/queue');
+ * await queue.offer('first');
+ * await queue.offer('second');
+ * console.log(new TextDecoder().decode(await queue.take({ timeout: 5_000 })), await queue.size());
+ * const next = await queue.poll();
+ * console.log(next === null ? 'empty' : new TextDecoder().decode(next), await queue.poll());
+ * await zk.removeRecursive('/example');
+ * // first 1
+ * // second null
+ * ```
+ */
 export class Queue {
   readonly client: RecipeClient;
   readonly path: string;

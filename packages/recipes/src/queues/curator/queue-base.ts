@@ -58,7 +58,11 @@ const OPTION_RULES: OptionRules<CuratorQueueOptions<unknown>> = {
   acl: aclRule,
 };
 
-/** The shared part of DistributedQueue, DistributedPriorityQueue, DistributedDelayQueue and DistributedIdQueue. */
+/**
+ * The shared part of DistributedQueue, DistributedPriorityQueue, DistributedDelayQueue and DistributedIdQueue.
+ *
+ * @internal The queues' pages show these members as their own; the base class is not part of the documented API.
+ */
 export abstract class CuratorQueueBase<T> implements AsyncDisposable {
   readonly client: RecipeClient;
   readonly path: string;

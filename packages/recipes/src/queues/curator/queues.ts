@@ -24,8 +24,31 @@ function checked<V>(name: string, value: V, rule: Rule, middle: (value: V) => st
 }
 
 /**
- * Curator's DistributedQueue: FIFO items `<path>/queue-<seq>`. `put` resolves with the item's path; it never
- * adds an item twice, even when the reply is lost. With `maxItems`, put waits for room (`{ signal, timeout }`).
+ * Curator's `DistributedQueue`: FIFO items `<path>/queue-<seq>` in Curator's item format, so Curator and zkts
+ * producers and consumers share one queue. `put` resolves with the item's path and never adds an item twice, even
+ * when the reply is lost; with `maxItems` it waits for room (`{ signal, timeout }`). Consume with a `consumer`
+ * callback and `start()`, or `for await (const message of queue.messages())`. With `lockPath` (lock-safe), an item
+ * is removed only after its consumer returned.
+ *
+ * @example
+ * ```ts
+ * import { connect } from '@zkts/protocol';
+ * import { DistributedQueue, type QueueSerializer } from '@zkts/recipes';
+ *
+ * const text: QueueSerializer<string> = { serialize: (s) => new TextEncoder().encode(s), deserialize: (b) => new TextDecoder().decode(b) };
+ * await using zk = await connect(process.env.ZKTS_SERVER ?? '127.0.0.1:2181');
+ * {
+ *   await using queue = new DistributedQueue(zk, '/example/queue', { serializer: text });
+ *   await queue.put('first');
+ *   await queue.putMulti(['second', 'third']); // one item, delivered together
+ *   const received: string[] = [];
+ *   // A message is finished when the loop asks for the next; leaving the loop gives the one in hand back.
+ *   for await (const message of queue.messages()) if (received.push(message) === 3) break;
+ *   console.log(received.join(', '), 'left', await queue.size(), 'of', (await queue.messages().next()).value);
+ * }
+ * await zk.removeRecursive('/example');
+ * // first, second, third left 1 of third
+ * ```
  */
 export class DistributedQueue<T = Uint8Array> extends CuratorQueueBase<T> {
   protected readonly layout = plainLayout;
@@ -41,7 +64,29 @@ export class DistributedQueue<T = Uint8Array> extends CuratorQueueBase<T> {
   }
 }
 
-/** Curator's DistributedPriorityQueue: items `queue-<priority><seq>`, the lowest priority first, FIFO within one. */
+/**
+ * Curator's `DistributedPriorityQueue`: items `queue-<priority><seq>`, the lowest priority first, FIFO within one;
+ * otherwise a {@link DistributedQueue}.
+ *
+ * @example
+ * ```ts
+ * import { connect } from '@zkts/protocol';
+ * import { DistributedPriorityQueue, type QueueSerializer } from '@zkts/recipes';
+ *
+ * const text: QueueSerializer<string> = { serialize: (s) => new TextEncoder().encode(s), deserialize: (b) => new TextDecoder().decode(b) };
+ * await using zk = await connect(process.env.ZKTS_SERVER ?? '127.0.0.1:2181');
+ * {
+ *   await using queue = new DistributedPriorityQueue(zk, '/example/queue', { serializer: text });
+ *   await queue.put('reindex', 5);
+ *   await queue.put('page the operator', -1);
+ *   const received: string[] = [];
+ *   for await (const message of queue.messages()) if (received.push(message) === 2) break;
+ *   console.log(received.join(', '));
+ * }
+ * await zk.removeRecursive('/example');
+ * // page the operator, reindex
+ * ```
+ */
 export class DistributedPriorityQueue<T = Uint8Array> extends CuratorQueueBase<T> {
   protected readonly layout = plainLayout;
   protected override readonly refreshAfter = this.options.minItemsBeforeRefresh ?? 0;
@@ -58,8 +103,29 @@ export class DistributedPriorityQueue<T = Uint8Array> extends CuratorQueueBase<T
 }
 
 /**
- * Curator's DistributedDelayQueue: items `queue-|<due epoch ms, hex>|<seq>`, delivered in due order and never
- * before their time (by the consumer's clock, as Curator: producers' and consumers' clocks should agree).
+ * Curator's `DistributedDelayQueue`: items `queue-|<due epoch ms, hex>|<seq>`, delivered in due order and never
+ * before their time (by the consumer's clock, as Curator: producers' and consumers' clocks should agree);
+ * otherwise a {@link DistributedQueue}.
+ *
+ * @example
+ * ```ts
+ * import { connect } from '@zkts/protocol';
+ * import { DistributedDelayQueue, type QueueSerializer } from '@zkts/recipes';
+ *
+ * const text: QueueSerializer<string> = { serialize: (s) => new TextEncoder().encode(s), deserialize: (b) => new TextDecoder().decode(b) };
+ * await using zk = await connect(process.env.ZKTS_SERVER ?? '127.0.0.1:2181');
+ * {
+ *   await using queue = new DistributedDelayQueue(zk, '/example/queue', { serializer: text });
+ *   const due = Date.now() + 300;
+ *   await queue.put('later', due);
+ *   await queue.put('now', Date.now());
+ *   const received: string[] = [];
+ *   for await (const message of queue.messages()) if (received.push(message) === 2) break;
+ *   console.log(received.join(', '), 'not early:', Date.now() >= due);
+ * }
+ * await zk.removeRecursive('/example');
+ * // now, later not early: true
+ * ```
  */
 export class DistributedDelayQueue<T = Uint8Array> extends CuratorQueueBase<T> {
   protected readonly layout = delayLayout;
@@ -76,7 +142,26 @@ export class DistributedDelayQueue<T = Uint8Array> extends CuratorQueueBase<T> {
   }
 }
 
-/** Curator's DistributedIdQueue: FIFO items `queue-|<id>|<seq>`; `remove(id)` takes out every item with that id. */
+/**
+ * Curator's `DistributedIdQueue`: FIFO items `queue-|<id>|<seq>`; `has(id)` looks for one, `remove(id)` takes
+ * out every item with that id before it is delivered. Otherwise a {@link DistributedQueue}.
+ *
+ * @example
+ * ```ts
+ * import { connect } from '@zkts/protocol';
+ * import { DistributedIdQueue, type QueueSerializer } from '@zkts/recipes';
+ *
+ * const text: QueueSerializer<string> = { serialize: (s) => new TextEncoder().encode(s), deserialize: (b) => new TextDecoder().decode(b) };
+ * await using zk = await connect(process.env.ZKTS_SERVER ?? '127.0.0.1:2181');
+ * const queue = new DistributedIdQueue(zk, '/example/queue', { serializer: text });
+ * await queue.put('build #1', 'build-1');
+ * await queue.put('build #2', 'build-2');
+ * console.log(await queue.has('build-1'), 'removed', await queue.remove('build-1'), 'left', await queue.size());
+ * await queue.close();
+ * await zk.removeRecursive('/example');
+ * // true removed 1 left 1
+ * ```
+ */
 export class DistributedIdQueue<T = Uint8Array> extends CuratorQueueBase<T> {
   protected readonly layout = idLayout;
 

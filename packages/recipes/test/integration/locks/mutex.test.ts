@@ -4,8 +4,8 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import type { ZkClient } from '@zkts/protocol';
-import { LockBusyError, LockNotHeldError, Mutex, type LockHandle } from '@zkts/recipes';
+import { MultiError, type ZkClient } from '@zkts/protocol';
+import { LockBusyError, LockLostError, LockNotHeldError, Mutex, type LockHandle } from '@zkts/recipes';
 
 import { settleCleanups } from '../../../src/internal/cleanup.js';
 import { setTestHooks } from '../../../src/internal/test-hooks.js';
@@ -242,10 +242,37 @@ describe('Mutex', () => {
     const [r] = await lease.guard([{ op: 'setData', path: `${root}/resource`, data: 'v1' }]);
     expect(r).toMatchObject({ op: 'setData' });
     await admin!.delete(lease.node); // e.g. an operator, or the session's ephemerals going away
-    await expect(lease.guard([{ op: 'setData', path: `${root}/resource`, data: 'v2' }])).rejects.toMatchObject({ code: 'NO_NODE' });
+    const refused = await lease.guard([{ op: 'setData', path: `${root}/resource`, data: 'v2' }]).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(LockLostError);
+    expect(refused).toMatchObject({ code: 'LOCK_LOST', cause: { code: 'NO_NODE', failedIndex: 0 } });
     expect(text((await c1!.getData(`${root}/resource`)).data)).toBe('v1');
     await until(() => lost.aborted, 3000, 'lost');
     await lease.release(); // already gone: completes without error
+  });
+
+  it("a failing guard() numbers the caller's ops, not the check it puts first", async () => {
+    const root = uniqueRoot();
+    const [c1] = await clients.many(1);
+    await c1!.create(root, null);
+    await c1!.create(`${root}/report`, 'done');
+    const lease = await new Mutex(c1!, `${root}/lock`).acquire();
+    // One op, and it fails: it is op #0 of what the caller passed, and the only result.
+    const one = await lease.guard([{ op: 'create', path: `${root}/report`, data: 'again' }]).catch((e: unknown) => e);
+    expect(one).toBeInstanceOf(MultiError);
+    expect(one).toMatchObject({ code: 'NODE_EXISTS', failedIndex: 0, path: `${root}/report`, message: expect.stringMatching(/^multi op #0 failed/) });
+    expect((one as MultiError).results.map((r) => r.code)).toEqual(['NODE_EXISTS']);
+    // Two ops, the second fails: index 1, and the first op's outcome is the first result.
+    const two = await lease
+      .guard([
+        { op: 'setData', path: `${root}/report`, data: 'v2' },
+        { op: 'delete', path: `${root}/missing` },
+      ])
+      .catch((e: unknown) => e);
+    expect(two).toMatchObject({ code: 'NO_NODE', failedIndex: 1, path: `${root}/missing` });
+    expect((two as MultiError).results.map((r) => r.code)).toEqual(['OK', 'NO_NODE']);
+    expect(text((await c1!.getData(`${root}/report`)).data)).toBe('done'); // rolled back
+    expect(lease.lost.aborted).toBe(false); // the lock itself is fine
+    await lease.release();
   });
 
   it('kazoo contenders (<uuid>__lock__<seq>) are queued behind; foreign children are ignored', async () => {

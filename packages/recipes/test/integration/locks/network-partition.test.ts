@@ -13,7 +13,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { connect, MultiError, type ZkClient } from '@zkts/protocol';
-import { Mutex, type LockHandle } from '@zkts/recipes';
+import { LockLostError, Mutex, type LockHandle } from '@zkts/recipes';
 import { dockerUnavailableReason, partitionsUnavailableReason, startEnsemble, type ContainerEnsemble, type ZooKeeperServer } from '@zkts/testkit';
 
 import { rng, sleep, testSeed, text } from '../../support/helpers.js';
@@ -94,9 +94,10 @@ describe.skipIf(why !== undefined)(`partitions between servers (5 members in con
         acked.push({ token: lease.fencingToken, log: created.path });
         if (stale) staleAccepted++;
       } catch (error) {
-        // A MultiError is a refusal (rolled back: the lock node is gone); anything else (connection loss,
-        // timeout, expiry) leaves the outcome unknown, and the log check covers whether it was applied.
-        if (error instanceof MultiError) {
+        // A LockLostError is the guard's refusal (its check found the lock node gone: rolled back), as is any
+        // other MultiError; anything else (connection loss, timeout, expiry) leaves the outcome unknown, and the
+        // log check covers whether it was applied.
+        if (error instanceof LockLostError || error instanceof MultiError) {
           refusedByGuard++;
           if (stale) staleRefused++;
         } else {

@@ -21,6 +21,9 @@
 //       REVOKED, release, print RELEASED.
 //   revoke <connect> <node>
 //       Revoker.attemptRevoke on a lock node; prints REVOKE-SENT.
+//   latch <connect> <latchPath> <id>
+//       a LeaderLatch with that id: prints "LEADER <id>" once it leads, waits for a line on stdin, closes, prints
+//       CLOSED.
 //   selector <connect> <leaderPath> <terms> <holdMs> <id>
 //       a LeaderSelector (autoRequeue, id as node data) that leads <terms> times, holdMs each; prints
 //       "TERM <id> <t0> <t1>" (System.nanoTime) after each term, then DONE.
@@ -35,6 +38,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.recipes.atomic.DistributedAtomicLong;
+import org.apache.curator.framework.recipes.leader.LeaderLatch;
 import org.apache.curator.framework.recipes.leader.LeaderSelector;
 import org.apache.curator.framework.recipes.shared.SharedCount;
 import org.apache.curator.framework.recipes.shared.VersionedValue;
@@ -99,6 +103,16 @@ public final class CuratorLocks {
       } else if (mode.equals("revoke")) {
         Revoker.attemptRevoke(client, args[2]);
         System.out.println("REVOKE-SENT");
+        System.out.flush();
+      } else if (mode.equals("latch")) {
+        LeaderLatch latch = new LeaderLatch(client, args[2], args[3]);
+        latch.start();
+        latch.await();
+        System.out.println("LEADER " + args[3]);
+        System.out.flush();
+        new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
+        latch.close();
+        System.out.println("CLOSED");
         System.out.flush();
       } else if (mode.equals("selector")) {
         selector(client, args[2], Integer.parseInt(args[3]), Long.parseLong(args[4]), args[5]);

@@ -249,7 +249,7 @@ describe('Mutex (in-memory ZooKeeper)', () => {
     const lease = await new Mutex(c, '/l').acquire();
     await lease.guard([{ op: 'setData', path: '/res', data: 'y' }]);
     zk.delete(lease.node);
-    await expect(lease.guard([{ op: 'setData', path: '/res', data: 'z' }])).rejects.toMatchObject({ code: 'NO_NODE' });
+    await expect(lease.guard([{ op: 'setData', path: '/res', data: 'z' }])).rejects.toMatchObject({ code: 'LOCK_LOST', cause: { code: 'NO_NODE' } });
     expect(new TextDecoder().decode(zk.nodes.get('/res')?.data)).toBe('y');
   });
 });
