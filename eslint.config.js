@@ -141,7 +141,7 @@ const zones = [
 ];
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'bench/results/**', 'bench/.build/**', '**/*.d.ts'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', 'bench/results/**', 'bench/.build/**', '**/*.d.ts', 'docs/api/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
