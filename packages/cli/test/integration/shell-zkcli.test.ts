@@ -2,6 +2,7 @@
 // run and why, session options refused per line, zkCli's names (addauth, getEphemerals, removewatches) in
 // its one session, the events of -w watches printed when they come, and a prompt with server and state.
 import { PassThrough } from 'node:stream';
+import { stripVTControlCharacters } from 'node:util';
 
 import { connect } from '@zkts/protocol';
 import type { ZkClient } from '@zkts/protocol';
@@ -93,8 +94,7 @@ describe('zkts shell for zkCli users', { timeout: 300_000 }, () => {
     const chunks: Buffer[] = [];
     stdout.on('data', (c: Buffer) => chunks.push(c));
     // Without the terminal's escape sequences (cursor moves, line clears).
-    // eslint-disable-next-line no-control-regex
-    const seen = (): string => Buffer.concat(chunks).toString('utf8').replace(/\u001b\[[0-9;]*[A-Za-z]/g, '');
+    const seen = (): string => stripVTControlCharacters(Buffer.concat(chunks).toString('utf8'));
     const io = { stdin, stdout, stderr: new PassThrough(), env };
     const prompt = (state: string): string => `zkts ${proxy.connectString} (${state})> `;
     const after = (text: string): (() => string) => () => seen().slice(seen().lastIndexOf(text) + text.length);
