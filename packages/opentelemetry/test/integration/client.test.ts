@@ -5,40 +5,16 @@
 // delay.
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { startFaultProxy, type FaultProxy } from '@zkts/testkit';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
-import { histogramAt, onlySpan, points, startOtel, useContextManager, valueAt, type Otel } from '../support/otel.js';
-import { Clients, hex, hostPort, sharedServer, uniqueRoot, until } from '../support/server.js';
+import { histogramAt, onlySpan, points, valueAt } from '../support/otel.js';
+import { hex, hostPort, sharedServer, until } from '../support/server.js';
+import { otelSuite } from '../support/suite.js';
 
-const root = uniqueRoot('otel');
 const { host, port } = hostPort(sharedServer());
 const ZK = { 'db.system.name': 'zookeeper' };
 const bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
-const clients = new Clients();
-let otel: Otel | undefined;
-
-beforeAll(async () => {
-  useContextManager();
-  const zk = await clients.connect();
-  await zk.create(root);
-  await clients.closeAll();
-});
-afterEach(async () => {
-  await otel?.close();
-  otel = undefined;
-  await clients.closeAll();
-});
-afterAll(async () => {
-  const zk = await clients.connect();
-  await zk.removeRecursive(root);
-  await clients.closeAll();
-});
-
-/** Instruments from now on (after the test's own set-up, so only what the test does is seen). */
-function instrument(): Otel {
-  otel = startOtel();
-  return otel;
-}
+const { root, clients, instrument } = otelSuite('otel');
 
 describe('requests', () => {
   it('a getData is one CLIENT span with the request as the server saw it, and one duration point', async () => {

@@ -5,36 +5,13 @@
 // sets the cache size gauge.
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { Mutex, Queue, TreeCache } from '@zkts/recipes';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { histogramAt, isChildOf, onlySpan, points, startOtel, useContextManager, valueAt, type Otel } from '../support/otel.js';
-import { Clients, hex, uniqueRoot, until } from '../support/server.js';
+import { histogramAt, isChildOf, onlySpan, points, valueAt } from '../support/otel.js';
+import { hex, until } from '../support/server.js';
+import { otelSuite } from '../support/suite.js';
 
-const root = uniqueRoot('otel-recipes');
-const clients = new Clients();
-let otel: Otel | undefined;
-
-beforeAll(async () => {
-  useContextManager();
-  const zk = await clients.connect();
-  await zk.create(root);
-  await clients.closeAll();
-});
-afterEach(async () => {
-  await otel?.close();
-  otel = undefined;
-  await clients.closeAll();
-});
-afterAll(async () => {
-  const zk = await clients.connect();
-  await zk.removeRecursive(root);
-  await clients.closeAll();
-});
-
-function instrument(): Otel {
-  otel = startOtel();
-  return otel;
-}
+const { root, clients, instrument } = otelSuite('otel-recipes');
 
 const LOCK = { 'zookeeper.recipe': 'Mutex', 'zookeeper.lock.kind': 'exclusive' };
 
