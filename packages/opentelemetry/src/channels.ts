@@ -46,11 +46,15 @@ export interface RequestMessage extends Traced {
   readonly errorCode?: string | undefined;
 }
 
-/** `zkts:lock.wait` and `zkts:lock.hold`. */
-export interface LockMessage extends Traced {
+/** What every recipe channel's context carries: the recipe's class and its path. */
+export interface RecipeMessage extends Traced {
   readonly recipe?: string;
-  readonly kind?: string;
   readonly path?: string;
+}
+
+/** `zkts:lock.wait` and `zkts:lock.hold`. */
+export interface LockMessage extends RecipeMessage {
+  readonly kind?: string;
   readonly node?: string | undefined;
   readonly queuePosition?: number | undefined;
   readonly fencingToken?: bigint | undefined;
@@ -59,9 +63,7 @@ export interface LockMessage extends Traced {
 }
 
 /** `zkts:election.term`. */
-export interface ElectionMessage extends Traced {
-  readonly recipe?: string;
-  readonly path?: string;
+export interface ElectionMessage extends RecipeMessage {
   readonly node?: string | undefined;
   readonly participantId?: string | undefined;
   readonly sessionId?: bigint;
@@ -69,17 +71,13 @@ export interface ElectionMessage extends Traced {
 }
 
 /** `zkts:cache.resync`. */
-export interface CacheMessage extends Traced {
-  readonly recipe?: string;
-  readonly path?: string;
+export interface CacheMessage extends RecipeMessage {
   readonly reason?: string;
   readonly size?: number | undefined;
 }
 
 /** `zkts:queue.put` and `zkts:queue.take`. */
-export interface QueueMessage extends Traced {
-  readonly recipe?: string;
-  readonly path?: string;
+export interface QueueMessage extends RecipeMessage {
   readonly node?: string | undefined;
   readonly bytes?: number | undefined;
 }
