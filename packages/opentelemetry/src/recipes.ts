@@ -10,7 +10,7 @@ import { performance } from 'node:perf_hooks';
 
 import { SpanKind, SpanStatusCode, trace, type Attributes, type Span, type Tracer } from '@opentelemetry/api';
 
-import type { CacheMessage, ElectionMessage, LockMessage, QueueMessage, Traced } from './channels.js';
+import type { CacheMessage, ElectionMessage, LockMessage, QueueMessage, RecipeMessage, Traced } from './channels.js';
 import { TRACING } from './channels.js';
 import type { Bound, ContextStore } from './context-store.js';
 import type { Instruments } from './instruments.js';
@@ -39,10 +39,15 @@ function set(into: Attributes, key: string, value: string | number | undefined):
   if (value !== undefined) into[key] = value;
 }
 
-function lockAttributes(message: LockMessage, into: Attributes): void {
+/** The recipe's class and path, which every recipe span and most of their metric points carry. */
+function recipeAttributes(message: RecipeMessage, into: Attributes): void {
   set(into, ATTR.recipe, text(message.recipe));
-  set(into, ATTR.lockKind, text(message.kind));
   set(into, ATTR.path, text(message.path));
+}
+
+function lockAttributes(message: LockMessage, into: Attributes): void {
+  recipeAttributes(message, into);
+  set(into, ATTR.lockKind, text(message.kind));
   set(into, ATTR.lockNode, text(message.node));
   set(into, ATTR.lockQueuePosition, num(message.queuePosition));
   if (typeof message.fencingToken === 'bigint') into[ATTR.lockFencingToken] = hex(message.fencingToken);
@@ -99,8 +104,7 @@ function specs(instruments: Instruments): RecipeSpec<never>[] {
     name: SPAN.electionTerm,
     kind: SpanKind.INTERNAL,
     attributes(message, into) {
-      set(into, ATTR.recipe, text(message.recipe));
-      set(into, ATTR.path, text(message.path));
+      recipeAttributes(message, into);
       set(into, ATTR.electionNode, text(message.node));
       set(into, ATTR.electionParticipant, text(message.participantId));
       set(into, ATTR.sessionId, id(message.sessionId));
@@ -112,8 +116,7 @@ function specs(instruments: Instruments): RecipeSpec<never>[] {
     name: SPAN.cacheResync,
     kind: SpanKind.INTERNAL,
     attributes(message, into) {
-      set(into, ATTR.recipe, text(message.recipe));
-      set(into, ATTR.path, text(message.path));
+      recipeAttributes(message, into);
       set(into, ATTR.cacheResyncReason, text(message.reason));
       set(into, ATTR.cacheSize, num(message.size));
     },
@@ -121,8 +124,7 @@ function specs(instruments: Instruments): RecipeSpec<never>[] {
       const size = num(message.size);
       if (failure !== undefined || size === undefined) return;
       const attributes: Attributes = {};
-      set(attributes, ATTR.recipe, text(message.recipe));
-      set(attributes, ATTR.path, text(message.path));
+      recipeAttributes(message, attributes);
       instruments.cacheSizes.set(`${String(message.recipe)}\u0000${String(message.path)}`, { attributes, size });
     },
   };
