@@ -7,7 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { sleep } from './helpers.js';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+
+import { sharedServer, sleep } from './helpers.js';
 
 const JARS = [
   'curator-recipes', 'curator-framework', 'curator-client', 'zookeeper', 'zookeeper-jute', 'guava', 'slf4j-api', 'slf4j-nop',
@@ -131,4 +133,29 @@ export function kazooPartitioner(hosts: string, path: string, identifier: string
 export function kazooScript(script: string, ...args: string[]): ForeignProcess {
   const file = fileURLToPath(new URL(`./python/${script}`, import.meta.url));
   return startForeign('kazoo process', PYTHON, [file, ...args]);
+}
+
+export type CoordinationLibrary = 'curator' | 'kazoo';
+
+/**
+ * For a file whose tests run CuratorCoordination.java or kazoo_coordination.py beside zkts: registers the hooks
+ * (kazoo checked and the Java side compiled once, processes killed and `clients` closed after each test) and
+ * returns the function that starts one library's side in a mode, on the shared server and `path`.
+ */
+export function coordinationPeers(clients: { closeAll(): Promise<void> }): (library: CoordinationLibrary, mode: string, path: string, ...args: string[]) => ForeignProcess {
+  let compiled: ReturnType<typeof compileCurator> | undefined;
+  beforeAll(() => {
+    checkKazoo();
+    compiled = compileCurator('CuratorCoordination.java');
+  }, 120_000);
+  afterEach(async () => {
+    killAll();
+    await clients.closeAll();
+  });
+  afterAll(() => compiled?.dispose());
+  return (library, mode, path, ...args) => {
+    if (library === 'kazoo') return kazooScript('kazoo_coordination.py', mode, sharedServer(), path, ...args);
+    if (compiled === undefined) throw new Error('the Curator side is compiled in beforeAll: start it inside a test');
+    return javaMain(compiled.classpath, 'CuratorCoordination', mode, sharedServer(), path, ...args);
+  };
 }

@@ -3,42 +3,21 @@
 // They share zkts's layout: a barrier is its node; a double barrier is one EPHEMERAL child per member and a
 // `ready` child. Foreign processes print CLOCK_MONOTONIC times (Java's nanoTime, Python's monotonic_ns), the
 // clock of process.hrtime, so "released only after X" is checked against the instant X began.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { Barrier, DoubleBarrier } from '@zkts/recipes';
 
-import { checkKazoo, compileCurator, javaMain, kazooScript, killAll, type ForeignProcess } from '../../support/foreign.js';
-import { Clients, sharedServer, sleep, uniqueRoot, until } from '../../support/helpers.js';
+import { coordinationPeers, type CoordinationLibrary, type ForeignProcess } from '../../support/foreign.js';
+import { Clients, sleep, uniqueRoot, until } from '../../support/helpers.js';
 
 const clients = new Clients();
-let compiled: ReturnType<typeof compileCurator> | undefined;
-
-beforeAll(() => {
-  checkKazoo();
-  compiled = compileCurator('CuratorCoordination.java');
-}, 120_000);
-
-afterEach(async () => {
-  killAll();
-  await clients.closeAll();
-});
-
-afterAll(() => compiled?.dispose());
-
-type Library = 'curator' | 'kazoo';
-
-/** The library's side of these tests (CuratorCoordination.java / kazoo_coordination.py): same modes, same output. */
-function foreign(library: Library, mode: string, path: string, ...args: string[]): ForeignProcess {
-  return library === 'curator'
-    ? javaMain(compiled!.classpath, 'CuratorCoordination', mode, sharedServer(), path, ...args)
-    : kazooScript('kazoo_coordination.py', mode, sharedServer(), path, ...args);
-}
+const foreign = coordinationPeers(clients);
 
 async function time(p: ForeignProcess, re: RegExp): Promise<bigint> {
   return BigInt((await p.line(re, 60_000))[1]!);
 }
 
-describe.each<Library>(['curator', 'kazoo'])('barriers beside %s', (library) => {
+describe.each<CoordinationLibrary>(['curator', 'kazoo'])('barriers beside %s', (library) => {
   it('Barrier: set by one library, waited on by both, removed by the other (both ways)', async () => {
     const c = await clients.connect();
     const path = `${uniqueRoot()}/barrier`;

@@ -7,27 +7,15 @@
 // every child of `<path>`, a kazoo Lock at `<path>-__lock__`), which zkts writes with `layout: 'kazoo'`: then
 // kazoo and zkts never exceed maxLeases either. With the default layout beside kazoo, neither sees the other's
 // leases and the check sees more than maxLeases held: that run is the negative control.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { Semaphore, type SemaphoreLayout } from '@zkts/recipes';
 
-import { checkKazoo, compileCurator, javaMain, kazooScript, killAll } from '../../support/foreign.js';
-import { Clients, sharedServer, sleep, uniqueRoot } from '../../support/helpers.js';
+import { coordinationPeers } from '../../support/foreign.js';
+import { Clients, sleep, uniqueRoot } from '../../support/helpers.js';
 
 const clients = new Clients();
-let compiled: ReturnType<typeof compileCurator> | undefined;
-
-beforeAll(() => {
-  checkKazoo();
-  compiled = compileCurator('CuratorCoordination.java');
-}, 120_000);
-
-afterEach(async () => {
-  killAll();
-  await clients.closeAll();
-});
-
-afterAll(() => compiled?.dispose());
+const foreign = coordinationPeers(clients);
 
 interface Leased {
   readonly who: string;
@@ -85,7 +73,7 @@ describe('Semaphore beside the real libraries on one path', () => {
     const path = `${uniqueRoot()}/semaphore`;
     const max = 3;
     const c = await clients.connect();
-    const java = javaMain(compiled!.classpath, 'CuratorCoordination', 'semaphore', sharedServer(), path, String(max), '3', '10', '40');
+    const java = foreign('curator', 'semaphore', path, String(max), '3', '10', '40');
     // Start once Curator holds leases, so the libraries really contend.
     while ((await c.exists(`${path}/leases`)) === null || (await c.getChildren(`${path}/leases`)).children.length === 0) await sleep(20);
     const held = await zktsHolders(path, max, 3, 10, 40);
@@ -103,7 +91,7 @@ describe('Semaphore beside the real libraries on one path', () => {
     const path = `${uniqueRoot()}/semaphore`;
     const max = 3;
     const c = await clients.connect();
-    const kazoo = kazooScript('kazoo_coordination.py', 'semaphore', sharedServer(), path, String(max), '3', '10', '40');
+    const kazoo = foreign('kazoo', 'semaphore', path, String(max), '3', '10', '40');
     // Start once kazoo holds leases, so the libraries really contend.
     while ((await c.exists(path)) === null || (await c.getChildren(path)).children.length === 0) await sleep(20);
     const held = await zktsHolders(path, max, 3, 10, 40, 'kazoo');
@@ -123,7 +111,7 @@ describe('Semaphore beside the real libraries on one path', () => {
     const path = `${uniqueRoot()}/semaphore`;
     const max = 3;
     const c = await clients.connect();
-    const kazoo = kazooScript('kazoo_coordination.py', 'semaphore', sharedServer(), path, String(max), '3', '10', '40');
+    const kazoo = foreign('kazoo', 'semaphore', path, String(max), '3', '10', '40');
     while ((await c.exists(path)) === null || (await c.getChildren(path)).children.length === 0) await sleep(20);
     const held = await zktsHolders(path, max, 3, 10, 40);
     await kazoo.line(/^DONE$/m, 90_000);
