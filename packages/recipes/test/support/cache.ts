@@ -4,7 +4,9 @@ import { createClient, type ZkClient } from '@zkts/protocol';
 import { startFaultProxy, type FaultProxy } from '@zkts/testkit';
 import type { CacheEvent, TreeCache } from '@zkts/recipes';
 
-import { sharedServer, sleep } from './helpers.js';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+
+import { Clients, sharedServer, sleep } from './helpers.js';
 
 export interface Victim {
   client: ZkClient;
@@ -137,3 +139,54 @@ export function diff(a: Map<string, Seen>, b: Map<string, Seen>, limit = 10): st
 }
 
 export { sharedServer };
+
+/**
+ * The set-up of a cache test file that breaks a cache's connection: a `writer` client for the changes, the
+ * victims (clients behind a fault proxy) and caches it opens, closed after each test, and `seeded(root)`:
+ * root, a, b, c and a/x, five nodes.
+ */
+export interface CacheFaultSuite {
+  /** The file's plain clients (the writer's too), closed after the file. */
+  readonly clients: Clients;
+  readonly writer: ZkClient;
+  readonly victims: Victim[];
+  readonly caches: { close(): Promise<void> }[];
+  /** A victim, closed after the test. */
+  victim(): Promise<Victim>;
+  seeded(root: string): Promise<void>;
+}
+
+export function cacheFaultSuite(): CacheFaultSuite {
+  const clients = new Clients();
+  let writer: ZkClient | undefined;
+  const victims: Victim[] = [];
+  const caches: { close(): Promise<void> }[] = [];
+  beforeAll(async () => {
+    writer = await clients.connect();
+  });
+  afterAll(() => clients.closeAll());
+  afterEach(async () => {
+    for (const c of caches.splice(0)) await c.close();
+    for (const v of victims.splice(0)) await closeVictim(v);
+  });
+  const suite: CacheFaultSuite = {
+    get writer(): ZkClient {
+      if (writer === undefined) throw new Error('the writer connects in beforeAll: use it inside a test');
+      return writer;
+    },
+    clients,
+    victims,
+    caches,
+    async victim() {
+      const v = await victimClient();
+      victims.push(v);
+      return v;
+    },
+    async seeded(root) {
+      await suite.writer.create(root);
+      for (const n of ['a', 'b', 'c']) await suite.writer.create(`${root}/${n}`, `${n}0`);
+      await suite.writer.create(`${root}/a/x`, 'x0');
+    },
+  };
+  return suite;
+}

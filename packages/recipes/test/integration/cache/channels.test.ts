@@ -1,35 +1,19 @@
 // The cache tracing channel against the real server (zkts:cache.resync): a TreeCache's initial load, the resync
 // after a reconnect and after a session renewal, each with the size of the view once loaded; the initial loads of
 // ChildrenCache and NodeCache; and the re-read after a read that timed out (reason retry).
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { createClient, type ZkClient } from '@zkts/protocol';
+import { createClient } from '@zkts/protocol';
 import { ChildrenCache, NodeCache, RECIPE_CHANNELS, TreeCache, type CacheEvent, type CacheResyncTrace } from '@zkts/recipes';
 
-import { closeVictim, cutAndReconnect, expireBehindProxy, victimClient, type Victim } from '../../support/cache.js';
+import { cacheFaultSuite, cutAndReconnect, expireBehindProxy, victimClient } from '../../support/cache.js';
 import { at, eventsOf, record, SETTLED } from '../../support/channels.js';
-import { Clients, until, uniqueRoot } from '../../support/helpers.js';
+import { until, uniqueRoot } from '../../support/helpers.js';
 
-const clients = new Clients();
-let writer: ZkClient;
-beforeAll(async () => {
-  writer = await clients.connect();
-});
-afterAll(() => clients.closeAll());
-
-const victims: Victim[] = [];
-const caches: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  for (const c of caches.splice(0)) await c.close();
-  for (const v of victims.splice(0)) await closeVictim(v);
-});
+const suite = cacheFaultSuite();
+const { victims, caches, seeded } = suite;
 
 /** root, a, b, c, a/x: five nodes. */
-async function seeded(root: string): Promise<void> {
-  await writer.create(root);
-  for (const n of ['a', 'b', 'c']) await writer.create(`${root}/${n}`, `${n}0`);
-  await writer.create(`${root}/a/x`, 'x0');
-}
 
 function resyncs(events: CacheEvent<Uint8Array>[]): number {
   return events.filter((e) => e.type === 'resynced').length;
@@ -49,11 +33,11 @@ describe('cache resync channel', () => {
     await cache.start();
     expect(loads.traces.map(eventsOf)).toEqual([SETTLED]);
     await cutAndReconnect(v, async () => {
-      await writer.create(`${root}/d`, 'd0');
+      await suite.writer.create(`${root}/d`, 'd0');
     });
     await until(() => resyncs(events) === 1, 10_000, 'resynced after the reconnect');
     await expireBehindProxy(v, async () => {
-      await writer.removeRecursive(`${root}/a`);
+      await suite.writer.removeRecursive(`${root}/a`);
     });
     await until(() => resyncs(events) === 2, 10_000, 'resynced after the renewal');
     await cache.close();
@@ -77,9 +61,9 @@ describe('cache resync channel', () => {
     const root = uniqueRoot('cachetrace');
     await seeded(root);
     const loads = record<CacheResyncTrace>(RECIPE_CHANNELS.cacheResync, (t) => t.path === root);
-    const children = await new ChildrenCache(writer, root).start();
+    const children = await new ChildrenCache(suite.writer, root).start();
     caches.push(children);
-    const node = await new NodeCache(writer, root).start();
+    const node = await new NodeCache(suite.writer, root).start();
     caches.push(node);
 
     expect(loads.traces.map(eventsOf)).toEqual([SETTLED, SETTLED]);
@@ -104,7 +88,7 @@ describe('cache resync channel', () => {
     await cache.start();
     // Everything takes 600 ms each way: the read a change leads to outlives its 300 ms; the connection stays.
     v.proxy.delay(600);
-    await writer.setData(`${root}/b`, 'slow');
+    await suite.writer.setData(`${root}/b`, 'slow');
     await until(() => errors.length > 0, 10_000, 'a timed-out read');
     v.proxy.restore();
     await until(() => resyncs(events) === 1, 15_000, 'the re-read');

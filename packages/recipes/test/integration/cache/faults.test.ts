@@ -2,48 +2,27 @@
 // watch does not replay them: CURATOR-391) and while its session is expired and renewed are caught up by the
 // resync; a session over for good ends the cache; listeners that throw or await slow work harm nobody; the
 // kazoo-style watchData / watchChildren helpers.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { SessionExpiredError, createClient, type ZkClient } from '@zkts/protocol';
+import { SessionExpiredError, createClient } from '@zkts/protocol';
 import { TreeCache, watchChildren, watchData, type CacheEvent } from '@zkts/recipes';
 
-import { closeVictim, cutAndReconnect, expireBehindProxy, fullRead, replay, victimClient, viewOf, type Victim } from '../../support/cache.js';
-import { Clients, sharedServer, sleep, until, uniqueRoot } from '../../support/helpers.js';
+import { cacheFaultSuite, cutAndReconnect, expireBehindProxy, fullRead, replay, victimClient, viewOf } from '../../support/cache.js';
+import { sharedServer, sleep, until, uniqueRoot } from '../../support/helpers.js';
 
-const clients = new Clients();
-let writer: ZkClient;
-beforeAll(async () => {
-  writer = await clients.connect();
-});
-afterAll(() => clients.closeAll());
+const suite = cacheFaultSuite();
+const { clients, victims, caches, victim, seeded } = suite;
 
-const victims: Victim[] = [];
-const caches: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  for (const c of caches.splice(0)) await c.close();
-  for (const v of victims.splice(0)) await closeVictim(v);
-});
-
-async function victim(): Promise<Victim> {
-  const v = await victimClient();
-  victims.push(v);
-  return v;
-}
 
 const text = (b: Uint8Array | undefined): string => (b === undefined ? '' : Buffer.from(b).toString('utf8'));
 
-async function seeded(root: string): Promise<void> {
-  await writer.create(root);
-  for (const n of ['a', 'b', 'c']) await writer.create(`${root}/${n}`, `${n}0`);
-  await writer.create(`${root}/a/x`, 'x0');
-}
 
 /** Changes no notification will report to a cut-off cache: a create, a set, a delete, a subtree delete. */
 async function changeBehindItsBack(root: string): Promise<void> {
-  await writer.create(`${root}/d`, 'd0');
-  await writer.setData(`${root}/b`, 'b1');
-  await writer.delete(`${root}/c`);
-  await writer.removeRecursive(`${root}/a`);
+  await suite.writer.create(`${root}/d`, 'd0');
+  await suite.writer.setData(`${root}/b`, 'b1');
+  await suite.writer.delete(`${root}/c`);
+  await suite.writer.removeRecursive(`${root}/a`);
 }
 
 /** A seeded subtree, a victim client behind its proxy, and a started TreeCache on it recording every event. */
@@ -64,7 +43,7 @@ describe.each(['auto', 'one-shot'] as const)('caches through faults (watchMode %
     const { root, v, cache, events } = await startedCache(watchMode);
     await cutAndReconnect(v, () => changeBehindItsBack(root));
     await until(() => events.some((e) => e.type === 'resynced'), 10_000, 'resynced');
-    const expected = await fullRead(writer, root);
+    const expected = await fullRead(suite.writer, root);
     expect(viewOf(cache)).toEqual(expected);
     expect(events.at(-1)).toEqual({ type: 'resynced', reason: 'reconnect', size: expected.size });
     const { map, mismatches } = replay(events);
@@ -78,15 +57,15 @@ describe.each(['auto', 'one-shot'] as const)('caches through faults (watchMode %
     await expireBehindProxy(v, () => changeBehindItsBack(root));
     await until(() => events.some((e) => e.type === 'resynced'), 10_000, 'resynced');
     expect(events.find((e) => e.type === 'resynced')).toMatchObject({ reason: 'renewal' });
-    expect(viewOf(cache)).toEqual(await fullRead(writer, root));
-    await writer.create(`${root}/after`, 'z');
+    expect(viewOf(cache)).toEqual(await fullRead(suite.writer, root));
+    await suite.writer.create(`${root}/after`, 'z');
     // The view takes a change as soon as it is read, but its event waits until every read that might order before
     // it is done: wait for the event, which is what the replay below checks.
     await until(() => cache.get(`${root}/after`) !== undefined, 5000, 'a change in the new session');
     await until(() => events.some((e) => e.type === 'added' && e.path === `${root}/after`), 5000, 'its added event');
     const { map, mismatches } = replay(events);
     expect(mismatches).toEqual([]);
-    expect(map).toEqual(await fullRead(writer, root));
+    expect(map).toEqual(await fullRead(suite.writer, root));
   });
 });
 
@@ -104,8 +83,8 @@ describe('session ends', () => {
     caches.push(cache);
     await cache.start();
     await expireBehindProxy(own, () => changeBehindItsBack(root));
-    await until(async () => viewOf(cache).size === (await fullRead(writer, root)).size, 10_000, 'the resync');
-    await writer.setData(`${root}/d`, 'd1');
+    await until(async () => viewOf(cache).size === (await fullRead(suite.writer, root)).size, 10_000, 'the resync');
+    await suite.writer.setData(`${root}/d`, 'd1');
     await until(() => text(cache.get(`${root}/d`)?.data) === 'd1', 5000, 'a change heard through the re-added watch');
   });
 
@@ -163,7 +142,7 @@ describe('reads that time out', () => {
     await cache.start();
     // Everything takes 600 ms each way: the read a change leads to outlives its 300 ms; the connection stays.
     v.proxy.delay(600);
-    await writer.setData(`${root}/b`, 'slow');
+    await suite.writer.setData(`${root}/b`, 'slow');
     await until(() => errors.length > 0, 10_000, 'a timed-out read');
     v.proxy.restore();
     await until(() => events.some((e) => e.type === 'resynced'), 15_000, 'the re-read');
@@ -171,26 +150,26 @@ describe('reads that time out', () => {
     expect(events.find((e) => e.type === 'resynced')).toMatchObject({ reason: 'retry' });
     expect(client.state).toBe('connected');
     expect(text(cache.get(`${root}/b`)?.data)).toBe('slow');
-    expect(viewOf(cache)).toEqual(await fullRead(writer, root));
+    expect(viewOf(cache)).toEqual(await fullRead(suite.writer, root));
   });
 });
 
 describe('batched full reads', () => {
   it('a reply too big for the client (large nodes among small ones) costs one reconnect, then node by node', async () => {
     const root = uniqueRoot('cachef');
-    await writer.create(root);
-    for (let i = 0; i < 40; i++) await writer.create(`${root}/small${i}`, 'x');
+    await suite.writer.create(root);
+    for (let i = 0; i < 40; i++) await suite.writer.create(`${root}/small${i}`, 'x');
     // Two 600 KB nodes read in one multiRead batch make a reply over the client's 1 MiB maxPacket.
     const big = new Uint8Array(600 * 1024).fill(7);
-    await writer.create(`${root}/big1`, big);
-    await writer.create(`${root}/big2`, big);
+    await suite.writer.create(`${root}/big1`, big);
+    await suite.writer.create(`${root}/big2`, big);
     const v = await victim();
     const states: string[] = [];
     v.client.onStateChange((c) => states.push(c.state));
     const cache = new TreeCache(v.client, root);
     caches.push(cache);
     await cache.start({ timeout: 20_000 });
-    expect(viewOf(cache)).toEqual(await fullRead(writer, root));
+    expect(viewOf(cache)).toEqual(await fullRead(suite.writer, root));
     expect(cache.get(`${root}/big2`)?.data.length).toBe(600 * 1024);
     expect(states).toContain('suspended');
     // From then on, node by node for every cache of that client: a second one loads without another reconnect.
@@ -198,7 +177,7 @@ describe('batched full reads', () => {
     const again = new TreeCache(v.client, root);
     caches.push(again);
     await again.start({ timeout: 20_000 });
-    expect(viewOf(again)).toEqual(await fullRead(writer, root));
+    expect(viewOf(again)).toEqual(await fullRead(suite.writer, root));
     expect(states.length).toBe(seen);
   });
 });
@@ -206,7 +185,7 @@ describe('batched full reads', () => {
 describe('listeners', () => {
   it('one that throws and one that awaits slow work affect neither the client nor the other listeners', async () => {
     const root = uniqueRoot('cachef');
-    await writer.create(root);
+    await suite.writer.create(root);
     const reader = await clients.connect();
     const errors: Error[] = [];
     const cache = new TreeCache(reader, root, { onError: (e) => errors.push(e) });
@@ -228,7 +207,7 @@ describe('listeners', () => {
     const fast: CacheEvent<Uint8Array>[] = [];
     cache.on((e) => void fast.push(e));
     await cache.start();
-    for (let i = 0; i < 40; i++) await writer.create(`${root}/n${i}`, `${i}`);
+    for (let i = 0; i < 40; i++) await suite.writer.create(`${root}/n${i}`, `${i}`);
     // Generous: 40 creates and their events on a loaded machine; a listener that waited for the slow one would
     // never get past its first event, whatever the bound.
     await until(() => fast.length === 42, 30_000, `the fast listener (${fast.length}: ${JSON.stringify(cache.stats)})`);
@@ -257,35 +236,35 @@ describe('watchData / watchChildren', () => {
     caches.push(w);
     await w.ready;
     expect(calls).toEqual([null]);
-    await writer.create(path, 'a');
+    await suite.writer.create(path, 'a');
     await until(() => calls.length === 2, 5000, 'creation');
-    await writer.setData(path, 'b');
+    await suite.writer.setData(path, 'b');
     await until(() => calls.length === 3, 5000, 'change');
-    await writer.delete(path);
+    await suite.writer.delete(path);
     await until(() => calls.length === 4, 5000, 'deletion');
     expect(calls).toEqual([null, 'a@0', 'b@1', null]);
-    await writer.create(path, 'c');
+    await suite.writer.create(path, 'c');
     await sleep(300);
     expect(calls).toHaveLength(4);
   });
 
   it('watchChildren: the sorted names at once and on every membership change; null while the node is missing', async () => {
     const root = uniqueRoot('cachef');
-    await writer.create(root);
-    await writer.create(`${root}/b`);
+    await suite.writer.create(root);
+    await suite.writer.create(`${root}/b`);
     const reader = await clients.connect();
     const calls: (string[] | null)[] = [];
     const w = watchChildren(reader, root, (children) => void calls.push(children));
     caches.push(w);
     await w.ready;
     expect(calls).toEqual([['b']]);
-    await writer.create(`${root}/a`);
+    await suite.writer.create(`${root}/a`);
     await until(() => calls.length === 2, 5000, 'a child added');
-    await writer.setData(`${root}/a`, 'data changes are not membership changes');
-    await writer.create(`${root}/a/grandchild`);
-    await writer.removeRecursive(root);
+    await suite.writer.setData(`${root}/a`, 'data changes are not membership changes');
+    await suite.writer.create(`${root}/a/grandchild`);
+    await suite.writer.removeRecursive(root);
     await until(() => calls.at(-1) === null, 5000, 'the parent gone');
-    await writer.create(root);
+    await suite.writer.create(root);
     await until(() => Array.isArray(calls.at(-1)), 5000, 'the parent back');
     expect(calls[1]).toEqual(['a', 'b']);
     expect(calls.at(-1)).toEqual([]);
