@@ -266,7 +266,8 @@ export class Session implements ConnectionEvents {
     const negotiated = this.identity.negotiated;
     if (conn.lastHeard > this.lastHeard && negotiated > 0) this.lastHeard = conn.lastHeard;
     if (conn.lastHeard > 0 && !this.isOver) {
-      const delay = this.hosts.dropped(dropKind(conn, this.clock.now()), negotiated, this.clock.now());
+      const now = this.clock.now();
+      const delay = this.hosts.dropped(dropKind(conn, now), negotiated, now);
       // An expiry closes its connection itself, and reports itself.
       if (this.machine.state !== 'expired') this.report.lost(this.identity.id, conn.server, error, delay, this.hosts.nextReason);
     }
