@@ -29,7 +29,8 @@ describe('zkts server', () => {
       const run = startBin(['--port', '0']);
       try {
         const [, connectString = ''] = await waitForOutput(run.stdout, /^(127\.0\.0\.1:\d+)\n/);
-        expect(run.stderr()).toMatch(/in memory/);
+        // stderr is another pipe: its line may land after stdout's, so wait for it rather than read it now.
+        await waitForOutput(run.stderr, /in memory/);
         const zk = await connect(connectString);
         try {
           await zk.create('/from-the-cli-server', 'hello');
