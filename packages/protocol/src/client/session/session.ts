@@ -33,9 +33,9 @@ import { startProbe } from './readonly-probe.js';
 import { StateMachine, isConnected, refusalIn } from './session-state.js';
 import { authenticate } from './sasl.js';
 import { LazyStopSignal } from './stop-signal.js';
-import { SessionTimers } from './timers.js';
+import { SessionTimers, type TimerTargets } from './timers.js';
 
-export class Session implements ConnectionEvents {
+export class Session implements ConnectionEvents, TimerTargets {
   private readonly machine: StateMachine;
   private readonly identity: SessionIdentity;
   private endedWith: ZkError | null = null;
@@ -77,16 +77,8 @@ export class Session implements ConnectionEvents {
     this.queue = new RequestQueue(options.maxQueued);
     this.auth = new AuthReplay(options.credentials);
     this.report = new SessionReport(options.logger, options.clock, options.tls?.cert !== undefined || options.tls?.pfx !== undefined);
-    this.timers = new SessionTimers(this.clock, {
-      handshakeTimedOut: (limit) => this.conn?.close(new ConnectionLossError(`no handshake reply from ${this.describeConn()} within ${limit} ms`, true)),
-      readTimedOut: (silent, limit) =>
-        this.conn?.close(new ConnectionLossError(`nothing heard from ${this.describeConn()} for ${silent} ms (read timeout ${Math.round(limit)} ms)`, true)),
-      pingDue: () => {
-        if (this.authenticating === null) this.conn?.sendPing();
-      },
-      expired: (silent, limit) =>
-        this.expire(new SessionExpiredError(`no server reachable for ${silent} ms (client-side expiry after ${Math.round(limit)} ms)`)),
-    });
+    // The session is the timers' target itself: no adapter object and closures per session.
+    this.timers = new SessionTimers(this.clock, this);
     this.identity = new SessionIdentity(options.sessionId === undefined ? undefined : { sessionId: options.sessionId, password: options.sessionPassword });
   }
 
@@ -181,6 +173,21 @@ export class Session implements ConnectionEvents {
       conn.sendConnect(request, this.options.canBeReadOnly, this.identity.negotiated > 0);
       if (request.sessionId === 0n && this.options.sasl === null) this.auth.replay(conn);
     });
+  }
+
+  // ---- TimerTargets: called by this session's timers only -------------------------------------------
+
+  handshakeTimedOut(limit: number): void {
+    this.conn?.close(new ConnectionLossError(`no handshake reply from ${this.describeConn()} within ${limit} ms`, true));
+  }
+  readTimedOut(silent: number, limit: number): void {
+    this.conn?.close(new ConnectionLossError(`nothing heard from ${this.describeConn()} for ${silent} ms (read timeout ${Math.round(limit)} ms)`, true));
+  }
+  pingDue(): void {
+    if (this.authenticating === null) this.conn?.sendPing();
+  }
+  expired(silent: number, limit: number): void {
+    this.expire(new SessionExpiredError(`no server reachable for ${silent} ms (client-side expiry after ${Math.round(limit)} ms)`));
   }
 
   // ---- ConnectionEvents: called by this session's connections only ---------------------------------
