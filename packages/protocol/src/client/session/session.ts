@@ -53,8 +53,6 @@ export class Session implements ConnectionEvents, TimerTargets {
   private conn: Connection | null = null;
   /** `conn` once it takes the callers' requests (after the handshake, SASL and the session's own requests). */
   private sending: Connection | null = null;
-  /** Resolves the pending runConnection when its connection closes. */
-  private connectionEnded: (() => void) | null = null;
   /** Last contact with any server for the current session (clock time). */
   private lastHeard = 0;
   /** Ends the host loop's back-off sleep and the read-only probe when the session ends. */
@@ -137,6 +135,7 @@ export class Session implements ConnectionEvents, TimerTargets {
 
   private describeConn(): string { return this.conn?.server ?? 'the server'; }
 
+  /** Dials until a connection is up, then returns: that connection's close runs it again (onClose). */
   private async runLoop(): Promise<void> {
     while (!this.isOver) {
       const { host, delay, within, reason } = this.hosts.next(this.clock.now());
@@ -156,23 +155,20 @@ export class Session implements ConnectionEvents, TimerTargets {
         transport.destroy();
         return;
       }
-      await this.runConnection(transport, limit);
+      // Not awaited: an idle session then holds no suspended loop (its generator, promises and reactions).
+      return this.runConnection(transport, limit);
     }
   }
 
-  /** Runs one connection until it closes; the session itself takes its events (no closures per connection). */
-  private runConnection(transport: Transport, handshakeLimit: number): Promise<void> {
-    return new Promise((resolve) => {
-      // Set first: the transport may report a close while the Connection is being built.
-      this.connectionEnded = resolve;
-      const conn = new Connection(transport, this, this.xids, this.options.maxPacket, this.clock);
-      this.conn = conn;
-      this.timers.startHandshake(handshakeLimit);
-      this.report.failures.started(describe(transport.address), 'handshake', this.clock.now());
-      const request = this.identity.connectRequest(this.options.sessionTimeout);
-      conn.sendConnect(request, this.options.canBeReadOnly, this.identity.negotiated > 0);
-      if (request.sessionId === 0n && this.options.sasl === null) this.auth.replay(conn);
-    });
+  /** Starts one connection; the session itself takes its events (no closures per connection). */
+  private runConnection(transport: Transport, handshakeLimit: number): void {
+    const conn = new Connection(transport, this, this.xids, this.options.maxPacket, this.clock);
+    this.conn = conn;
+    this.timers.startHandshake(handshakeLimit);
+    this.report.failures.started(describe(transport.address), 'handshake', this.clock.now());
+    const request = this.identity.connectRequest(this.options.sessionTimeout);
+    conn.sendConnect(request, this.options.canBeReadOnly, this.identity.negotiated > 0);
+    if (request.sessionId === 0n && this.options.sasl === null) this.auth.replay(conn);
   }
 
   // ---- TimerTargets: called by this session's timers only -------------------------------------------
@@ -258,11 +254,9 @@ export class Session implements ConnectionEvents, TimerTargets {
     if (readOnly) this.startReadWriteProbe(conn);
   }
 
-  /** A connection is gone. One runs at a time (runLoop awaits each), so the pending runConnection is its own. */
+  /** A connection is gone (each one once; one runs at a time): the loop's next round follows, as a microtask. */
   onClose(conn: Connection, error: ZkError): void {
-    const ended = this.connectionEnded;
-    this.connectionEnded = null;
-    ended?.();
+    queueMicrotask(() => void this.runLoop());
     if (conn.lastHeard > 0) this.report.connectionClosed(conn.sessionId, conn.server, error);
     if (this.conn !== conn) return;
     this.conn = null;
