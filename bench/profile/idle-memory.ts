@@ -4,9 +4,11 @@
 //   node --expose-gc bench/.build/profile/idle-memory.js heap [host:port] [n=1000] [rounds=5]
 //       heap per session, every build in ONE process, alternating rounds (open N, measure, close them all)
 //   node bench/.build/profile/idle-memory.js rss [host:port] [n=1000] [rounds=5]
-//       heap and RSS per session, one fresh process per build and round, alternating
+//       heap and RSS per session, one fresh process per build and round, alternating (SPACES=1: and the
+//       committed size of each V8 heap space, per session)
 //   node --expose-gc bench/.build/profile/idle-memory.js snapshot <build> [host:port] [n=1000] [dir=.]
-//       heap snapshots of one process with 0 and with N idle sessions (bench/profile/heap-diff.ts reads them)
+//       heap snapshots of one process with 0 and with N idle sessions (bench/profile/heap-diff.ts reads them);
+//       COLD=1: no session opened before the first snapshot
 //
 // Builds: ZKTS_A / ZKTS_B name two builds' @zkts/protocol dist/index.js (A defaults to /work/wt/base's, B to
 // this checkout's); `nzk` is node-zookeeper-client, as the bench's runner opens it. The server: the argument,
@@ -14,7 +16,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { writeHeapSnapshot } from 'node:v8';
+import { getHeapSpaceStatistics, writeHeapSnapshot } from 'node:v8';
 
 import { client as nzk } from '../clients/nzk.js';
 import type { BenchSession } from '../harness/session.js';
@@ -140,17 +142,27 @@ async function rssAB(cs: string, n: number, rounds: number): Promise<void> {
   for (const [name, xs] of results) console.log(`${name} rss/session: ${stats(xs.map((x) => x.rss))}; heap ${stats(xs.map((x) => x.heap))}`);
 }
 
+/** Committed bytes per V8 heap space: where RSS that is not live objects goes (a grown new space, pages). */
+function spaces(): Map<string, number> {
+  return new Map(getHeapSpaceStatistics().map((s) => [s.space_name, s.space_size]));
+}
+
 async function one(name: string, cs: string, n: number): Promise<void> {
   const open = await opener(name);
+  const spaces0 = spaces();
   const { per, sessions } = await measureOnce(open, cs, n);
+  if (process.env['SPACES'] === '1') {
+    for (const [space, size] of spaces()) console.error(`${name} ${space}: ${((size - (spaces0.get(space) ?? 0)) / n).toFixed(0)} B/session committed`);
+  }
   await closeAll(sessions);
   console.log(JSON.stringify(per));
 }
 
 async function snapshot(name: string, cs: string, n: number, dir: string): Promise<void> {
   const open = await opener(name);
-  // Loaded and warmed (one session opened and closed) before the empty snapshot.
-  await closeAll(await openAll(open, cs, 1));
+  // Loaded and warmed (one session opened and closed) before the empty snapshot, unless COLD=1: then the
+  // difference also holds what the first sessions compile (bytecode, feedback), as the bench's row measures.
+  if (process.env['COLD'] !== '1') await closeAll(await openAll(open, cs, 1));
   await sleep(200);
   sample();
   const empty = writeHeapSnapshot(join(dir, `${name.replace(/\W/g, '_')}-0.heapsnapshot`));
