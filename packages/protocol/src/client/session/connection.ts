@@ -39,10 +39,7 @@ export interface ConnectionEvents {
 const HOLD_ABOVE = 256;
 const RESUME_BELOW = 128;
 const HOLD_MAX_BYTES = 256 * 1024;
-/**
- * The out buffer starts just above a handshake (49 bytes) and a ping (12), and a busy connection grows it
- * (doubling) to what its batches need, once.
- */
+/** The out buffer starts just above a handshake (49 bytes) and a ping (12); a busy one grows (doubling) once. */
 const CONNECTION_WRITER_SIZE = 64;
 /**
  * An idle connection (nothing in flight) gives its out buffer back after each write: thousands of idle sessions
@@ -86,7 +83,6 @@ export class Connection implements TransportHandlers {
   private held = false;
   /** The next flush writes even if the hold rule says wait. */
   private forced = false;
-  private readonly flushFn = (): void => this.flush();
   /** Made the first time the socket pushes back (an idle session never needs it). */
   private drainFn: (() => void) | null = null;
   /** 'host:port', made on first use (traces, reports). */
@@ -208,7 +204,7 @@ export class Connection implements TransportHandlers {
   private queueFlush(): void {
     if (this.flushQueued || this.blocked) return;
     this.flushQueued = true;
-    process.nextTick(this.flushFn);
+    process.nextTick(flushLater, this);
   }
 
   /** Ends a hold: what is queued leaves on the next flush whatever is on the wire (pings, auth, resumes). */
@@ -229,7 +225,7 @@ export class Connection implements TransportHandlers {
    * or an auth packet ends the hold at once. If the connection drops first, held requests fail like sent ones
    * (ConnectionLossError with outcomeUnknown): a caller cannot tell them apart, and need not.
    */
-  private flush(): void {
+  flush(): void {
     this.flushQueued = false;
     if (this.blocked) return;
     const w = this.writer;
@@ -339,6 +335,11 @@ export class Connection implements TransportHandlers {
     }
     this.events.onClose(this, cause);
   }
+}
+
+/** nextTick's callback, the connection its argument: no flush closure kept per connection. */
+function flushLater(conn: Connection): void {
+  conn.flush();
 }
 
 /** The requests of one connection on the wire, oldest first, waiting for their replies. */
