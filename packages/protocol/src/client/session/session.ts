@@ -20,7 +20,7 @@ import { SessionRequest, type RequestEntry } from '../request.js';
 import { setWatches } from '../requests.js';
 import type { SessionState, StateChange } from '../types.js';
 import { ClientWatches } from '../watches/watches.js';
-import type { SessionOptions } from './options.js';
+import { keptSessionOptions, type KeptSessionOptions, type SessionOptions } from './options.js';
 import { SessionReport } from './session-report.js';
 import { AuthReplay } from './auth-replay.js';
 import { closeOnServer } from './close-session.js';
@@ -39,7 +39,7 @@ export class Session implements ConnectionEvents, TimerTargets {
   private readonly machine: StateMachine;
   private readonly identity: SessionIdentity;
   private endedWith: ZkError | null = null;
-  private readonly options: SessionOptions;
+  private readonly options: KeptSessionOptions;
   private readonly clock: Clock;
   private readonly dispatcher: Dispatcher;
   /** The session's watches: it delivers notifications, replays them on each connection and ends them. */
@@ -66,7 +66,7 @@ export class Session implements ConnectionEvents, TimerTargets {
   readonly report: SessionReport;
 
   constructor(options: SessionOptions) {
-    this.options = options;
+    this.options = keptSessionOptions(options);
     this.clock = options.clock;
     this.dispatcher = options.dispatcher;
     this.machine = new StateMachine(options.dispatcher);
