@@ -229,6 +229,19 @@ function isIpLiteral(host: string): boolean {
   return /^[\d.]+$/.test(host) || host.includes(':');
 }
 
+/**
+ * 'host:port' labels, one string per server in the process (up to 1,024 servers): the sessions of a pool name
+ * the same servers, and each keeps its server's label (client, connection, report).
+ */
+const labels = new Map<string, Map<number, string>>();
+
 export function describe(address: HostAddress): string {
-  return address.host.includes(':') ? `[${address.host}]:${address.port}` : `${address.host}:${address.port}`;
+  let byPort = labels.get(address.host);
+  let label = byPort?.get(address.port);
+  if (label === undefined) {
+    label = address.host.includes(':') ? `[${address.host}]:${address.port}` : `${address.host}:${address.port}`;
+    if (byPort === undefined && labels.size < 1024) labels.set(address.host, (byPort = new Map()));
+    byPort?.set(address.port, label);
+  }
+  return label;
 }
