@@ -1,0 +1,234 @@
+// Event delivery, build against build in ONE process (the machine's noise lands on both alike): rounds of the
+// harness's two event rows, alternating the builds (the order reversed every round), medians and ranges.
+//
+// - watches: 10,000 data watches set pipelined (window 1,000), fired by setData (pipelined), every event
+//   delivered: wall ms of the whole, like `pnpm bench --workloads watches`;
+// - treeCache: a TreeCache of a 100 × 100 tree, another session of the same process sets a leaf, the time until
+//   the cache's `changed` event; p50/p99 of `events` samples per round, like `pnpm bench --workloads treeCache`.
+//   With `--trace`, every sample over 1 ms is printed with the setData reply's share of it and the GCs (start,
+//   kind, duration) that overlapped it, to tell what the slow samples are.
+//
+//   ZKTS_A=<root of build A> ZKTS_B=<root of build B> node --expose-gc bench/.build/profile/events.js \
+//     <host:port> [rounds=6] [events=300] [--trace] [--only=watches|treeCache] [--no-peer]
+//
+// The watches rounds also run node-zookeeper-client (the row's peer) after each build, unless --no-peer.
+//
+// A root is a worktree whose packages/protocol and packages/recipes are built (dist/); without ZKTS_A/ZKTS_B
+// both are this worktree's. Compiled with the bench's child (bench/tsconfig.child.json), run on plain node.
+import { PerformanceObserver, performance, type PerformanceEntry } from 'node:perf_hooks';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+import type * as Protocol from '@zkts/protocol';
+import type * as Recipes from '@zkts/recipes';
+
+import { client as nzc } from '../clients/nzk.js';
+import type { Done } from '../harness/session.js';
+
+interface Build {
+  id: string;
+  protocol: typeof Protocol;
+  recipes: typeof Recipes;
+}
+
+const PAYLOAD = new Uint8Array(100).fill(0x61);
+const here = resolve(new URL('.', import.meta.url).pathname, '..', '..', '..');
+
+async function load(id: string, root: string): Promise<Build> {
+  const url = (pkg: string): string => pathToFileURL(join(root, 'packages', pkg, 'dist', 'index.js')).href;
+  return { id, protocol: (await import(url('protocol'))) as typeof Protocol, recipes: (await import(url('recipes'))) as typeof Recipes };
+}
+
+function pipeline(total: number, window: number, issue: (i: number) => Promise<unknown>): Promise<void> {
+  return new Promise((resolveAll, reject) => {
+    let issued = 0;
+    let completed = 0;
+    const next = (): void => {
+      const i = issued++;
+      issue(i).then(() => {
+        if (++completed === total) resolveAll();
+        else if (issued < total) next();
+      }, reject);
+    };
+    for (let i = 0; i < Math.min(window, total); i++) next();
+  });
+}
+
+const gcs: { start: number; end: number; kind: number }[] = [];
+const observer = new PerformanceObserver((list) => {
+  for (const e of list.getEntries() as (PerformanceEntry & { detail?: { kind?: number } })[]) {
+    gcs.push({ start: e.startTime, end: e.startTime + e.duration, kind: e.detail?.kind ?? 0 });
+  }
+});
+const GC_KIND: Record<number, string> = { 1: 'scavenge', 2: 'mark-sweep', 4: 'incremental', 8: 'weakcb' };
+
+/** What one watches round needs of a client: both builds of zkts, and node-zookeeper-client as the peer. */
+interface WatchSession {
+  getDataWatch(path: string, onEvent: () => void): Promise<unknown>;
+  setData(path: string, data: Uint8Array): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+async function zktsSession(b: Build, cs: string): Promise<WatchSession> {
+  const zk = await b.protocol.connect(cs, { sessionTimeout: 30_000 });
+  return {
+    getDataWatch: (path, onEvent) => zk.getData(path, { watch: () => onEvent() }),
+    setData: (path, data) => zk.setData(path, data),
+    close: async () => {
+      await zk.close();
+    },
+  };
+}
+
+async function nzcSession(cs: string): Promise<WatchSession> {
+  const s = await nzc.connect(cs);
+  const promised = (issue: (done: Done) => void): Promise<void> =>
+    new Promise((ok, fail) => issue((e) => (e ? fail(e) : ok())));
+  return {
+    getDataWatch: (path, onEvent) => promised((done) => s.getDataWatch(path, onEvent, done)),
+    setData: (path, data) => promised((done) => s.setData(path, data, done)),
+    close: () => s.close(),
+  };
+}
+
+async function watchesRound(zk: WatchSession, dir: string, n: number): Promise<number> {
+  try {
+    let delivered = 0;
+    const onEvent = (): void => {
+      delivered++;
+    };
+    const changed = new Uint8Array([0x62]);
+    const t0 = performance.now();
+    await pipeline(n, 1000, (i) => zk.getDataWatch(`${dir}/n${i}`, onEvent));
+    await pipeline(n, 1000, (i) => zk.setData(`${dir}/n${i}`, changed));
+    while (delivered < n) await new Promise((r) => setTimeout(r, 1));
+    return performance.now() - t0;
+  } finally {
+    await zk.close();
+  }
+}
+
+interface Sample { us: number; replyUs: number; at: number }
+/** CPU µs per sample of the last cache rounds (both sessions and the measuring loop: the process's whole cost). */
+const cpuPerEvent: number[] = [];
+
+async function cacheRound(b: Build, cs: string, tree: string, events: number): Promise<Sample[]> {
+  const client = await b.protocol.connect(cs, { sessionTimeout: 30_000 });
+  const remote = await b.protocol.connect(cs, { sessionTimeout: 30_000 });
+  try {
+    const cache = new b.recipes.TreeCache(client, tree);
+    await cache.start();
+    let waiting: { path: string; resolve: () => void } | undefined;
+    cache.on((e) => {
+      if (e.type === 'changed' && waiting !== undefined && e.path === waiting.path) waiting.resolve();
+    });
+    const out: Sample[] = [];
+    const cpu0 = process.cpuUsage();
+    for (let i = 0; i < events; i++) {
+      const path = `${tree}/d${i % 100}/n${(i * 7) % 100}`;
+      const seen = new Promise<void>((r) => (waiting = { path, resolve: r }));
+      const t = performance.now();
+      await remote.setData(path, PAYLOAD);
+      const replied = performance.now();
+      await seen;
+      const end = performance.now();
+      out.push({ us: (end - t) * 1000, replyUs: (replied - t) * 1000, at: t });
+    }
+    const cpu = process.cpuUsage(cpu0);
+    cpuPerEvent.push((cpu.user + cpu.system) / events);
+    await cache.close();
+    return out;
+  } finally {
+    await remote.close();
+    await client.close();
+  }
+}
+
+const q = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))] ?? Number.NaN;
+const median = (xs: number[]): number => q([...xs].sort((a, b) => a - b), 0.5);
+const range = (xs: number[]): string => `${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)}`;
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const flags = new Set(args.filter((a) => a.startsWith('--')));
+  const [cs = '', roundsArg = '6', eventsArg = '300'] = args.filter((a) => !a.startsWith('--'));
+  const only = [...flags].find((f) => f.startsWith('--only='))?.slice(7);
+  const trace = flags.has('--trace');
+  const peer = !flags.has('--no-peer');
+  const rounds = Number(roundsArg);
+  const events = Number(eventsArg);
+  const builds = [await load('A', process.env['ZKTS_A'] ?? here), await load('B', process.env['ZKTS_B'] ?? here)];
+  observer.observe({ entryTypes: ['gc'] });
+
+  const base = `/events-ab-${process.pid}`;
+  const setup = await builds[0]!.protocol.connect(cs, { sessionTimeout: 30_000 });
+  const W = 10_000;
+  await setup.create(base, new Uint8Array());
+  await setup.create(`${base}/w`, new Uint8Array());
+  await pipeline(W, 1000, (i) => setup.create(`${base}/w/n${i}`, PAYLOAD));
+  const tree = `${base}/t`;
+  await setup.create(tree, PAYLOAD);
+  await pipeline(100, 100, (i) => setup.create(`${tree}/d${i}`, PAYLOAD));
+  await pipeline(10_000, 1000, (i) => setup.create(`${tree}/d${Math.floor(i / 100)}/n${i % 100}`, PAYLOAD));
+
+  const watchMs: Record<string, number[]> = { A: [], B: [], nzc: [] };
+  const p50: Record<string, number[]> = { A: [], B: [] };
+  const p99: Record<string, number[]> = { A: [], B: [] };
+  // One unmeasured round each: the JIT and the server's caches warm for both.
+  for (const b of builds) {
+    if (only !== 'treeCache') await watchesRound(await zktsSession(b, cs), `${base}/w`, W);
+    if (only !== 'watches') await cacheRound(b, cs, tree, 50);
+  }
+  for (let r = 0; r < rounds; r++) {
+    for (const b of r % 2 === 0 ? builds : [...builds].reverse()) {
+      const line: string[] = [`round ${r} ${b.id}`];
+      if (only !== 'treeCache') {
+        const ms = await watchesRound(await zktsSession(b, cs), `${base}/w`, W);
+        watchMs[b.id]!.push(ms);
+        line.push(`watches ${ms.toFixed(0)} ms`);
+        // node-zookeeper-client after each build in turn: the peer's figure from the same minutes.
+        if (peer) {
+          const other = await watchesRound(await nzcSession(cs), `${base}/w`, W);
+          watchMs['nzc']!.push(other);
+          line.push(`nzc ${other.toFixed(0)} ms`);
+        }
+      }
+      if (only !== 'watches') {
+        gcs.length = 0;
+        const samples = await cacheRound(b, cs, tree, events);
+        const sorted = samples.map((s) => s.us).sort((x, y) => x - y);
+        p50[b.id]!.push(q(sorted, 0.5));
+        p99[b.id]!.push(q(sorted, 0.99));
+        line.push(`cache p50 ${q(sorted, 0.5).toFixed(0)} µs p99 ${q(sorted, 0.99).toFixed(0)} µs max ${sorted[sorted.length - 1]!.toFixed(0)}`);
+        if (trace) {
+          for (const s of samples.filter((x) => x.us > 1000)) {
+            const end = s.at + s.us / 1000;
+            const hit = gcs.filter((g) => g.end > s.at && g.start < end).map((g) => `${GC_KIND[g.kind] ?? g.kind}@+${((g.start - s.at) * 1000).toFixed(0)} ${((g.end - g.start) * 1000).toFixed(0)}µs`);
+            line.push(`\n    slow ${s.us.toFixed(0)} µs (setData reply ${s.replyUs.toFixed(0)} µs) gc: ${hit.join(', ') || 'none'}`);
+          }
+          line.push(`\n    cpu per sample ${cpuPerEvent[cpuPerEvent.length - 1]!.toFixed(0)} µs`);
+          line.push(`\n    gcs in round: ${gcs.length}, total ${gcs.reduce((a, g) => a + g.end - g.start, 0).toFixed(1)} ms`);
+        }
+      }
+      console.log(line.join('  '));
+    }
+  }
+  for (const id of ['A', 'B', 'nzc']) {
+    if (watchMs[id]!.length === 0 && id === 'nzc') continue;
+    const parts = [`${id}:`];
+    if (only !== 'treeCache') parts.push(`watches median ${median(watchMs[id]!).toFixed(0)} ms (${range(watchMs[id]!)})`);
+    if (only !== 'watches' && id !== 'nzc') parts.push(`cache p50 median ${median(p50[id]!).toFixed(0)} µs (${range(p50[id]!)}), p99 median ${median(p99[id]!).toFixed(0)} µs (${range(p99[id]!)})`);
+    console.log(parts.join('  '));
+  }
+  await setup.removeRecursive(base);
+  await setup.close();
+  observer.disconnect();
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
