@@ -2,7 +2,8 @@
 // harness's two event rows, alternating the builds (the order reversed every round), medians and ranges.
 //
 // - watches: 10,000 data watches set pipelined (window 1,000), fired by setData (pipelined), every event
-//   delivered: wall ms of the whole, like `pnpm bench --workloads watches`;
+//   delivered: wall ms of the whole (the settled-heap reading between set and fire not counted), and the heap the
+//   set watches hold per watch, like `pnpm bench --workloads watches`;
 // - treeCache: a TreeCache of a 100 × 100 tree, another session of the same process sets a leaf, the time until
 //   the cache's `changed` event; p50/p99 of `events` samples per round, like `pnpm bench --workloads treeCache`.
 //   With `--trace`, every sample over 1 ms is printed with the setData reply's share of it and the GCs (start,
@@ -91,6 +92,18 @@ async function nzcSession(cs: string): Promise<WatchSession> {
   };
 }
 
+/** Heap after full collections (the harness's settledHeap: `--expose-gc`). */
+function settledHeap(): number {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (gc === undefined) throw new Error('run with --expose-gc');
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed;
+}
+
+/** Heap the last watches rounds' set phase kept per watch (bytes), in round order. */
+const heapPerWatch: number[] = [];
+
 async function watchesRound(zk: WatchSession, dir: string, n: number): Promise<number> {
   try {
     let delivered = 0;
@@ -98,11 +111,15 @@ async function watchesRound(zk: WatchSession, dir: string, n: number): Promise<n
       delivered++;
     };
     const changed = new Uint8Array([0x62]);
+    const heap0 = settledHeap();
     const t0 = performance.now();
     await pipeline(n, 1000, (i) => zk.getDataWatch(`${dir}/n${i}`, onEvent));
+    const t1 = performance.now();
+    heapPerWatch.push((settledHeap() - heap0) / n);
+    const t2 = performance.now();
     await pipeline(n, 1000, (i) => zk.setData(`${dir}/n${i}`, changed));
     while (delivered < n) await new Promise((r) => setTimeout(r, 1));
-    return performance.now() - t0;
+    return t1 - t0 + (performance.now() - t2);
   } finally {
     await zk.close();
   }
@@ -112,7 +129,12 @@ interface Sample { us: number; replyUs: number; at: number }
 /** CPU µs per sample of the last cache rounds (both sessions and the measuring loop: the process's whole cost). */
 const cpuPerEvent: number[] = [];
 
-async function cacheRound(b: Build, cs: string, tree: string, events: number): Promise<Sample[]> {
+/**
+ * One cache round: `events` cache samples, each followed by a floor sample: the same wire exchange with no cache
+ * (setData by the other session, the data watch's notification, a getData), by the same two sessions. A tail the
+ * floor shares is the machine's (scheduling, the server), not the cache's.
+ */
+async function cacheRound(b: Build, cs: string, tree: string, bare: string, events: number): Promise<{ cache: Sample[]; floor: number[] }> {
   const client = await b.protocol.connect(cs, { sessionTimeout: 30_000 });
   const remote = await b.protocol.connect(cs, { sessionTimeout: 30_000 });
   try {
@@ -123,6 +145,7 @@ async function cacheRound(b: Build, cs: string, tree: string, events: number): P
       if (e.type === 'changed' && waiting !== undefined && e.path === waiting.path) waiting.resolve();
     });
     const out: Sample[] = [];
+    const floor: number[] = [];
     const cpu0 = process.cpuUsage();
     for (let i = 0; i < events; i++) {
       const path = `${tree}/d${i % 100}/n${(i * 7) % 100}`;
@@ -133,11 +156,19 @@ async function cacheRound(b: Build, cs: string, tree: string, events: number): P
       await seen;
       const end = performance.now();
       out.push({ us: (end - t) * 1000, replyUs: (replied - t) * 1000, at: t });
+      let fired!: () => void;
+      const notified = new Promise<void>((r) => (fired = r));
+      await client.getData(bare, { watch: () => fired() });
+      const f = performance.now();
+      await remote.setData(bare, PAYLOAD);
+      await notified;
+      await client.getData(bare);
+      floor.push((performance.now() - f) * 1000);
     }
     const cpu = process.cpuUsage(cpu0);
     cpuPerEvent.push((cpu.user + cpu.system) / events);
     await cache.close();
-    return out;
+    return { cache: out, floor };
   } finally {
     await remote.close();
     await client.close();
@@ -172,12 +203,16 @@ async function main(): Promise<void> {
   await pipeline(10_000, 1000, (i) => setup.create(`${tree}/d${Math.floor(i / 100)}/n${i % 100}`, PAYLOAD));
 
   const watchMs: Record<string, number[]> = { A: [], B: [], nzc: [] };
+  const watchHeap: Record<string, number[]> = { A: [], B: [], nzc: [] };
   const p50: Record<string, number[]> = { A: [], B: [] };
   const p99: Record<string, number[]> = { A: [], B: [] };
+  const floor99: Record<string, number[]> = { A: [], B: [] };
+  const bare = `${base}/bare`;
+  await setup.create(bare, PAYLOAD);
   // One unmeasured round each: the JIT and the server's caches warm for both.
   for (const b of builds) {
     if (only !== 'treeCache') await watchesRound(await zktsSession(b, cs), `${base}/w`, W);
-    if (only !== 'watches') await cacheRound(b, cs, tree, 50);
+    if (only !== 'watches') await cacheRound(b, cs, tree, bare, 50);
   }
   for (let r = 0; r < rounds; r++) {
     for (const b of r % 2 === 0 ? builds : [...builds].reverse()) {
@@ -185,21 +220,26 @@ async function main(): Promise<void> {
       if (only !== 'treeCache') {
         const ms = await watchesRound(await zktsSession(b, cs), `${base}/w`, W);
         watchMs[b.id]!.push(ms);
-        line.push(`watches ${ms.toFixed(0)} ms`);
+        watchHeap[b.id]!.push(heapPerWatch[heapPerWatch.length - 1]!);
+        line.push(`watches ${ms.toFixed(0)} ms ${heapPerWatch[heapPerWatch.length - 1]!.toFixed(0)} B/watch`);
         // node-zookeeper-client after each build in turn: the peer's figure from the same minutes.
         if (peer) {
           const other = await watchesRound(await nzcSession(cs), `${base}/w`, W);
           watchMs['nzc']!.push(other);
-          line.push(`nzc ${other.toFixed(0)} ms`);
+          watchHeap['nzc']!.push(heapPerWatch[heapPerWatch.length - 1]!);
+          line.push(`nzc ${other.toFixed(0)} ms ${heapPerWatch[heapPerWatch.length - 1]!.toFixed(0)} B/watch`);
         }
       }
       if (only !== 'watches') {
         gcs.length = 0;
-        const samples = await cacheRound(b, cs, tree, events);
+        const { cache: samples, floor } = await cacheRound(b, cs, tree, bare, events);
         const sorted = samples.map((s) => s.us).sort((x, y) => x - y);
+        const floorSorted = floor.sort((x, y) => x - y);
         p50[b.id]!.push(q(sorted, 0.5));
         p99[b.id]!.push(q(sorted, 0.99));
+        floor99[b.id]!.push(q(floorSorted, 0.99));
         line.push(`cache p50 ${q(sorted, 0.5).toFixed(0)} µs p99 ${q(sorted, 0.99).toFixed(0)} µs max ${sorted[sorted.length - 1]!.toFixed(0)}`);
+        line.push(`floor p50 ${q(floorSorted, 0.5).toFixed(0)} µs p99 ${q(floorSorted, 0.99).toFixed(0)} µs`);
         if (trace) {
           for (const s of samples.filter((x) => x.us > 1000)) {
             const end = s.at + s.us / 1000;
@@ -216,8 +256,8 @@ async function main(): Promise<void> {
   for (const id of ['A', 'B', 'nzc']) {
     if (watchMs[id]!.length === 0 && id === 'nzc') continue;
     const parts = [`${id}:`];
-    if (only !== 'treeCache') parts.push(`watches median ${median(watchMs[id]!).toFixed(0)} ms (${range(watchMs[id]!)})`);
-    if (only !== 'watches' && id !== 'nzc') parts.push(`cache p50 median ${median(p50[id]!).toFixed(0)} µs (${range(p50[id]!)}), p99 median ${median(p99[id]!).toFixed(0)} µs (${range(p99[id]!)})`);
+    if (only !== 'treeCache') parts.push(`watches median ${median(watchMs[id]!).toFixed(0)} ms (${range(watchMs[id]!)}), heap ${median(watchHeap[id]!).toFixed(0)} B/watch (${range(watchHeap[id]!)})`);
+    if (only !== 'watches' && id !== 'nzc') parts.push(`cache p50 median ${median(p50[id]!).toFixed(0)} µs (${range(p50[id]!)}), p99 median ${median(p99[id]!).toFixed(0)} µs (${range(p99[id]!)}); floor p99 median ${median(floor99[id]!).toFixed(0)} µs (${range(floor99[id]!)})`);
     console.log(parts.join('  '));
   }
   await setup.removeRecursive(base);
