@@ -2,8 +2,9 @@
 // harness's two event rows, alternating the builds (the order reversed every round), medians and ranges.
 //
 // - watches: 10,000 data watches set pipelined (window 1,000), fired by setData (pipelined), every event
-//   delivered: wall ms of the whole (the settled-heap reading between set and fire not counted), and the heap the
-//   set watches hold per watch, like `pnpm bench --workloads watches`;
+//   delivered: wall ms of the whole (the settled-heap reading between set and fire not counted), the heap the
+//   set watches hold per watch and the process's CPU per watch, like `pnpm bench --workloads watches` (its
+//   callback pipeline and zkts runner; node-zookeeper-client through the harness's own runner);
 // - treeCache: a TreeCache of a 100 × 100 tree, another session of the same process sets a leaf, the time until
 //   the cache's `changed` event; p50/p99 of `events` samples per round, like `pnpm bench --workloads treeCache`.
 //   With `--trace`, every sample over 1 ms is printed with the setData reply's share of it and the GCs (start,
@@ -24,7 +25,8 @@ import type * as Protocol from '@zkts/protocol';
 import type * as Recipes from '@zkts/recipes';
 
 import { client as nzc } from '../clients/nzk.js';
-import type { Done } from '../harness/session.js';
+import { pipeline, until } from '../harness/measure.js';
+import type { BenchClient, Done } from '../harness/session.js';
 
 interface Build {
   id: string;
@@ -40,21 +42,6 @@ async function load(id: string, root: string): Promise<Build> {
   return { id, protocol: (await import(url('protocol'))) as typeof Protocol, recipes: (await import(url('recipes'))) as typeof Recipes };
 }
 
-function pipeline(total: number, window: number, issue: (i: number) => Promise<unknown>): Promise<void> {
-  return new Promise((resolveAll, reject) => {
-    let issued = 0;
-    let completed = 0;
-    const next = (): void => {
-      const i = issued++;
-      issue(i).then(() => {
-        if (++completed === total) resolveAll();
-        else if (issued < total) next();
-      }, reject);
-    };
-    for (let i = 0; i < Math.min(window, total); i++) next();
-  });
-}
-
 const gcs: { start: number; end: number; kind: number }[] = [];
 const observer = new PerformanceObserver((list) => {
   for (const e of list.getEntries() as (PerformanceEntry & { detail?: { kind?: number } })[]) {
@@ -63,36 +50,7 @@ const observer = new PerformanceObserver((list) => {
 });
 const GC_KIND: Record<number, string> = { 1: 'scavenge', 2: 'mark-sweep', 4: 'incremental', 8: 'weakcb' };
 
-/** What one watches round needs of a client: both builds of zkts, and node-zookeeper-client as the peer. */
-interface WatchSession {
-  getDataWatch(path: string, onEvent: () => void): Promise<unknown>;
-  setData(path: string, data: Uint8Array): Promise<unknown>;
-  close(): Promise<void>;
-}
-
-async function zktsSession(b: Build, cs: string): Promise<WatchSession> {
-  const zk = await b.protocol.connect(cs, { sessionTimeout: 30_000 });
-  return {
-    getDataWatch: (path, onEvent) => zk.getData(path, { watch: () => onEvent() }),
-    setData: (path, data) => zk.setData(path, data),
-    close: async () => {
-      await zk.close();
-    },
-  };
-}
-
-async function nzcSession(cs: string): Promise<WatchSession> {
-  const s = await nzc.connect(cs);
-  const promised = (issue: (done: Done) => void): Promise<void> =>
-    new Promise((ok, fail) => issue((e) => (e ? fail(e) : ok())));
-  return {
-    getDataWatch: (path, onEvent) => promised((done) => s.getDataWatch(path, onEvent, done)),
-    setData: (path, data) => promised((done) => s.setData(path, data, done)),
-    close: () => s.close(),
-  };
-}
-
-/** Heap after full collections (the harness's settledHeap: `--expose-gc`). */
+/** Heap after full collections (the harness's settledHeap; `--expose-gc`). */
 function settledHeap(): number {
   const gc = (globalThis as { gc?: () => void }).gc;
   if (gc === undefined) throw new Error('run with --expose-gc');
@@ -101,10 +59,52 @@ function settledHeap(): number {
   return process.memoryUsage().heapUsed;
 }
 
-/** Heap the last watches rounds' set phase kept per watch (bytes), in round order. */
+/** Heap the set phase of the last watches rounds kept per watch (bytes), in round order. */
 const heapPerWatch: number[] = [];
 
-async function watchesRound(zk: WatchSession, dir: string, n: number): Promise<number> {
+/**
+ * The harness's zkts runner over any build (bench/clients/zkts.ts: one `.then` per call, the pipeline's shared
+ * `done` adapted once), for the calls a watches round makes.
+ */
+function zktsOver(b: Build): BenchClient {
+  let lastDone: Done | undefined;
+  let lastOk: (() => void) | undefined;
+  const ok = (done: Done): (() => void) => {
+    if (done !== lastDone || !lastOk) {
+      lastDone = done;
+      lastOk = () => done(null);
+    }
+    return lastOk;
+  };
+  const unused = (): never => {
+    throw new Error('not used here');
+  };
+  return {
+    id: `zkts-${b.id}`,
+    label: `zkts ${b.id}`,
+    watchEventsDelivered: () => 0,
+    connect: async (cs) => {
+      const zk = await b.protocol.connect(cs, { sessionTimeout: 30_000 });
+      return {
+        getDataWatch: (path, onEvent, done) => void zk.getData(path, { watch: () => onEvent() }).then(ok(done), done),
+        setData: (path, data, done) => void zk.setData(path, data).then(ok(done), done),
+        close: async () => {
+          await zk.close();
+        },
+        getData: unused,
+        create: unused,
+        delete: unused,
+        getDataBytes: unused,
+        getChildrenList: unused,
+        countChildren: unused,
+      };
+    },
+  };
+}
+
+/** One round of the harness's `watches` workload (workloads.ts), wall ms of set and fire (the heap reading between them not counted). */
+async function watchesRound(c: BenchClient, cs: string, dir: string, n: number): Promise<{ setMs: number; fireMs: number; cpuUs: number }> {
+  const s = await c.connect(cs);
   try {
     let delivered = 0;
     const onEvent = (): void => {
@@ -112,16 +112,21 @@ async function watchesRound(zk: WatchSession, dir: string, n: number): Promise<n
     };
     const changed = new Uint8Array([0x62]);
     const heap0 = settledHeap();
+    const cpu0 = process.cpuUsage();
     const t0 = performance.now();
-    await pipeline(n, 1000, (i) => zk.getDataWatch(`${dir}/n${i}`, onEvent));
-    const t1 = performance.now();
+    await pipeline(n, 1000, (i, done) => s.getDataWatch(`${dir}/n${i}`, onEvent, done));
+    const setMs = performance.now() - t0;
+    const cpu1 = process.cpuUsage(cpu0);
     heapPerWatch.push((settledHeap() - heap0) / n);
-    const t2 = performance.now();
-    await pipeline(n, 1000, (i) => zk.setData(`${dir}/n${i}`, changed));
-    while (delivered < n) await new Promise((r) => setTimeout(r, 1));
-    return t1 - t0 + (performance.now() - t2);
+    const cpu2 = process.cpuUsage();
+    const t1 = performance.now();
+    await pipeline(n, 1000, (i, done) => s.setData(`${dir}/n${i}`, changed, done));
+    await until(() => delivered >= n, 60_000, `${n} watch events`);
+    const fireMs = performance.now() - t1;
+    const cpu3 = process.cpuUsage(cpu2);
+    return { setMs, fireMs, cpuUs: (cpu1.user + cpu1.system + cpu3.user + cpu3.system) / n };
   } finally {
-    await zk.close();
+    await s.close();
   }
 }
 
@@ -196,14 +201,27 @@ async function main(): Promise<void> {
   const W = 10_000;
   await setup.create(base, new Uint8Array());
   await setup.create(`${base}/w`, new Uint8Array());
-  await pipeline(W, 1000, (i) => setup.create(`${base}/w/n${i}`, PAYLOAD));
+  const create = (path: string, done: Done): void => void setup.create(path, PAYLOAD).then(() => done(null), done);
+  await pipeline(W, 1000, (i, done) => create(`${base}/w/n${i}`, done));
   const tree = `${base}/t`;
   await setup.create(tree, PAYLOAD);
-  await pipeline(100, 100, (i) => setup.create(`${tree}/d${i}`, PAYLOAD));
-  await pipeline(10_000, 1000, (i) => setup.create(`${tree}/d${Math.floor(i / 100)}/n${i % 100}`, PAYLOAD));
+  await pipeline(100, 100, (i, done) => create(`${tree}/d${i}`, done));
+  await pipeline(10_000, 1000, (i, done) => create(`${tree}/d${Math.floor(i / 100)}/n${i % 100}`, done));
 
   const watchMs: Record<string, number[]> = { A: [], B: [], nzc: [] };
+  const setMs: Record<string, number[]> = { A: [], B: [], nzc: [] };
   const watchHeap: Record<string, number[]> = { A: [], B: [], nzc: [] };
+  const cpuPerWatch: Record<string, number[]> = { A: [], B: [], nzc: [] };
+  const zktsClients = new Map(builds.map((b) => [b.id, zktsOver(b)]));
+  const watchRow = async (id: string, c: BenchClient): Promise<string> => {
+    const { setMs: set, fireMs, cpuUs } = await watchesRound(c, cs, `${base}/w`, W);
+    cpuPerWatch[id]!.push(cpuUs);
+    const heap = heapPerWatch[heapPerWatch.length - 1]!;
+    watchMs[id]!.push(set + fireMs);
+    setMs[id]!.push(set);
+    watchHeap[id]!.push(heap);
+    return `${id === 'nzc' ? 'nzc ' : ''}watches ${(set + fireMs).toFixed(0)} ms (set ${set.toFixed(0)}) ${heap.toFixed(0)} B/watch ${cpuUs.toFixed(1)} µs CPU/watch`;
+  };
   const p50: Record<string, number[]> = { A: [], B: [] };
   const p99: Record<string, number[]> = { A: [], B: [] };
   const floor99: Record<string, number[]> = { A: [], B: [] };
@@ -211,24 +229,16 @@ async function main(): Promise<void> {
   await setup.create(bare, PAYLOAD);
   // One unmeasured round each: the JIT and the server's caches warm for both.
   for (const b of builds) {
-    if (only !== 'treeCache') await watchesRound(await zktsSession(b, cs), `${base}/w`, W);
+    if (only !== 'treeCache') await watchRow(b.id, zktsClients.get(b.id)!);
     if (only !== 'watches') await cacheRound(b, cs, tree, bare, 50);
   }
   for (let r = 0; r < rounds; r++) {
     for (const b of r % 2 === 0 ? builds : [...builds].reverse()) {
       const line: string[] = [`round ${r} ${b.id}`];
       if (only !== 'treeCache') {
-        const ms = await watchesRound(await zktsSession(b, cs), `${base}/w`, W);
-        watchMs[b.id]!.push(ms);
-        watchHeap[b.id]!.push(heapPerWatch[heapPerWatch.length - 1]!);
-        line.push(`watches ${ms.toFixed(0)} ms ${heapPerWatch[heapPerWatch.length - 1]!.toFixed(0)} B/watch`);
+        line.push(await watchRow(b.id, zktsClients.get(b.id)!));
         // node-zookeeper-client after each build in turn: the peer's figure from the same minutes.
-        if (peer) {
-          const other = await watchesRound(await nzcSession(cs), `${base}/w`, W);
-          watchMs['nzc']!.push(other);
-          watchHeap['nzc']!.push(heapPerWatch[heapPerWatch.length - 1]!);
-          line.push(`nzc ${other.toFixed(0)} ms ${heapPerWatch[heapPerWatch.length - 1]!.toFixed(0)} B/watch`);
-        }
+        if (peer) line.push(await watchRow('nzc', nzc));
       }
       if (only !== 'watches') {
         gcs.length = 0;
@@ -256,7 +266,7 @@ async function main(): Promise<void> {
   for (const id of ['A', 'B', 'nzc']) {
     if (watchMs[id]!.length === 0 && id === 'nzc') continue;
     const parts = [`${id}:`];
-    if (only !== 'treeCache') parts.push(`watches median ${median(watchMs[id]!).toFixed(0)} ms (${range(watchMs[id]!)}), heap ${median(watchHeap[id]!).toFixed(0)} B/watch (${range(watchHeap[id]!)})`);
+    if (only !== 'treeCache') parts.push(`watches median ${median(watchMs[id]!).toFixed(0)} ms (${range(watchMs[id]!)}), set ${median(setMs[id]!).toFixed(0)} ms (${range(setMs[id]!)}), heap ${median(watchHeap[id]!).toFixed(0)} B/watch (${range(watchHeap[id]!)}), CPU ${median(cpuPerWatch[id]!).toFixed(1)} µs/watch (${Math.min(...cpuPerWatch[id]!).toFixed(1)}–${Math.max(...cpuPerWatch[id]!).toFixed(1)})`);
     if (only !== 'watches' && id !== 'nzc') parts.push(`cache p50 median ${median(p50[id]!).toFixed(0)} µs (${range(p50[id]!)}), p99 median ${median(p99[id]!).toFixed(0)} µs (${range(p99[id]!)}); floor p99 median ${median(floor99[id]!).toFixed(0)} µs (${range(floor99[id]!)})`);
     console.log(parts.join('  '));
   }
