@@ -31,13 +31,16 @@ export function checkAclProvider(value: unknown): void {
   }
 }
 
+/** Without a provider every client gives the same answer: one function for all of them, not one each. */
+const openAcl: AclFor = () => Acls.openUnsafe();
+
 /**
  * The resolver a client keeps: world:anyone ALL without a provider (ZooKeeper's and Curator's default), else
  * the provider's answer for the path, its default when that answer is undefined. Each call returns a fresh
  * array, so a caller mutating it changes nothing for the next create.
  */
 export function aclResolver(provider: AclProvider | undefined): AclFor {
-  if (provider === undefined) return () => Acls.openUnsafe();
+  if (provider === undefined) return openAcl;
   const fallback = provider.default.map((a) => ({ perms: a.perms, id: { scheme: a.id.scheme, id: a.id.id } }));
   const copy = (acl: readonly ACL[]): ACL[] => acl.map((a) => ({ perms: a.perms, id: { ...a.id } }));
   return (path) => {
