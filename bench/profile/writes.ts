@@ -7,7 +7,8 @@
 // per-round ratios B / A. The raw socket (bench/clients/raw.ts) takes its turn at create+delete too:
 // the most one connection gets from this server.
 //
-//   node bench/.build/profile/writes.js [rounds=9] [pairs=4000] [cycles=300] [only=cd|mutex] [noraw]
+//   node bench/.build/profile/writes.js [rounds=9] [pairs=4000] [cycles=300] [only=cd|mutex] [noraw] [--fake]
+//   --fake: against an in-process stand-in that answers at once (fake-zk.ts): the clients' own CPU, little noise
 //   ZKTS_A=…/protocol/dist/index.js RECIPES_A=…/recipes/dist/index.js (default: /work/wt/base's builds)
 //   ZKTS_B=… RECIPES_B=… (default: the builds this program resolves, i.e. this checkout's dist/)
 //   ZKTS_SERVER=host:port uses a running server (bench/profile/server.ts), else one is started here.
@@ -20,6 +21,7 @@ import * as shippedProtocol from '@zkts/protocol';
 import * as shippedRecipes from '@zkts/recipes';
 
 import { client as raw } from '../clients/raw.js';
+import { fakeZooKeeper } from './fake-zk.js';
 import { benchServer } from '../harness/server.js';
 import { pipeline } from '../harness/measure.js';
 import type { BenchSession, Done } from '../harness/session.js';
@@ -139,7 +141,9 @@ async function main(): Promise<void> {
   const protoB = await load<Protocol>(process.env.ZKTS_B, shippedProtocol);
   const recipesB = await load<Recipes>(process.env.RECIPES_B, shippedRecipes);
 
-  const server = await benchServer();
+  // --fake: an in-process stand-in that answers at once (fake-zk.ts), so the figures are the clients' own work.
+  const fake = args.includes('--fake') ? await fakeZooKeeper() : undefined;
+  const server = fake === undefined ? await benchServer() : { connectString: fake.connectString, stop: () => Promise.resolve(fake.close()) };
   const cs = server.connectString;
   const sides: Side[] = [];
   for (const [id, proto, recipes] of [['A', protoA, recipesA], ['B', protoB, recipesB]] as const) {
@@ -201,9 +205,11 @@ async function main(): Promise<void> {
     }
   }
   for (const side of sides) await side.session.close();
-  const cleanup = await protoB.connect(cs, { sessionTimeout: 30_000 });
-  await cleanup.removeRecursive(root).catch(() => undefined);
-  await cleanup.close();
+  if (fake === undefined) {
+    const cleanup = await protoB.connect(cs, { sessionTimeout: 30_000 });
+    await cleanup.removeRecursive(root).catch(() => undefined);
+    await cleanup.close();
+  }
   await server.stop();
 }
 

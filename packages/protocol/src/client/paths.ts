@@ -14,18 +14,28 @@ function isForbiddenChar(c: number): boolean {
   );
 }
 
-function reason(path: string): string | null {
-  if (path.length === 0) return 'path must not be empty';
-  if (path.charCodeAt(0) !== 0x2f) return 'path must start with /';
-  if (path.length === 1) return null;
-  if (path.endsWith('/')) return 'path must not end with /';
-  for (let i = 1; i < path.length; i++) {
-    const c = path.charCodeAt(i);
-    const prev = path.charCodeAt(i - 1);
-    const segmentEnds = i + 1 === path.length || path.charCodeAt(i + 1) === 0x2f;
+/** The UTF-16 unit at `i`, the sequential counter's first digit ('1') just past the end. */
+function codeAt(path: string, i: number): number {
+  return i < path.length ? path.charCodeAt(i) : 0x31;
+}
+
+/**
+ * Why `path` is not a valid ZooKeeper path, or null. `sequential`: checked as the server will see it, with a
+ * counter after it (as PathUtils does), without building that string: index `path.length` reads as '1'.
+ */
+function reason(path: string, sequential: boolean): string | null {
+  const n = path.length + (sequential ? 1 : 0);
+  if (n === 0) return 'path must not be empty';
+  if (codeAt(path, 0) !== 0x2f) return 'path must start with /';
+  if (n === 1) return null;
+  if (codeAt(path, n - 1) === 0x2f) return 'path must not end with /';
+  for (let i = 1; i < n; i++) {
+    const c = codeAt(path, i);
+    const prev = codeAt(path, i - 1);
+    const segmentEnds = i + 1 === n || codeAt(path, i + 1) === 0x2f;
     if (c === 0) return `null character at index ${i}`;
     if (c === 0x2f && prev === 0x2f) return `empty segment at index ${i}`;
-    if (c === 0x2e && prev === 0x2e && path.charCodeAt(i - 2) === 0x2f && segmentEnds) {
+    if (c === 0x2e && prev === 0x2e && i >= 2 && codeAt(path, i - 2) === 0x2f && segmentEnds) {
       return `relative segment '..' at index ${i - 1}`;
     }
     if (c === 0x2e && prev === 0x2f && segmentEnds) return `relative segment '.' at index ${i}`;
@@ -41,8 +51,13 @@ export function validatePath(path: string, options: { sequential?: boolean } = {
   if (options.sequential !== undefined && typeof options.sequential !== 'boolean') {
     throw new InvalidArgumentError('sequential', `sequential must be true or false, got ${describeValue(options.sequential)}`);
   }
-  // Like PathUtils: a sequential path is checked with the counter the server will append.
-  const why = reason(options.sequential === true ? `${path}1` : path);
+  checkPath(path, options.sequential === true);
+}
+
+/** validatePath for the client's own operations, which have no options object to check. */
+export function checkPath(path: string, sequential = false): void {
+  if (typeof path !== 'string') throw new InvalidArgumentError('path', `path must be a string, got ${describeValue(path)}`);
+  const why = reason(path, sequential);
   if (why !== null) throw new InvalidArgumentError('path', `${why}: ${JSON.stringify(path)}`);
 }
 
