@@ -29,6 +29,19 @@ describe('validatePath (PathUtils rules)', () => {
     expect(parentPath('/a')).toBe('/');
     expect(basename('/a/b')).toBe('b');
   });
+  it('joinPath keeps every non-empty segment of every part, one slash before each, whatever the slashes', () => {
+    // The definition: split every part on '/', drop the empty pieces, join what is left under the root.
+    const reference = (...parts: string[]): string => `/${parts.flatMap((p) => p.split('/')).filter((s) => s !== '').join('/')}`;
+    const pieces = ['', '/', '//', 'a', 'bc', '/a', 'a/', '/a/', 'a//b', '///x/y//', '.', '..', 'é/ü'];
+    let seed = 7;
+    const next = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    for (let round = 0; round < 2000; round++) {
+      const parts = Array.from({ length: next() % 4 }, () => Array.from({ length: 1 + (next() % 3) }, () => pieces[next() % pieces.length]).join(''));
+      expect(joinPath(...parts)).toBe(reference(...parts));
+    }
+    expect(joinPath()).toBe('/');
+    expect(joinPath('', '/')).toBe('/');
+  });
 });
 
 describe('connect strings', () => {
