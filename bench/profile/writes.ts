@@ -7,7 +7,7 @@
 // per-round ratios B / A. The raw socket (bench/clients/raw.ts) takes its turn at create+delete too:
 // the most one connection gets from this server.
 //
-//   node bench/.build/profile/writes.js [rounds=9] [pairs=4000] [cycles=300] [only=cd|mutex] [noraw] [--fake]
+//   node bench/.build/profile/writes.js [rounds=9] [pairs=4000] [cycles=300] [only=cd|mutex] [noraw] [--fake] [verbose]
 //   --fake: against an in-process stand-in that answers at once (fake-zk.ts): the clients' own CPU, little noise
 //   ZKTS_A=…/protocol/dist/index.js RECIPES_A=…/recipes/dist/index.js (default: /work/wt/base's builds)
 //   ZKTS_B=… RECIPES_B=… (default: the builds this program resolves, i.e. this checkout's dist/)
@@ -135,6 +135,7 @@ async function main(): Promise<void> {
   const cycles = num(2, 300);
   const only = args.find((a) => a.startsWith('only='))?.slice(5);
   const withRaw = !args.includes('noraw') && only !== 'mutex';
+  const verbose = args.includes('verbose');
 
   const protoA = await load<Protocol>(process.env.ZKTS_A ?? `${BASE}/packages/protocol/dist/index.js`, shippedProtocol);
   const recipesA = await load<Recipes>(process.env.RECIPES_A ?? `${BASE}/packages/recipes/dist/index.js`, shippedRecipes);
@@ -180,6 +181,7 @@ async function main(): Promise<void> {
         const bare = await timed(() => bareCycles(c, `${root}/${side.id}/bare`, cycles));
         record(side, 'bare cycles/s', cycles / bare.s);
         record(side, 'bare cpu µs/cycle', bare.cpuUs / cycles);
+        if (verbose) process.stderr.write(`round ${r} ${side.id}: ${(cycles / t.s).toFixed(0)} cycles/s, bare ${(cycles / bare.s).toFixed(0)}\n`);
       }
     }
   }
