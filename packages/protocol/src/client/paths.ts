@@ -31,6 +31,8 @@ function reason(path: string, sequential: boolean): string | null {
   if (codeAt(path, n - 1) === 0x2f) return 'path must not end with /';
   for (let i = 1; i < n; i++) {
     const c = codeAt(path, i);
+    // '0'…'~' (digits, letters, most punctuation) break no rule: only '/', '.', NUL and the forbidden ranges do.
+    if (c > 0x2f && c < 0x7f) continue;
     const prev = codeAt(path, i - 1);
     const segmentEnds = i + 1 === n || codeAt(path, i + 1) === 0x2f;
     if (c === 0) return `null character at index ${i}`;
