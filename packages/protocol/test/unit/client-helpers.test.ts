@@ -151,6 +151,34 @@ describe('WatchManager', () => {
     expect(m.size).toBe(0);
   });
 
+  it('keeps a path with one watcher and a path with several alike: holds, order, removal, session end', () => {
+    const log: string[] = [];
+    const m = new WatchManager();
+    const [a, b, c] = [mk('a', log), mk('b', log), mk('c', log)];
+    m.register('data', '/x', a);
+    expect([m.holds('data', '/x', a), m.holds('data', '/x', b), m.has('data', '/x')]).toEqual([true, false, true]);
+    m.register('data', '/x', b);
+    m.register('data', '/x', c);
+    expect(m.unregister('data', '/x', b)).toBe(false);
+    expect(m.unregister('data', '/x', b)).toBe(false);
+    // Back to one watcher, then a second again: registration order is the firing order.
+    expect(m.unregister('data', '/x', a)).toBe(false);
+    m.register('data', '/x', a);
+    expect([m.holds('data', '/x', c), m.holds('data', '/x', a), m.holds('data', '/x', b)]).toEqual([true, true, false]);
+    for (const w of m.materialize('dataChanged', '/x')) w.fire({ type: 'dataChanged', serverPath: '/x', zxid: 1n });
+    expect(log).toEqual(['c:dataChanged', 'a:dataChanged']);
+    expect(m.has('data', '/x')).toBe(false);
+    m.register('persistent', '/p', a);
+    m.register('persistent', '/q', b);
+    m.register('persistent', '/q', c);
+    expect(m.persistentWatchers().map((e) => `${e.serverPath}`)).toEqual(['/p', '/q', '/q']);
+    m.register('exist', '/y', a);
+    expect(m.counts()).toMatchObject({ exist: 1, persistent: 2 });
+    expect([...m.takeAll({ keepPersistent: true })]).toEqual([a]);
+    expect([...m.takeAll()]).toEqual([a, b, c]);
+    expect(m.size).toBe(0);
+  });
+
   it('splits SetWatches into batches under the limit, 105 only when persistent watches exist', () => {
     const paths = Array.from({ length: 10 }, (_, i) => `/${'p'.repeat(9)}${i}`);
     const batches = setWatchesBatches({ data: paths, exist: [], child: paths, persistent: [], persistentRecursive: ['/r'] }, 50);
