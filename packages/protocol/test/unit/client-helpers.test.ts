@@ -4,7 +4,7 @@ import { Acls, InvalidArgumentError, Perms, basename, digestId, joinPath, parent
 import { validateAcl } from '../../src/client/acl.js';
 import { Chroot } from '../../src/client/chroot.js';
 import { HostProvider } from '../../src/client/session/host-provider.js';
-import { XidCounter } from '../../src/client/session/connection.js';
+import { XidCounter } from '../../src/client/session/in-flight.js';
 import { canTransition, isTerminal } from '../../src/client/session/session-state.js';
 import { WatchManager, setWatchesBatches, type Watcher } from '../../src/client/watches/watch-manager.js';
 

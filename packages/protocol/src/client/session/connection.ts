@@ -19,6 +19,7 @@ import { KeeperCode } from '../../errors/codes.js';
 import type { RequestEntry } from '../request.js';
 import { requestRecord } from '../requests.js';
 import { describe, type Transport, type TransportHandlers } from './transport.js';
+import { InFlight, type XidCounter } from './in-flight.js';
 import { debug } from '../diagnostics.js';
 
 export type HandshakeResult = ConnectResponse & { readOnly: boolean | undefined };
@@ -221,7 +222,7 @@ export class Connection implements TransportHandlers {
   private queueFlushSoon(): void {
     if (this.flushQueued || this.blocked) return;
     this.flushQueued = true;
-    queueMicrotask(this.flushFn);
+    if (flushSoon.push(this) === 1) queueMicrotask(flushAllSoon);
   }
 
   /** Ends a hold: what is queued leaves on the next flush whatever is on the wire (pings, auth, resumes). */
@@ -359,56 +360,10 @@ function flushLater(conn: Connection): void {
   conn.flush();
 }
 
-/** The requests of one connection on the wire, oldest first, waiting for their replies. */
-class InFlight {
-  private items: (RequestEntry | undefined)[] = [];
-  private head = 0;
+/** Connections whose lone write leaves at the next microtask checkpoint: one list per process, not a closure each. */
+const flushSoon: Connection[] = [];
 
-  get size(): number {
-    return this.items.length - this.head;
-  }
-
-  push(entry: RequestEntry): void {
-    this.items.push(entry);
-  }
-
-  /**
-   * The request `header` answers, taken off the FIFO: the oldest, with the same xid. Anything else throws a
-   * ProtocolError (the connection's frame handler closes the connection with it).
-   */
-  take(header: ReplyHeader): RequestEntry {
-    const entry = this.items[this.head];
-    if (entry === undefined || entry.xid !== header.xid) {
-      throw new ProtocolError(
-        entry === undefined ? `reply with xid ${header.xid} but no request is pending` : `xid out of order: expected ${entry.xid}, got ${header.xid}`,
-      );
-    }
-    this.items[this.head] = undefined;
-    this.head++;
-    // Compact once the dead prefix dominates, so a long-lived connection does not grow without bound.
-    if (this.head > 1024 && this.head * 2 > this.items.length) {
-      this.items = this.items.slice(this.head);
-      this.head = 0;
-    }
-    return entry;
-  }
-
-  /** Empties the FIFO, returning what was in it (oldest first). */
-  drain(): RequestEntry[] {
-    const out = this.items.slice(this.head).filter((e): e is RequestEntry => e !== undefined);
-    this.items = [];
-    this.head = 0;
-    return out;
-  }
-}
-
-/** Normal xids: 1..2^31-1, wrapping to 1 (never 0 or negative: those are special or break server accounting). */
-export class XidCounter {
-  private next = 1;
-
-  take(): number {
-    const xid = this.next;
-    this.next = xid >= 0x7fffffff ? 1 : xid + 1;
-    return xid;
-  }
+function flushAllSoon(): void {
+  for (let i = 0; i < flushSoon.length; i++) (flushSoon[i] as Connection).flush();
+  flushSoon.length = 0;
 }

@@ -24,7 +24,8 @@ import { keptSessionOptions, type KeptSessionOptions, type SessionOptions } from
 import { SessionReport } from './session-report.js';
 import { AuthReplay } from './auth-replay.js';
 import { closeOnServer } from './close-session.js';
-import { Connection, XidCounter, type ConnectionEvents, type HandshakeResult } from './connection.js';
+import { Connection, type ConnectionEvents, type HandshakeResult } from './connection.js';
+import { XidCounter } from './in-flight.js';
 import { HostProvider, dropKind } from './host-provider.js';
 import { RequestQueue } from './request-queue.js';
 import { describe, Transport } from './transport.js';
