@@ -13,7 +13,7 @@ import { systemClock, type Clock } from './clock.js';
 import { Chroot } from './chroot.js';
 import { parseConnectString, type HostAddress } from './connect-string.js';
 import { validatePath } from './paths.js';
-import { watchUnreachable } from './first-connect.js';
+import { awaitConnect } from './first-connect.js';
 import { listenerErrors } from './logger.js';
 import { Dispatcher } from './dispatcher.js';
 import { ClientListeners, checkEventName, checkListener, type ClientEventListener, type ClientEvents } from './events.js';
@@ -145,19 +145,14 @@ export class ZkClient implements AsyncDisposable {
   async connect(options: CallOptions = {}): Promise<this> {
     checkCallOptions(options, 'zk.connect');
     const starts = this.session.state === 'idle';
-    const watch = starts && !this.waitForServer ? watchUnreachable(this.session, this.hosts) : null;
-    if (starts) this.session.start();
+    const hosts = starts && !this.waitForServer ? this.hosts : null;
     try {
-      const connected = this.connected({
-        timeout: options.timeout ?? this.requestedTimeout,
-        ...(options.signal === undefined ? {} : { signal: options.signal }),
+      await awaitConnect(this.session, options, options.timeout ?? this.requestedTimeout, this.clock, hosts, () => {
+        if (starts) this.session.start();
       });
-      await (watch === null ? connected : Promise.race([connected, watch.failed]));
     } catch (err) {
       await this.close();
       throw err;
-    } finally {
-      watch?.stop();
     }
     return this;
   }
