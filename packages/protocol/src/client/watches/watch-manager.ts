@@ -181,8 +181,9 @@ export class WatchManager {
   }
 
   get size(): number {
+    // for…in, not Object.values: every reconnect asks (watches.ts replayBatches), most sessions have no table.
     let n = 0;
-    for (const t of Object.values(this.tables)) n += t.size;
+    for (const kind in this.tables) n += this.tables[kind as OneShotKind | PersistentKind]?.size ?? 0;
     return n;
   }
 

@@ -152,6 +152,8 @@ export class ClientWatches {
 
   /** What to re-arm on a new connection. */
   replayBatches(): SetWatchesBatch[] {
+    // Most connects have nothing to re-set: no snapshot (five arrays, their iterators) for them.
+    if (this.table.size === 0) return [];
     return setWatchesBatches(this.table.snapshot());
   }
 
