@@ -5,7 +5,7 @@
 import { ConnectTimeoutError, type ConnectAttempt, type ZkError } from '../errors/errors.js';
 import { AsyncQueue } from './async-queue.js';
 import { CancelScope } from './cancel.js';
-import type { Clock, ClockTimer } from './clock.js';
+import type { Clock } from './clock.js';
 import { isConnected, isTerminal } from './session/session-state.js';
 import type { CallOptions, SessionState, StateChange } from './types.js';
 
@@ -56,7 +56,13 @@ export function waitConnected(session: ObservableSession, options: CallOptions, 
  */
 function waitTimed(session: ObservableSession, timeout: number, clock: Clock): Promise<void> {
   return new Promise<void>((resolve, reject) => {
-    let timer: ClockTimer | undefined;
+    const timer =
+      timeout > 0
+        ? clock.setTimeout(() => {
+            unsubscribe();
+            reject(new ConnectTimeoutError(timeout, session.connectFailures()));
+          }, timeout)
+        : undefined;
     const unsubscribe = session.onStateChange((change) => {
       if (isConnected(change.state)) resolve();
       else if (isTerminal(change.state)) reject(change.error ?? session.terminalError());
@@ -64,11 +70,6 @@ function waitTimed(session: ObservableSession, timeout: number, clock: Clock): P
       unsubscribe();
       if (timer !== undefined) clock.clearTimeout(timer);
     });
-    if (timeout <= 0) return;
-    timer = clock.setTimeout(() => {
-      unsubscribe();
-      reject(new ConnectTimeoutError(timeout, session.connectFailures()));
-    }, timeout);
   });
 }
 
