@@ -8,7 +8,7 @@
 //
 //   PROFILE=connect|idle  writes a CPU profile (.cpuprofile) of every round's connect phase or idle window
 //   ZKTS_A=/work/wt/base/packages/protocol/dist/index.js ZKTS_B=packages/protocol/dist/index.js \
-//   ZKTS_SERVER=host:port node bench/.build/profile/idle-cpu.js [rounds=5] [sessions=1000] [timeoutMs=3000] [idleMs=4000] [raw]
+//   ZKTS_SERVER=host:port node bench/.build/profile/idle-cpu.js [rounds=5] [sessions=1000] [timeoutMs=3000] [idleMs=4000] [nzk] [native] [raw]
 //
 // Compiled with the bench's child (bench/tsconfig.child.json) and run on plain node, like the bench children.
 import { connect as netConnect } from 'node:net';
@@ -20,6 +20,8 @@ import { Session as Inspector } from 'node:inspector/promises';
 
 import type * as shipped from '@zkts/protocol';
 
+import { client as nzk } from '../clients/nzk.js';
+import type { BenchClient } from '../harness/session.js';
 import { measure, pipeline, sleep } from '../harness/measure.js';
 import { benchServer } from '../harness/server.js';
 
@@ -39,6 +41,11 @@ function zkts(mod: Protocol, id: string): Holder {
       return { close: async () => { await c.close(); } };
     },
   };
+}
+
+/** A peer through its bench adapter (bench/clients/), the same code the sessions1k row runs. */
+function peer(c: BenchClient): Holder {
+  return { id: c.id, open: (cs, timeoutMs) => c.connect(cs, { sessionTimeout: timeoutMs }) };
 }
 
 /** The least a Node client can do per ping: a bare socket, a frame made once, one timer per session. */
@@ -165,6 +172,9 @@ const a = process.env['ZKTS_A'];
 const b = process.env['ZKTS_B'];
 if (a) holders.push(await load(a, 'A'));
 if (b) holders.push(await load(b, 'B'));
+if (process.argv.includes('nzk')) holders.push(peer(nzk));
+// Loaded only when asked for: the addon may not be built.
+if (process.argv.includes('native')) holders.push(peer((await import('../clients/native.js')).client));
 if (process.argv.includes('raw')) holders.push(raw());
 if (holders.length === 0) throw new Error('set ZKTS_A and/or ZKTS_B (a build of @zkts/protocol: its dist/index.js), or pass raw');
 const server = await benchServer();
