@@ -117,7 +117,6 @@ export class Connection implements TransportHandlers {
   /** `resuming`: the session had a connection before (not a first connect, even with a given session id). */
   sendConnect(request: ConnectRequest, readOnly: boolean, resuming = false): void {
     const w = this.writer;
-    this.pingOnly = false;
     w.beginFrame();
     writeConnectRequest(w, request, readOnly);
     this.askedSession = resuming ? request.sessionId : 0n;
