@@ -9,7 +9,7 @@
  * Each is due at an exact time on the injected Clock (read timeout and ping share one timer per connection).
  * The connection's `lastHeard`/`lastSent` move on every frame, but timers are not re-armed per frame (that would
  * cost the hot path a clear and a set per reply): a timer that fires early finds the deadline moved and re-arms
- * itself for the new one. So with a manual
+ * itself for the new one. The one exception is a ping's answer, at most once per interval (see pingAnswered). So with a manual
  * clock, a test sees each event at exactly the time the rules above give.
  */
 import type { Clock, ClockTimer } from '../clock.js';
