@@ -1,8 +1,9 @@
 // Curator's side of the cache rows: CuratorCache (curator-recipes 5.4, Debian's jars) on the same tree as zkts
-// and kazoo. Usage: java -cp <jars>:<classes> CacheBench <connectString> <tree> dirs=… leaves=… events=…
+// and kazoo. Usage: java -cp <jars>:<classes> CacheBench <connectString> <tree> dirs=… leaves=… events=… [warmEvents=…]
 // Measures, after a warm-up load of <tree>/warm: the load of <tree>/main (start → initialized), the heap another
 // cache of it adds per node (heap used after two System.gc(), before and after; median of three), and the time
-// from a setData by another session (ZooKeeper's own client) to the cache's change event. Prints one JSON line {"ok":true,"metrics":{…}}.
+// from a setData by another session (ZooKeeper's own client) to the cache's change event (after warmEvents
+// unmeasured ones, as on the zkts and kazoo sides). Prints one JSON line {"ok":true,"metrics":{…}}.
 
 import java.lang.management.ManagementFactory;
 import java.util.Arrays;
@@ -90,18 +91,20 @@ public final class CacheBench {
                 if (latch != null && node.getPath().equals(waitingPath.get())) latch.countDown();
             }).build());
             int events = p.get("events"), dirs = p.get("dirs"), leaves = p.get("leaves");
+            int warmEvents = p.getOrDefault("warmEvents", 0);
             byte[] payload = new byte[100];
             Arrays.fill(payload, (byte) 0x61);
             double[] lat = new double[events];
-            for (int i = 0; i < events; i++) {
-                String path = tree + "/main/d" + (i % dirs) + "/n" + ((i * 7) % leaves);
+            for (int k = 0; k < warmEvents + events; k++) {
+                int i = k - warmEvents;
+                String path = tree + "/main/d" + (k % dirs) + "/n" + ((k * 7) % leaves);
                 CountDownLatch latch = new CountDownLatch(1);
                 waitingPath.set(path);
                 waiting.set(latch);
                 long s = System.nanoTime();
                 remote.setData(path, payload, -1);
                 if (!latch.await(30, TimeUnit.SECONDS)) throw new IllegalStateException("no event for " + path);
-                lat[i] = (System.nanoTime() - s) / 1e3;
+                if (i >= 0) lat[i] = (System.nanoTime() - s) / 1e3;
             }
             cache.close();
             Arrays.sort(lat);

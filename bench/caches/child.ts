@@ -1,7 +1,7 @@
 // zkts's side of the cache rows, one process per pass (`node --expose-gc bench/.build/caches/child.js <connect>
 // <tree> <params-json>`): a warm-up load of a small tree, then the measured TreeCache load of the whole tree,
 // the settled heap another cache of it adds per node (median of three), and the time from a setData by another
-// session to the cache's event.
+// session to the cache's event (after `warmEvents` unmeasured ones).
 // Prints one JSON line `{"ok":true,"metrics":{…}}` last.
 import { performance } from 'node:perf_hooks';
 
@@ -56,14 +56,17 @@ async function main(): Promise<void> {
       if (e.type === 'changed' && waiting !== undefined && e.path === waiting.path) waiting.resolve();
     });
     const leaves = params.leaves;
+    const warmEvents = params.warmEvents;
     const lat = new Float64Array(params.events);
-    for (let i = 0; i < params.events; i++) {
-      const path = `${tree}/main/d${i % params.dirs}/n${(i * 7) % leaves}`;
+    // The first warmEvents round trips are the event path's warm-up (params.ts), the rest are measured.
+    for (let k = 0; k < warmEvents + params.events; k++) {
+      const i = k - warmEvents;
+      const path = `${tree}/main/d${k % params.dirs}/n${(k * 7) % leaves}`;
       const seen = new Promise<void>((resolve) => (waiting = { path, resolve }));
       const t = performance.now();
       await remote.setData(path, PAYLOAD);
       await seen;
-      lat[i] = (performance.now() - t) * 1000;
+      if (i >= 0) lat[i] = (performance.now() - t) * 1000;
     }
     await cache.close();
     const metrics = { nodes, loadMs, heapPerNode, ...summarize(lat) };

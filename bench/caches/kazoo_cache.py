@@ -1,8 +1,9 @@
 # kazoo's side of the cache rows: kazoo.recipe.cache.TreeCache (Debian's python3-kazoo) on the same tree as zkts
-# and Curator. Usage: /usr/bin/python3 kazoo_cache.py <connectString> <tree> <dirs> <leaves> <events>
+# and Curator. Usage: /usr/bin/python3 kazoo_cache.py <connectString> <tree> <dirs> <leaves> <events> [<warmEvents>]
 # Measures, after a warm-up load of <tree>/warm: the load of <tree>/main (start -> INITIALIZED), the memory it
 # added per node (a second load of the same tree under tracemalloc, since tracing slows the first), and the time
-# from a set() by another session to the cache's NODE_UPDATED event. Prints one JSON line {"ok":true,...}.
+# from a set() by another session to the cache's NODE_UPDATED event (after <warmEvents> unmeasured ones, as on the
+# zkts and Curator sides). Prints one JSON line {"ok":true,...}.
 import json
 import sys
 import threading
@@ -42,6 +43,7 @@ def count(cache, path):
 
 def main():
     connect, tree, dirs, leaves, events = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+    warm_events = int(sys.argv[6]) if len(sys.argv) > 6 else 0
     client = KazooClient(hosts=connect, timeout=30)
     remote = KazooClient(hosts=connect, timeout=30)
     client.start(20)
@@ -65,8 +67,9 @@ def main():
         cache.listen(on_change)
         payload = b'a' * 100
         lat = []
-        for i in range(events):
-            path = '%s/main/d%d/n%d' % (tree, i % dirs, (i * 7) % leaves)
+        for k in range(warm_events + events):
+            i = k - warm_events
+            path = '%s/main/d%d/n%d' % (tree, k % dirs, (k * 7) % leaves)
             latch = threading.Event()
             waiting.clear()
             waiting[path] = latch
@@ -74,7 +77,8 @@ def main():
             remote.set(path, payload)
             if not latch.wait(30):
                 raise RuntimeError('no event for ' + path)
-            lat.append((time.perf_counter() - s) * 1e6)
+            if i >= 0:
+                lat.append((time.perf_counter() - s) * 1e6)
         cache.close()
 
         tracemalloc.start()

@@ -116,14 +116,14 @@ function prepareRunners(wanted: readonly CacheClientId[]): { runners: Partial<Re
         const cp = `${JARS.join(':')}:${classes}`;
         // The same fixed heap as the harness's JVMs: GC behaviour comparable from run to run.
         runners.curator = (cs, tree, p) =>
-          runProcess('java', ['-Xms512m', '-Xmx1g', '-cp', cp, 'CacheBench', cs, tree, `dirs=${p.dirs}`, `leaves=${p.leaves}`, `events=${p.events}`]);
+          runProcess('java', ['-Xms512m', '-Xmx1g', '-cp', cp, 'CacheBench', cs, tree, `dirs=${p.dirs}`, `leaves=${p.leaves}`, `events=${p.events}`, `warmEvents=${p.warmEvents}`]);
       }
     }
   }
   if (wanted.includes('kazoo')) {
     const probe = spawnSync(PYTHON, ['-c', 'import kazoo.recipe.cache'], { encoding: 'utf8' });
     if (probe.status !== 0) skipped.push(`kazoo: ${PYTHON} cannot import kazoo (apt-get install python3-kazoo; scripts/setup.sh does)`);
-    else runners.kazoo = (cs, tree, p) => runProcess(PYTHON, [join(here, 'kazoo_cache.py'), cs, tree, String(p.dirs), String(p.leaves), String(p.events)]);
+    else runners.kazoo = (cs, tree, p) => runProcess(PYTHON, [join(here, 'kazoo_cache.py'), cs, tree, String(p.dirs), String(p.leaves), String(p.events), String(p.warmEvents)]);
   }
   return { runners, skipped, dispose: () => classes !== undefined && rmSync(classes, { recursive: true, force: true }) };
 }

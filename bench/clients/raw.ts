@@ -1,15 +1,18 @@
-// The server's ceiling for one connection, not a client anyone would use: a bare socket that sends getData frames
-// encoded once up front (only the xid is patched), one write per tick, and reads replies by their length prefix
-// without decoding them. No client can do less work per request, so what it reaches is what ZooKeeper serves
-// one session on this machine; a real client's pipelined figure is read against it.
+// The server's ceiling for one connection, not a client anyone would use: a bare socket that sends frames
+// encoded once up front (only the xid and the path's last segment are patched), one write per tick, and reads
+// replies by their length prefix without decoding them (only the error code is looked at). No client can do
+// less work per request, so what it reaches is what ZooKeeper serves one session on this machine; a real
+// client's pipelined figure is read against it.
 //
-// Only what the get workloads need is here: handshake, create (for set-up), getData and closeSession.
+// Only what the get and create+delete workloads need is here: handshake, create (plain `create`, opcode 1, whose
+// reply is the path alone: the least a server answers a create with), delete, getData and closeSession.
 import { connect as netConnect } from 'node:net';
 import type { Socket } from 'node:net';
 
 import type { BenchClient, BenchSession, Done } from '../harness/session.js';
 
 const OP_CREATE = 1;
+const OP_DELETE = 2;
 const OP_GET_DATA = 4;
 const OP_CLOSE_SESSION = -11;
 
@@ -59,6 +62,44 @@ function createRequest(xid: number, path: string, data: Uint8Array): Uint8Array 
   });
 }
 
+function deleteRequest(xid: number, path: string): Uint8Array {
+  return frame(16 + path.length * 3, (v, bytes) => {
+    v.setInt32(4, xid);
+    v.setInt32(8, OP_DELETE);
+    const at = putString(v, bytes, 12, path);
+    v.setInt32(at, -1); // any version
+    return at + 4;
+  });
+}
+
+/**
+ * A request frame encoded once per (opcode, directory, path length): a new path of that shape is a copy with
+ * its xid and the bytes after the directory written in (paths here are ASCII: one byte per character).
+ */
+class Templates {
+  readonly #byKey = new Map<string, { bytes: Uint8Array; suffixAt: number }>();
+  readonly #encode: (path: string) => Uint8Array;
+
+  constructor(encode: (path: string) => Uint8Array) {
+    this.#encode = encode;
+  }
+
+  frame(path: string, xid: number): Uint8Array {
+    const slash = path.lastIndexOf('/') + 1;
+    const key = `${path.length}${path.slice(0, slash)}`;
+    let t = this.#byKey.get(key);
+    if (!t) {
+      // The path string starts after length, xid, type and the string's own length.
+      t = { bytes: this.#encode(path), suffixAt: 16 + slash };
+      this.#byKey.set(key, t);
+    }
+    const out = t.bytes.slice();
+    new DataView(out.buffer).setInt32(4, xid);
+    for (let i = slash; i < path.length; i++) out[t.suffixAt + i - slash] = path.charCodeAt(i);
+    return out;
+  }
+}
+
 function getDataRequest(path: string): Uint8Array {
   return frame(16 + path.length * 3, (v, bytes) => {
     v.setInt32(8, OP_GET_DATA);
@@ -66,6 +107,15 @@ function getDataRequest(path: string): Uint8Array {
     v.setUint8(at, 0);
     return at + 1;
   });
+}
+
+/** The create workloads' payload (workloads.ts PAYLOAD): 100 bytes of 'a'. */
+const CREATE_DATA = new Uint8Array(100).fill(0x61);
+
+function sameAsCreateData(data: Uint8Array): boolean {
+  if (data.byteLength !== CREATE_DATA.byteLength) return false;
+  for (let i = 0; i < data.byteLength; i++) if (data[i] !== 0x61) return false;
+  return true;
 }
 
 class RawSession implements BenchSession {
@@ -78,6 +128,9 @@ class RawSession implements BenchSession {
   #outBytes = 0;
   #flushQueued = false;
   #templates = new Map<string, Uint8Array>();
+  #templateData: Uint8Array | undefined;
+  readonly #creates = new Templates((path) => createRequest(0, path, CREATE_DATA));
+  readonly #deletes = new Templates((path) => deleteRequest(0, path));
   #pending = new Uint8Array(0);
   #handshake: ((error: Error | null) => void) | undefined;
 
@@ -177,31 +230,40 @@ class RawSession implements BenchSession {
   }
 
   create(path: string, data: Uint8Array, done: Done): void {
-    this.#send(createRequest(this.#xid++, path, data), done);
+    // The workloads' payload (100 bytes of 'a', one shared array: checked once) is the template's; anything
+    // else (the set-up nodes' empty data) is encoded in full.
+    if (data !== this.#templateData) {
+      if (!sameAsCreateData(data)) {
+        this.#send(createRequest(this.#xid++, path, data), done);
+        return;
+      }
+      this.#templateData = data;
+    }
+    this.#send(this.#creates.frame(path, this.#xid++), done);
+  }
+
+  delete(path: string, done: Done): void {
+    this.#send(this.#deletes.frame(path, this.#xid++), done);
   }
 
   getDataWatch(): void {
-    throw new Error('the raw ceiling client only does getData');
+    throw new Error('the raw ceiling client only does getData, create and delete');
   }
 
   setData(): void {
-    throw new Error('the raw ceiling client only does getData');
-  }
-
-  delete(): void {
-    throw new Error('the raw ceiling client only does getData');
+    throw new Error('the raw ceiling client only does getData, create and delete');
   }
 
   getDataBytes(): void {
-    throw new Error('the raw ceiling client only does getData');
+    throw new Error('the raw ceiling client only does getData, create and delete');
   }
 
   getChildrenList(): void {
-    throw new Error('the raw ceiling client only does getData');
+    throw new Error('the raw ceiling client only does getData, create and delete');
   }
 
   countChildren(): Promise<number> {
-    return Promise.reject(new Error('the raw ceiling client only does getData'));
+    return Promise.reject(new Error('the raw ceiling client only does getData, create and delete'));
   }
 
   async close(): Promise<void> {

@@ -75,8 +75,8 @@ export const NODE_CLIENTS: { id: ClientId; workloads: readonly WorkloadName[] }[
   { id: 'zkts', workloads: [...DATA_WORKLOADS, ...TRACING_WORKLOADS, ...LOCK_WORKLOADS, ...SCALE_WORKLOADS] },
   { id: 'nzk', workloads: [...DATA_WORKLOADS, ...LOCK_WORKLOADS, ...SCALE_WORKLOADS] },
   { id: 'native', workloads: [...DATA_WORKLOADS, ...SCALE_WORKLOADS] },
-  // Not a client: the most a single connection can get from this server (getData only).
-  { id: 'raw', workloads: ['getPipelined', 'getSequential'] },
+  // Not a client: the most a single connection can get from this server (getData, create and delete only).
+  { id: 'raw', workloads: ['getPipelined', 'getSequential', 'createDelete'] },
 ];
 
 /** The first host of a connect string (the proxy's upstream). */

@@ -31,13 +31,22 @@ export function checkAclProvider(value: unknown): void {
   }
 }
 
+/** The resolver of a client without a provider: the same ACL for every path (see OPEN_ACL). */
+export const openAclFor: AclFor = () => Acls.openUnsafe();
+
+/**
+ * What a create without `acl` sends when the client's resolver is `openAclFor`: one frozen, validated list
+ * shared by every such create (nothing but the encoder reads it), instead of a fresh one to check each time.
+ */
+export const OPEN_ACL: readonly ACL[] = Object.freeze(Acls.openUnsafe().map((a) => Object.freeze({ perms: a.perms, id: Object.freeze({ ...a.id }) })));
+
 /**
  * The resolver a client keeps: world:anyone ALL without a provider (ZooKeeper's and Curator's default), else
  * the provider's answer for the path, its default when that answer is undefined. Each call returns a fresh
  * array, so a caller mutating it changes nothing for the next create.
  */
 export function aclResolver(provider: AclProvider | undefined): AclFor {
-  if (provider === undefined) return () => Acls.openUnsafe();
+  if (provider === undefined) return openAclFor;
   const fallback = provider.default.map((a) => ({ perms: a.perms, id: { scheme: a.id.scheme, id: a.id.id } }));
   const copy = (acl: readonly ACL[]): ACL[] => acl.map((a) => ({ perms: a.perms, id: { ...a.id } }));
   return (path) => {

@@ -19,8 +19,12 @@ export type StepResult = 'done' | 'replaced';
 /** What the writes need of the client. */
 export interface WriteHost {
   connected(options: CallOptions): Promise<void>;
+}
+
+/** What the writes read of the session. */
+export interface WriteSession {
   /** No state will follow (closed, auth-failed, or expired without renewal). */
-  isOver(): boolean;
+  readonly isOver: boolean;
 }
 
 export const DEFAULT_MAX_ATTEMPTS = 50;
@@ -45,18 +49,22 @@ interface Job {
 const snapshot = (job: Job): PendingWrite => ({ kind: job.kind, path: job.path, attempts: job.attempts, since: job.since, lastError: job.lastError });
 
 export class BackgroundWrites {
-  private readonly jobs = new Set<Job>();
-  private readonly listeners = new Set<(event: BackgroundWriteEvent) => void>();
-  private readonly stop = new AbortController();
+  // Made on first use: most clients never run a background write, and a pool of thousands keeps none of these.
+  private jobs: Set<Job> | null = null;
+  private listeners: Set<(event: BackgroundWriteEvent) => void> | null = null;
+  private stopper: AbortController | null = null;
   private readonly host: WriteHost;
+  private readonly session: WriteSession;
   private readonly clock: Clock;
   private readonly maxAttempts: number;
   private readonly maxTime: number;
   private readonly report: (error: unknown) => void;
 
   /** `options`: the client's (its `backgroundWrites` bounds, and its `logger`, told of writes that did not finish). */
-  constructor(host: WriteHost, options: Pick<ClientOptions, 'backgroundWrites' | 'logger'>, clock: Clock, report: (error: unknown) => void) {
+  /** The client and its session themselves (no adapter object or closures per client). */
+  constructor(host: WriteHost, session: WriteSession, options: Pick<ClientOptions, 'backgroundWrites' | 'logger'>, clock: Clock, report: (error: unknown) => void) {
     this.host = host;
+    this.session = session;
     this.clock = clock;
     this.maxAttempts = options.backgroundWrites?.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
     this.maxTime = options.backgroundWrites?.maxTime ?? DEFAULT_MAX_TIME;
@@ -64,15 +72,20 @@ export class BackgroundWrites {
     logBackgroundWrites(this, options.logger);
   }
 
+  private get stop(): AbortController {
+    return (this.stopper ??= new AbortController());
+  }
+
   /** The writes not finished yet, oldest first. */
   get pending(): PendingWrite[] {
-    return [...this.jobs].map(snapshot);
+    return this.jobs === null ? [] : [...this.jobs].map(snapshot);
   }
 
   /** Calls `listener` on every event of every background write; returns the remover. */
   onEvent(listener: (event: BackgroundWriteEvent) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    const listeners = (this.listeners ??= new Set());
+    listeners.add(listener);
+    return () => listeners.delete(listener);
   }
 
   /**
@@ -83,7 +96,7 @@ export class BackgroundWrites {
   run(kind: BackgroundWriteKind, path: string, step: (attempt: number) => Promise<StepResult>): Promise<StepResult> {
     const job: Job = { kind, path, since: this.clock.now(), attempts: 0, lastError: undefined, gaveUp: false };
     if (this.stop.signal.aborted) return Promise.reject(new ClientClosedError(`the client is closed: ${kind} of ${path} not started`));
-    this.jobs.add(job);
+    (this.jobs ??= new Set()).add(job);
     this.emit({ ...snapshot(job), status: 'pending' });
     const done = this.loop(job, step).then(
       (result) => {
@@ -91,7 +104,7 @@ export class BackgroundWrites {
         return result;
       },
       (error: unknown) => {
-        this.finish(job, this.stop.signal.aborted || this.host.isOver() ? 'cancelled' : job.gaveUp ? 'gave-up' : 'failed', error);
+        this.finish(job, this.stop.signal.aborted || this.session.isOver ? 'cancelled' : job.gaveUp ? 'gave-up' : 'failed', error);
         throw error;
       },
     );
@@ -120,7 +133,7 @@ export class BackgroundWrites {
         await this.host.connected({ signal, timeout: this.maxTime - elapsed });
       } catch (error) {
         if (signal.aborted) throw signal.reason;
-        if (this.host.isOver()) throw error;
+        if (this.session.isOver) throw error;
         if (error instanceof ZkError) job.lastError = error;
         continue; // an expiry with a new session to follow, or our own time limit: the checks above decide
       }
@@ -129,7 +142,7 @@ export class BackgroundWrites {
         return await step(job.attempts);
       } catch (error) {
         if (signal.aborted) throw signal.reason;
-        if (!retryable(error) || this.host.isOver()) throw error;
+        if (!retryable(error) || this.session.isOver) throw error;
         job.lastError = error as ZkError;
       }
       await sleep(backoff(job.attempts), { signal }, this.clock).catch(() => undefined);
@@ -137,13 +150,14 @@ export class BackgroundWrites {
   }
 
   private finish(job: Job, status: BackgroundWriteEvent['status'], error?: unknown): void {
-    this.jobs.delete(job);
+    this.jobs?.delete(job);
     const event: BackgroundWriteEvent = { ...snapshot(job), status };
     if (error instanceof ZkError) event.error = error;
     this.emit(event);
   }
 
   private emit(event: BackgroundWriteEvent): void {
+    if (this.listeners === null) return;
     for (const listener of [...this.listeners]) {
       try {
         listener(event);

@@ -63,8 +63,7 @@ export class ZkClient implements AsyncDisposable {
   /** Guaranteed deletes and protected-create clean-ups still being finished (background-writes.ts). */
   private readonly background: BackgroundWrites;
   private closing: Promise<CloseReport> | undefined;
-  /** Admin calls (reconfig), kept apart so nobody reconfigures an ensemble by accident. */
-  readonly admin: AdminCalls;
+  private adminCalls: AdminCalls | null = null;
 
   constructor(connectString: string, options: ClientOptions = {}) {
     const parsed = parseConnectString(connectString);
@@ -83,10 +82,12 @@ export class ZkClient implements AsyncDisposable {
     this.session = new Session(sessionOptions(parsed.hosts, options, { root, maxPacket, clock, dispatcher, sessionTimeout: this.requestedTimeout }));
     this.ops = new OpContext(this.session, { root, maxPacket, clock, dispatcher, requestTimeout: options.requestTimeout ?? 0, retry: options.retry, aclFor: aclResolver(options.aclProvider) });
     this.errorPolicy = options.recipeErrorPolicy;
-    this.background = new BackgroundWrites({ connected: (o) => this.connected(o), isOver: () => this.session.isOver }, options, this.clock, report);
-    this.admin = { reconfig: (o) => op.reconfig(this.ops, o) };
+    this.background = new BackgroundWrites(this, this.session, options, this.clock, report);
     if (options.trackEnsemble === true) this.stopTracking = trackEnsemble(this);
   }
+
+  /** Admin calls (reconfig), kept apart so nobody reconfigures an ensemble by accident. Made on first use. */
+  get admin(): AdminCalls { return (this.adminCalls ??= { reconfig: (o) => op.reconfig(this.ops, o) }); }
 
   // ---- session --------------------------------------------------------------------------------------
 

@@ -32,7 +32,8 @@ export class Dispatcher {
   private draining = false;
   private lastWasCompletion = false;
   private readonly onError: (error: unknown) => void;
-  private readonly drainFn = (): void => this.drain();
+  /** Made the first time a notification has to wait for the next turn (an idle session never does). */
+  private drainFn: (() => void) | null = null;
 
   constructor(onError: (error: unknown) => void) {
     this.onError = onError;
@@ -86,7 +87,7 @@ export class Dispatcher {
         // Let the continuations of the completions already released run first.
         this.lastWasCompletion = false;
         this.scheduled = true;
-        setImmediate(this.drainFn);
+        setImmediate((this.drainFn ??= (): void => this.drain()));
         return;
       }
       queue[this.head] = undefined as unknown as DispatchItem;

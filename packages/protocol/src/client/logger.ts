@@ -153,9 +153,15 @@ export function logBackgroundWrites(writes: { onEvent(listener: (event: Backgrou
  * error, since the application's own code failed.
  */
 export function listenerErrors(logger: Logger | undefined): (error: unknown) => void {
+  if (logger === undefined) return debugListenerError;
   return (error) => {
     const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
     debug('a listener threw: %s', text);
-    if (logger !== undefined) emit(logger, 'error', 'zkts: a listener threw', { error });
+    emit(logger, 'error', 'zkts: a listener threw', { error });
   };
+}
+
+/** Without a logger every client reports the same way: one function for all of them, not one each. */
+function debugListenerError(error: unknown): void {
+  debug('a listener threw: %s', error instanceof Error ? (error.stack ?? error.message) : String(error));
 }

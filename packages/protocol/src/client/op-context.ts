@@ -5,7 +5,7 @@
  * stats(), and traced on zkts:request when someone subscribes (request-trace.ts); each try of a retried read is
  * its own request.
  */
-import type { AclFor } from './acl-provider.js';
+import { openAclFor, type AclFor } from './acl-provider.js';
 import type { Chroot } from './chroot.js';
 import type { Clock } from './clock.js';
 import { requestChannel } from './diagnostics.js';
@@ -75,7 +75,9 @@ export class OpContext implements WatchRequestContext {
     // paths): a view's path gets the view's place under the client in front.
     const prefix = root.root.slice(this.root.root.length);
     const parentAcl = this.aclFor;
-    const aclFor: AclFor = (path) => parentAcl(path === '/' ? prefix : `${prefix}${path}`);
+    // Without a provider the ACL is the same whatever the path: the view keeps the shared resolver (a create can
+    // then use the shared list, operations.ts).
+    const aclFor: AclFor = parentAcl === openAclFor ? openAclFor : (path) => parentAcl(path === '/' ? prefix : `${prefix}${path}`);
     return new OpContext(this.session, { root, maxPacket, requestTimeout, retry, clock, dispatcher, prepare, stats, aclFor });
   }
 

@@ -13,7 +13,8 @@ import { CONFIG_NODE } from '../codec/records/config.js';
 import { validateAcl } from './acl.js';
 import type { OpContext } from './op-context.js';
 import { guaranteedDelete as deleteUntilDone, protectedCreate as createProtected, type BackgroundWrites, type IdempotentClient } from './idempotent.js';
-import { validatePath } from './paths.js';
+import { OPEN_ACL, openAclFor } from './acl-provider.js';
+import { checkPath } from './paths.js';
 import * as req from './requests.js';
 import { multi as multiSpec, multiRead as multiReadSpec, prepareMultiOp } from './requests-multi.js';
 import { mkdirp as mkdirpAll, removeRecursive as removeAll, type TreeClient } from './tree.js';
@@ -47,34 +48,36 @@ type WatchOption = ReturnType<ClientWatches['watcherFor']>;
 
 /** Validates `path` and puts it under the chroot. */
 function serverPath(ctx: OpContext, path: string, options?: { sequential?: boolean }): string {
-  validatePath(path, options);
+  checkPath(path, options?.sequential === true);
   return ctx.root.toServer(path);
+}
+
+/** The ACL of a create: its own (checked), else the client's for the path; the shared list when that is the same for every path. */
+function aclOf(ctx: OpContext, path: string, given: ACL[] | undefined): readonly ACL[] {
+  if (given === undefined && ctx.aclFor === openAclFor) return OPEN_ACL;
+  const acl = given === undefined ? ctx.aclFor(path) : given;
+  validateAcl(acl);
+  return acl;
 }
 
 export function create(ctx: OpContext, path: string, data: Data | null | undefined, options: CreateOptions): Promise<{ path: string; stat: Stat }> {
   try {
     checkCreateOptions(options, 'zk.create');
     const mode = checkCreateMode(options.mode, options.ttl);
-    const target = serverPath(ctx, path, { sequential: mode.sequential });
-    const acl = options.acl === undefined ? ctx.aclFor(path) : options.acl;
-    validateAcl(acl);
+    const target = serverPath(ctx, path, mode);
+    const acl = aclOf(ctx, path, options.acl);
     const bytes = toBytes(data, ctx.maxPacket);
-    return created(ctx, ctx.call(req.create(target, path, bytes, acl, mode), options));
+    return ctx.call(req.create(target, path, bytes, acl, mode, ctx.root), options);
   } catch (err) {
     return Promise.reject(err);
   }
-}
-
-async function created(ctx: OpContext, reply: Promise<{ path: string; stat: Stat }>): Promise<{ path: string; stat: Stat }> {
-  const result = await reply;
-  return { path: ctx.root.toClient(result.path), stat: result.stat };
 }
 
 /** create with `{ protected: true }` (idempotent.ts), through the client's public operations. */
 export function protectedCreate(ctx: OpContext, client: IdempotentClient, background: BackgroundWrites, path: string, data: Data | null | undefined, options: CreateOptions): Promise<{ path: string; stat: Stat }> {
   try {
     checkCreateOptions(options, 'zk.create');
-    serverPath(ctx, path, { sequential: checkCreateMode(options.mode, options.ttl).sequential });
+    serverPath(ctx, path, checkCreateMode(options.mode, options.ttl));
     return createProtected(client, background, path, data, options);
   } catch (err) {
     return Promise.reject(err);

@@ -14,18 +14,30 @@ function isForbiddenChar(c: number): boolean {
   );
 }
 
-function reason(path: string): string | null {
-  if (path.length === 0) return 'path must not be empty';
-  if (path.charCodeAt(0) !== 0x2f) return 'path must start with /';
-  if (path.length === 1) return null;
-  if (path.endsWith('/')) return 'path must not end with /';
-  for (let i = 1; i < path.length; i++) {
-    const c = path.charCodeAt(i);
-    const prev = path.charCodeAt(i - 1);
-    const segmentEnds = i + 1 === path.length || path.charCodeAt(i + 1) === 0x2f;
+/** The UTF-16 unit at `i`, the sequential counter's first digit ('1') just past the end. */
+function codeAt(path: string, i: number): number {
+  return i < path.length ? path.charCodeAt(i) : 0x31;
+}
+
+/**
+ * Why `path` is not a valid ZooKeeper path, or null. `sequential`: checked as the server will see it, with a
+ * counter after it (as PathUtils does), without building that string: index `path.length` reads as '1'.
+ */
+function reason(path: string, sequential: boolean): string | null {
+  const n = path.length + (sequential ? 1 : 0);
+  if (n === 0) return 'path must not be empty';
+  if (codeAt(path, 0) !== 0x2f) return 'path must start with /';
+  if (n === 1) return null;
+  if (codeAt(path, n - 1) === 0x2f) return 'path must not end with /';
+  for (let i = 1; i < n; i++) {
+    const c = codeAt(path, i);
+    // '0'…'~' (digits, letters, most punctuation) break no rule: only '/', '.', NUL and the forbidden ranges do.
+    if (c > 0x2f && c < 0x7f) continue;
+    const prev = codeAt(path, i - 1);
+    const segmentEnds = i + 1 === n || codeAt(path, i + 1) === 0x2f;
     if (c === 0) return `null character at index ${i}`;
     if (c === 0x2f && prev === 0x2f) return `empty segment at index ${i}`;
-    if (c === 0x2e && prev === 0x2e && path.charCodeAt(i - 2) === 0x2f && segmentEnds) {
+    if (c === 0x2e && prev === 0x2e && i >= 2 && codeAt(path, i - 2) === 0x2f && segmentEnds) {
       return `relative segment '..' at index ${i - 1}`;
     }
     if (c === 0x2e && prev === 0x2f && segmentEnds) return `relative segment '.' at index ${i}`;
@@ -41,8 +53,13 @@ export function validatePath(path: string, options: { sequential?: boolean } = {
   if (options.sequential !== undefined && typeof options.sequential !== 'boolean') {
     throw new InvalidArgumentError('sequential', `sequential must be true or false, got ${describeValue(options.sequential)}`);
   }
-  // Like PathUtils: a sequential path is checked with the counter the server will append.
-  const why = reason(options.sequential === true ? `${path}1` : path);
+  checkPath(path, options.sequential === true);
+}
+
+/** validatePath for the client's own operations, which have no options object to check. */
+export function checkPath(path: string, sequential = false): void {
+  if (typeof path !== 'string') throw new InvalidArgumentError('path', `path must be a string, got ${describeValue(path)}`);
+  const why = reason(path, sequential);
   if (why !== null) throw new InvalidArgumentError('path', `${why}: ${JSON.stringify(path)}`);
 }
 
@@ -52,12 +69,22 @@ function stringPath(p: unknown, where: string): void {
 
 /** Joins segments with single slashes: joinPath('/a', 'b/', '/c') === '/a/b/c'. */
 export function joinPath(...parts: string[]): string {
-  const segments: string[] = [];
-  for (const [i, part] of parts.entries()) {
+  // Every non-empty run between slashes, each after one '/': the recipes join a path per request, so this
+  // scans the parts once instead of splitting them into arrays.
+  let out = '';
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i];
     if (typeof part !== 'string') throw new InvalidArgumentError('parts', `joinPath part #${i} must be a string, got ${describeValue(part)}`);
-    for (const s of part.split('/')) if (s !== '') segments.push(s);
+    const n = part.length;
+    let start = 0;
+    while (start < n) {
+      let end = part.indexOf('/', start);
+      if (end < 0) end = n;
+      if (end > start) out += start === 0 && end === n ? `/${part}` : `/${part.slice(start, end)}`;
+      start = end + 1;
+    }
   }
-  return `/${segments.join('/')}`;
+  return out === '' ? '/' : out;
 }
 
 /** '/a/b' → '/a', '/a' → '/', '/' → '/'. */

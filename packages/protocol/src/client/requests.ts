@@ -14,11 +14,13 @@ import type { JuteReader } from '../codec/jute/reader.js';
 import type { JuteWriter } from '../codec/jute/writer.js';
 import type { ReplyHeader } from '../codec/records/headers.js';
 import { OpCode } from '../codec/records/constants.js';
-import type { GetDataRequest } from '../codec/records/node.js';
+import type { CreateRequest } from '../codec/records/create.js';
+import type { DeleteRequest, GetDataRequest } from '../codec/records/node.js';
 import { readACLs, readStrings, type ACL as WireACL } from '../codec/records/data.js';
 import { requestCodecFor, responseReaderFor, type RecordCodec, type RequestBody, type RequestOpCode, type ResponseBody } from '../codec/ops.js';
+import type { Chroot } from './chroot.js';
 import { copy, strings } from './reply-bytes.js';
-import { readClientStat } from './stat.js';
+import { readClientStat, readCreatedStat } from './stat.js';
 import type { RequestSpec } from './request.js';
 import type { CheckedMode } from './validation.js';
 import type { SetWatchesBatch } from './watches/watch-manager.js';
@@ -65,20 +67,80 @@ function toClientAcl(acl: WireACL[] | null): ACL[] {
   return (acl ?? []).map((a) => ({ perms: a.perms, id: { scheme: a.id.scheme ?? '', id: a.id.id ?? '' } }));
 }
 
-/** create2 / createContainer / createTTL: all answer Create2Response, so the path and Stat come back. */
-export function create(serverPath: string, path: string, data: Uint8Array | null, acl: ACL[], mode: CheckedMode): RequestSpec<{ path: string; stat: Stat }> {
-  const record = { path: serverPath, data, acl, flags: mode.flags };
-  const decode = (h: ReplyHeader, r: JuteReader): { path: string; stat: Stat } => {
+const CREATE_REQUEST = requestRecord(OpCode.create2);
+const DELETE_REQUEST = requestRecord(OpCode.delete);
+
+/**
+ * create2 and createContainer (both send CreateRequest and answer Create2Response, so the path and Stat come
+ * back), the writes a client issues most: like GetDataSpec, one object that is its own record, whose decode
+ * also takes the chroot off the created path (no wrapper promise per create).
+ */
+class CreateSpec implements RequestSpec<{ path: string; stat: Stat }>, CreateRequest {
+  readonly op: typeof OpCode.create2 | typeof OpCode.createContainer;
+  readonly path: string;
+  readonly data: Uint8Array | null;
+  readonly acl: WireACL[];
+  readonly flags: number;
+  private readonly callerPath: string;
+  private readonly root: Chroot;
+
+  constructor(op: typeof OpCode.create2 | typeof OpCode.createContainer, serverPath: string, callerPath: string, data: Uint8Array | null, acl: readonly ACL[], flags: number, root: Chroot) {
+    this.op = op;
+    this.path = serverPath;
+    this.data = data;
+    // Only the encoder reads it (a shared frozen list is passed as is).
+    this.acl = acl as WireACL[];
+    this.flags = flags;
+    this.callerPath = callerPath;
+    this.root = root;
+  }
+
+  write(w: JuteWriter): void {
+    CREATE_REQUEST.write(w, this);
+  }
+
+  decode(h: ReplyHeader, r: JuteReader): { path: string; stat: Stat } {
+    ok(h, this.callerPath);
+    const created = r.readString() ?? '';
+    return { path: this.root.toClient(created), stat: readCreatedStat(r) };
+  }
+}
+
+/** create2 / createContainer / createTTL: all answer Create2Response; the path comes back under `root`. */
+export function create(serverPath: string, path: string, data: Uint8Array | null, acl: readonly ACL[], mode: Readonly<CheckedMode>, root: Chroot): RequestSpec<{ path: string; stat: Stat }> {
+  if (mode.ttl === undefined) return new CreateSpec(mode.container ? OpCode.createContainer : OpCode.create2, serverPath, path, data, acl, mode.flags, root);
+  const record = { path: serverPath, data, acl: acl as WireACL[], flags: mode.flags, ttl: BigInt(mode.ttl) };
+  return spec(OpCode.createTTL, serverPath, record, (h, r) => {
     ok(h, path);
-    const created = r.readString();
-    return { path: created ?? '', stat: readClientStat(r) };
-  };
-  if (mode.ttl !== undefined) return spec(OpCode.createTTL, serverPath, { ...record, ttl: BigInt(mode.ttl) }, decode);
-  return spec(mode.container ? OpCode.createContainer : OpCode.create2, serverPath, record, decode);
+    const created = r.readString() ?? '';
+    return { path: root.toClient(created), stat: readCreatedStat(r) };
+  });
+}
+
+/** delete, the other half of a create-heavy workload: one object, its own record (see CreateSpec). */
+class DeleteSpec implements RequestSpec<void>, DeleteRequest {
+  readonly op = OpCode.delete;
+  readonly path: string;
+  readonly version: number;
+  private readonly callerPath: string;
+
+  constructor(serverPath: string, callerPath: string, version: number) {
+    this.path = serverPath;
+    this.version = version;
+    this.callerPath = callerPath;
+  }
+
+  write(w: JuteWriter): void {
+    DELETE_REQUEST.write(w, this);
+  }
+
+  decode(h: ReplyHeader): void {
+    ok(h, this.callerPath);
+  }
 }
 
 export function deleteNode(serverPath: string, path: string, version: number): RequestSpec<void> {
-  return spec(OpCode.delete, serverPath, { path: serverPath, version }, (h) => ok(h, path));
+  return new DeleteSpec(serverPath, path, version);
 }
 
 /** `register(found)` runs when the reply arrives: on OK (data watch) or NO_NODE (exist watch), like Java. */

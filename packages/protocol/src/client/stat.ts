@@ -5,7 +5,7 @@
  * all 64 bits, and a number would silently round them.
  */
 import type { JuteReader } from '../codec/jute/reader.js';
-import { longMemo } from '../codec/jute/reader.js';
+import { longMemo, type LongMemo } from '../codec/jute/reader.js';
 import type { Stat as WireStat } from '../codec/records/data.js';
 
 /**
@@ -85,6 +85,26 @@ const mzxidMemo = longMemo();
 const ownerMemo = longMemo();
 const pzxidMemo = longMemo();
 
+/**
+ * readLongMemo, but a long equal to `same`'s last one (a new node's mzxid and pzxid are its czxid) takes that
+ * bigint too: a created node's Stat then makes one bigint for its three zxids, not three. Only the create
+ * replies read this way: a re-read node's memos hit already, and getData need not pay the comparison.
+ */
+function readZxid(r: JuteReader, memo: LongMemo, same: LongMemo): bigint {
+  const b = r.bytes;
+  const at = r.offset;
+  if (at + 8 <= b.byteLength) {
+    const high = ((b[at] as number) << 24) | ((b[at + 1] as number) << 16) | ((b[at + 2] as number) << 8) | (b[at + 3] as number);
+    const low = ((b[at + 4] as number) << 24) | ((b[at + 5] as number) << 16) | ((b[at + 6] as number) << 8) | (b[at + 7] as number);
+    if ((high !== memo.high || low !== memo.low) && high === same.high && low === same.low) {
+      memo.high = high;
+      memo.low = low;
+      memo.value = same.value;
+    }
+  }
+  return r.readLongMemo(memo);
+}
+
 /** Reads a Stat record (68 bytes) as the client's Stat. Arguments are evaluated in order: wire order. */
 export function readClientStat(r: JuteReader): Stat {
   return new NodeStat(
@@ -99,6 +119,23 @@ export function readClientStat(r: JuteReader): Stat {
     r.readInt(),
     r.readInt(),
     r.readLongMemo(pzxidMemo),
+  );
+}
+
+/** readClientStat for a create's reply, whose three zxids are usually one (see readZxid). */
+export function readCreatedStat(r: JuteReader): Stat {
+  return new NodeStat(
+    r.readLongMemo(czxidMemo),
+    readZxid(r, mzxidMemo, czxidMemo),
+    r.readLongNumber(),
+    r.readLongNumber(),
+    r.readInt(),
+    r.readInt(),
+    r.readInt(),
+    r.readLongMemo(ownerMemo),
+    r.readInt(),
+    r.readInt(),
+    readZxid(r, pzxidMemo, czxidMemo),
   );
 }
 

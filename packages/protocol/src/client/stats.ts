@@ -36,13 +36,18 @@ const OP_SLOTS = 128;
 
 /** The request and failure counters of one client (Call and OpContext count; stats() reads). */
 export class RequestStats {
-  private readonly sent = new Float64Array(OP_SLOTS);
+  /**
+   * Made on the first request: 1 KiB outside the heap that a session which only pings (one of thousands in a
+   * pool) never needs.
+   */
+  private sent: Float64Array | null = null;
   /** Made on the first failure. */
   private byCode: Map<string, number> | null = null;
 
   request(op: number): void {
     const slot = op & (OP_SLOTS - 1);
-    this.sent[slot] = (this.sent[slot] as number) + 1;
+    const sent = (this.sent ??= new Float64Array(OP_SLOTS));
+    sent[slot] = (sent[slot] as number) + 1;
   }
 
   failed(error: unknown): void {
@@ -55,8 +60,10 @@ export class RequestStats {
   /** By operation name, in name order. */
   requests(): Record<string, number> {
     const counts = new Map<string, number>();
+    const sent = this.sent;
+    if (sent === null) return {};
     for (let op = 0; op < OP_SLOTS; op++) {
-      const n = this.sent[op] ?? 0;
+      const n = sent[op] ?? 0;
       if (n === 0) continue;
       const name = operationName(opName(op));
       counts.set(name, (counts.get(name) ?? 0) + n);

@@ -51,19 +51,25 @@ export interface CheckedMode {
   ttl: number | undefined;
 }
 
-export function checkCreateMode(mode: CreateMode | undefined, ttl: number | undefined): CheckedMode {
+/** The checked form of every mode without a TTL, made once: a create allocates none. */
+const FIXED_MODES: ReadonlyMap<string, Readonly<CheckedMode>> = new Map(
+  Object.entries(FLAGS)
+    .filter(([m]) => !m.endsWith('-ttl'))
+    .map(([m, flags]) => [m, Object.freeze({ flags, sequential: m.includes('sequential'), container: m === 'container', ttl: undefined })]),
+);
+
+export function checkCreateMode(mode: CreateMode | undefined, ttl: number | undefined): Readonly<CheckedMode> {
   const m = mode === undefined ? 'persistent' : mode;
   if (typeof m !== 'string' || !Object.hasOwn(FLAGS, m)) throw new InvalidArgumentError('mode', `unknown create mode ${describeValue(m)}`);
-  const flags = FLAGS[m];
-  const isTtl = m === 'persistent-ttl' || m === 'persistent-sequential-ttl';
-  if (isTtl) {
-    if (ttl === undefined || !Number.isInteger(ttl) || ttl <= 0 || ttl > MAX_TTL) {
-      throw new InvalidArgumentError('ttl', `mode ${m} needs an integer ttl in 1..${MAX_TTL} ms, got ${describeValue(ttl)}`);
-    }
-  } else if (ttl !== undefined) {
-    throw new InvalidArgumentError('ttl', `ttl is only allowed with a TTL mode, not ${m} (got ${describeValue(ttl)})`);
+  const fixed = FIXED_MODES.get(m);
+  if (fixed !== undefined) {
+    if (ttl !== undefined) throw new InvalidArgumentError('ttl', `ttl is only allowed with a TTL mode, not ${m} (got ${describeValue(ttl)})`);
+    return fixed;
   }
-  return { flags, sequential: m.includes('sequential'), container: m === 'container', ttl: isTtl ? ttl : undefined };
+  if (ttl === undefined || !Number.isInteger(ttl) || ttl <= 0 || ttl > MAX_TTL) {
+    throw new InvalidArgumentError('ttl', `mode ${m} needs an integer ttl in 1..${MAX_TTL} ms, got ${describeValue(ttl)}`);
+  }
+  return { flags: FLAGS[m], sequential: m.includes('sequential'), container: false, ttl };
 }
 
 /** Node's timers fire at once past this (a 32-bit signed count of ms), so no timeout may exceed it. */

@@ -1,7 +1,8 @@
 // One connection against a wire-level fake server: handshake fields, xid discipline and reply matching, hostile
 // input, reads into the reused buffer, and the write batching. The session around it is in
 // client-session.test.ts; the timers in client-timers.test.ts, on a manual clock.
-import { describe, expect, it } from 'vitest';
+import { Socket } from 'node:net';
+import { describe, expect, it, vi } from 'vitest';
 import { ConnectionLossError, ProtocolError, SessionExpiredError } from '../../src/index.js';
 import { EventType, OpCode } from '../../src/codec/records/constants.js';
 import { writeGetDataResponse, readGetDataRequest } from '../../src/codec/records/node.js';
@@ -184,6 +185,50 @@ describe('reads into a reused buffer', () => {
       expect(res.stat.version).toBe(xid);
       expect(res.stat.mzxid).toBe(BigInt(xid));
     });
+  });
+});
+
+describe('write batching', () => {
+  /** Counts the socket writes the client makes to `connectString`'s port (a spy: the writes still happen). */
+  function clientWrites(connectString: string): { count(): number; restore(): void } {
+    const port = Number(connectString.split(':').at(-1));
+    const spy = vi.spyOn(Socket.prototype, 'write');
+    return {
+      count: () => spy.mock.contexts.filter((sock) => (sock as Socket).remotePort === port).length,
+      restore: () => spy.mockRestore(),
+    };
+  }
+
+  it('a write alone on the connection shares its socket write with what the same code sends next', async () => {
+    const s = await fake();
+    const c = client(s.connectString);
+    await c.connect();
+    const writes = clientWrites(s.connectString);
+    try {
+      void c.create('/lock/_c_x-lock-', null, { mode: 'ephemeral-sequential' }).catch(() => undefined);
+      void c.getChildren('/lock').catch(() => undefined);
+      await eventually(() => s.last?.requests.length === 2);
+      expect(s.last?.requests.map((r) => r.type)).toEqual([OpCode.create2, OpCode.getChildren2]);
+      expect(writes.count()).toBe(1);
+    } finally {
+      writes.restore();
+    }
+  });
+
+  it('a read alone on the connection leaves before the call returns', async () => {
+    const s = await fake();
+    const c = client(s.connectString);
+    await c.connect();
+    const writes = clientWrites(s.connectString);
+    try {
+      void c.getData('/x').catch(() => undefined);
+      expect(writes.count()).toBe(1);
+      void c.getData('/y').catch(() => undefined);
+      await eventually(() => s.last?.requests.length === 2);
+      expect(writes.count()).toBe(2);
+    } finally {
+      writes.restore();
+    }
   });
 });
 

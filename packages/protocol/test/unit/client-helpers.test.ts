@@ -29,6 +29,50 @@ describe('validatePath (PathUtils rules)', () => {
     expect(parentPath('/a')).toBe('/');
     expect(basename('/a/b')).toBe('b');
   });
+  it('validatePath gives the rule-by-rule verdict, counter included for sequential paths, on random paths', () => {
+    // The rules stated plainly, one UTF-16 unit at a time, on the path as the server sees it.
+    const forbidden = (c: number): boolean => (c > 0 && c <= 0x1f) || (c >= 0x7f && c <= 0x9f) || (c >= 0xd800 && c <= 0xf8ff) || c >= 0xfff0;
+    const verdict = (p: string): string | null => {
+      if (p.length === 0) return 'path must not be empty';
+      if (p[0] !== '/') return 'path must start with /';
+      if (p.length === 1) return null;
+      if (p.endsWith('/')) return 'path must not end with /';
+      for (let i = 1; i < p.length; i++) {
+        const c = p.charCodeAt(i);
+        const ends = i + 1 === p.length || p[i + 1] === '/';
+        if (c === 0) return `null character at index ${i}`;
+        if (p[i] === '/' && p[i - 1] === '/') return `empty segment at index ${i}`;
+        if (p[i] === '.' && p[i - 1] === '.' && p[i - 2] === '/' && ends) return `relative segment '..' at index ${i - 1}`;
+        if (p[i] === '.' && p[i - 1] === '/' && ends) return `relative segment '.' at index ${i}`;
+        if (forbidden(c)) return `invalid character \\u${c.toString(16).padStart(4, '0')} at index ${i}`;
+      }
+      return null;
+    };
+    const units = ['/', '/', '.', 'a', 'Z', '9', '-', ' ', '\u0000', '\u0001', '\u007f', '\u00e9', '\ud800', '\ufff5', '~'];
+    let seed = 11;
+    const next = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    for (let round = 0; round < 5000; round++) {
+      const path = Array.from({ length: next() % 7 }, () => units[next() % units.length]).join('');
+      for (const sequential of [false, true]) {
+        const why = verdict(sequential ? `${path}1` : path);
+        if (why === null) expect(() => validatePath(path, { sequential })).not.toThrow();
+        else expect(() => validatePath(path, { sequential })).toThrow(`${why}: ${JSON.stringify(path)}`);
+      }
+    }
+  });
+  it('joinPath keeps every non-empty segment of every part, one slash before each, whatever the slashes', () => {
+    // The definition: split every part on '/', drop the empty pieces, join what is left under the root.
+    const reference = (...parts: string[]): string => `/${parts.flatMap((p) => p.split('/')).filter((s) => s !== '').join('/')}`;
+    const pieces = ['', '/', '//', 'a', 'bc', '/a', 'a/', '/a/', 'a//b', '///x/y//', '.', '..', 'é/ü'];
+    let seed = 7;
+    const next = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    for (let round = 0; round < 2000; round++) {
+      const parts = Array.from({ length: next() % 4 }, () => Array.from({ length: 1 + (next() % 3) }, () => pieces[next() % pieces.length]).join(''));
+      expect(joinPath(...parts)).toBe(reference(...parts));
+    }
+    expect(joinPath()).toBe('/');
+    expect(joinPath('', '/')).toBe('/');
+  });
 });
 
 describe('connect strings', () => {
@@ -104,6 +148,34 @@ describe('WatchManager', () => {
     m.register('persistent', '/x', a);
     expect(m.unregister('persistent', '/x', a)).toBe(false);
     expect(m.unregister('persistent', '/x', b)).toBe(true);
+    expect(m.size).toBe(0);
+  });
+
+  it('keeps a path with one watcher and a path with several alike: holds, order, removal, session end', () => {
+    const log: string[] = [];
+    const m = new WatchManager();
+    const [a, b, c] = [mk('a', log), mk('b', log), mk('c', log)];
+    m.register('data', '/x', a);
+    expect([m.holds('data', '/x', a), m.holds('data', '/x', b), m.has('data', '/x')]).toEqual([true, false, true]);
+    m.register('data', '/x', b);
+    m.register('data', '/x', c);
+    expect(m.unregister('data', '/x', b)).toBe(false);
+    expect(m.unregister('data', '/x', b)).toBe(false);
+    // Back to one watcher, then a second again: registration order is the firing order.
+    expect(m.unregister('data', '/x', a)).toBe(false);
+    m.register('data', '/x', a);
+    expect([m.holds('data', '/x', c), m.holds('data', '/x', a), m.holds('data', '/x', b)]).toEqual([true, true, false]);
+    for (const w of m.materialize('dataChanged', '/x')) w.fire({ type: 'dataChanged', serverPath: '/x', zxid: 1n });
+    expect(log).toEqual(['c:dataChanged', 'a:dataChanged']);
+    expect(m.has('data', '/x')).toBe(false);
+    m.register('persistent', '/p', a);
+    m.register('persistent', '/q', b);
+    m.register('persistent', '/q', c);
+    expect(m.persistentWatchers().map((e) => `${e.serverPath}`)).toEqual(['/p', '/q', '/q']);
+    m.register('exist', '/y', a);
+    expect(m.counts()).toMatchObject({ exist: 1, persistent: 2 });
+    expect([...m.takeAll({ keepPersistent: true })]).toEqual([a]);
+    expect([...m.takeAll()]).toEqual([a, b, c]);
     expect(m.size).toBe(0);
   });
 

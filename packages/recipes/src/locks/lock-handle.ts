@@ -62,7 +62,13 @@ export class Hold {
   count = 1;
   /** This hold's `zkts:lock.hold` trace, when somebody listened as it began (lock-trace.ts). */
   trace: HoldTrace | undefined;
-  private readonly controller = new AbortController();
+  /**
+   * Behind `lost`, made when somebody first reads it: most holds are released without anyone asking, and an
+   * AbortController per hold showed in the uncontended lock cycle's profile.
+   */
+  private controller: AbortController | undefined;
+  /** The LockLostError, once lost. */
+  private lostWith: LockLostError | undefined;
   /** Told once when the hold is lost (traces); allocated by the first whenLost. */
   private lossListeners: ((error: unknown) => void)[] | undefined;
   private readonly unsubscribe: () => void;
@@ -84,6 +90,10 @@ export class Hold {
   }
 
   get lost(): AbortSignal {
+    if (this.controller === undefined) {
+      this.controller = new AbortController();
+      if (this.lostWith !== undefined) this.controller.abort(this.lostWith);
+    }
     if (!this.armed) {
       this.armed = true;
       this.armNodeWatch();
@@ -93,7 +103,7 @@ export class Hold {
 
   /** Whether loss was detected, without arming the node watch that reading `lost` arms. */
   get isLost(): boolean {
-    return this.controller.signal.aborted;
+    return this.lostWith !== undefined;
   }
 
   /** The hold is over (released or lost): stop listening. */
@@ -104,9 +114,10 @@ export class Hold {
   }
 
   lose(why: string): void {
-    if (this.controller.signal.aborted) return;
+    if (this.lostWith !== undefined) return;
     const error = new LockLostError(`lock ${this.node} lost: ${why}`);
-    this.controller.abort(error);
+    this.lostWith = error;
+    this.controller?.abort(error);
     this.unsubscribe();
     this.trace?.lost(error);
     const listeners = this.lossListeners;
@@ -122,7 +133,7 @@ export class Hold {
     const trace = HoldTrace.begin(as, path, this, wait);
     if (trace === undefined) return;
     this.trace = trace;
-    if (this.isLost) trace.lost(this.controller.signal.reason);
+    if (this.lostWith !== undefined) trace.lost(this.lostWith);
   }
 
   /**
@@ -130,12 +141,12 @@ export class Hold {
    * the node watch that reading `lost` arms. Nothing is called after a release (end()).
    */
   whenLost(listener: (error: unknown) => void): void {
-    if (this.controller.signal.aborted) listener(this.controller.signal.reason);
+    if (this.lostWith !== undefined) listener(this.lostWith);
     else if (!this.ended) (this.lossListeners ??= []).push(listener);
   }
 
   private armNodeWatch(): void {
-    if (this.ended || this.controller.signal.aborted) return;
+    if (this.ended || this.lostWith !== undefined) return;
     this.client.getData(this.node, { watch: true }).then(
       (r) => {
         r.watch?.then(

@@ -8,9 +8,33 @@ import type { ConnectRequest } from '../../codec/records/connect.js';
 import { PROTOCOL_VERSION, SESSION_PASSWORD_LENGTH } from '../../codec/records/constants.js';
 import type { HandshakeResult } from './connection.js';
 
+/** No password yet (zeros, as Java sends): one for every identity, never written to. */
+const NO_PASSWORD = new Uint8Array(SESSION_PASSWORD_LENGTH);
+
+/**
+ * A password is kept for the session's life: copied into a shared slab rather than an ArrayBuffer of its own
+ * (a view costs half of a buffer object and its view, and thousands of sessions keep one each).
+ */
+const SLAB_SIZE = 4096;
+let slab = new Uint8Array(SLAB_SIZE);
+let slabPos = 0;
+
+function keep(bytes: Uint8Array): Uint8Array {
+  if (bytes.length > 64) return bytes.slice();
+  if (slabPos + bytes.length > SLAB_SIZE) {
+    slab = new Uint8Array(SLAB_SIZE);
+    slabPos = 0;
+  }
+  const out = slab.subarray(slabPos, slabPos + bytes.length);
+  out.set(bytes);
+  slabPos += bytes.length;
+  return out;
+}
+
 export class SessionIdentity {
   id = 0n;
-  password: Uint8Array = new Uint8Array(SESSION_PASSWORD_LENGTH);
+  /** Read only (shared slabs and NO_PASSWORD): callers get copies. */
+  password: Uint8Array = NO_PASSWORD;
   /** ms; 0 until a handshake, and again after an expiry. */
   negotiated = 0;
   highestZxid = 0n;
@@ -20,7 +44,7 @@ export class SessionIdentity {
   constructor(reattach: { sessionId: bigint; password: Uint8Array | undefined } | undefined) {
     if (reattach !== undefined) {
       this.id = reattach.sessionId;
-      this.password = reattach.password ?? new Uint8Array(SESSION_PASSWORD_LENGTH);
+      this.password = reattach.password ?? NO_PASSWORD;
     }
     // A session handed to us must have been born on a read-write server to be re-attachable.
     this.seenRwServer = reattach !== undefined;
@@ -33,7 +57,7 @@ export class SessionIdentity {
       lastZxidSeen: this.highestZxid,
       timeOut: requestedTimeout,
       sessionId: reattach ? this.id : 0n,
-      passwd: reattach ? this.password : new Uint8Array(SESSION_PASSWORD_LENGTH),
+      passwd: reattach ? this.password : NO_PASSWORD,
     };
   }
 
@@ -41,7 +65,7 @@ export class SessionIdentity {
   adopt(response: HandshakeResult): bigint {
     const previous = this.id;
     this.id = response.sessionId;
-    this.password = response.passwd === null ? new Uint8Array(SESSION_PASSWORD_LENGTH) : new Uint8Array(response.passwd);
+    this.password = response.passwd === null ? NO_PASSWORD : keep(response.passwd);
     this.negotiated = response.timeOut;
     if (response.readOnly !== true) this.seenRwServer = true;
     return previous;
@@ -54,7 +78,7 @@ export class SessionIdentity {
   /** The session expired and a new one will be opened: a fresh identity, the next generation (zxids keep rising). */
   renew(): void {
     this.id = 0n;
-    this.password = new Uint8Array(SESSION_PASSWORD_LENGTH);
+    this.password = NO_PASSWORD;
     this.negotiated = 0;
     this.seenRwServer = false;
     this.generation++;

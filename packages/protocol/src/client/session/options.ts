@@ -75,3 +75,24 @@ export function sessionOptions(
     logger: options.logger,
   };
 }
+
+/** What a session reads of its options once it is built (the rest — hosts, credentials, ids, delays — only builds it). */
+export type KeptSessionOptions = Pick<
+  SessionOptions,
+  'sessionTimeout' | 'connectTimeout' | 'maxPacket' | 'canBeReadOnly' | 'tls' | 'whileSuspended' | 'sasl' | 'renewSession' | 'renewWatches'
+>;
+
+/** A record of those alone: a session in a pool of thousands does not keep the whole options record alive. */
+export function keptSessionOptions(o: SessionOptions): KeptSessionOptions {
+  return {
+    sessionTimeout: o.sessionTimeout,
+    connectTimeout: o.connectTimeout,
+    maxPacket: o.maxPacket,
+    canBeReadOnly: o.canBeReadOnly,
+    tls: o.tls,
+    whileSuspended: o.whileSuspended,
+    sasl: o.sasl,
+    renewSession: o.renewSession,
+    renewWatches: o.renewWatches,
+  };
+}

@@ -20,7 +20,7 @@ import { SessionRequest, type RequestEntry } from '../request.js';
 import { setWatches } from '../requests.js';
 import type { SessionState, StateChange } from '../types.js';
 import { ClientWatches } from '../watches/watches.js';
-import type { SessionOptions } from './options.js';
+import { keptSessionOptions, type KeptSessionOptions, type SessionOptions } from './options.js';
 import { SessionReport } from './session-report.js';
 import { AuthReplay } from './auth-replay.js';
 import { closeOnServer } from './close-session.js';
@@ -33,13 +33,13 @@ import { startProbe } from './readonly-probe.js';
 import { StateMachine, isConnected, refusalIn } from './session-state.js';
 import { authenticate } from './sasl.js';
 import { LazyStopSignal } from './stop-signal.js';
-import { SessionTimers } from './timers.js';
+import { SessionTimers, type TimerTargets } from './timers.js';
 
-export class Session implements ConnectionEvents {
+export class Session implements ConnectionEvents, TimerTargets {
   private readonly machine: StateMachine;
   private readonly identity: SessionIdentity;
   private endedWith: ZkError | null = null;
-  private readonly options: SessionOptions;
+  private readonly options: KeptSessionOptions;
   private readonly clock: Clock;
   private readonly dispatcher: Dispatcher;
   /** The session's watches: it delivers notifications, replays them on each connection and ends them. */
@@ -53,8 +53,6 @@ export class Session implements ConnectionEvents {
   private conn: Connection | null = null;
   /** `conn` once it takes the callers' requests (after the handshake, SASL and the session's own requests). */
   private sending: Connection | null = null;
-  /** Resolves the pending runConnection when its connection closes. */
-  private connectionEnded: (() => void) | null = null;
   /** Last contact with any server for the current session (clock time). */
   private lastHeard = 0;
   /** Ends the host loop's back-off sleep and the read-only probe when the session ends. */
@@ -68,7 +66,7 @@ export class Session implements ConnectionEvents {
   readonly report: SessionReport;
 
   constructor(options: SessionOptions) {
-    this.options = options;
+    this.options = keptSessionOptions(options);
     this.clock = options.clock;
     this.dispatcher = options.dispatcher;
     this.machine = new StateMachine(options.dispatcher);
@@ -77,16 +75,8 @@ export class Session implements ConnectionEvents {
     this.queue = new RequestQueue(options.maxQueued);
     this.auth = new AuthReplay(options.credentials);
     this.report = new SessionReport(options.logger, options.clock, options.tls?.cert !== undefined || options.tls?.pfx !== undefined);
-    this.timers = new SessionTimers(this.clock, {
-      handshakeTimedOut: (limit) => this.conn?.close(new ConnectionLossError(`no handshake reply from ${this.describeConn()} within ${limit} ms`, true)),
-      readTimedOut: (silent, limit) =>
-        this.conn?.close(new ConnectionLossError(`nothing heard from ${this.describeConn()} for ${silent} ms (read timeout ${Math.round(limit)} ms)`, true)),
-      pingDue: () => {
-        if (this.authenticating === null) this.conn?.sendPing();
-      },
-      expired: (silent, limit) =>
-        this.expire(new SessionExpiredError(`no server reachable for ${silent} ms (client-side expiry after ${Math.round(limit)} ms)`)),
-    });
+    // The session is the timers' target itself: no adapter object and closures per session.
+    this.timers = new SessionTimers(this.clock, this);
     this.identity = new SessionIdentity(options.sessionId === undefined ? undefined : { sessionId: options.sessionId, password: options.sessionPassword });
   }
 
@@ -145,6 +135,7 @@ export class Session implements ConnectionEvents {
 
   private describeConn(): string { return this.conn?.server ?? 'the server'; }
 
+  /** Dials until a connection is up, then returns: that connection's close runs it again (onClose). */
   private async runLoop(): Promise<void> {
     while (!this.isOver) {
       const { host, delay, within, reason } = this.hosts.next(this.clock.now());
@@ -164,23 +155,35 @@ export class Session implements ConnectionEvents {
         transport.destroy();
         return;
       }
-      await this.runConnection(transport, limit);
+      // Not awaited: an idle session then holds no suspended loop (its generator, promises and reactions).
+      return this.runConnection(transport, limit);
     }
   }
 
-  /** Runs one connection until it closes; the session itself takes its events (no closures per connection). */
-  private runConnection(transport: Transport, handshakeLimit: number): Promise<void> {
-    return new Promise((resolve) => {
-      // Set first: the transport may report a close while the Connection is being built.
-      this.connectionEnded = resolve;
-      const conn = new Connection(transport, this, this.xids, this.options.maxPacket, this.clock);
-      this.conn = conn;
-      this.timers.startHandshake(handshakeLimit);
-      this.report.failures.started(describe(transport.address), 'handshake', this.clock.now());
-      const request = this.identity.connectRequest(this.options.sessionTimeout);
-      conn.sendConnect(request, this.options.canBeReadOnly, this.identity.negotiated > 0);
-      if (request.sessionId === 0n && this.options.sasl === null) this.auth.replay(conn);
-    });
+  /** Starts one connection; the session itself takes its events (no closures per connection). */
+  private runConnection(transport: Transport, handshakeLimit: number): void {
+    const conn = new Connection(transport, this, this.xids, this.options.maxPacket, this.clock);
+    this.conn = conn;
+    this.timers.startHandshake(handshakeLimit);
+    this.report.failures.started(describe(transport.address), 'handshake', this.clock.now());
+    const request = this.identity.connectRequest(this.options.sessionTimeout);
+    conn.sendConnect(request, this.options.canBeReadOnly, this.identity.negotiated > 0);
+    if (request.sessionId === 0n && this.options.sasl === null) this.auth.replay(conn);
+  }
+
+  // ---- TimerTargets: called by this session's timers only -------------------------------------------
+
+  handshakeTimedOut(limit: number): void {
+    this.conn?.close(new ConnectionLossError(`no handshake reply from ${this.describeConn()} within ${limit} ms`, true));
+  }
+  readTimedOut(silent: number, limit: number): void {
+    this.conn?.close(new ConnectionLossError(`nothing heard from ${this.describeConn()} for ${silent} ms (read timeout ${Math.round(limit)} ms)`, true));
+  }
+  pingDue(): void {
+    if (this.authenticating === null) this.conn?.sendPing();
+  }
+  expired(silent: number, limit: number): void {
+    this.expire(new SessionExpiredError(`no server reachable for ${silent} ms (client-side expiry after ${Math.round(limit)} ms)`));
   }
 
   // ---- ConnectionEvents: called by this session's connections only ---------------------------------
@@ -254,11 +257,9 @@ export class Session implements ConnectionEvents {
     if (readOnly) this.startReadWriteProbe(conn);
   }
 
-  /** A connection is gone. One runs at a time (runLoop awaits each), so the pending runConnection is its own. */
+  /** A connection is gone (each one once; one runs at a time): the loop's next round follows, as a microtask. */
   onClose(conn: Connection, error: ZkError): void {
-    const ended = this.connectionEnded;
-    this.connectionEnded = null;
-    ended?.();
+    queueMicrotask(() => void this.runLoop());
     if (conn.lastHeard > 0) this.report.connectionClosed(conn.sessionId, conn.server, error);
     if (this.conn !== conn) return;
     this.conn = null;

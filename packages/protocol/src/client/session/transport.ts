@@ -34,36 +34,37 @@ export class Transport {
   private peerClosed = false;
   /** It ended with a socket error (a reset, a broken pipe, a timeout) rather than the peer's orderly close. */
   private broken = false;
-  /** Frames that arrived before handlers were attached (the server may answer very fast). */
-  private early: Uint8Array[] = [];
+  /** Frames that arrived before handlers were attached (the server may answer very fast); made when one does. */
+  private early: Uint8Array[] | null = null;
   /** A close that happened before handlers were attached, reported on attach. */
   private earlyClose: { error: ZkError | undefined } | null = null;
 
-  private constructor(address: HostAddress, socket: Socket, maxPacket: number, reads: ReadSink | null) {
+  private constructor(address: HostAddress, socket: LinkedSocket, maxPacket: number) {
     this.address = address;
     this.socket = socket;
     this.splitter = new FrameSplitter({ maxPacket });
-    if (reads === null) {
-      socket.on('data', (chunk: Buffer) => this.onData(chunk));
-    } else {
-      reads.transport = this;
-      for (const chunk of reads.early) this.onData(chunk);
-      reads.early = [];
-    }
-    socket.on('error', (err) => this.finishByPeer(new ConnectionLossError(`socket error: ${err.message}`, true, { cause: err }), true));
-    socket.on('close', () => this.finishByPeer(new ConnectionLossError('connection closed by server', true), false));
+    // The socket's listeners are functions shared by every transport (no closures per connection): they find
+    // this transport on the socket, where reads that came before it (plain TCP) wait.
+    const early = socket[kLink];
+    socket[kLink] = this;
+    if (Array.isArray(early)) for (const chunk of early) this.onData(chunk);
+    if (early === undefined) socket.on('data', onSocketData);
+    socket.on('error', onSocketError);
+    socket.on('close', onSocketClose);
   }
 
   static dial(address: HostAddress, options: DialOptions): Promise<Transport> {
     return new Promise((resolve, reject) => {
-      let socket: Socket;
+      let socket: LinkedSocket;
       const tls = options.tls;
-      const reads = tls === undefined ? new ReadSink() : null;
       try {
-        socket =
-          reads !== null
-            ? netConnect({ host: address.host, port: address.port, onread: { buffer: reads.buffer, callback: reads.callback } })
-            : tlsConnect({ servername: isIpLiteral(address.host) ? '' : address.host, ...tls, host: address.host, port: address.port });
+        if (tls === undefined) {
+          socket = netConnect({ host: address.host, port: address.port, onread: { buffer: sharedReadBuffer, callback: onSharedRead } });
+          // Plain TCP reads go to onSharedRead: an empty list marks it (and keeps reads before the Transport).
+          socket[kLink] = [];
+        } else {
+          socket = tlsConnect({ servername: isIpLiteral(address.host) ? '' : address.host, ...tls, host: address.host, port: address.port });
+        }
       } catch (err) {
         reject(new ConnectionLossError(`cannot dial ${describe(address)}: ${(err as Error).message}`, false, { cause: err }));
         return;
@@ -84,7 +85,7 @@ export class Transport {
       socket.once(readyEvent, () => {
         clock.clearTimeout(timer);
         socket.off('error', onError);
-        resolve(new Transport(address, socket, options.maxPacket, reads));
+        resolve(new Transport(address, socket, options.maxPacket));
       });
     });
   }
@@ -92,8 +93,8 @@ export class Transport {
   attach(handlers: TransportHandlers): void {
     this.handlers = handlers;
     const early = this.early;
-    this.early = [];
-    for (const frame of early) handlers.onFrame(frame);
+    this.early = null;
+    if (early !== null) for (const frame of early) handlers.onFrame(frame);
     if (this.earlyClose !== null) {
       this.handlers = null;
       handlers.onClose(this.earlyClose.error);
@@ -138,7 +139,7 @@ export class Transport {
     this.socket.destroy();
   }
 
-  /** A chunk read by the ReadSink (valid only during this call). */
+  /** A chunk read into the shared read buffer (valid only during this call). */
   deliver(chunk: Uint8Array): void {
     this.onData(chunk);
   }
@@ -157,12 +158,13 @@ export class Transport {
       if (this.closed) return;
       // Kept past this call: copy (the frame may be a view into the reused read buffer; a Buffer's slice() would
       // be a view too).
-      if (this.handlers === null) this.early.push(new Uint8Array(frame));
+      if (this.handlers === null) (this.early ??= []).push(new Uint8Array(frame));
       else this.handlers.onFrame(frame);
     }
   }
 
-  private finishByPeer(error: ZkError, broken: boolean): void {
+  /** The socket's error or close listener (shared, see the constructor). */
+  peerEnded(error: ZkError, broken: boolean): void {
     if (!this.closed) {
       this.peerClosed = true;
       this.broken = broken;
@@ -185,34 +187,61 @@ const READ_BUFFER_SIZE = 64 * 1024;
 
 /**
  * The one read buffer of every plain-TCP connection in the process. A read is handled to the end before the
- * loop runs another socket's callback, and nothing of it outlives the call (see ReadSink), so connections can
+ * loop runs another socket's callback, and nothing of it outlives the call (see onSharedRead), so connections can
  * share it: 1,000 sessions then touch one 64 KiB buffer instead of a page or two of 1,000 of them.
  */
 const sharedReadBuffer = Buffer.allocUnsafe(READ_BUFFER_SIZE);
+
+/** A socket and what it belongs to: its Transport, or (plain TCP, before there is one) the reads so far. */
+const kLink = Symbol('zkts.transport');
+type LinkedSocket = Socket & { [kLink]?: Transport | Uint8Array[] };
 
 /**
  * Plain TCP reads land in one buffer (net's `onread`), reused for every read: no 64 KiB allocation per read and
  * no stream machinery per chunk. Frames handed to `onFrame` are therefore views that live only for that call;
  * everything the client keeps (reply data, passwords, early frames, partial frames) is copied. TLS sockets have
- * no `onread`, so they keep 'data' events.
+ * no `onread`, so they keep 'data' events. `this` is the socket.
  */
-class ReadSink {
-  readonly buffer = sharedReadBuffer;
-  transport: Transport | null = null;
-  /** Reads before the Transport exists (copied: the buffer is reused). */
-  early: Uint8Array[] = [];
-  readonly callback = (bytesRead: number, buffer: Uint8Array): boolean => {
-    const chunk = buffer.subarray(0, bytesRead);
-    if (this.transport === null) this.early.push(new Uint8Array(chunk));
-    else this.transport.deliver(chunk);
-    return true;
-  };
+function onSharedRead(this: LinkedSocket, bytesRead: number, buffer: Uint8Array): boolean {
+  const chunk = buffer.subarray(0, bytesRead);
+  const link = this[kLink];
+  if (link instanceof Transport) link.deliver(chunk);
+  else if (link !== undefined) link.push(new Uint8Array(chunk));
+  return true;
+}
+
+function onSocketData(this: LinkedSocket, chunk: Buffer): void {
+  const link = this[kLink];
+  if (link instanceof Transport) link.deliver(chunk);
+}
+
+function onSocketError(this: LinkedSocket, err: Error): void {
+  const link = this[kLink];
+  if (link instanceof Transport) link.peerEnded(new ConnectionLossError(`socket error: ${err.message}`, true, { cause: err }), true);
+}
+
+function onSocketClose(this: LinkedSocket): void {
+  const link = this[kLink];
+  if (link instanceof Transport) link.peerEnded(new ConnectionLossError('connection closed by server', true), false);
 }
 
 function isIpLiteral(host: string): boolean {
   return /^[\d.]+$/.test(host) || host.includes(':');
 }
 
+/**
+ * 'host:port' labels, one string per server in the process (up to 1,024 servers): the sessions of a pool name
+ * the same servers, and each keeps its server's label (client, connection, report).
+ */
+const labels = new Map<string, Map<number, string>>();
+
 export function describe(address: HostAddress): string {
-  return address.host.includes(':') ? `[${address.host}]:${address.port}` : `${address.host}:${address.port}`;
+  let byPort = labels.get(address.host);
+  let label = byPort?.get(address.port);
+  if (label === undefined) {
+    label = address.host.includes(':') ? `[${address.host}]:${address.port}` : `${address.host}:${address.port}`;
+    if (byPort === undefined && labels.size < 1024) labels.set(address.host, (byPort = new Map()));
+    byPort?.set(address.port, label);
+  }
+  return label;
 }

@@ -22,22 +22,41 @@ export interface Watcher {
 export type OneShotKind = 'data' | 'exist' | 'child';
 export type PersistentKind = 'persistent' | 'persistent-recursive';
 
-type WatchTable = Map<string, Set<Watcher>>;
+/**
+ * A path's watchers of one kind: the watcher itself while it is the only one (almost always: one listener per
+ * path), a Set from the second on. A Set holding one entry costs ~100 bytes more than the reference, per
+ * watched path, and a Set to visit on every event.
+ */
+type Slot = Watcher | Set<Watcher>;
+type WatchTable = Map<string, Slot>;
 
 function add(table: WatchTable, path: string, watcher: Watcher): void {
-  let set = table.get(path);
-  if (set === undefined) {
-    set = new Set();
-    table.set(path, set);
-  }
-  set.add(watcher);
+  const slot = table.get(path);
+  if (slot === undefined) table.set(path, watcher);
+  else if (slot instanceof Set) slot.add(watcher);
+  else if (slot !== watcher) table.set(path, new Set([slot, watcher]));
+}
+
+function slotHas(slot: Slot | undefined, watcher: Watcher): boolean {
+  return slot instanceof Set ? slot.has(watcher) : slot === watcher;
+}
+
+function slotSize(slot: Slot | undefined): number {
+  return slot === undefined ? 0 : slot instanceof Set ? slot.size : 1;
+}
+
+/** Adds the slot's watchers to `into` (a watcher in several slots is called once). */
+function addAll(slot: Slot | undefined, into: Set<Watcher>): void {
+  if (slot === undefined) return;
+  if (slot instanceof Set) for (const w of slot) into.add(w);
+  else into.add(slot);
 }
 
 function take(table: WatchTable | undefined, path: string, into: Set<Watcher>): void {
-  const set = table?.get(path);
-  if (table === undefined || set === undefined) return;
+  const slot = table?.get(path);
+  if (table === undefined || slot === undefined) return;
   table.delete(path);
-  for (const w of set) into.add(w);
+  addAll(slot, into);
 }
 
 export interface WatchSnapshot {
@@ -58,7 +77,7 @@ export interface WatchCounts {
 }
 
 /** Read side of an absent table: nothing is ever written to it (see `WatchManager.tables`). */
-const NO_WATCHES: ReadonlyMap<string, Set<Watcher>> = new Map();
+const NO_WATCHES: ReadonlyMap<string, Slot> = new Map();
 
 export class WatchManager {
   /**
@@ -67,7 +86,7 @@ export class WatchManager {
    */
   private readonly tables: { [K in OneShotKind | PersistentKind]?: WatchTable } = {};
 
-  private table(kind: OneShotKind | PersistentKind): ReadonlyMap<string, Set<Watcher>> {
+  private table(kind: OneShotKind | PersistentKind): ReadonlyMap<string, Slot> {
     return this.tables[kind] ?? NO_WATCHES;
   }
 
@@ -82,20 +101,26 @@ export class WatchManager {
   /** Removes one watcher; returns true when it was the last of its kind on that path (the server watch can go). */
   unregister(kind: OneShotKind | PersistentKind, serverPath: string, watcher: Watcher): boolean {
     const table = this.tables[kind];
-    const set = table?.get(serverPath);
-    if (table === undefined || set === undefined || !set.delete(watcher)) return false;
-    if (set.size > 0) return false;
+    const slot = table?.get(serverPath);
+    if (table === undefined || slot === undefined) return false;
+    if (slot instanceof Set) {
+      if (!slot.delete(watcher)) return false;
+      // Back to the single-watcher form, so a path's bytes stay as small as if the others had never come.
+      if (slot.size === 1) table.set(serverPath, slot.values().next().value as Watcher);
+      return false;
+    }
+    if (slot !== watcher) return false;
     table.delete(serverPath);
     return true;
   }
 
   /** Whether this watcher is registered for `kind` on the path. */
   holds(kind: OneShotKind | PersistentKind, serverPath: string, watcher: Watcher): boolean {
-    return this.table(kind).get(serverPath)?.has(watcher) ?? false;
+    return slotHas(this.table(kind).get(serverPath), watcher);
   }
 
   has(kind: OneShotKind | PersistentKind, serverPath: string): boolean {
-    return (this.table(kind).get(serverPath)?.size ?? 0) > 0;
+    return slotSize(this.table(kind).get(serverPath)) > 0;
   }
 
   /** Removes every watcher of the kinds given on a path; returns them. */
@@ -125,11 +150,11 @@ export class WatchManager {
       default:
         return out;
     }
-    for (const w of this.table('persistent').get(serverPath) ?? []) out.add(w);
+    addAll(this.table('persistent').get(serverPath), out);
     const recursive = this.tables['persistent-recursive'];
     if (type !== 'childrenChanged' && recursive !== undefined) {
-      for (const w of recursive.get(serverPath) ?? []) out.add(w);
-      for (const a of ancestors(serverPath)) for (const w of recursive.get(a) ?? []) out.add(w);
+      addAll(recursive.get(serverPath), out);
+      for (const a of ancestors(serverPath)) addAll(recursive.get(a), out);
     }
     return out;
   }
@@ -170,7 +195,7 @@ export class WatchManager {
     const kinds: readonly (OneShotKind | PersistentKind)[] =
       options.keepPersistent === true ? ['data', 'exist', 'child'] : ['data', 'exist', 'child', 'persistent', 'persistent-recursive'];
     for (const kind of kinds) {
-      for (const set of this.table(kind).values()) for (const w of set) out.add(w);
+      for (const slot of this.table(kind).values()) addAll(slot, out);
       this.tables[kind]?.clear();
     }
     return out;
@@ -180,7 +205,10 @@ export class WatchManager {
   persistentWatchers(): { serverPath: string; watcher: Watcher }[] {
     const out: { serverPath: string; watcher: Watcher }[] = [];
     for (const kind of ['persistent', 'persistent-recursive'] as const) {
-      for (const [serverPath, set] of this.table(kind)) for (const watcher of set) out.push({ serverPath, watcher });
+      for (const [serverPath, slot] of this.table(kind)) {
+        if (slot instanceof Set) for (const watcher of slot) out.push({ serverPath, watcher });
+        else out.push({ serverPath, watcher: slot });
+      }
     }
     return out;
   }

@@ -26,12 +26,13 @@ const EVENT_NAMES: Record<number, EventTypeName> = {
 
 export class ClientWatches {
   private readonly table = new WatchManager();
+  // The three tables below are made on first use: a session that sets no watches (most of a pool's) keeps none.
   /** Per listener function, per chroot (a namespace view reports its own paths): one watcher each. */
-  private readonly listenerWatchers = new WeakMap<WatchListener, Map<string, ListenerWatcher>>();
+  private listenerWatchers: WeakMap<WatchListener, Map<string, ListenerWatcher>> | null = null;
   /** A `watch: true` promise back to its watcher, so removeWatcher can take the promise. */
-  private readonly promiseWatchers = new WeakMap<Promise<WatchEvent>, OneShotPromise>();
+  private promiseWatchers: WeakMap<Promise<WatchEvent>, OneShotPromise> | null = null;
   /** Watch-setting requests sent and not yet answered, per `kind path`: their watch may be on the server already. */
-  private readonly arming = new Map<string, number>();
+  private arming: Map<string, number> | null = null;
   private readonly dispatcher: Dispatcher;
 
   constructor(dispatcher: Dispatcher) {
@@ -46,14 +47,15 @@ export class ClientWatches {
     if (watch === undefined) return undefined;
     if (watch === true) {
       const w = new OneShotPromise(root);
-      this.promiseWatchers.set(w.promise, w);
+      (this.promiseWatchers ??= new WeakMap()).set(w.promise, w);
       return { watcher: w, promise: w.promise };
     }
     if (typeof watch !== 'function') throw new InvalidArgumentError('watch', `watch must be true or a listener function, got ${describeValue(watch)}`);
-    let byRoot = this.listenerWatchers.get(watch);
+    const byListener = (this.listenerWatchers ??= new WeakMap());
+    let byRoot = byListener.get(watch);
     if (byRoot === undefined) {
       byRoot = new Map();
-      this.listenerWatchers.set(watch, byRoot);
+      byListener.set(watch, byRoot);
     }
     let w = byRoot.get(root.root);
     if (w === undefined) {
@@ -65,8 +67,8 @@ export class ClientWatches {
 
   /** The watcher a removeWatcher argument names (a listener given as `watch`, or a `watch: true` promise), if any. */
   known(watcher: WatchListener | Promise<WatchEvent>, root: Chroot): Watcher | undefined {
-    if (typeof watcher === 'function') return this.listenerWatchers.get(watcher)?.get(root.root);
-    return this.promiseWatchers.get(watcher);
+    if (typeof watcher === 'function') return this.listenerWatchers?.get(watcher)?.get(root.root);
+    return this.promiseWatchers?.get(watcher);
   }
 
   /**
@@ -75,20 +77,21 @@ export class ClientWatches {
    */
   armingStarted(kind: 'data' | 'child' | PersistentKind, serverPath: string): () => void {
     const key = `${kind} ${serverPath}`;
-    this.arming.set(key, (this.arming.get(key) ?? 0) + 1);
+    const arming = (this.arming ??= new Map());
+    arming.set(key, (arming.get(key) ?? 0) + 1);
     let done = false;
     return () => {
       if (done) return;
       done = true;
-      const n = (this.arming.get(key) ?? 1) - 1;
-      if (n <= 0) this.arming.delete(key);
-      else this.arming.set(key, n);
+      const n = (arming.get(key) ?? 1) - 1;
+      if (n <= 0) arming.delete(key);
+      else arming.set(key, n);
     };
   }
 
   /** Whether the server's `kind` watch on the path is still needed here (a watcher left, or one on its way). */
   serverWatchNeeded(kind: 'data' | 'child' | PersistentKind, serverPath: string): boolean {
-    if (this.arming.has(`${kind} ${serverPath}`)) return true;
+    if (this.arming?.has(`${kind} ${serverPath}`) === true) return true;
     if (kind === 'data') return this.table.has('data', serverPath) || this.table.has('exist', serverPath);
     return this.table.has(kind, serverPath);
   }

@@ -124,7 +124,8 @@ export class JuteReader {
     if (high !== memo.high || low !== memo.low) {
       memo.high = high;
       memo.low = low;
-      memo.value = (BigInt(high) << 32n) | BigInt(low >>> 0);
+      // One bigint, where composing the halves would make four.
+      memo.value = this.view.getBigInt64(at);
     }
     return memo.value;
   }

@@ -52,6 +52,11 @@ export class JuteWriter {
     return this.pos;
   }
 
+  /** Bytes the buffer holds before it has to grow. */
+  get capacity(): number {
+    return this.buf.byteLength;
+  }
+
   /** Drops everything written after `length` (e.g. a frame that turned out too big). */
   truncate(length: number): this {
     if (length < 0 || length > this.pos) throw new RangeError(`truncate(${length}) outside 0..${this.pos}`);
