@@ -83,6 +83,8 @@ export class Connection implements TransportHandlers {
    */
   private writer: JuteWriter | null = null;
   private flushQueued = false;
+  /** queueFlushSoon's callback, made on a connection's first lone write (an idle session never makes it). */
+  private flushSoonFn: (() => void) | null = null;
   /** What is queued is one ping and nothing else: its flush leaves `lastSent` at the time the ping was asked for. */
   private pingOnly = false;
   private blocked = false;
@@ -232,7 +234,7 @@ export class Connection implements TransportHandlers {
   private queueFlushSoon(): void {
     if (this.flushQueued || this.blocked) return;
     this.flushQueued = true;
-    queueMicrotask(this.flushFn);
+    queueMicrotask((this.flushSoonFn ??= (): void => this.flush()));
   }
 
   /** Ends a hold: what is queued leaves on the next flush whatever is on the wire (pings, auth, resumes). */
