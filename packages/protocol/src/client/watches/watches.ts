@@ -152,6 +152,8 @@ export class ClientWatches {
 
   /** What to re-arm on a new connection. */
   replayBatches(): SetWatchesBatch[] {
+    // Most connections have none to replay (every first connect): no snapshot of five empty lists then.
+    if (this.table.size === 0) return [];
     return setWatchesBatches(this.table.snapshot());
   }
 
