@@ -77,9 +77,10 @@ export class ZkClient implements AsyncDisposable {
     this.clock = options.clock ?? systemClock;
     const report = listenerErrors(options.logger);
     const dispatcher = new Dispatcher(report);
-    const shared = { root: this.root, maxPacket: this.maxPacket, clock: this.clock, dispatcher };
-    this.session = new Session(sessionOptions(parsed.hosts, options, { ...shared, sessionTimeout: this.requestedTimeout }));
-    this.ops = new OpContext(this.session, { ...shared, requestTimeout: options.requestTimeout ?? 0, retry: options.retry, aclFor: aclResolver(options.aclProvider) });
+    // Literals written out: an object made by a spread has a shape of its own, so every read of it misses its cache.
+    const { root, maxPacket, clock } = this;
+    this.session = new Session(sessionOptions(parsed.hosts, options, { root, maxPacket, clock, dispatcher, sessionTimeout: this.requestedTimeout }));
+    this.ops = new OpContext(this.session, { root, maxPacket, clock, dispatcher, requestTimeout: options.requestTimeout ?? 0, retry: options.retry, aclFor: aclResolver(options.aclProvider) });
     this.errorPolicy = options.recipeErrorPolicy;
     this.background = new BackgroundWrites(this, this.session, options, this.clock, report);
     if (options.trackEnsemble === true) this.stopTracking = trackEnsemble(this);

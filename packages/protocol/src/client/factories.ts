@@ -54,7 +54,13 @@ export function createClient(connectString: string, options?: ClientOptions): Zk
  */
 export async function connect(connectString: string, options?: ClientOptions & { signal?: AbortSignal; timeout?: number }): Promise<ZkClient> {
   checkClientOptions(options, 'connect', CONNECT_OPTION_KEYS);
-  const { signal: _signal, timeout: _timeout, ...clientOptions } = options ?? {};
+  // The caller's object goes on as it is (as createClient's does) unless it carries connect()'s own keys: a rest
+  // copy has a shape of its own, and each of the constructor's reads of it would miss its cache.
+  let clientOptions: ClientOptions = options ?? {};
+  if (options !== undefined && ('signal' in options || 'timeout' in options)) {
+    const { signal: _signal, timeout: _timeout, ...rest } = options;
+    clientOptions = rest;
+  }
   return new ZkClient(connectString, clientOptions).connect(pickCallOptions(options ?? {}));
 }
 

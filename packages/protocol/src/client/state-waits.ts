@@ -24,7 +24,8 @@ export interface ObservableSession {
 export function waitConnected(session: ObservableSession, options: CallOptions, clock: Clock): Promise<void> {
   if (isConnected(session.state)) return Promise.resolve();
   if (session.isOver) return Promise.reject(session.terminalError());
-  const scope = options.signal === undefined && (options.timeout ?? 0) <= 0 ? null : new CancelScope(options, 'connect', clock);
+  if (options.signal === undefined) return waitTimed(session, options.timeout ?? 0, clock);
+  const scope = new CancelScope(options, 'connect', clock);
   const reached = new Promise<void>((resolve, reject) => {
     const unsubscribe = session.onStateChange((change) => {
       if (isConnected(change.state)) resolve();
@@ -34,9 +35,8 @@ export function waitConnected(session: ObservableSession, options: CallOptions, 
       unsubscribe();
     });
     // A caller that gives up stops listening too (the scope's rejection reaches the caller instead).
-    scope?.onCancel(() => unsubscribe());
+    scope.onCancel(() => unsubscribe());
   });
-  if (scope === null) return reached;
   return scope
     .race(reached)
     .catch((error: unknown) => {
@@ -47,6 +47,30 @@ export function waitConnected(session: ObservableSession, options: CallOptions, 
       throw error;
     })
     .finally(() => scope.dispose());
+}
+
+/**
+ * A wait bounded by time alone (every connect() without a signal): one promise, one state listener and one
+ * clock timer. A pool opening a thousand sessions then makes no AbortController, abort listener or chained
+ * promises per session; the outcome is the scope's: connected, the terminal error, or ConnectTimeoutError.
+ */
+function waitTimed(session: ObservableSession, timeout: number, clock: Clock): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const timer =
+      timeout > 0
+        ? clock.setTimeout(() => {
+            unsubscribe();
+            reject(new ConnectTimeoutError(timeout, session.connectFailures()));
+          }, timeout)
+        : undefined;
+    const unsubscribe = session.onStateChange((change) => {
+      if (isConnected(change.state)) resolve();
+      else if (isTerminal(change.state)) reject(change.error ?? session.terminalError());
+      else return;
+      unsubscribe();
+      if (timer !== undefined) clock.clearTimeout(timer);
+    });
+  });
 }
 
 export function stateStream(session: ObservableSession, options: { signal?: AbortSignal }, clock: Clock): AsyncIterable<StateChange> {

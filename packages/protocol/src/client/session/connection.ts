@@ -28,6 +28,8 @@ export interface ConnectionEvents {
   onHandshake(conn: Connection, response: HandshakeResult): void;
   onNotification(event: WatcherEvent, zxid: bigint): void;
   onAuthReply(err: number): void;
+  /** The server answered a ping. */
+  onPingReply(): void;
   /** The server answered -124: it demands authentication this connection lacks, and closes it. */
   onAuthRequired(): void;
   /** A normal reply carried zxid > 0. */
@@ -82,6 +84,8 @@ export class Connection implements TransportHandlers {
    */
   private writer: JuteWriter | null = null;
   private flushQueued = false;
+  /** What is queued is one ping and nothing else: its flush leaves `lastSent` at the time the ping was asked for. */
+  private pingOnly = false;
   private blocked = false;
   /** Requests in `writer` not yet handed to the socket (already in flight). */
   private unflushed = 0;
@@ -141,6 +145,7 @@ export class Connection implements TransportHandlers {
     const xid = this.xids.take();
     const w = this.out();
     const start = w.length;
+    this.pingOnly = false;
     let size: number;
     try {
       w.beginFrame();
@@ -186,12 +191,18 @@ export class Connection implements TransportHandlers {
       this.release();
       return;
     }
+    // A lone ping counts as sent when it was asked for, not when the next tick flushed it (a loaded loop may run
+    // that ticks later): the next one is then due exactly an interval after this one was, where the session's
+    // timer is armed, instead of a few ms after it and one more wake-up per ping to find that out.
+    this.lastSent = this.clock.now();
+    this.pingOnly = true;
     this.sendHeaderOnly(Xid.PING, OpCode.ping);
   }
 
   sendAuth(scheme: string, auth: Uint8Array): void {
     const w = this.out();
     const start = w.length;
+    this.pingOnly = false;
     try {
       w.beginFrame();
       writeRequestHeader(w, { xid: Xid.AUTH, type: OpCode.auth });
@@ -258,7 +269,8 @@ export class Connection implements TransportHandlers {
     w.reset();
     if (this.inFlight.size === 0) this.giveBackWriter(w);
     this.unflushed = 0;
-    this.lastSent = this.clock.now();
+    if (this.pingOnly) this.pingOnly = false;
+    else this.lastSent = this.clock.now();
     if (!this.transport.write(bytes)) {
       this.blocked = true;
       this.transport.onceDrain(
@@ -323,6 +335,7 @@ export class Connection implements TransportHandlers {
       case Xid.PING:
         // A server enforcing authentication refuses even pings (-124) before it hangs up.
         if (header.err === KeeperCode.SESSION_CLOSED_REQUIRE_SASL_AUTH) this.events.onAuthRequired();
+        else this.events.onPingReply();
         return;
       case Xid.AUTH:
         this.events.onAuthReply(header.err);

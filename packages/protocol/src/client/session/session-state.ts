@@ -102,7 +102,7 @@ export class StateMachine {
     this.current = to;
     const { sessionId, generation } = identity;
     const change: StateChange = error === undefined ? { state: to, previous, sessionId, generation } : { state: to, previous, sessionId, generation, error };
-    // Guarded: the arguments (a hex id, the rest array) would be built on every change even with NODE_DEBUG off.
+    // Guarded: the arguments (a bigint's hex) would be built on every move even with NODE_DEBUG off.
     if (debug.enabled) debug('state %s → %s (session 0x%s, generation %d)%s', previous, to, sessionId.toString(16), generation, error === undefined ? '' : `: ${error.message}`);
     if (stateChannel.hasSubscribers) {
       stateChannel.publish((error === undefined ? { sessionId, from: previous, to } : { sessionId, from: previous, to, cause: summary(error) }) satisfies StateMessage);

@@ -198,6 +198,9 @@ export class Session implements ConnectionEvents, TimerTargets {
   onZxid(zxid: bigint): void {
     this.identity.sawZxid(zxid);
   }
+  onPingReply(): void {
+    this.timers.pingAnswered();
+  }
 
   onHandshake(conn: Connection, response: HandshakeResult): void {
     if (this.isOver) {

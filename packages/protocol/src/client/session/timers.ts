@@ -9,7 +9,7 @@
  * Each is due at an exact time on the injected Clock (read timeout and ping share one timer per connection).
  * The connection's `lastHeard`/`lastSent` move on every frame, but timers are not re-armed per frame (that would
  * cost the hot path a clear and a set per reply): a timer that fires early finds the deadline moved and re-arms
- * itself for the new one. So with a manual
+ * itself for the new one. The one exception is a ping's answer, at most once per interval (see pingAnswered). So with a manual
  * clock, a test sees each event at exactly the time the rules above give.
  */
 import type { Clock, ClockTimer } from '../clock.js';
@@ -54,6 +54,8 @@ export class SessionTimers {
   private readTimedOut = false;
   /** The watch timer's callback: one per session, whatever number of connections it goes through. */
   private readonly onWatch = (): void => this.checkWatch();
+  /** The watch timer waits for the read deadline, which comes before the next ping's (see pingAnswered). */
+  private watchForRead = false;
   private expiry: ClockTimer | undefined;
   /** When the last ping was asked for: a ping still waiting behind a held batch counts as sent. */
   private lastPing = 0;
@@ -99,7 +101,22 @@ export class SessionTimers {
 
   private armWatch(conn: Liveness): void {
     const readDue = this.readTimedOut ? Infinity : conn.lastHeard + this.readTimeout;
-    this.watch = this.clock.setTimeout(this.onWatch, Math.min(readDue, this.lastOut(conn) + this.interval) - this.clock.now());
+    const pingDue = this.lastOut(conn) + this.interval;
+    this.watchForRead = readDue < pingDue;
+    this.watch = this.clock.setTimeout(this.onWatch, Math.min(readDue, pingDue) - this.clock.now());
+  }
+
+  /**
+   * The server answered a ping. A ping that left late (a busy loop runs its timer after the due time) leaves
+   * the read deadline, counted from the previous answer, before the next ping's: the timer then waits for it,
+   * and this answer has just moved it. Re-armed here for the deadlines as they are now, the timer wakes once
+   * per interval rather than once more to find nothing due; every event still comes at its exact deadline.
+   */
+  pingAnswered(): void {
+    const conn = this.conn;
+    if (!this.watchForRead || this.watch === undefined || conn === null) return;
+    this.clear('watch');
+    this.armWatch(conn);
   }
 
   private checkWatch(): void {

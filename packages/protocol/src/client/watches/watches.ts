@@ -152,7 +152,7 @@ export class ClientWatches {
 
   /** What to re-arm on a new connection. */
   replayBatches(): SetWatchesBatch[] {
-    // Most connects have nothing to re-set: no snapshot (five arrays, their iterators) for them.
+    // Most connections have none to replay (every first connect): no snapshot of five empty lists then.
     if (this.table.size === 0) return [];
     return setWatchesBatches(this.table.snapshot());
   }

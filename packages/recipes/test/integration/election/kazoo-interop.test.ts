@@ -4,7 +4,7 @@
 // `_c_<uuid>-lock-<seq>`) is invisible to kazoo, and the negative control shows both sides leading at once.
 //
 // Every term reports the interval it led on CLOCK_MONOTONIC (overlaps.ts), through each side's own API: zkts from
-// the callback's start to its return (it returns when its signal fires), kazoo from the leader function's start
+// the callback's start to its hold's end or its signal firing, kazoo from the leader function's start
 // to its return. A kazoo leader killed with -9 led until its process was seen gone; a zkts leader whose session is
 // closed led until its signal fired (the client fires it before it asks the server to close the session).
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -43,15 +43,22 @@ async function zktsSide(who: string, dir: string, layout: SelectorLayout): Promi
     const start = process.hrtime.bigint();
     side.open = start;
     side.begun++;
-    // Lead for HOLD_MS or until the signal fires, whichever is first; then record and give up.
+    // Lead for HOLD_MS or until the signal fires, whichever is first. The term ends there: when the signal
+    // fires this leader has been told to stop, and the client may already be sending closeSession, whose reply
+    // can make the other side leader before this continuation gets the CPU back on a loaded machine.
+    let end = 0n;
     await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, HOLD_MS);
+      const timer = setTimeout(() => {
+        end = process.hrtime.bigint();
+        resolve();
+      }, HOLD_MS);
       signal.addEventListener('abort', () => {
+        end = process.hrtime.bigint();
         clearTimeout(timer);
         resolve();
       }, { once: true });
     });
-    side.terms.push({ kind: 'write', who, start, end: process.hrtime.bigint() });
+    side.terms.push({ kind: 'write', who, start, end });
     side.open = undefined;
   }, { id: who, layout, autoRequeue: true });
   selector.start();
