@@ -103,6 +103,24 @@ describe('the first connect', { timeout: 60_000 }, () => {
     expect(zk.state).toBe('closed');
   });
 
+  it('with a signal, fails at once with UnreachableError the same way; and an abort ends a wait that has no answer', async () => {
+    const closed = `127.0.0.1:${await freePort()}`;
+    const controller = new AbortController();
+    const started = performance.now();
+    const error = await connect(closed, { signal: controller.signal }).catch((e: unknown) => e);
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(error).toBeInstanceOf(UnreachableError);
+    expect((error as UnreachableError).attempts.map((a) => [a.host, socketCode(a)])).toEqual([[closed, 'ECONNREFUSED']]);
+    const waiting = createClient(closed, { waitForServer: true });
+    const aborting = new AbortController();
+    const started2 = performance.now();
+    const aborted = waiting.connect({ signal: aborting.signal }).catch((e: unknown) => e);
+    aborting.abort();
+    expect(await aborted).toBeInstanceOf(Error);
+    expect(performance.now() - started2).toBeLessThan(2000);
+    expect(waiting.state).toBe('closed');
+  });
+
   it('connects when any host answers, even after others refused', async () => {
     const closed = `127.0.0.1:${await freePort()}`;
     const zk = await connect(`${closed},${sharedServer()}`, { shuffle: false, sessionTimeout: 4000 });
