@@ -77,14 +77,27 @@ export function sessionOptions(
 }
 
 /** What a session reads of its options once it is built (the rest — hosts, credentials, ids, delays — only builds it). */
-export type KeptSessionOptions = Pick<
-  SessionOptions,
-  'sessionTimeout' | 'connectTimeout' | 'maxPacket' | 'canBeReadOnly' | 'tls' | 'whileSuspended' | 'sasl' | 'renewSession' | 'renewWatches'
+export type KeptSessionOptions = Readonly<
+  Pick<SessionOptions, 'sessionTimeout' | 'connectTimeout' | 'maxPacket' | 'canBeReadOnly' | 'tls' | 'whileSuspended' | 'sasl' | 'renewSession' | 'renewWatches'>
 >;
 
-/** A record of those alone: a session in a pool of thousands does not keep the whole options record alive. */
+/** The record made last: the next session with the same values shares it (it is read-only). */
+let lastKept: KeptSessionOptions | null = null;
+
+/**
+ * A record of those alone: a session in a pool of thousands does not keep the whole options record alive, and
+ * sessions made with the same options (a pool's) share one record.
+ */
 export function keptSessionOptions(o: SessionOptions): KeptSessionOptions {
-  return {
+  const last = lastKept;
+  if (
+    last !== null && last.sessionTimeout === o.sessionTimeout && last.connectTimeout === o.connectTimeout && last.maxPacket === o.maxPacket &&
+    last.canBeReadOnly === o.canBeReadOnly && last.tls === o.tls && last.whileSuspended === o.whileSuspended && last.sasl === o.sasl &&
+    last.renewSession === o.renewSession && last.renewWatches === o.renewWatches
+  ) {
+    return last;
+  }
+  return (lastKept = {
     sessionTimeout: o.sessionTimeout,
     connectTimeout: o.connectTimeout,
     maxPacket: o.maxPacket,
@@ -94,5 +107,5 @@ export function keptSessionOptions(o: SessionOptions): KeptSessionOptions {
     sasl: o.sasl,
     renewSession: o.renewSession,
     renewWatches: o.renewWatches,
-  };
+  });
 }
