@@ -10,7 +10,7 @@ import { DEFAULT_MAX_PACKET } from '../codec/jute/reader.js';
 import { BackgroundWrites } from './background-writes.js';
 import { trackEnsemble } from './ensemble-tracker.js';
 import { systemClock, type Clock } from './clock.js';
-import { Chroot } from './chroot.js';
+import { chrootOf, type Chroot } from './chroot.js';
 import { parseConnectString, type HostAddress } from './connect-string.js';
 import { validatePath } from './paths.js';
 import { awaitConnect } from './first-connect.js';
@@ -68,7 +68,7 @@ export class ZkClient implements AsyncDisposable {
   constructor(connectString: string, options: ClientOptions = {}) {
     const parsed = parseConnectString(connectString);
     checkClientOptions(options, 'createClient', CLIENT_OPTION_KEYS);
-    this.root = new Chroot(parsed.chroot);
+    this.root = chrootOf(parsed.chroot);
     this.maxPacket = options.maxPacket ?? DEFAULT_MAX_PACKET;
     checkCredentials(options.auth, this.maxPacket);
     this.requestedTimeout = options.sessionTimeout ?? DEFAULT_SESSION_TIMEOUT;

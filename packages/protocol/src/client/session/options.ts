@@ -11,6 +11,7 @@ import type { ClientOptions, Logger } from '../types.js';
 import { saslMechanism, type SaslMechanism } from '../sasl/mechanism.js';
 import type { Credential } from './auth-replay.js';
 import { reconnectDelayOption, type DelayRange } from './reconnect-delay.js';
+import { sharedAddress } from './transport.js';
 
 export interface SessionOptions {
   hosts: HostAddress[];
@@ -57,7 +58,7 @@ export function sessionOptions(
     clock: resolved.clock,
     dispatcher: resolved.dispatcher,
     root: resolved.root,
-    hosts,
+    hosts: hosts.map(sharedAddress),
     shuffle: options.shuffle ?? true,
     connectTimeout: options.connectTimeout,
     canBeReadOnly: options.canBeReadOnly ?? false,
