@@ -9,6 +9,7 @@ import { connect as dial, createServer, type AddressInfo, type Server, type Sock
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '@zkts/testkit';
 import {
+  AbortError,
   ConnectTimeoutError,
   NotZooKeeperError,
   UnreachableError,
@@ -116,9 +117,16 @@ describe('the first connect', { timeout: 60_000 }, () => {
     const started2 = performance.now();
     const aborted = waiting.connect({ signal: aborting.signal }).catch((e: unknown) => e);
     aborting.abort();
-    expect(await aborted).toBeInstanceOf(Error);
+    // The caller's abort, not a time limit: an AbortError, never a ConnectTimeoutError.
+    const reason = await aborted;
+    expect(reason).toBeInstanceOf(AbortError);
+    expect(reason).not.toBeInstanceOf(ConnectTimeoutError);
     expect(performance.now() - started2).toBeLessThan(2000);
     expect(waiting.state).toBe('closed');
+    const factoryAbort = new AbortController();
+    const viaConnect = connect(closed, { waitForServer: true, signal: factoryAbort.signal }).catch((e: unknown) => e);
+    factoryAbort.abort();
+    expect(await viaConnect).toBeInstanceOf(AbortError);
   });
 
   it('connects when any host answers, even after others refused', async () => {
