@@ -18,6 +18,8 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { getHeapSpaceStatistics, writeHeapSnapshot } from 'node:v8';
 
+import { readFileSync } from 'node:fs';
+
 import { client as nzk } from '../clients/nzk.js';
 import type { BenchSession } from '../harness/session.js';
 
@@ -41,6 +43,11 @@ function buildPath(name: string): string {
 
 async function opener(name: string): Promise<Open> {
   if (name === 'nzk') return async (cs) => nzk.connect(cs) as Promise<BenchSession>;
+  // The bench's own zkts runner (this checkout's build), as sessions1k opens it: its module imports included.
+  if (name === 'zkts') {
+    const runner = (await import('../clients/zkts.js')).client;
+    return async (cs) => runner.connect(cs) as Promise<BenchSession>;
+  }
   const mod = (await import(pathToFileURL(buildPath(name)).href)) as { connect: (cs: string, o: object) => Promise<{ close: () => Promise<unknown> }> };
   return (cs) => mod.connect(cs, { sessionTimeout: 30_000 });
 }
@@ -57,13 +64,14 @@ function sample(): Sample {
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** Opens n sessions, 100 handshakes in flight at once (the bench's connectWindow). */
-async function openAll(open: Open, cs: string, n: number): Promise<{ close: () => Promise<unknown> }[]> {
+async function openAll(open: Open, cs: string, n: number, midway?: () => void): Promise<{ close: () => Promise<unknown> }[]> {
   const sessions: { close: () => Promise<unknown> }[] = [];
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < n) {
       next++;
       sessions.push(await open(cs));
+      if (sessions.length === n / 2) midway?.();
     }
   };
   await Promise.all(Array.from({ length: Math.min(100, n) }, worker));
@@ -144,6 +152,28 @@ async function rssAB(cs: string, n: number, rounds: number): Promise<void> {
   for (const [name, xs] of results) console.log(`${name} rss/session: ${stats(xs.map((x) => x.rss))}; heap ${stats(xs.map((x) => x.heap))}`);
 }
 
+/**
+ * Resident bytes per kind of mapping (/proc/self/smaps): the [heap] (glibc's main arena), other anonymous
+ * mappings by size class (V8's 256 KiB pages and larger spaces, malloc's per-thread arenas of 64 MiB
+ * reservations), and files (code and data of node and its libraries).
+ */
+function smaps(): Map<string, number> {
+  const out = new Map<string, number>();
+  let key = '';
+  for (const line of readFileSync('/proc/self/smaps', 'utf8').split('\n')) {
+    const head = /^([0-9a-f]+)-([0-9a-f]+) (\S+) \S+ \S+ \d+\s*(.*)$/.exec(line);
+    if (head) {
+      const size = parseInt(head[2] ?? '0', 16) - parseInt(head[1] ?? '0', 16);
+      const file = head[4] ?? '';
+      key = file !== '' ? (file.startsWith('[') ? file : `file ${file.split('/').pop() ?? ''}`) : `anon ${size >= 1 << 26 ? '>=64M' : size >= 1 << 20 ? `${Math.round(size / (1 << 20))}M` : `${Math.round(size / 1024)}K`}`;
+      continue;
+    }
+    const rss = /^Rss:\s+(\d+) kB/.exec(line);
+    if (rss) out.set(key, (out.get(key) ?? 0) + Number(rss[1]) * 1024);
+  }
+  return out;
+}
+
 /** Committed bytes per V8 heap space: where RSS that is not live objects goes (a grown new space, pages). */
 function spaces(): Map<string, number> {
   return new Map(getHeapSpaceStatistics().map((s) => [s.space_name, s.space_size]));
@@ -152,7 +182,14 @@ function spaces(): Map<string, number> {
 async function one(name: string, cs: string, n: number): Promise<void> {
   const open = await opener(name);
   const spaces0 = spaces();
+  const maps0 = process.env['SMAPS'] === '1' ? smaps() : new Map<string, number>();
   const { per, sessions } = await measureOnce(open, cs, n);
+  if (process.env['SMAPS'] === '1') {
+    const maps1 = smaps();
+    const keys = [...new Set([...maps0.keys(), ...maps1.keys()])];
+    const rows = keys.map((k) => [k, ((maps1.get(k) ?? 0) - (maps0.get(k) ?? 0)) / n] as const).filter(([, d]) => Math.abs(d) >= 16);
+    for (const [k, d] of rows.sort((a, b) => b[1] - a[1])) console.error(`${name} ${k}: ${d.toFixed(0)} B/session resident`);
+  }
   if (process.env['SPACES'] === '1') {
     for (const [space, size] of spaces()) console.error(`${name} ${space}: ${((size - (spaces0.get(space) ?? 0)) / n).toFixed(0)} B/session committed`);
   }
@@ -168,7 +205,10 @@ async function snapshot(name: string, cs: string, n: number, dir: string): Promi
   await sleep(200);
   sample();
   const empty = writeHeapSnapshot(join(dir, `${name.replace(/\W/g, '_')}-0.heapsnapshot`));
-  const sessions = await openAll(open, cs, n);
+  // MID=1: also a snapshot halfway, with the window's handshakes in flight: what a connect holds until it is
+  // done (it survives the scavenges that run meanwhile, and grows the young generation).
+  const midway = process.env['MID'] === '1' ? () => console.log(writeHeapSnapshot(join(dir, `${name.replace(/\W/g, '_')}-mid.heapsnapshot`))) : undefined;
+  const sessions = await openAll(open, cs, n, midway);
   await sleep(1000);
   sample();
   const full = writeHeapSnapshot(join(dir, `${name.replace(/\W/g, '_')}-${n}.heapsnapshot`));

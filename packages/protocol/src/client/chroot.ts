@@ -29,3 +29,10 @@ export class Chroot {
     return serverPath;
   }
 }
+
+/** No chroot: one instance for every client without one (it holds nothing but the root). */
+const NO_CHROOT = new Chroot('');
+
+export function chrootOf(root: string): Chroot {
+  return root === '' || root === '/' ? NO_CHROOT : new Chroot(root);
+}

@@ -10,10 +10,10 @@ import { DEFAULT_MAX_PACKET } from '../codec/jute/reader.js';
 import { BackgroundWrites } from './background-writes.js';
 import { trackEnsemble } from './ensemble-tracker.js';
 import { systemClock, type Clock } from './clock.js';
-import { Chroot } from './chroot.js';
+import { chrootOf, type Chroot } from './chroot.js';
 import { parseConnectString, type HostAddress } from './connect-string.js';
 import { validatePath } from './paths.js';
-import { watchUnreachable } from './first-connect.js';
+import { awaitConnect } from './first-connect.js';
 import { listenerErrors } from './logger.js';
 import { Dispatcher } from './dispatcher.js';
 import { ClientListeners, checkEventName, checkListener, type ClientEventListener, type ClientEvents } from './events.js';
@@ -68,7 +68,7 @@ export class ZkClient implements AsyncDisposable {
   constructor(connectString: string, options: ClientOptions = {}) {
     const parsed = parseConnectString(connectString);
     checkClientOptions(options, 'createClient', CLIENT_OPTION_KEYS);
-    this.root = new Chroot(parsed.chroot);
+    this.root = chrootOf(parsed.chroot);
     this.maxPacket = options.maxPacket ?? DEFAULT_MAX_PACKET;
     checkCredentials(options.auth, this.maxPacket);
     this.requestedTimeout = options.sessionTimeout ?? DEFAULT_SESSION_TIMEOUT;
@@ -146,17 +146,14 @@ export class ZkClient implements AsyncDisposable {
   async connect(options: CallOptions = {}): Promise<this> {
     checkCallOptions(options, 'zk.connect');
     const starts = this.session.state === 'idle';
-    const watch = starts && !this.waitForServer ? watchUnreachable(this.session, this.hosts) : null;
-    if (starts) this.session.start();
+    const hosts = starts && !this.waitForServer ? this.hosts : null;
     try {
-      const timeout = options.timeout ?? this.requestedTimeout;
-      const connected = this.connected(options.signal === undefined ? { timeout } : { timeout, signal: options.signal });
-      await (watch === null ? connected : Promise.race([connected, watch.failed]));
+      await awaitConnect(this.session, options, options.timeout ?? this.requestedTimeout, this.clock, hosts, () => {
+        if (starts) this.session.start();
+      });
     } catch (err) {
       await this.close();
       throw err;
-    } finally {
-      watch?.stop();
     }
     return this;
   }

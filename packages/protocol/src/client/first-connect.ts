@@ -6,8 +6,17 @@
  * that starts before its ZooKeeper (compose files, tests) sets `waitForServer: true` and keeps the old wait.
  * Only the first connect: once a session existed, a refused reconnect is a server restarting, and the client
  * retries (failure-semantics guide).
+ *
+ * Also connect()'s wait itself. Without a caller's signal (the usual case) it is one promise with one timer and
+ * two listeners; the general wait (a CancelScope's AbortController and listeners, Promise.race, four promises)
+ * is kept for a signal. A pool opening hundreds of sessions at once holds one wait per handshake in flight, and
+ * whatever they hold survives the young generation's collections that run meanwhile, which grows it (RSS).
  */
-import { UnreachableError, type ConnectAttempt, type ZkError } from '../errors/errors.js';
+import { ConnectTimeoutError, UnreachableError, type ConnectAttempt, type ZkError } from '../errors/errors.js';
+import type { Clock, ClockTimer } from './clock.js';
+import { isConnected, isTerminal } from './session/session-state.js';
+import { waitConnected, type ObservableSession } from './state-waits.js';
+import type { CallOptions } from './types.js';
 
 /**
  * Socket codes that mean nothing listens there or the name does not exist. EAI_AGAIN (a DNS server that did not
@@ -28,22 +37,86 @@ export interface UnreachableWatch {
   stop(): void;
 }
 
+interface FailureSource {
+  onConnectFailure(listener: (attempt: ConnectAttempt) => void): () => void;
+}
+
+/** Records `attempt`; the error to give up with once every host's latest failure is final, else null. */
+function unreachable(latest: Map<string, ConnectAttempt>, hosts: readonly string[], attempt: ConnectAttempt): UnreachableError | null {
+  latest.set(attempt.host, attempt);
+  const all = hosts.map((host) => latest.get(host));
+  return all.every((a) => a !== undefined && isFinalConnectFailure(a.error)) ? new UnreachableError(all as ConnectAttempt[]) : null;
+}
+
 /** Follows the connect failures of `hosts` (labelled as the session labels them) until stopped. */
-export function watchUnreachable(
-  source: { onConnectFailure(listener: (attempt: ConnectAttempt) => void): () => void },
-  hosts: readonly string[],
-): UnreachableWatch {
+export function watchUnreachable(source: FailureSource, hosts: readonly string[]): UnreachableWatch {
   const latest = new Map<string, ConnectAttempt>();
   let stop = (): void => undefined;
   const failed = new Promise<never>((_resolve, reject) => {
     stop = source.onConnectFailure((attempt) => {
-      latest.set(attempt.host, attempt);
-      const all = hosts.map((host) => latest.get(host));
-      if (all.every((a) => a !== undefined && isFinalConnectFailure(a.error))) {
-        stop();
-        reject(new UnreachableError(all as ConnectAttempt[]));
-      }
+      const error = unreachable(latest, hosts, attempt);
+      if (error === null) return;
+      stop();
+      reject(error);
     });
   });
   return { failed, stop: () => stop() };
+}
+
+/**
+ * connect()'s wait: resolves once connected; rejects when the session ends, with ConnectTimeoutError after
+ * `timeout` ms (0: no limit) or on `options.signal`, and, given `hosts`, with UnreachableError once each of them
+ * failed finally. `start` runs once the failures are followed (it starts the session).
+ */
+export function awaitConnect(session: ObservableSession & FailureSource, options: CallOptions, timeout: number, clock: Clock, hosts: readonly string[] | null, start: () => void): Promise<void> {
+  if (options.signal === undefined) {
+    const wait = plainWait(session, timeout, clock, hosts);
+    start();
+    return wait;
+  }
+  const watch = hosts === null ? null : watchUnreachable(session, hosts);
+  start();
+  const connected = waitConnected(session, { timeout, signal: options.signal }, clock);
+  return watch === null ? connected : Promise.race([connected, watch.failed]).finally(() => watch.stop());
+}
+
+/** The wait without a signal: the same outcomes as waitConnected with a timeout, raced with watchUnreachable. */
+function plainWait(session: ObservableSession & FailureSource, timeout: number, clock: Clock, hosts: readonly string[] | null): Promise<void> {
+  if (isConnected(session.state)) return Promise.resolve();
+  if (session.isOver) return Promise.reject(session.terminalError());
+  return new Promise<void>((resolve, reject) => {
+    let offFailure: (() => void) | null = null;
+    let timer: ClockTimer | undefined;
+    let latest: Map<string, ConnectAttempt> | null = null;
+    const fail = (error: ZkError): void => {
+      offState();
+      offFailure?.();
+      if (timer !== undefined) clock.clearTimeout(timer);
+      reject(error);
+    };
+    const offState = session.onStateChange((change) => {
+      if (isConnected(change.state)) {
+        offState();
+        offFailure?.();
+        if (timer !== undefined) clock.clearTimeout(timer);
+        resolve();
+      } else if (isTerminal(change.state)) {
+        // An expiry ends the wait even when a new session follows: what the caller waited for is gone.
+        fail(change.error ?? session.terminalError());
+      }
+    });
+    if (hosts !== null) {
+      offFailure = session.onConnectFailure((attempt) => {
+        const error = unreachable((latest ??= new Map()), hosts, attempt);
+        if (error !== null) fail(error);
+      });
+    }
+    if (timeout > 0) {
+      timer = clock.setTimeout(() => {
+        timer = undefined;
+        // Say what each host answered meanwhile.
+        fail(new ConnectTimeoutError(timeout, session.connectFailures()));
+      }, timeout);
+    }
+  });
 }

@@ -10,7 +10,7 @@ import type { Chroot } from './chroot.js';
 import type { Clock } from './clock.js';
 import { requestChannel } from './diagnostics.js';
 import type { Dispatcher } from './dispatcher.js';
-import { Call, type CallEnv, type RequestSpec } from './request.js';
+import { Call, type CallEnv, type Canceller, type RequestSpec } from './request.js';
 import { TracedRequest, attemptIn } from './request-trace.js';
 import { retrying, type RetryPolicy } from './retry.js';
 import type { Session } from './session/session.js';
@@ -38,7 +38,8 @@ export interface OpContextOptions {
 }
 
 /** What every operation is handed: the chroot and limits, the session's watches, and the two ways to send a request. */
-export class OpContext implements WatchRequestContext {
+/** Also each Call's environment (CallEnv) itself: no second record per client for it. */
+export class OpContext implements WatchRequestContext, CallEnv {
   readonly root: Chroot;
   readonly maxPacket: number;
   readonly watches: ClientWatches;
@@ -48,13 +49,15 @@ export class OpContext implements WatchRequestContext {
   private readonly session: Session;
   private readonly requestTimeout: number;
   private readonly retryPolicy: RetryPolicy | undefined;
-  private readonly clock: Clock;
-  private readonly env: CallEnv;
-  private readonly dispatcher: Dispatcher;
+  readonly clock: Clock;
+  readonly dispatcher: Dispatcher;
+  /** The session: a Call cancelled by its caller is taken out of its queue. */
+  readonly canceller: Canceller;
   private readonly prepare: (() => Promise<void> | null) | undefined;
 
   constructor(session: Session, options: OpContextOptions) {
     this.session = session;
+    this.canceller = session;
     this.watches = session.watches;
     this.root = options.root;
     this.maxPacket = options.maxPacket;
@@ -65,7 +68,6 @@ export class OpContext implements WatchRequestContext {
     this.dispatcher = options.dispatcher;
     this.prepare = options.prepare;
     this.stats = options.stats ?? new RequestStats();
-    this.env = { dispatcher: options.dispatcher, canceller: session, clock: options.clock, stats: this.stats };
   }
 
   /** The same session, limits and stats under another chroot (a namespace view), with the work its requests wait for. */
@@ -102,7 +104,7 @@ export class OpContext implements WatchRequestContext {
     const cancel = signal === undefined && limit <= 0 ? undefined : { signal, timeout: limit };
     this.stats.request(spec.op);
     if (requestChannel.hasSubscribers) return this.traced(spec, cancel, Math.max(attempt, attemptIn(options)));
-    const call = new Call(spec, this.env, cancel);
+    const call = new Call(spec, this, cancel);
     if (call.phase === 'queued') this.session.submit(call);
     return call.promise;
   }
@@ -111,7 +113,7 @@ export class OpContext implements WatchRequestContext {
   private traced<T>(spec: RequestSpec<T>, cancel: { signal: AbortSignal | undefined; timeout: number } | undefined, attempt: number): Promise<T> {
     const trace = new TracedRequest(spec.op, spec.path, spec.ops, this.session.sessionId, attempt);
     return trace.run(() => {
-      const call = new Call(spec, this.env, cancel, trace);
+      const call = new Call(spec, this, cancel, trace);
       if (call.phase === 'queued') this.session.submit(call);
       return call.promise;
     });

@@ -2,7 +2,7 @@
  * Waiting on the session's state from the outside: `connected()` (one promise) and `states()` (an async
  * iterable of every change, which goes on across a renewal). Both only listen; the session alone changes state.
  */
-import { ConnectTimeoutError, type ConnectAttempt, type ZkError } from '../errors/errors.js';
+import { ConnectTimeoutError, TimeoutError, type ConnectAttempt, type ZkError } from '../errors/errors.js';
 import { AsyncQueue } from './async-queue.js';
 import { CancelScope } from './cancel.js';
 import type { Clock } from './clock.js';
@@ -40,8 +40,9 @@ export function waitConnected(session: ObservableSession, options: CallOptions, 
   return scope
     .race(reached)
     .catch((error: unknown) => {
-      // Our own time limit (not the caller's signal): say what each host answered meanwhile.
-      if (error === scope.reason && options.signal?.reason !== error && options.timeout !== undefined) {
+      // Our own time limit (not the caller's signal, which ends the wait with an AbortError): say what each
+      // host answered meanwhile.
+      if (error === scope.reason && error instanceof TimeoutError && options.timeout !== undefined) {
         throw new ConnectTimeoutError(options.timeout, session.connectFailures());
       }
       throw error;

@@ -9,6 +9,7 @@ import { connect as dial, createServer, type AddressInfo, type Server, type Sock
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '@zkts/testkit';
 import {
+  AbortError,
   ConnectTimeoutError,
   NotZooKeeperError,
   UnreachableError,
@@ -101,6 +102,31 @@ describe('the first connect', { timeout: 60_000 }, () => {
       [closed, 'ECONNREFUSED'],
     ]);
     expect(zk.state).toBe('closed');
+  });
+
+  it('with a signal, fails at once with UnreachableError the same way; and an abort ends a wait that has no answer', async () => {
+    const closed = `127.0.0.1:${await freePort()}`;
+    const controller = new AbortController();
+    const started = performance.now();
+    const error = await connect(closed, { signal: controller.signal }).catch((e: unknown) => e);
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(error).toBeInstanceOf(UnreachableError);
+    expect((error as UnreachableError).attempts.map((a) => [a.host, socketCode(a)])).toEqual([[closed, 'ECONNREFUSED']]);
+    const waiting = createClient(closed, { waitForServer: true });
+    const aborting = new AbortController();
+    const started2 = performance.now();
+    const aborted = waiting.connect({ signal: aborting.signal }).catch((e: unknown) => e);
+    aborting.abort();
+    // The caller's abort, not a time limit: an AbortError, never a ConnectTimeoutError.
+    const reason = await aborted;
+    expect(reason).toBeInstanceOf(AbortError);
+    expect(reason).not.toBeInstanceOf(ConnectTimeoutError);
+    expect(performance.now() - started2).toBeLessThan(2000);
+    expect(waiting.state).toBe('closed');
+    const factoryAbort = new AbortController();
+    const viaConnect = connect(closed, { waitForServer: true, signal: factoryAbort.signal }).catch((e: unknown) => e);
+    factoryAbort.abort();
+    expect(await viaConnect).toBeInstanceOf(AbortError);
   });
 
   it('connects when any host answers, even after others refused', async () => {

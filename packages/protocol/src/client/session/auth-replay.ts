@@ -33,45 +33,49 @@ interface Slot {
 }
 
 export class AuthReplay {
-  private readonly credentials: Credential[] = [];
+  // The three lists are made on first use: most sessions have no credential, and these are per session.
+  private credentials: Credential[] | null = null;
   /** One slot per auth packet on the wire (FIFO like the replies). */
-  private slots: Slot[] = [];
+  private slots: Slot[] | null = null;
   /** addAuth calls made while no connection took credentials: answered by their own credential's reply in the next replay. */
-  private waitingForReplay: AuthWaiter[] = [];
+  private waitingForReplay: AuthWaiter[] | null = null;
   /** The connection the credentials were replayed on: addAuth sends on it at once. */
   private on: Connection | null = null;
   /** Runs once every credential on `on` is answered (the session opens the connection). */
   private then: (() => void) | null = null;
 
   constructor(initial: readonly Credential[]) {
-    for (const c of initial) this.credentials.push({ scheme: c.scheme, auth: c.auth });
+    if (initial.length > 0) this.credentials = initial.map((c) => ({ scheme: c.scheme, auth: c.auth }));
   }
 
   /** Remembers a credential; sends it now on a connection that took the replay, else with the next replay. */
   add(credential: Credential, conn: Connection | null, waiter: AuthWaiter): void {
-    this.credentials.push(credential);
+    (this.credentials ??= []).push(credential);
     if (conn !== null && conn === this.on && conn.phase !== 'closed') {
       conn.sendAuth(credential.scheme, credential.auth);
-      this.slots.push({ scheme: credential.scheme, waiters: [waiter] });
+      (this.slots ??= []).push({ scheme: credential.scheme, waiters: [waiter] });
     } else {
-      this.waitingForReplay.push(waiter);
+      (this.waitingForReplay ??= []).push(waiter);
     }
   }
 
   /** Every credential on `conn`, in the order they were added. */
   replay(conn: Connection): void {
     // Slots left by a connection that died before the session saw it: their callers hear the loss.
-    if (this.slots.length > 0) this.connectionLost(new ConnectionLossError('connection replaced before the auth reply', true));
+    if (this.slots !== null && this.slots.length > 0) this.connectionLost(new ConnectionLossError('connection replaced before the auth reply', true));
     const waiting = this.waitingForReplay;
-    this.waitingForReplay = [];
+    this.waitingForReplay = null;
     this.on = conn;
     this.then = null;
+    if (this.credentials === null) return;
+    const slots = (this.slots ??= []);
     for (const cred of this.credentials) {
       conn.sendAuth(cred.scheme, cred.auth);
-      this.slots.push({ scheme: cred.scheme, waiters: [] });
+      slots.push({ scheme: cred.scheme, waiters: [] });
     }
+    if (waiting === null) return;
     // The calls made while disconnected added the newest credentials, so the last slot's reply is theirs.
-    const last = this.slots[this.slots.length - 1];
+    const last = slots[slots.length - 1];
     if (last === undefined) for (const w of waiting) w.resolve();
     else last.waiters.push(...waiting);
   }
@@ -79,7 +83,7 @@ export class AuthReplay {
   /** Calls `then` once every credential is answered on `conn`, replaying them first unless they went already. */
   whenAnswered(conn: Connection, then: () => void): void {
     if (this.on !== conn) this.replay(conn);
-    if (this.slots.length === 0) then();
+    if (this.slots === null || this.slots.length === 0) then();
     else this.then = then;
   }
 
@@ -89,7 +93,7 @@ export class AuthReplay {
    * closes it. Any other error is the callers' alone.
    */
   answered(err: number): { scheme: string; error: ZkError | null } {
-    const slot = this.slots.shift() ?? { scheme: '?', waiters: [] };
+    const slot = this.slots?.shift() ?? { scheme: '?', waiters: [] };
     if (err === KeeperCode.AUTH_FAILED) {
       const error = new AuthFailedError(
         `the server refused the credential of scheme ${JSON.stringify(slot.scheme)} (an unknown scheme, or a credential the scheme rejects)`,
@@ -105,7 +109,7 @@ export class AuthReplay {
       else w.reject(error);
     }
     const then = this.then;
-    if (then !== null && this.slots.length === 0) {
+    if (then !== null && (this.slots === null || this.slots.length === 0)) {
       this.then = null;
       then();
     }
@@ -115,9 +119,10 @@ export class AuthReplay {
   /** The connection dropped before some answers came: those callers cannot know the outcome. */
   connectionLost(cause: ZkError): void {
     const slots = this.slots;
-    this.slots = [];
+    this.slots = null;
     this.on = null;
     this.then = null;
+    if (slots === null) return;
     for (const slot of slots) {
       for (const w of slot.waiters) w.reject(new ConnectionLossError(`connection lost before the auth reply: ${cause.message}`, true, { cause }));
     }
@@ -125,6 +130,8 @@ export class AuthReplay {
 
   /** The session is over: calls still waiting for a replay fail with its reason. */
   fail(error: ZkError): void {
-    for (const w of this.waitingForReplay.splice(0)) w.reject(error);
+    const waiting = this.waitingForReplay;
+    this.waitingForReplay = null;
+    if (waiting !== null) for (const w of waiting) w.reject(error);
   }
 }

@@ -11,6 +11,7 @@ import type { ClientOptions, Logger } from '../types.js';
 import { saslMechanism, type SaslMechanism } from '../sasl/mechanism.js';
 import type { Credential } from './auth-replay.js';
 import { reconnectDelayOption, type DelayRange } from './reconnect-delay.js';
+import { sharedAddress } from './transport.js';
 
 export interface SessionOptions {
   hosts: HostAddress[];
@@ -57,7 +58,7 @@ export function sessionOptions(
     clock: resolved.clock,
     dispatcher: resolved.dispatcher,
     root: resolved.root,
-    hosts,
+    hosts: hosts.map(sharedAddress),
     shuffle: options.shuffle ?? true,
     connectTimeout: options.connectTimeout,
     canBeReadOnly: options.canBeReadOnly ?? false,
@@ -77,14 +78,27 @@ export function sessionOptions(
 }
 
 /** What a session reads of its options once it is built (the rest — hosts, credentials, ids, delays — only builds it). */
-export type KeptSessionOptions = Pick<
-  SessionOptions,
-  'sessionTimeout' | 'connectTimeout' | 'maxPacket' | 'canBeReadOnly' | 'tls' | 'whileSuspended' | 'sasl' | 'renewSession' | 'renewWatches'
+export type KeptSessionOptions = Readonly<
+  Pick<SessionOptions, 'sessionTimeout' | 'connectTimeout' | 'maxPacket' | 'canBeReadOnly' | 'tls' | 'whileSuspended' | 'sasl' | 'renewSession' | 'renewWatches'>
 >;
 
-/** A record of those alone: a session in a pool of thousands does not keep the whole options record alive. */
+/** The record made last: the next session with the same values shares it (it is read-only). */
+let lastKept: KeptSessionOptions | null = null;
+
+/**
+ * A record of those alone: a session in a pool of thousands does not keep the whole options record alive, and
+ * sessions made with the same options (a pool's) share one record.
+ */
 export function keptSessionOptions(o: SessionOptions): KeptSessionOptions {
-  return {
+  const last = lastKept;
+  if (
+    last !== null && last.sessionTimeout === o.sessionTimeout && last.connectTimeout === o.connectTimeout && last.maxPacket === o.maxPacket &&
+    last.canBeReadOnly === o.canBeReadOnly && last.tls === o.tls && last.whileSuspended === o.whileSuspended && last.sasl === o.sasl &&
+    last.renewSession === o.renewSession && last.renewWatches === o.renewWatches
+  ) {
+    return last;
+  }
+  return (lastKept = {
     sessionTimeout: o.sessionTimeout,
     connectTimeout: o.connectTimeout,
     maxPacket: o.maxPacket,
@@ -94,5 +108,5 @@ export function keptSessionOptions(o: SessionOptions): KeptSessionOptions {
     sasl: o.sasl,
     renewSession: o.renewSession,
     renewWatches: o.renewWatches,
-  };
+  });
 }

@@ -245,3 +245,16 @@ export function describe(address: HostAddress): string {
   }
   return label;
 }
+
+/** One address record per server in the process (up to 1,024), shared by the sessions of a pool as the labels are. */
+const addresses = new Map<string, HostAddress>();
+
+export function sharedAddress(address: HostAddress): HostAddress {
+  const label = describe(address);
+  let shared = addresses.get(label);
+  if (shared === undefined) {
+    shared = { host: address.host, port: address.port };
+    if (addresses.size < 1024) addresses.set(label, shared);
+  }
+  return shared;
+}

@@ -76,21 +76,26 @@ export interface WatchCounts {
   persistentRecursive: number;
 }
 
+type Tables = { [K in OneShotKind | PersistentKind]?: WatchTable };
+const NO_TABLES: Tables = Object.freeze({});
+
 /** Read side of an absent table: nothing is ever written to it (see `WatchManager.tables`). */
 const NO_WATCHES: ReadonlyMap<string, Slot> = new Map();
 
 export class WatchManager {
   /**
    * One table per kind, made on the first registration: most sessions use one or two kinds, and an idle
-   * session in a pool of thousands should not carry five empty Maps (about 180 bytes each).
+   * session in a pool of thousands should not carry five empty Maps (about 180 bytes each), nor the record
+   * that holds them (NO_TABLES, shared, until the first).
    */
-  private readonly tables: { [K in OneShotKind | PersistentKind]?: WatchTable } = {};
+  private tables: Tables = NO_TABLES;
 
   private table(kind: OneShotKind | PersistentKind): ReadonlyMap<string, Slot> {
     return this.tables[kind] ?? NO_WATCHES;
   }
 
   private writable(kind: OneShotKind | PersistentKind): WatchTable {
+    if (this.tables === NO_TABLES) this.tables = {};
     return (this.tables[kind] ??= new Map());
   }
 
@@ -181,8 +186,9 @@ export class WatchManager {
   }
 
   get size(): number {
+    // for…in, not Object.values: every reconnect asks (watches.ts replayBatches), most sessions have no table.
     let n = 0;
-    for (const t of Object.values(this.tables)) n += t.size;
+    for (const kind in this.tables) n += this.tables[kind as OneShotKind | PersistentKind]?.size ?? 0;
     return n;
   }
 
