@@ -143,9 +143,16 @@ async function contend(dir: string, layout: SelectorLayout, terms: number, kills
       next = 'kazoo';
     }
   }
-  // Let the terms running now end, so their intervals are in the check.
-  await until(() => zkts.open === undefined && openKazooTerm(kazoo) === undefined, 10_000, 'the last terms to end');
+  // End the terms running now so their intervals are in the check, and stop both sides from starting new ones
+  // (both re-enter at once, so a moment when neither leads may never come): the zkts selector closes (its
+  // signal fires, the callback returns), the kazoo process is killed and its open term ends with it.
   await zkts.selector.close();
+  const stdout = kazoo.proc.proc.stdout;
+  const drained = stdout === null || stdout.closed ? Promise.resolve() : new Promise<void>((resolve) => stdout.once('close', () => resolve()));
+  kazoo.proc.proc.kill('SIGKILL');
+  await Promise.all([kazoo.proc.exited, drained]); // every term it began is read before the open one is taken
+  const cut = openKazooTerm(kazoo);
+  if (cut !== undefined) kazoo.killed.push({ kind: 'write', who: kazoo.who, start: cut, end: process.hrtime.bigint() });
   return { held: all(), kazooKills, zktsCloses };
 }
 
