@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { client as nzk } from '../clients/nzk.js';
+import { otherBuild } from './other-build.js';
 
 interface Frame {
   functionName: string;
@@ -31,7 +32,7 @@ async function opener(name: string): Promise<(cs: string) => Promise<Closable>> 
   if (name === 'nzk') return (cs) => nzk.connect(cs);
   const path =
     name === 'A'
-      ? (process.env['ZKTS_A'] ?? '/work/wt/base/packages/protocol/dist/index.js')
+      ? otherBuild('ZKTS_A', "@zkts/protocol's dist/index.js")
       : name === 'B'
         ? (process.env['ZKTS_B'] ?? join(HERE, '../../../packages/protocol/dist/index.js'))
         : name;

@@ -27,6 +27,7 @@ import type * as Recipes from '@zkts/recipes';
 import { client as nzc } from '../clients/nzk.js';
 import { pipeline, until } from '../harness/measure.js';
 import type { BenchClient, Done } from '../harness/session.js';
+import { successOf, unused } from './other-build.js';
 
 interface Build {
   id: string;
@@ -67,18 +68,7 @@ const heapPerWatch: number[] = [];
  * `done` adapted once), for the calls a watches round makes.
  */
 function zktsOver(b: Build): BenchClient {
-  let lastDone: Done | undefined;
-  let lastOk: (() => void) | undefined;
-  const ok = (done: Done): (() => void) => {
-    if (done !== lastDone || !lastOk) {
-      lastDone = done;
-      lastOk = () => done(null);
-    }
-    return lastOk;
-  };
-  const unused = (): never => {
-    throw new Error('not used here');
-  };
+  const ok = successOf();
   return {
     id: `zkts-${b.id}`,
     label: `zkts ${b.id}`,

@@ -16,25 +16,15 @@ import type { AddressInfo, Socket } from 'node:net';
 import * as shipped from '@zkts/protocol';
 
 import { client as raw } from '../clients/raw.js';
-import type { BenchClient, BenchSession, Done } from '../harness/session.js';
+import type { BenchClient, BenchSession } from '../harness/session.js';
 import { call } from '../harness/session.js';
+import { successOf, unused } from './other-build.js';
 
 type Protocol = typeof shipped;
 
 /** The bench's zkts runner over any build of the package (the harness's own adapter: one `.then` per call). */
 function zktsOver(mod: Protocol, id: string): BenchClient {
-  let lastDone: Done | undefined;
-  let lastOk: (() => void) | undefined;
-  const ok = (done: Done): (() => void) => {
-    if (done !== lastDone || !lastOk) {
-      lastDone = done;
-      lastOk = () => done(null);
-    }
-    return lastOk;
-  };
-  const unused = (): never => {
-    throw new Error('not used here');
-  };
+  const ok = successOf();
   return {
     id,
     label: id,

@@ -7,7 +7,7 @@
 // floor: bare sockets that send the same pings on their own timers and read the replies by their length only.
 //
 //   PROFILE=connect|idle  writes a CPU profile (.cpuprofile) of every round's connect phase or idle window
-//   ZKTS_A=/work/wt/base/packages/protocol/dist/index.js ZKTS_B=packages/protocol/dist/index.js \
+//   ZKTS_A=<other checkout>/packages/protocol/dist/index.js ZKTS_B=packages/protocol/dist/index.js \
 //   ZKTS_SERVER=host:port node bench/.build/profile/idle-cpu.js [rounds=5] [sessions=1000] [timeoutMs=3000] [idleMs=4000] [nzk] [native] [raw]
 //
 // Compiled with the bench's child (bench/tsconfig.child.json) and run on plain node, like the bench children.

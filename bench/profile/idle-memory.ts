@@ -10,7 +10,7 @@
 //       heap snapshots of one process with 0 and with N idle sessions (bench/profile/heap-diff.ts reads them);
 //       COLD=1: no session opened before the first snapshot
 //
-// Builds: ZKTS_A / ZKTS_B name two builds' @zkts/protocol dist/index.js (A defaults to /work/wt/base's, B to
+// Builds: ZKTS_A / ZKTS_B name two builds' @zkts/protocol dist/index.js (A must be given, B defaults to
 // this checkout's); `nzk` is node-zookeeper-client, as the bench's runner opens it. The server: the argument,
 // else ZKTS_SERVER, else 127.0.0.1:2181 (bench/profile/server.ts starts the bench's server and prints it).
 import { spawn } from 'node:child_process';
@@ -22,6 +22,7 @@ import { readFileSync } from 'node:fs';
 
 import { client as nzk } from '../clients/nzk.js';
 import type { BenchSession } from '../harness/session.js';
+import { otherBuild } from './other-build.js';
 
 type Open = (connectString: string) => Promise<{ close: () => Promise<unknown> }>;
 
@@ -36,7 +37,7 @@ const SELF = fileURLToPath(import.meta.url);
 const HERE = join(SELF, '..');
 
 function buildPath(name: string): string {
-  if (name === 'A') return process.env['ZKTS_A'] ?? '/work/wt/base/packages/protocol/dist/index.js';
+  if (name === 'A') return otherBuild('ZKTS_A', "@zkts/protocol's dist/index.js");
   if (name === 'B') return process.env['ZKTS_B'] ?? join(HERE, '../../../packages/protocol/dist/index.js');
   return name;
 }

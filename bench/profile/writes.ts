@@ -9,7 +9,7 @@
 //
 //   node bench/.build/profile/writes.js [rounds=9] [pairs=4000] [cycles=300] [only=cd|mutex] [noraw] [--fake] [verbose]
 //   --fake: against an in-process stand-in that answers at once (fake-zk.ts): the clients' own CPU, little noise
-//   ZKTS_A=…/protocol/dist/index.js RECIPES_A=…/recipes/dist/index.js (default: /work/wt/base's builds)
+//   ZKTS_A=…/protocol/dist/index.js RECIPES_A=…/recipes/dist/index.js (or ZKTS_BASE=<other checkout>: its builds)
 //   ZKTS_B=… RECIPES_B=… (default: the builds this program resolves, i.e. this checkout's dist/)
 //   ZKTS_SERVER=host:port uses a running server (bench/profile/server.ts), else one is started here.
 //
@@ -22,9 +22,10 @@ import * as shippedRecipes from '@zkts/recipes';
 
 import { client as raw } from '../clients/raw.js';
 import { fakeZooKeeper } from './fake-zk.js';
+import { otherBuild, successOf, unused } from './other-build.js';
 import { benchServer } from '../harness/server.js';
 import { pipeline } from '../harness/measure.js';
-import type { BenchSession, Done } from '../harness/session.js';
+import type { BenchSession } from '../harness/session.js';
 
 type Protocol = typeof shippedProtocol;
 type Recipes = typeof shippedRecipes;
@@ -40,22 +41,11 @@ interface Side {
 }
 
 const PAYLOAD = new Uint8Array(100).fill(0x61);
-const BASE = process.env.ZKTS_BASE ?? '/work/wt/base';
+const baseRoot = (): string => otherBuild('ZKTS_BASE', 'the root of a checkout (or ZKTS_A and RECIPES_A, its dist/index.js files)');
 
 /** The bench's zkts adapter over any build (one `.then` per call, its success callback reused). */
 function sessionOver(c: Client): BenchSession {
-  let lastDone: Done | undefined;
-  let lastOk: (() => void) | undefined;
-  const ok = (done: Done): (() => void) => {
-    if (done !== lastDone || !lastOk) {
-      lastDone = done;
-      lastOk = () => done(null);
-    }
-    return lastOk;
-  };
-  const unused = (): never => {
-    throw new Error('not used here');
-  };
+  const ok = successOf();
   return {
     create: (path, data, done) => void c.create(path, data).then(ok(done), done),
     delete: (path, done) => void c.delete(path).then(ok(done), done),
@@ -137,8 +127,8 @@ async function main(): Promise<void> {
   const withRaw = !args.includes('noraw') && only !== 'mutex';
   const verbose = args.includes('verbose');
 
-  const protoA = await load<Protocol>(process.env.ZKTS_A ?? `${BASE}/packages/protocol/dist/index.js`, shippedProtocol);
-  const recipesA = await load<Recipes>(process.env.RECIPES_A ?? `${BASE}/packages/recipes/dist/index.js`, shippedRecipes);
+  const protoA = await load<Protocol>(process.env.ZKTS_A ?? `${baseRoot()}/packages/protocol/dist/index.js`, shippedProtocol);
+  const recipesA = await load<Recipes>(process.env.RECIPES_A ?? `${baseRoot()}/packages/recipes/dist/index.js`, shippedRecipes);
   const protoB = await load<Protocol>(process.env.ZKTS_B, shippedProtocol);
   const recipesB = await load<Recipes>(process.env.RECIPES_B, shippedRecipes);
 
