@@ -238,9 +238,19 @@ describe.skipIf(why !== undefined)(`partitions between servers (5 members in con
     // Whether the faults produced a late write with an outdated token depends on timing, so one is staged
     // as well: a holder whose lease ended writes after a newer holder did. The guard must refuse it.
     const [early, later] = [clients[0] as ZkClient, clients[1] as ZkClient];
-    const old = await new Mutex(early, `${ROOT}/lock`).acquire({ timeout: 10_000 });
+    // A lock node whose create had an unknown outcome is removed by its client's background clean-up: let the
+    // faults' leftovers go first. A staged acquire that still times out says what held it.
+    const settled = Date.now();
+    while (clients.some((c) => c.pendingWrites.length > 0) && Date.now() - settled < 30_000) await sleep(50);
+    const stagedAcquire = (c: ZkClient) =>
+      new Mutex(c, `${ROOT}/lock`).acquire({ timeout: 10_000 }).catch(async (e: unknown) => {
+        const holders = await later.getChildren(`${ROOT}/lock`).then((r) => r.children.join(','), (f: unknown) => String(f));
+        const states = clients.map((k) => `${k.state}/${k.pendingWrites.length}`).join(' ');
+        throw new Error(`staged acquire: ${(e as Error).message}; lock children [${holders}]; clients state/pending writes: ${states}`, { cause: e });
+      });
+    const old = await stagedAcquire(early);
     await old.release();
-    const newer = await new Mutex(later, `${ROOT}/lock`).acquire({ timeout: 10_000 });
+    const newer = await stagedAcquire(later);
     await writeFenced(later, newer, 1);
     await newer.release();
     await writeFenced(early, old, 0);
