@@ -1,7 +1,6 @@
-// An in-process stand-in for ZooKeeper that answers the requests of the write profile (bench/profile/writes.ts)
-// at once: handshake, create / create2 / createContainer (sequential names included), delete, getChildren2,
-// closeSession. It
-// keeps the tree as a set of paths, so a lock sees its own node in the listing. Run against it, two clients
+// An in-process stand-in for ZooKeeper that answers the requests of the profile drivers (bench/profile/writes.ts,
+// floor.ts) at once: handshake, create / create2 / createContainer (sequential names included), delete, getData,
+// getChildren2, closeSession. It keeps the tree as a map of paths to data, so a lock sees its own node in the listing. Run against it, two clients
 // (or builds) differ only in their own work: the server's share is the same for both and costs no scheduling
 // between processes. Not a ZooKeeper: no ACLs, watches, versions or sessions beyond the handshake.
 import { createServer } from 'node:net';
@@ -13,6 +12,7 @@ const OP_CLOSE = -11;
 const OP_CREATE2 = 15;
 const OP_CREATE_CONTAINER = 19;
 const OP_CHILDREN2 = 12;
+const OP_GET_DATA = 4;
 const NO_NODE = -101;
 const NODE_EXISTS = -110;
 
@@ -47,7 +47,7 @@ function str(s: string): Buffer {
 }
 
 export async function fakeZooKeeper(): Promise<{ connectString: string; close: () => void }> {
-  const nodes = new Set<string>(['/']);
+  const nodes = new Map<string, Buffer>([['/', Buffer.alloc(0)]]);
   const sequence = new Map<string, number>();
   let zxid = 1n;
   const parentOf = (p: string): string => p.slice(0, Math.max(1, p.lastIndexOf('/')));
@@ -79,6 +79,7 @@ export async function fakeZooKeeper(): Promise<{ connectString: string; close: (
         if (op === OP_CREATE || op === OP_CREATE2 || op === OP_CREATE_CONTAINER) {
           let at = 12 + pathLength;
           const dataLength = frame.readInt32BE(at);
+          const data = Buffer.from(frame.subarray(at + 4, at + 4 + Math.max(0, dataLength)));
           at += 4 + Math.max(0, dataLength);
           const acls = frame.readInt32BE(at);
           at += 4;
@@ -98,7 +99,7 @@ export async function fakeZooKeeper(): Promise<{ connectString: string; close: (
           if (!nodes.has(parent)) out.push(reply(xid, zxid, NO_NODE, null));
           else if (nodes.has(name)) out.push(reply(xid, zxid, NODE_EXISTS, null));
           else {
-            nodes.add(name);
+            nodes.set(name, data);
             zxid++;
             out.push(reply(xid, zxid, 0, op === OP_CREATE ? str(name) : Buffer.concat([str(name), stat(zxid, (flags & 1) !== 0)])));
           }
@@ -106,13 +107,21 @@ export async function fakeZooKeeper(): Promise<{ connectString: string; close: (
           const ok = nodes.delete(path);
           if (ok) zxid++;
           out.push(reply(xid, zxid, ok ? 0 : NO_NODE, null));
+        } else if (op === OP_GET_DATA) {
+          const data = nodes.get(path);
+          if (data === undefined) out.push(reply(xid, zxid, NO_NODE, null));
+          else {
+            const length = Buffer.allocUnsafe(4);
+            length.writeInt32BE(data.length, 0);
+            out.push(reply(xid, zxid, 0, Buffer.concat([length, data, stat(zxid)])));
+          }
         } else if (op === OP_CHILDREN2) {
           if (!nodes.has(path)) {
             out.push(reply(xid, zxid, NO_NODE, null));
             continue;
           }
           const prefix = path === '/' ? '/' : `${path}/`;
-          const children = [...nodes].filter((p) => p.startsWith(prefix) && p.length > prefix.length && !p.includes('/', prefix.length)).map((p) => p.slice(prefix.length));
+          const children = [...nodes.keys()].filter((p) => p.startsWith(prefix) && p.length > prefix.length && !p.includes('/', prefix.length)).map((p) => p.slice(prefix.length));
           const count = Buffer.allocUnsafe(4);
           count.writeInt32BE(children.length, 0);
           out.push(reply(xid, zxid, 0, Buffer.concat([count, ...children.map(str), stat(zxid)])));

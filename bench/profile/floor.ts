@@ -10,14 +10,13 @@
 // Compiled with the bench's child (bench/tsconfig.child.json) and run on plain node, like the bench children.
 // Pin it (taskset -c 0) for the steadiest figures; with a real server, pin the server's JVM to the same core to
 // measure the single-core mode.
-import { createServer } from 'node:net';
-import type { AddressInfo, Socket } from 'node:net';
 
 import * as shipped from '@zkts/protocol';
 
 import { client as raw } from '../clients/raw.js';
 import type { BenchClient, BenchSession } from '../harness/session.js';
 import { call } from '../harness/session.js';
+import { fakeZooKeeper } from './fake-zk.js';
 import { successOf, unused } from './other-build.js';
 
 type Protocol = typeof shipped;
@@ -47,53 +46,11 @@ function zktsOver(mod: Protocol, id: string): BenchClient {
   };
 }
 
-/** Handshake, create and getData answered at once (a 100-byte node), closeSession; nothing else. */
-function fakeServer(): Promise<{ connectString: string; close: () => void }> {
-  const stat = Buffer.alloc(68);
-  const data = Buffer.alloc(100, 0x61);
-  const server = createServer((sock: Socket) => {
-    sock.setNoDelay(true);
-    let pending: Buffer = Buffer.alloc(0);
-    let handshake = true;
-    sock.on('error', () => undefined);
-    sock.on('data', (chunk: Buffer) => {
-      pending = pending.length > 0 ? Buffer.concat([pending, chunk]) : chunk;
-      const out: Buffer[] = [];
-      while (pending.length >= 4 && pending.length >= 4 + pending.readInt32BE(0)) {
-        const frame = pending.subarray(4, 4 + pending.readInt32BE(0));
-        pending = pending.subarray(4 + frame.length);
-        if (handshake) {
-          handshake = false;
-          const r = Buffer.alloc(41);
-          r.writeInt32BE(37, 0);
-          r.writeInt32BE(30_000, 8);
-          r.writeBigInt64BE(0x1234n, 12);
-          r.writeInt32BE(16, 20);
-          out.push(r);
-          continue;
-        }
-        const op = frame.readInt32BE(4);
-        const body = op === 4 ? Buffer.concat([Buffer.from([0, 0, 0, 100]), data, stat]) : op === 1 || op === 15 ? frame.subarray(8, 12 + frame.readInt32BE(8)) : Buffer.alloc(0);
-        const createBody = op === 15 ? Buffer.concat([body, stat]) : body;
-        const head = Buffer.alloc(20);
-        head.writeInt32BE(16 + createBody.length, 0);
-        head.writeInt32BE(frame.readInt32BE(0), 4);
-        head.writeBigInt64BE(op === 11 ? 0n : 7n, 8);
-        out.push(head, createBody);
-      }
-      if (out.length > 0) sock.write(Buffer.concat(out));
-    });
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => resolve({ connectString: `127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() })),
-  );
-}
-
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?? Number.NaN;
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
-  const fake = args.includes('--fake') ? await fakeServer() : undefined;
+  const fake = args.includes('--fake') ? await fakeZooKeeper() : undefined;
   const connectString = fake?.connectString ?? args.find((a) => a.includes(':')) ?? '127.0.0.1:2181';
   const num = (key: string, dflt: number): number => Number(args.find((a) => a.startsWith(`${key}=`))?.slice(key.length + 1) ?? dflt);
   const ops = num('ops', 60_000);
