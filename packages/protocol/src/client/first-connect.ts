@@ -12,10 +12,10 @@
  * is kept for a signal. A pool opening hundreds of sessions at once holds one wait per handshake in flight, and
  * whatever they hold survives the young generation's collections that run meanwhile, which grows it (RSS).
  */
-import { ConnectTimeoutError, UnreachableError, type ConnectAttempt, type ZkError } from '../errors/errors.js';
-import type { Clock, ClockTimer } from './clock.js';
-import { isConnected, isTerminal } from './session/session-state.js';
-import { waitConnected, type ObservableSession } from './state-waits.js';
+import { UnreachableError, type ConnectAttempt, type ZkError } from '../errors/errors.js';
+import type { Clock } from './clock.js';
+import { isConnected } from './session/session-state.js';
+import { waitConnected, waitTimed, type ObservableSession } from './state-waits.js';
 import type { CallOptions } from './types.js';
 
 /**
@@ -80,43 +80,16 @@ export function awaitConnect(session: ObservableSession & FailureSource, options
   return watch === null ? connected : Promise.race([connected, watch.failed]).finally(() => watch.stop());
 }
 
-/** The wait without a signal: the same outcomes as waitConnected with a timeout, raced with watchUnreachable. */
+/** The wait without a signal: waitTimed, ended early by UnreachableError once every host failed finally. */
 function plainWait(session: ObservableSession & FailureSource, timeout: number, clock: Clock, hosts: readonly string[] | null): Promise<void> {
   if (isConnected(session.state)) return Promise.resolve();
   if (session.isOver) return Promise.reject(session.terminalError());
-  return new Promise<void>((resolve, reject) => {
-    let offFailure: (() => void) | null = null;
-    let timer: ClockTimer | undefined;
-    let latest: Map<string, ConnectAttempt> | null = null;
-    const fail = (error: ZkError): void => {
-      offState();
-      offFailure?.();
-      if (timer !== undefined) clock.clearTimeout(timer);
-      reject(error);
-    };
-    const offState = session.onStateChange((change) => {
-      if (isConnected(change.state)) {
-        offState();
-        offFailure?.();
-        if (timer !== undefined) clock.clearTimeout(timer);
-        resolve();
-      } else if (isTerminal(change.state)) {
-        // An expiry ends the wait even when a new session follows: what the caller waited for is gone.
-        fail(change.error ?? session.terminalError());
-      }
-    });
-    if (hosts !== null) {
-      offFailure = session.onConnectFailure((attempt) => {
-        const error = unreachable((latest ??= new Map()), hosts, attempt);
-        if (error !== null) fail(error);
-      });
-    }
-    if (timeout > 0) {
-      timer = clock.setTimeout(() => {
-        timer = undefined;
-        // Say what each host answered meanwhile.
-        fail(new ConnectTimeoutError(timeout, session.connectFailures()));
-      }, timeout);
-    }
-  });
+  if (hosts === null) return waitTimed(session, timeout, clock);
+  let latest: Map<string, ConnectAttempt> | null = null;
+  return waitTimed(session, timeout, clock, (fail) =>
+    session.onConnectFailure((attempt) => {
+      const error = unreachable((latest ??= new Map()), hosts, attempt);
+      if (error !== null) fail(error);
+    }),
+  );
 }

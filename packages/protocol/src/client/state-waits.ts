@@ -5,7 +5,7 @@
 import { ConnectTimeoutError, TimeoutError, type ConnectAttempt, type ZkError } from '../errors/errors.js';
 import { AsyncQueue } from './async-queue.js';
 import { CancelScope } from './cancel.js';
-import type { Clock } from './clock.js';
+import type { Clock, ClockTimer } from './clock.js';
 import { isConnected, isTerminal } from './session/session-state.js';
 import type { CallOptions, SessionState, StateChange } from './types.js';
 
@@ -54,23 +54,32 @@ export function waitConnected(session: ObservableSession, options: CallOptions, 
  * A wait bounded by time alone (every connect() without a signal): one promise, one state listener and one
  * clock timer. A pool opening a thousand sessions then makes no AbortController, abort listener or chained
  * promises per session; the outcome is the scope's: connected, the terminal error, or ConnectTimeoutError.
+ * `also` may end the wait early with an error of its own (it returns how to stop listening).
  */
-function waitTimed(session: ObservableSession, timeout: number, clock: Clock): Promise<void> {
+export function waitTimed(session: ObservableSession, timeout: number, clock: Clock, also?: (fail: (error: ZkError) => void) => () => void): Promise<void> {
   return new Promise<void>((resolve, reject) => {
-    const timer =
-      timeout > 0
-        ? clock.setTimeout(() => {
-            unsubscribe();
-            reject(new ConnectTimeoutError(timeout, session.connectFailures()));
-          }, timeout)
-        : undefined;
-    const unsubscribe = session.onStateChange((change) => {
-      if (isConnected(change.state)) resolve();
-      else if (isTerminal(change.state)) reject(change.error ?? session.terminalError());
-      else return;
-      unsubscribe();
+    let timer: ClockTimer | undefined;
+    let offAlso: (() => void) | null = null;
+    const settle = (error: ZkError | null): void => {
+      offState();
+      offAlso?.();
       if (timer !== undefined) clock.clearTimeout(timer);
+      if (error === null) resolve();
+      else reject(error);
+    };
+    const offState = session.onStateChange((change) => {
+      if (isConnected(change.state)) settle(null);
+      // An expiry ends the wait even when a new session follows: what the caller waited for is gone.
+      else if (isTerminal(change.state)) settle(change.error ?? session.terminalError());
     });
+    if (also !== undefined) offAlso = also(settle);
+    if (timeout > 0) {
+      timer = clock.setTimeout(() => {
+        timer = undefined;
+        // Say what each host answered meanwhile.
+        settle(new ConnectTimeoutError(timeout, session.connectFailures()));
+      }, timeout);
+    }
   });
 }
 
