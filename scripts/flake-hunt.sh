@@ -30,10 +30,17 @@ case "$project" in unit|integration|all) ;; *) echo "flake-hunt: --project is un
 dir=".zkts-tmp/flake-hunt/$(date -u +%Y-%m-%dT%H-%M-%SZ)"
 mkdir -p "$dir"
 busy=()
+run_pid=
 stop_load() {
   for pid in "${busy[@]}"; do kill "$pid" 2>/dev/null; done
+  # The run is its own process group (set -m below): this reaches vitest's workers and their servers too.
+  [ -z "$run_pid" ] || kill -- "-$run_pid" 2>/dev/null
 }
-trap stop_load EXIT INT TERM
+# Stopping the hunt stops it, not only the current run: without the exits, bash would run the trap and go on
+# with the next run.
+trap stop_load EXIT
+trap 'stop_load; exit 130' INT
+trap 'stop_load; exit 143' TERM
 if [ "$load" = 1 ]; then
   for _ in $(seq "$(nproc)"); do
     node -e 'for (;;) {}' &
@@ -47,7 +54,13 @@ projectArgs=()
 status=0
 for k in $(seq "$runs"); do
   started=$(date +%s)
-  npx vitest run "${projectArgs[@]}" --reporter=dot --reporter=json --outputFile.json="$dir/run-$k.json" "$@" >"$dir/run-$k.log" 2>&1 || status=1
+  # In the background and waited for, so a signal to the hunt is handled now rather than after the run.
+  set -m
+  npx vitest run "${projectArgs[@]}" --reporter=dot --reporter=json --outputFile.json="$dir/run-$k.json" "$@" >"$dir/run-$k.log" 2>&1 &
+  run_pid=$!
+  set +m
+  wait "$run_pid" || status=1
+  run_pid=
   echo "flake-hunt: run $k/$runs done in $(( $(date +%s) - started )) s: $(node scripts/summary.mjs "$dir/run-$k.json" | tail -1)"
 done
 node scripts/flake-table.mjs "$dir"
