@@ -1,7 +1,7 @@
 // zkts's side of the cache rows, one process per pass (`node --expose-gc bench/.build/caches/child.js <connect>
 // <tree> <params-json>`): a warm-up load of a small tree, then the measured TreeCache load of the whole tree,
-// the settled heap another cache of it adds per node (median of three), and the time from a setData by another
-// session to the cache's event (after `warmEvents` unmeasured ones).
+// the time from a setData by another session to the cache's event (after `warmEvents` unmeasured ones), and last
+// the settled heap another cache of it adds per node (median of three).
 // Prints one JSON line `{"ok":true,"metrics":{…}}` last.
 import { performance } from 'node:perf_hooks';
 
@@ -36,9 +36,30 @@ async function main(): Promise<void> {
     await cache.start();
     const loadMs = performance.now() - t0;
     const nodes = cache.size;
+    let waiting: { path: string; resolve: () => void } | undefined;
+    cache.on((e) => {
+      if (e.type === 'changed' && waiting !== undefined && e.path === waiting.path) waiting.resolve();
+    });
+    const leaves = params.leaves;
+    const warmEvents = params.warmEvents;
+    // Every round trip is timed, the warm-up's too, and only the last params.events are kept: a loop whose
+    // measured part ran code the warm-up never did would be recompiled by V8 in the middle of the samples.
+    const all = new Float64Array(warmEvents + params.events);
+    for (let k = 0; k < all.length; k++) {
+      const path = `${tree}/main/d${k % params.dirs}/n${(k * 7) % leaves}`;
+      const seen = new Promise<void>((resolve) => (waiting = { path, resolve }));
+      const t = performance.now();
+      await remote.setData(path, PAYLOAD);
+      await seen;
+      all[k] = (performance.now() - t) * 1000;
+    }
+    const lat = all.subarray(warmEvents);
+    await cache.close();
     // The heap a cache holds: another cache of the same tree, loaded once everything is warm (code compiled
     // during the timed load would otherwise count as cache memory), measured after full collections; the median
-    // of three such loads (the JS heap moves by ±10 bytes a node between runs on its own).
+    // of three such loads (the JS heap moves by ±10 bytes a node between runs on its own). After the events, as
+    // on every side: the full collections leave concurrent sweeping and marking behind, on threads that would
+    // share the 2 cores with the server during the events.
     // Each in a function of its own: a closed cache left in this frame's variables would still be counted.
     const heapOfOne = async (): Promise<number> => {
       const heap0 = settledHeap();
@@ -50,25 +71,6 @@ async function main(): Promise<void> {
     };
     const samples = [await heapOfOne(), await heapOfOne(), await heapOfOne()];
     const heapPerNode = samples.sort((a, b) => a - b)[1] as number;
-
-    let waiting: { path: string; resolve: () => void } | undefined;
-    cache.on((e) => {
-      if (e.type === 'changed' && waiting !== undefined && e.path === waiting.path) waiting.resolve();
-    });
-    const leaves = params.leaves;
-    const warmEvents = params.warmEvents;
-    const lat = new Float64Array(params.events);
-    // The first warmEvents round trips are the event path's warm-up (params.ts), the rest are measured.
-    for (let k = 0; k < warmEvents + params.events; k++) {
-      const i = k - warmEvents;
-      const path = `${tree}/main/d${k % params.dirs}/n${(k * 7) % leaves}`;
-      const seen = new Promise<void>((resolve) => (waiting = { path, resolve }));
-      const t = performance.now();
-      await remote.setData(path, PAYLOAD);
-      await seen;
-      if (i >= 0) lat[i] = (performance.now() - t) * 1000;
-    }
-    await cache.close();
     const metrics = { nodes, loadMs, heapPerNode, ...summarize(lat) };
     process.stdout.write(`${JSON.stringify({ ok: true, metrics })}\n`);
   } finally {

@@ -1,7 +1,7 @@
 // The cache rows of `pnpm bench` (workload `treeCache`): zkts's TreeCache beside Curator's CuratorCache (JVM) and
 // kazoo's TreeCache (Debian's python3), on one tree of 10,000 leaves with 100-byte data, in the same run and
 // against the same server as the other rows. Each implementation runs in its own process per pass (so heap figures
-// are its own), passes interleaved with the order reversed each time; the pass with the best load is kept.
+// are its own), passes interleaved with the order reversed each time; each time's best pass and the heap's median are kept, with the range.
 //
 // Called by bench/harness/run.ts; prints its own table and target checks and returns them for the JSON report.
 import { spawn, spawnSync } from 'node:child_process';
@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 
 import { connect } from '@zkts/protocol';
 
-import { FULL_CACHE, PAYLOAD, QUICK_CACHE, type CacheParams } from './params.js';
+import { FULL_CACHE, keptOfPasses, PAYLOAD, QUICK_CACHE, type CacheParams } from './params.js';
 
 export const CACHE_WORKLOAD = 'treeCache';
 export type CacheClientId = 'zkts' | 'curator' | 'kazoo';
@@ -128,6 +128,13 @@ function prepareRunners(wanted: readonly CacheClientId[]): { runners: Partial<Re
   return { runners, skipped, dispose: () => classes !== undefined && rmSync(classes, { recursive: true, force: true }) };
 }
 
+/** "min–max" of a metric over the passes ('' for one pass). */
+function rangeOf(outcome: CacheOutcome | undefined, metric: string): string {
+  if (outcome === undefined || !('runs' in outcome) || outcome.runs.length < 2) return '';
+  const vs = outcome.runs.map((r) => r[metric]).filter((v): v is number => v !== undefined);
+  return ` ${fmt(Math.min(...vs))}–${fmt(Math.max(...vs))}`;
+}
+
 const fmt = (v: number | undefined): string => (v === undefined ? '—' : v >= 100 ? v.toFixed(0) : v.toFixed(1));
 
 function table(results: CacheBenchResult['results']): string {
@@ -135,18 +142,19 @@ function table(results: CacheBenchResult['results']): string {
     const o = results[id];
     return o !== undefined && 'metrics' in o ? o.metrics[metric] : undefined;
   };
-  const lines = [`${'cache rows'.padEnd(40)} ${'unit'.padEnd(6)} ${'zkts'.padStart(9)} ${'Curator CuratorCache'.padStart(24)} ${'kazoo TreeCache'.padStart(24)}`];
+  const lines = [`${'cache rows'.padEnd(40)} ${'unit'.padEnd(6)} ${'zkts'.padStart(20)} ${'Curator CuratorCache'.padStart(32)} ${'kazoo TreeCache'.padStart(32)}`];
   for (const row of CACHE_ROWS) {
     const z = value('zkts', row.metric);
     const cell = (id: CacheClientId): string => {
       const v = value(id, row.metric);
       if (results[id] === undefined) return '';
-      return `${fmt(v)}${z !== undefined && v ? ` (×${(z / v).toFixed(2)})` : ''}`;
+      const ratio = id !== 'zkts' && z !== undefined && v ? ` (×${(z / v).toFixed(2)})` : '';
+      return `${fmt(v)}${ratio}${rangeOf(results[id], row.metric)}`;
     };
-    lines.push(`${row.label.padEnd(40)} ${row.unit.padEnd(6)} ${fmt(z).padStart(9)} ${cell('curator').padStart(24)} ${cell('kazoo').padStart(24)}`);
+    lines.push(`${row.label.padEnd(40)} ${row.unit.padEnd(6)} ${cell('zkts').padStart(20)} ${cell('curator').padStart(32)} ${cell('kazoo').padStart(32)}`);
   }
   for (const [id, o] of Object.entries(results)) if ('error' in o) lines.push(`  ${id}: ERROR ${o.error}`);
-  lines.push('(×r) = zkts / peer, lower is better for every cache row; the kept pass is the one with the best load (every pass in the JSON).');
+  lines.push('(×r) = zkts / peer, lower is better for every cache row; each figure is its best pass (the heap: the median pass), then the range over the passes (every pass in the JSON).');
   return lines.join('\n');
 }
 
@@ -187,7 +195,7 @@ export async function runCacheBench(options: {
   for (const [id, outcomes] of runs) {
     const ok = outcomes.filter((o): o is Record<string, number> => typeof o !== 'string');
     if (ok.length === 0) results[id] = { error: String(outcomes[0]) };
-    else results[id] = { metrics: ok.reduce((a, b) => ((b['loadMs'] ?? Infinity) < (a['loadMs'] ?? Infinity) ? b : a)), runs: ok };
+    else results[id] = { metrics: keptOfPasses(ok), runs: ok };
   }
   const metric = (id: CacheClientId, m: string): number | undefined => {
     const o = results[id];
