@@ -16,8 +16,12 @@ export const FULL: WorkloadParams = {
   createDeletePairs: 8_000,
   createDeleteWarmup: 2_000,
   watches: 10_000,
-  lockCycles: 800,
-  lockWarmup: 200,
+  // A Mutex cycle runs code nothing else in the run does, and both V8 and the JVM compile it for a few thousand
+  // cycles; on 2 cores their compiler threads also take the server's CPU. After 200 cycles, both sides' figures
+  // still measured that (zkts 933-1,604 cycles/s at 355-479 µs CPU a cycle, Curator 849-1,333 at 637-900 µs);
+  // after 3,000, zkts 1,746-2,153 at 148-180 µs and Curator 1,122-1,387 at 270-325 µs.
+  lockCycles: 2000,
+  lockWarmup: 3000,
   handoffs: 800,
   waiters: 1_000,
   waiterSessions: 10,
