@@ -52,8 +52,8 @@ export class ZkClient implements AsyncDisposable {
   private readonly requestedTimeout: number;
   private readonly waitForServer: boolean;
   private readonly errorPolicy: RecipeErrorPolicy | undefined;
-  /** The hosts as connect failures name them, in connect-string order (for UnreachableError). */
-  private hosts: string[];
+  /** The hosts in connect-string order, named as connect failures name them when a connect needs them (UnreachableError). */
+  private hosts: readonly HostAddress[];
   private stopTracking: (() => void) | undefined;
   /** What every operation is handed (operations.ts). */
   private readonly ops: OpContext;
@@ -73,7 +73,7 @@ export class ZkClient implements AsyncDisposable {
     checkCredentials(options.auth, this.maxPacket);
     this.requestedTimeout = options.sessionTimeout ?? DEFAULT_SESSION_TIMEOUT;
     this.waitForServer = options.waitForServer ?? false;
-    this.hosts = parsed.hosts.map((h: HostAddress) => hostLabel(h));
+    this.hosts = parsed.hosts;
     this.clock = options.clock ?? systemClock;
     const report = listenerErrors(options.logger);
     const dispatcher = new Dispatcher(report);
@@ -146,7 +146,7 @@ export class ZkClient implements AsyncDisposable {
   async connect(options: CallOptions = {}): Promise<this> {
     checkCallOptions(options, 'zk.connect');
     const starts = this.session.state === 'idle';
-    const hosts = starts && !this.waitForServer ? this.hosts : null;
+    const hosts = starts && !this.waitForServer ? this.hosts.map((h: HostAddress) => hostLabel(h)) : null;
     try {
       await awaitConnect(this.session, options, options.timeout ?? this.requestedTimeout, this.clock, hosts, () => {
         if (starts) this.session.start();
@@ -185,7 +185,7 @@ export class ZkClient implements AsyncDisposable {
   updateServers(connectString: string): boolean {
     const parsed = parseConnectString(connectString);
     if (parsed.chroot !== this.root.root) throw new InvalidArgumentError('connectString', `the chroot cannot change (${this.root.root || '/'} → ${parsed.chroot || '/'})`);
-    this.hosts = parsed.hosts.map((h: HostAddress) => hostLabel(h));
+    this.hosts = parsed.hosts;
     return this.session.updateServers(parsed.hosts);
   }
 

@@ -5,7 +5,7 @@
  * has a logger; none of it is on a request's path. Messages name the auth scheme and its outcome, never a
  * credential.
  */
-import type { ZkError } from '../../errors/errors.js';
+import type { ConnectAttempt, ZkError } from '../../errors/errors.js';
 import type { Clock } from '../clock.js';
 import {
   authChannel,
@@ -60,6 +60,16 @@ export class SessionReport {
     this.log = logger === undefined ? null : new SessionLog(logger);
     this.clock = clock;
     this.x509 = x509;
+  }
+
+  /** A connect attempt starts (`dial`), or its connection is open and the handshake sent (`handshake`). */
+  attempting(server: string, step: 'dial' | 'handshake'): void {
+    this.failures.started(server, step, this.clock.now());
+  }
+
+  /** The last failure of each host since the last handshake, then the attempt under way (attempts.ts). */
+  connectFailures(): ConnectAttempt[] {
+    return this.failures.list(this.clock.now());
   }
 
   dialing(sessionId: bigint, server: string, delayMs: number, reason: DialReason): void {

@@ -12,7 +12,7 @@
 import { AuthFailedError, ClientClosedError, ConnectionLossError, SessionClosedRequireSaslAuthError, SessionExpiredError, ZkError, type ConnectAttempt } from '../../errors/errors.js';
 import type { WatcherEvent } from '../../codec/records/watches.js';
 import { sleep } from '../cancel.js';
-import type { Clock } from '../clock.js';
+import { sessionClock, type Clock } from '../clock.js';
 import { debug } from '../diagnostics.js';
 import type { Dispatcher } from '../dispatcher.js';
 import type { HostAddress } from '../connect-string.js';
@@ -68,7 +68,7 @@ export class Session implements ConnectionEvents, TimerTargets {
 
   constructor(options: SessionOptions) {
     this.options = keptSessionOptions(options);
-    this.clock = options.clock;
+    this.clock = sessionClock(options.clock);
     this.dispatcher = options.dispatcher;
     this.machine = new StateMachine(options.dispatcher);
     this.watches = new ClientWatches(options.dispatcher);
@@ -111,7 +111,7 @@ export class Session implements ConnectionEvents, TimerTargets {
   onStateChange(listener: (change: StateChange) => void): () => void { return this.machine.onChange(listener); }
 
   /** The last failure of each host since the last handshake, oldest first, then the attempt under way (attempts.ts). */
-  connectFailures(): ConnectAttempt[] { return this.report.failures.list(this.clock.now()); }
+  connectFailures(): ConnectAttempt[] { return this.report.connectFailures(); }
 
   onConnectFailure(listener: (attempt: ConnectAttempt) => void): () => void { return this.report.failures.on(listener); }
 
@@ -145,7 +145,7 @@ export class Session implements ConnectionEvents, TimerTargets {
       const limit = within === undefined ? this.connectTimeout() : Math.min(within, this.connectTimeout());
       this.report.dialing(this.identity.id, describe(host), delay, reason);
       let transport: Transport;
-      this.report.failures.started(describe(host), 'dial', this.clock.now());
+      this.report.attempting(describe(host), 'dial');
       try {
         transport = await Transport.dial(host, { timeout: limit, maxPacket: this.options.maxPacket, tls: this.options.tls, clock: this.clock });
       } catch (err) {
@@ -166,7 +166,7 @@ export class Session implements ConnectionEvents, TimerTargets {
     const conn = new Connection(transport, this, this.xids, this.options.maxPacket, this.clock);
     this.conn = conn;
     this.timers.startHandshake(handshakeLimit);
-    this.report.failures.started(describe(transport.address), 'handshake', this.clock.now());
+    this.report.attempting(describe(transport.address), 'handshake');
     const request = this.identity.connectRequest(this.options.sessionTimeout);
     conn.sendConnect(request, this.options.canBeReadOnly, this.identity.negotiated > 0);
     if (request.sessionId === 0n && this.options.sasl === null) this.auth.replay(conn);

@@ -48,8 +48,11 @@ export class SessionTimers {
   /** The connection's one timer: read timeout and ping (see startConnection), and what it watches. */
   private watch: ClockTimer | undefined;
   private conn: Liveness | null = null;
-  private readTimeout = 0;
-  private interval = 0;
+  /**
+   * The connection's negotiated timeout; its read timeout and ping interval are worked out from it when used,
+   * since a third of a timeout is seldom a whole number and a fraction kept in a field takes a heap number.
+   */
+  private negotiated = 0;
   private connStart = 0;
   private readTimedOut = false;
   /** The watch timer's callback: one per session, whatever number of connections it goes through. */
@@ -87,8 +90,7 @@ export class SessionTimers {
     this.stopConnection();
     this.lastPing = 0;
     this.conn = conn;
-    this.readTimeout = readTimeoutOf(negotiated);
-    this.interval = pingIntervalOf(negotiated);
+    this.negotiated = negotiated;
     this.connStart = this.clock.now();
     this.readTimedOut = false;
     this.armWatch(conn);
@@ -100,8 +102,8 @@ export class SessionTimers {
   }
 
   private armWatch(conn: Liveness): void {
-    const readDue = this.readTimedOut ? Infinity : conn.lastHeard + this.readTimeout;
-    const pingDue = this.lastOut(conn) + this.interval;
+    const readDue = this.readTimedOut ? Infinity : conn.lastHeard + readTimeoutOf(this.negotiated);
+    const pingDue = this.lastOut(conn) + pingIntervalOf(this.negotiated);
     this.watchForRead = readDue < pingDue;
     this.watch = this.clock.setTimeout(this.onWatch, Math.min(readDue, pingDue) - this.clock.now());
   }
@@ -126,14 +128,15 @@ export class SessionTimers {
     const generation = this.generation;
     if (!this.readTimedOut) {
       const silent = this.clock.now() - conn.lastHeard;
-      if (silent >= this.readTimeout) {
+      const limit = readTimeoutOf(this.negotiated);
+      if (silent >= limit) {
         this.readTimedOut = true;
-        this.targets.readTimedOut(silent, this.readTimeout);
+        this.targets.readTimedOut(silent, limit);
         if (generation !== this.generation) return;
       }
     }
     const now = this.clock.now();
-    if (now - this.lastOut(conn) >= this.interval) {
+    if (now - this.lastOut(conn) >= pingIntervalOf(this.negotiated)) {
       this.lastPing = now;
       this.targets.pingDue();
       if (generation !== this.generation) return;

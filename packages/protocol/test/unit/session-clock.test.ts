@@ -1,0 +1,61 @@
+// The clock a session counts its own times with: the system clock from a near origin (whole ms, small enough to
+// be kept in an object's field as a small integer), a given clock unchanged; what reaches the caller stays on
+// the caller's clock.
+import { createServer } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '@zkts/testkit';
+import { createClient, systemClock, type ConnectAttempt, type ZkClient } from '../../src/index.js';
+import { sessionClock } from '../../src/client/clock.js';
+
+const clients: ZkClient[] = [];
+
+afterEach(async () => {
+  for (const c of clients.splice(0)) await c.close();
+});
+
+async function refusedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+describe('sessionClock', () => {
+  it('keeps a given clock', () => {
+    const clock = new ManualClock();
+    expect(sessionClock(clock)).toBe(clock);
+  });
+
+  it('counts the system clock in whole ms from a near origin, moving with Date.now', async () => {
+    const clock = sessionClock(systemClock);
+    expect(clock).not.toBe(systemClock);
+    const t0 = clock.now();
+    const d0 = Date.now();
+    expect(Number.isInteger(t0)).toBe(true);
+    expect(t0).toBeGreaterThanOrEqual(0);
+    expect(t0).toBeLessThan(2 ** 31);
+    await new Promise<void>((resolve) => clock.setTimeout(resolve, 30));
+    const moved = clock.now() - t0;
+    const wall = Date.now() - d0;
+    expect(Math.abs(moved - wall)).toBeLessThanOrEqual(2);
+    expect(moved).toBeGreaterThanOrEqual(29);
+  });
+
+  it('reports connect failures at system clock times', async () => {
+    const port = await refusedPort();
+    const client = createClient(`127.0.0.1:${port}`, { waitForServer: true, reconnectDelay: { min: 0, max: 0 } });
+    clients.push(client);
+    const seen: ConnectAttempt[] = [];
+    client.onConnectFailure((a) => seen.push(a));
+    const before = Date.now();
+    void client.connect({ timeout: 2000 }).catch(() => undefined);
+    const deadline = Date.now() + 5000;
+    while (seen.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    const after = Date.now();
+    expect(seen.length).toBeGreaterThan(0);
+    const at = (seen[0] as ConnectAttempt).at;
+    expect(at).toBeGreaterThanOrEqual(before);
+    expect(at).toBeLessThanOrEqual(after);
+  });
+});
