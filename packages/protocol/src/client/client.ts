@@ -22,7 +22,7 @@ import { OpContext } from './op-context.js';
 import { namespaceNode, namespaceRoot } from './namespace.js';
 import { sessionOptions } from './session/options.js';
 import { Session } from './session/session.js';
-import { describe as hostLabel } from './session/transport.js';
+import { describe as hostLabel, sharedHosts } from './session/transport.js';
 import { stateStream, waitConnected } from './state-waits.js';
 import { clientStats, type ClientStats } from './stats.js';
 import { checkCallOptions, checkCredentials, checkSignal } from './validation.js';
@@ -73,13 +73,13 @@ export class ZkClient implements AsyncDisposable {
     checkCredentials(options.auth, this.maxPacket);
     this.requestedTimeout = options.sessionTimeout ?? DEFAULT_SESSION_TIMEOUT;
     this.waitForServer = options.waitForServer ?? false;
-    this.hosts = parsed.hosts;
+    this.hosts = sharedHosts(parsed.hosts);
     this.clock = options.clock ?? systemClock;
     const report = listenerErrors(options.logger);
     const dispatcher = new Dispatcher(report);
     // Literals written out: an object made by a spread has a shape of its own, so every read of it misses its cache.
     const { root, maxPacket, clock } = this;
-    this.session = new Session(sessionOptions(parsed.hosts, options, { root, maxPacket, clock, dispatcher, sessionTimeout: this.requestedTimeout }));
+    this.session = new Session(sessionOptions(this.hosts, options, { root, maxPacket, clock, dispatcher, sessionTimeout: this.requestedTimeout }));
     this.ops = new OpContext(this.session, { root, maxPacket, clock, dispatcher, requestTimeout: options.requestTimeout ?? 0, retry: options.retry, aclFor: aclResolver(options.aclProvider) });
     this.errorPolicy = options.recipeErrorPolicy;
     this.background = new BackgroundWrites(this, this.session, options, this.clock, report);
@@ -185,7 +185,7 @@ export class ZkClient implements AsyncDisposable {
   updateServers(connectString: string): boolean {
     const parsed = parseConnectString(connectString);
     if (parsed.chroot !== this.root.root) throw new InvalidArgumentError('connectString', `the chroot cannot change (${this.root.root || '/'} → ${parsed.chroot || '/'})`);
-    this.hosts = parsed.hosts;
+    this.hosts = sharedHosts(parsed.hosts);
     return this.session.updateServers(parsed.hosts);
   }
 

@@ -45,8 +45,8 @@ export class SessionReport {
   readonly counters: SessionCounters = { dials: 0, dialFailures: 0, connectionsLost: 0, reconnects: 0, expiries: 0, renewals: 0 };
   /** 'host:port' of the last server that answered a handshake. */
   lastServer: string | undefined = undefined;
-  /** The last failure of each host since the last handshake, and their listeners. */
-  readonly failures = new ConnectFailures(reportListenerError);
+  /** The last failure of each host since the last handshake, and their listeners: kept while either exists. */
+  private attempts: ConnectFailures | null = null;
   private readonly log: SessionLog | null;
   private readonly clock: Clock;
   /** Connections present a TLS client certificate: each handshake answered is an x509 authentication. */
@@ -60,6 +60,27 @@ export class SessionReport {
     this.log = logger === undefined ? null : new SessionLog(logger);
     this.clock = clock;
     this.x509 = x509;
+  }
+
+  private get failures(): ConnectFailures {
+    return (this.attempts ??= new ConnectFailures(reportListenerError));
+  }
+
+  onConnectFailure(listener: (attempt: ConnectAttempt) => void): () => void {
+    const attempts = this.failures;
+    const off = attempts.on(listener);
+    return () => {
+      off();
+      if (this.attempts === attempts && attempts.empty) this.attempts = null;
+    };
+  }
+
+  /** A handshake succeeded: earlier failures no longer explain anything, and a session without listeners keeps nothing of them. */
+  connectedAgain(): void {
+    const attempts = this.attempts;
+    if (attempts === null) return;
+    attempts.clear();
+    if (attempts.empty) this.attempts = null;
   }
 
   /** A connect attempt starts (`dial`), or its connection is open and the handshake sent (`handshake`). */

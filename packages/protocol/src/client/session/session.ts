@@ -113,7 +113,7 @@ export class Session implements ConnectionEvents, TimerTargets {
   /** The last failure of each host since the last handshake, oldest first, then the attempt under way (attempts.ts). */
   connectFailures(): ConnectAttempt[] { return this.report.connectFailures(); }
 
-  onConnectFailure(listener: (attempt: ConnectAttempt) => void): () => void { return this.report.failures.on(listener); }
+  onConnectFailure(listener: (attempt: ConnectAttempt) => void): () => void { return this.report.onConnectFailure(listener); }
 
   // ---- lifecycle -------------------------------------------------------------------------------------
 
@@ -222,7 +222,7 @@ export class Session implements ConnectionEvents, TimerTargets {
     const readOnly = response.readOnly === true;
     this.lastHeard = this.clock.now();
     this.hosts.connected();
-    this.report.failures.clear();
+    this.report.connectedAgain();
     this.timers.stopExpiry();
     this.timers.startConnection(conn, this.identity.negotiated);
     // SASL, then the credentials: nothing of the caller's leaves, and the state does not move, until both are done.
