@@ -1,4 +1,4 @@
-// The clock a session counts its own times with: the system clock from a near origin (whole ms, small enough to
+// What a session keeps of its clock and identity, in the forms that cost the least heap. The clock a session counts its own times with: the system clock from a near origin (whole ms, small enough to
 // be kept in an object's field as a small integer), a given clock unchanged; what reaches the caller stays on
 // the caller's clock.
 import { createServer } from 'node:net';
@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '@zkts/testkit';
 import { createClient, systemClock, type ConnectAttempt, type ZkClient } from '../../src/index.js';
 import { sessionClock } from '../../src/client/clock.js';
+import { SessionIdentity } from '../../src/client/session/identity.js';
 
 const clients: ZkClient[] = [];
 
@@ -57,5 +58,20 @@ describe('sessionClock', () => {
     const at = (seen[0] as ConnectAttempt).at;
     expect(at).toBeGreaterThanOrEqual(before);
     expect(at).toBeLessThanOrEqual(after);
+  });
+});
+
+describe('SessionIdentity password', () => {
+  it('keeps every byte value of a password, and hands out copies', () => {
+    const bytes = Uint8Array.from({ length: 256 }, (_, i) => i);
+    const identity = new SessionIdentity(undefined);
+    identity.adopt({ protocolVersion: 0, timeOut: 3000, sessionId: 7n, passwd: bytes.subarray(0, 256), readOnly: false });
+    expect([...identity.password]).toEqual([...bytes]);
+    expect([...(identity.connectRequest(3000).passwd ?? [])]).toEqual([...bytes]);
+    identity.password[0] = 99;
+    expect(identity.password[0]).toBe(0);
+    const given = new SessionIdentity({ sessionId: 5n, password: Uint8Array.of(1, 2, 3) });
+    expect([...(given.connectRequest(3000).passwd ?? [])]).toEqual([1, 2, 3]);
+    expect(new SessionIdentity(undefined).password).toEqual(new Uint8Array(16));
   });
 });
