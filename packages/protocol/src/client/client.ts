@@ -7,7 +7,7 @@
  */
 import { InvalidArgumentError, type ConnectAttempt } from '../errors/errors.js';
 import { DEFAULT_MAX_PACKET } from '../codec/jute/reader.js';
-import { BackgroundWrites } from './background-writes.js';
+import { BackgroundWrites, writeOptions, type WriteOptions } from './background-writes.js';
 import { trackEnsemble } from './ensemble-tracker.js';
 import { systemClock, type Clock } from './clock.js';
 import { chrootOf, type Chroot } from './chroot.js';
@@ -60,8 +60,10 @@ export class ZkClient implements AsyncDisposable {
   /** Registrations of on/once (events.ts), made on the first. */
   private listeners: ClientListeners | null = null;
   private readonly isView: boolean = false; // a namespace view (namespace()) does not own the session
-  /** Guaranteed deletes and protected-create clean-ups still being finished (background-writes.ts). */
-  private readonly background: BackgroundWrites;
+  /** Guaranteed deletes and protected-create clean-ups still being finished (background-writes.ts), made on first use. */
+  private writes: BackgroundWrites | null = null;
+  /** What the background writes are made with: one shared record for every client that sets neither option. */
+  private readonly writeOptions: WriteOptions;
   private closing: Promise<CloseReport> | undefined;
   private adminCalls: AdminCalls | null = null;
 
@@ -82,9 +84,11 @@ export class ZkClient implements AsyncDisposable {
     this.session = new Session(sessionOptions(this.hosts, options, { root, maxPacket, clock, dispatcher, sessionTimeout: this.requestedTimeout }));
     this.ops = new OpContext(this.session, { root, maxPacket, clock, dispatcher, requestTimeout: options.requestTimeout ?? 0, retry: options.retry, aclFor: aclResolver(options.aclProvider) });
     this.errorPolicy = options.recipeErrorPolicy;
-    this.background = new BackgroundWrites(this, this.session, options, this.clock, report);
+    this.writeOptions = writeOptions(options);
     if (options.trackEnsemble === true) this.stopTracking = trackEnsemble(this);
   }
+
+  private get background(): BackgroundWrites { return (this.writes ??= new BackgroundWrites(this, this.session, this.writeOptions, this.clock, listenerErrors(this.writeOptions.logger))); }
 
   /** Admin calls (reconfig), kept apart so nobody reconfigures an ensemble by accident. Made on first use. */
   get admin(): AdminCalls { return (this.adminCalls ??= { reconfig: (o) => op.reconfig(this.ops, o) }); }
@@ -195,11 +199,11 @@ export class ZkClient implements AsyncDisposable {
     return this.session.onConnectFailure(listener);
   }
 
-  /** A view under `path` sharing this session, state and watches (Curator's usingNamespace; namespace.ts): every path relative to `path`, events' too, its node made on first use; views nest; its close() leaves the session open. */
+  /** A view under `path` sharing this session, state and watches (Curator's usingNamespace; namespace.ts): every path relative to `path`, events' too, its node made on first use; views nest and finish their background writes in the client's (made here if not yet); its close() leaves the session open. */
   namespace(path: string): ZkClient {
     const root = namespaceRoot(this.root, path);
     const ops = this.ops.under(root, namespaceNode(() => this.mkdirp(path)));
-    return Object.assign(Object.create(ZkClient.prototype) as ZkClient, this, { root, ops, isView: true, listeners: null, stopTracking: undefined });
+    return Object.assign(Object.create(ZkClient.prototype) as ZkClient, this, { root, ops, isView: true, listeners: null, stopTracking: undefined, writes: this.background });
   }
 
   /** The background writes not finished yet (guaranteed deletes, protected-create clean-ups), oldest first; also `'backgroundWrite'` events. */
