@@ -46,9 +46,6 @@ const NO_OPTIONS = Object.freeze({});
  */
 export class ZkClient implements AsyncDisposable {
   private readonly session: Session;
-  private readonly clock: Clock;
-  private readonly root: Chroot;
-  private readonly maxPacket: number;
   private readonly requestedTimeout: number;
   private readonly waitForServer: boolean;
   private readonly errorPolicy: RecipeErrorPolicy | undefined;
@@ -70,23 +67,26 @@ export class ZkClient implements AsyncDisposable {
   constructor(connectString: string, options: ClientOptions = {}) {
     const parsed = parseConnectString(connectString);
     checkClientOptions(options, 'createClient', CLIENT_OPTION_KEYS);
-    this.root = chrootOf(parsed.chroot);
-    this.maxPacket = options.maxPacket ?? DEFAULT_MAX_PACKET;
-    checkCredentials(options.auth, this.maxPacket);
+    // The chroot, max packet and clock are kept once, in `ops` (this.root and the others below read them there).
+    const root = chrootOf(parsed.chroot);
+    const maxPacket = options.maxPacket ?? DEFAULT_MAX_PACKET;
+    checkCredentials(options.auth, maxPacket);
     this.requestedTimeout = options.sessionTimeout ?? DEFAULT_SESSION_TIMEOUT;
     this.waitForServer = options.waitForServer ?? false;
     this.hosts = sharedHosts(parsed.hosts);
-    this.clock = options.clock ?? systemClock;
+    const clock = options.clock ?? systemClock;
     const report = listenerErrors(options.logger);
     const dispatcher = new Dispatcher(report);
     // Literals written out: an object made by a spread has a shape of its own, so every read of it misses its cache.
-    const { root, maxPacket, clock } = this;
     this.session = new Session(sessionOptions(this.hosts, options, { root, maxPacket, clock, dispatcher, sessionTimeout: this.requestedTimeout }));
     this.ops = new OpContext(this.session, { root, maxPacket, clock, dispatcher, requestTimeout: options.requestTimeout ?? 0, retry: options.retry, aclFor: aclResolver(options.aclProvider) });
     this.errorPolicy = options.recipeErrorPolicy;
     this.writeOptions = writeOptions(options);
     if (options.trackEnsemble === true) this.stopTracking = trackEnsemble(this);
   }
+
+  private get root(): Chroot { return this.ops.root; }
+  private get clock(): Clock { return this.ops.clock; }
 
   private get background(): BackgroundWrites { return (this.writes ??= new BackgroundWrites(this, this.session, this.writeOptions, this.clock, listenerErrors(this.writeOptions.logger))); }
 
@@ -203,7 +203,7 @@ export class ZkClient implements AsyncDisposable {
   namespace(path: string): ZkClient {
     const root = namespaceRoot(this.root, path);
     const ops = this.ops.under(root, namespaceNode(() => this.mkdirp(path)));
-    return Object.assign(Object.create(ZkClient.prototype) as ZkClient, this, { root, ops, isView: true, listeners: null, stopTracking: undefined, writes: this.background });
+    return Object.assign(Object.create(ZkClient.prototype) as ZkClient, this, { ops, isView: true, listeners: null, stopTracking: undefined, writes: this.background });
   }
 
   /** The background writes not finished yet (guaranteed deletes, protected-create clean-ups), oldest first; also `'backgroundWrite'` events. */
@@ -353,7 +353,7 @@ export class ZkClient implements AsyncDisposable {
 
   /** Adds a credential to the session (and to every later reconnect). Resolves once the server accepts it. */
   addAuth(scheme: string, auth: Data, options: CallOptions = {}): Promise<void> {
-    return op.addAuth(this.session, { maxPacket: this.maxPacket, clock: this.clock }, scheme, auth, options);
+    return op.addAuth(this.session, { maxPacket: this.ops.maxPacket, clock: this.clock }, scheme, auth, options);
   }
 
   // ---- helpers --------------------------------------------------------------------------------------
