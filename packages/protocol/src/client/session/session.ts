@@ -33,7 +33,6 @@ import { SessionIdentity } from './identity.js';
 import { startProbe } from './readonly-probe.js';
 import { StateMachine, isConnected, refusalIn } from './session-state.js';
 import { authenticate } from './sasl.js';
-import { LazyStopSignal } from './stop-signal.js';
 import { SessionTimers, type TimerTargets } from './timers.js';
 
 export class Session implements ConnectionEvents, TimerTargets {
@@ -56,8 +55,8 @@ export class Session implements ConnectionEvents, TimerTargets {
   private sending: Connection | null = null;
   /** Last contact with any server for the current session (clock time). */
   private lastHeard = 0;
-  /** Ends the host loop's back-off sleep and the read-only probe when the session ends. */
-  private readonly stopped = new LazyStopSignal();
+  /** Ends the host loop's back-off sleep and the read-only probe when the session ends; made when first asked for (stopSignal). */
+  private stopper: AbortController | null = null;
   private probe: AbortController | null = null;
   /** A renewal is under way: persistent watches hear `resync` once the new session is connected. */
   private renewing = false;
@@ -134,13 +133,16 @@ export class Session implements ConnectionEvents, TimerTargets {
     return this.options.connectTimeout ?? Math.max(100, Math.floor(timeout / this.hosts.size));
   }
 
+  /** Aborted once the session has ended (endedWith), even when asked for afterwards. */
+  private get stopSignal(): AbortSignal { const stopper = (this.stopper ??= new AbortController()); if (this.endedWith !== null) stopper.abort(); return stopper.signal; }
+
   private describeConn(): string { return this.conn?.server ?? 'the server'; }
 
   /** Dials until a connection is up, then returns: that connection's close runs it again (onClose). */
   private async runLoop(): Promise<void> {
     while (!this.isOver) {
       const { host, delay, within, reason } = this.hosts.next(this.clock.now());
-      if (delay > 0) await sleep(delay, { signal: this.stopped.signal }, this.clock).catch(() => undefined);
+      if (delay > 0) await sleep(delay, { signal: this.stopSignal }, this.clock).catch(() => undefined);
       if (this.isOver) return;
       const limit = within === undefined ? this.connectTimeout() : Math.min(within, this.connectTimeout());
       this.report.dialing(this.identity.id, describe(host), delay, reason);
@@ -333,7 +335,7 @@ export class Session implements ConnectionEvents, TimerTargets {
   private startReadWriteProbe(conn: Connection): void {
     if (this.hosts.size < 2) return;
     this.probe = new AbortController();
-    startProbe(conn, this.hosts, this.probe.signal, this.stopped.signal, { timeout: () => this.connectTimeout(), tls: this.options.tls, clock: this.clock }, () => this.conn === conn);
+    startProbe(conn, this.hosts, this.probe.signal, this.stopSignal, { timeout: () => this.connectTimeout(), tls: this.options.tls, clock: this.clock }, () => this.conn === conn);
   }
 
   // ---- the end --------------------------------------------------------------------------------------
@@ -372,7 +374,7 @@ export class Session implements ConnectionEvents, TimerTargets {
     if (to === 'auth-failed') this.report.authFailed(this.identity.id, error);
     this.transition(to, error);
     this.timers.stopAll();
-    this.stopped.abort();
+    this.stopper?.abort();
     this.probe = null;
     this.queue.failQueued(() => error);
     this.auth.fail(error);
