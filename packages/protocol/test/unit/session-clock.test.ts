@@ -1,6 +1,6 @@
-// What a session keeps of its clock and identity, in the forms that cost the least heap. The clock a session counts its own times with: the system clock from a near origin (whole ms, small enough to
-// be kept in an object's field as a small integer), a given clock unchanged; what reaches the caller stays on
-// the caller's clock.
+// What a session keeps of its clock and identity, in the forms that cost the least heap. Its clock: the system
+// clock from a near origin (whole ms, small enough to stay a small integer in an object's field), a given clock
+// unchanged; what reaches the caller stays on the caller's clock. Its password: every byte kept, copies handed out.
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '@zkts/testkit';
