@@ -11,7 +11,7 @@ import { ClientClosedError, TimeoutError, ZkError } from '../errors/errors.js';
 import { sleep } from './cancel.js';
 import type { Clock } from './clock.js';
 import { logBackgroundWrites } from './logger.js';
-import type { BackgroundWriteEvent, BackgroundWriteKind, CallOptions, ClientOptions, PendingWrite } from './types.js';
+import type { BackgroundWriteEvent, BackgroundWriteKind, BackgroundWriteOptions, CallOptions, ClientOptions, Logger, PendingWrite } from './types.js';
 
 /** What a step may report: the node is gone, or the path now holds another node that is not ours to delete. */
 export type StepResult = 'done' | 'replaced';
@@ -46,6 +46,20 @@ interface Job {
   gaveUp: boolean;
 }
 
+/** The client options the writes read. */
+export interface WriteOptions {
+  readonly backgroundWrites?: BackgroundWriteOptions | undefined;
+  readonly logger?: Logger | undefined;
+}
+
+const NO_WRITE_OPTIONS: WriteOptions = Object.freeze({});
+
+/** What a client keeps of its options for its background writes, made on first use: nothing of its own when neither is set. */
+export function writeOptions(options: ClientOptions): WriteOptions {
+  const { backgroundWrites, logger } = options;
+  return backgroundWrites === undefined && logger === undefined ? NO_WRITE_OPTIONS : { backgroundWrites, logger };
+}
+
 const snapshot = (job: Job): PendingWrite => ({ kind: job.kind, path: job.path, attempts: job.attempts, since: job.since, lastError: job.lastError });
 
 export class BackgroundWrites {
@@ -62,7 +76,7 @@ export class BackgroundWrites {
 
   /** `options`: the client's (its `backgroundWrites` bounds, and its `logger`, told of writes that did not finish). */
   /** The client and its session themselves (no adapter object or closures per client). */
-  constructor(host: WriteHost, session: WriteSession, options: Pick<ClientOptions, 'backgroundWrites' | 'logger'>, clock: Clock, report: (error: unknown) => void) {
+  constructor(host: WriteHost, session: WriteSession, options: WriteOptions, clock: Clock, report: (error: unknown) => void) {
     this.host = host;
     this.session = session;
     this.clock = clock;

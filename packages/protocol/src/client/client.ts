@@ -7,7 +7,7 @@
  */
 import { InvalidArgumentError, type ConnectAttempt } from '../errors/errors.js';
 import { DEFAULT_MAX_PACKET } from '../codec/jute/reader.js';
-import { BackgroundWrites } from './background-writes.js';
+import { BackgroundWrites, writeOptions, type WriteOptions } from './background-writes.js';
 import { trackEnsemble } from './ensemble-tracker.js';
 import { systemClock, type Clock } from './clock.js';
 import { chrootOf, type Chroot } from './chroot.js';
@@ -22,7 +22,7 @@ import { OpContext } from './op-context.js';
 import { namespaceNode, namespaceRoot } from './namespace.js';
 import { sessionOptions } from './session/options.js';
 import { Session } from './session/session.js';
-import { describe as hostLabel } from './session/transport.js';
+import { describe as hostLabel, sharedHosts } from './session/transport.js';
 import { stateStream, waitConnected } from './state-waits.js';
 import { clientStats, type ClientStats } from './stats.js';
 import { checkCallOptions, checkCredentials, checkSignal } from './validation.js';
@@ -46,45 +46,49 @@ const NO_OPTIONS = Object.freeze({});
  */
 export class ZkClient implements AsyncDisposable {
   private readonly session: Session;
-  private readonly clock: Clock;
-  private readonly root: Chroot;
-  private readonly maxPacket: number;
   private readonly requestedTimeout: number;
   private readonly waitForServer: boolean;
   private readonly errorPolicy: RecipeErrorPolicy | undefined;
-  /** The hosts as connect failures name them, in connect-string order (for UnreachableError). */
-  private hosts: string[];
+  /** The hosts in connect-string order, named as connect failures name them when a connect needs them (UnreachableError). */
+  private hosts: readonly HostAddress[];
   private stopTracking: (() => void) | undefined;
   /** What every operation is handed (operations.ts). */
   private readonly ops: OpContext;
   /** Registrations of on/once (events.ts), made on the first. */
   private listeners: ClientListeners | null = null;
   private readonly isView: boolean = false; // a namespace view (namespace()) does not own the session
-  /** Guaranteed deletes and protected-create clean-ups still being finished (background-writes.ts). */
-  private readonly background: BackgroundWrites;
+  /** Guaranteed deletes and protected-create clean-ups still being finished (background-writes.ts), made on first use. */
+  private writes: BackgroundWrites | null = null;
+  /** What the background writes are made with: one shared record for every client that sets neither option. */
+  private readonly writeOptions: WriteOptions;
   private closing: Promise<CloseReport> | undefined;
   private adminCalls: AdminCalls | null = null;
 
   constructor(connectString: string, options: ClientOptions = {}) {
     const parsed = parseConnectString(connectString);
     checkClientOptions(options, 'createClient', CLIENT_OPTION_KEYS);
-    this.root = chrootOf(parsed.chroot);
-    this.maxPacket = options.maxPacket ?? DEFAULT_MAX_PACKET;
-    checkCredentials(options.auth, this.maxPacket);
+    // The chroot, max packet and clock are kept once, in `ops` (this.root and the others below read them there).
+    const root = chrootOf(parsed.chroot);
+    const maxPacket = options.maxPacket ?? DEFAULT_MAX_PACKET;
+    checkCredentials(options.auth, maxPacket);
     this.requestedTimeout = options.sessionTimeout ?? DEFAULT_SESSION_TIMEOUT;
     this.waitForServer = options.waitForServer ?? false;
-    this.hosts = parsed.hosts.map((h: HostAddress) => hostLabel(h));
-    this.clock = options.clock ?? systemClock;
+    this.hosts = sharedHosts(parsed.hosts);
+    const clock = options.clock ?? systemClock;
     const report = listenerErrors(options.logger);
     const dispatcher = new Dispatcher(report);
     // Literals written out: an object made by a spread has a shape of its own, so every read of it misses its cache.
-    const { root, maxPacket, clock } = this;
-    this.session = new Session(sessionOptions(parsed.hosts, options, { root, maxPacket, clock, dispatcher, sessionTimeout: this.requestedTimeout }));
+    this.session = new Session(sessionOptions(this.hosts, options, { root, maxPacket, clock, dispatcher, sessionTimeout: this.requestedTimeout }));
     this.ops = new OpContext(this.session, { root, maxPacket, clock, dispatcher, requestTimeout: options.requestTimeout ?? 0, retry: options.retry, aclFor: aclResolver(options.aclProvider) });
     this.errorPolicy = options.recipeErrorPolicy;
-    this.background = new BackgroundWrites(this, this.session, options, this.clock, report);
+    this.writeOptions = writeOptions(options);
     if (options.trackEnsemble === true) this.stopTracking = trackEnsemble(this);
   }
+
+  private get root(): Chroot { return this.ops.root; }
+  private get clock(): Clock { return this.ops.clock; }
+
+  private get background(): BackgroundWrites { return (this.writes ??= new BackgroundWrites(this, this.session, this.writeOptions, this.clock, listenerErrors(this.writeOptions.logger))); }
 
   /** Admin calls (reconfig), kept apart so nobody reconfigures an ensemble by accident. Made on first use. */
   get admin(): AdminCalls { return (this.adminCalls ??= { reconfig: (o) => op.reconfig(this.ops, o) }); }
@@ -146,7 +150,7 @@ export class ZkClient implements AsyncDisposable {
   async connect(options: CallOptions = {}): Promise<this> {
     checkCallOptions(options, 'zk.connect');
     const starts = this.session.state === 'idle';
-    const hosts = starts && !this.waitForServer ? this.hosts : null;
+    const hosts = starts && !this.waitForServer ? this.hosts.map((h: HostAddress) => hostLabel(h)) : null;
     try {
       await awaitConnect(this.session, options, options.timeout ?? this.requestedTimeout, this.clock, hosts, () => {
         if (starts) this.session.start();
@@ -185,7 +189,7 @@ export class ZkClient implements AsyncDisposable {
   updateServers(connectString: string): boolean {
     const parsed = parseConnectString(connectString);
     if (parsed.chroot !== this.root.root) throw new InvalidArgumentError('connectString', `the chroot cannot change (${this.root.root || '/'} → ${parsed.chroot || '/'})`);
-    this.hosts = parsed.hosts.map((h: HostAddress) => hostLabel(h));
+    this.hosts = sharedHosts(parsed.hosts);
     return this.session.updateServers(parsed.hosts);
   }
 
@@ -195,11 +199,11 @@ export class ZkClient implements AsyncDisposable {
     return this.session.onConnectFailure(listener);
   }
 
-  /** A view under `path` sharing this session, state and watches (Curator's usingNamespace; namespace.ts): every path relative to `path`, events' too, its node made on first use; views nest; its close() leaves the session open. */
+  /** A view under `path` sharing this session, state and watches (Curator's usingNamespace; namespace.ts): every path relative to `path`, events' too, its node made on first use; views nest and finish their background writes in the client's (made here if not yet); its close() leaves the session open. */
   namespace(path: string): ZkClient {
     const root = namespaceRoot(this.root, path);
     const ops = this.ops.under(root, namespaceNode(() => this.mkdirp(path)));
-    return Object.assign(Object.create(ZkClient.prototype) as ZkClient, this, { root, ops, isView: true, listeners: null, stopTracking: undefined });
+    return Object.assign(Object.create(ZkClient.prototype) as ZkClient, this, { ops, isView: true, listeners: null, stopTracking: undefined, writes: this.background });
   }
 
   /** The background writes not finished yet (guaranteed deletes, protected-create clean-ups), oldest first; also `'backgroundWrite'` events. */
@@ -349,7 +353,7 @@ export class ZkClient implements AsyncDisposable {
 
   /** Adds a credential to the session (and to every later reconnect). Resolves once the server accepts it. */
   addAuth(scheme: string, auth: Data, options: CallOptions = {}): Promise<void> {
-    return op.addAuth(this.session, { maxPacket: this.maxPacket, clock: this.clock }, scheme, auth, options);
+    return op.addAuth(this.session, { maxPacket: this.ops.maxPacket, clock: this.clock }, scheme, auth, options);
   }
 
   // ---- helpers --------------------------------------------------------------------------------------

@@ -48,6 +48,11 @@ export class ConnectFailures {
     }
   }
 
+  /** Nothing recorded, nothing under way, nobody listening: nothing would be lost with this object. */
+  get empty(): boolean {
+    return this.latest === null && this.trying === null && this.listeners === null;
+  }
+
   /** A handshake succeeded: earlier failures no longer explain anything. */
   clear(): void {
     this.latest = null;

@@ -65,27 +65,31 @@ interface Rebalance {
 }
 
 export class HostProvider {
-  private list: HostAddress[];
+  private list: readonly HostAddress[];
   private index = -1;
   /** Attempts since the last successful connection. */
   private attempts = 0;
   private rebalance: Rebalance | null = null;
   private readonly random: () => number;
-  private readonly delays: ReconnectDelays;
+  private readonly reconnectDelay: DelayRange;
+  /** Made at the first drop: a session that stays connected never waits to redial. */
+  private delays: ReconnectDelays | null = null;
   /** The wait before the first dial after a drop (null: no drop since the last dial). */
   private pending: number | null = null;
   /** `prefer` made the next host: the close that follows is a move, not a drop. */
   private preferred = false;
   /** A broken connection's server is being dialled again at once; `until` ends the wait it stands in for. */
   private redial: { until: number; dialled: boolean } | null = null;
-  private lastRedialAt = Number.NEGATIVE_INFINITY;
+  /** null: none yet (not -Infinity, which a field keeps as a heap number of its own). */
+  private lastRedialAt: number | null = null;
   /** Why the next dial happens: what came since the last one (a drop, a move), else the next step of a cycle. */
   private why: DialReason = 'first';
 
   constructor(hosts: readonly HostAddress[], shuffle: boolean, random: () => number = Math.random, reconnectDelay: DelayRange = DEFAULT_RECONNECT_DELAY) {
     this.random = random;
-    this.delays = new ReconnectDelays(reconnectDelay, random);
-    this.list = shuffle ? shuffled(hosts, random) : hosts.slice();
+    this.reconnectDelay = reconnectDelay;
+    // Never changed in place (update() replaces it), so one host needs no copy of the caller's list.
+    this.list = hosts.length < 2 ? hosts : shuffle ? shuffled(hosts, random) : hosts.slice();
   }
 
   get hosts(): readonly HostAddress[] {
@@ -105,9 +109,9 @@ export class HostProvider {
     this.redial = null;
     if (this.rebalance !== null || this.preferred) return 0;
     this.why = REASON_OF[kind];
-    const delay = this.delays.after(kind, negotiated);
+    const delay = (this.delays ??= new ReconnectDelays(this.reconnectDelay, this.random)).after(kind, negotiated);
     // At most one immediate redial in a while: a server that keeps breaking connections gets the plain wait.
-    if (kind === 'broken' && this.index >= 0 && now - this.lastRedialAt >= REDIAL_SPACING_MS) {
+    if (kind === 'broken' && this.index >= 0 && (this.lastRedialAt === null || now - this.lastRedialAt >= REDIAL_SPACING_MS)) {
       this.redial = { until: now + delay, dialled: false };
       this.pending = null;
       return 0;

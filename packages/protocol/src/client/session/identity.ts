@@ -12,29 +12,21 @@ import type { HandshakeResult } from './connection.js';
 const NO_PASSWORD = new Uint8Array(SESSION_PASSWORD_LENGTH);
 
 /**
- * A password is kept for the session's life: copied into a shared slab rather than an ArrayBuffer of its own
- * (a view costs half of a buffer object and its view, and thousands of sessions keep one each).
+ * A password as a flat string of one char per byte (latin1 maps each byte to one char and back): 32 bytes of
+ * heap for Java's 16-byte password, where a Uint8Array view takes 96.
  */
-const SLAB_SIZE = 4096;
-let slab = new Uint8Array(SLAB_SIZE);
-let slabPos = 0;
+function asText(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+}
 
-function keep(bytes: Uint8Array): Uint8Array {
-  if (bytes.length > 64) return bytes.slice();
-  if (slabPos + bytes.length > SLAB_SIZE) {
-    slab = new Uint8Array(SLAB_SIZE);
-    slabPos = 0;
-  }
-  const out = slab.subarray(slabPos, slabPos + bytes.length);
-  out.set(bytes);
-  slabPos += bytes.length;
-  return out;
+function asBytes(text: string): Uint8Array {
+  return new Uint8Array(Buffer.from(text, 'latin1'));
 }
 
 export class SessionIdentity {
   id = 0n;
-  /** Read only (shared slabs and NO_PASSWORD): callers get copies. */
-  password: Uint8Array = NO_PASSWORD;
+  /** The password, kept for the session's life as text (asText); null: none yet. */
+  private secret: string | null = null;
   /** ms; 0 until a handshake, and again after an expiry. */
   negotiated = 0;
   highestZxid = 0n;
@@ -44,10 +36,15 @@ export class SessionIdentity {
   constructor(reattach: { sessionId: bigint; password: Uint8Array | undefined } | undefined) {
     if (reattach !== undefined) {
       this.id = reattach.sessionId;
-      this.password = reattach.password ?? NO_PASSWORD;
+      this.secret = reattach.password === undefined ? null : asText(reattach.password);
     }
     // A session handed to us must have been born on a read-write server to be re-attachable.
     this.seenRwServer = reattach !== undefined;
+  }
+
+  /** Read only when NO_PASSWORD: callers copy it. */
+  get password(): Uint8Array {
+    return this.secret === null ? NO_PASSWORD : asBytes(this.secret);
   }
 
   connectRequest(requestedTimeout: number): ConnectRequest {
@@ -65,7 +62,7 @@ export class SessionIdentity {
   adopt(response: HandshakeResult): bigint {
     const previous = this.id;
     this.id = response.sessionId;
-    this.password = response.passwd === null ? NO_PASSWORD : keep(response.passwd);
+    this.secret = response.passwd === null ? null : asText(response.passwd);
     this.negotiated = response.timeOut;
     if (response.readOnly !== true) this.seenRwServer = true;
     return previous;
@@ -78,7 +75,7 @@ export class SessionIdentity {
   /** The session expired and a new one will be opened: a fresh identity, the next generation (zxids keep rising). */
   renew(): void {
     this.id = 0n;
-    this.password = NO_PASSWORD;
+    this.secret = null;
     this.negotiated = 0;
     this.seenRwServer = false;
     this.generation++;

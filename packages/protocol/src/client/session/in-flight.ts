@@ -7,9 +7,15 @@ import { ProtocolError } from '../../errors/errors.js';
 import type { ReplyHeader } from '../../codec/records/headers.js';
 import type { RequestEntry } from '../request.js';
 
+/**
+ * The list of a connection that has written no request yet, shared and never written to (push replaces it): an
+ * idle session in a pool of thousands sends pings only, which are not kept in flight.
+ */
+const NONE: (RequestEntry | undefined)[] = [];
+
 /** The requests of one connection on the wire, oldest first, waiting for their replies. */
 export class InFlight {
-  private items: (RequestEntry | undefined)[] = [];
+  private items = NONE;
   private head = 0;
 
   get size(): number {
@@ -17,7 +23,8 @@ export class InFlight {
   }
 
   push(entry: RequestEntry): void {
-    this.items.push(entry);
+    if (this.items === NONE) this.items = [entry];
+    else this.items.push(entry);
   }
 
   /**
@@ -44,7 +51,7 @@ export class InFlight {
   /** Empties the FIFO, returning what was in it (oldest first). */
   drain(): RequestEntry[] {
     const out = this.items.slice(this.head).filter((e): e is RequestEntry => e !== undefined);
-    this.items = [];
+    this.items = NONE;
     this.head = 0;
     return out;
   }

@@ -11,10 +11,10 @@ import type { ClientOptions, Logger } from '../types.js';
 import { saslMechanism, type SaslMechanism } from '../sasl/mechanism.js';
 import type { Credential } from './auth-replay.js';
 import { reconnectDelayOption, type DelayRange } from './reconnect-delay.js';
-import { sharedAddress } from './transport.js';
+import { sharedHosts } from './transport.js';
 
 export interface SessionOptions {
-  hosts: HostAddress[];
+  hosts: readonly HostAddress[];
   shuffle: boolean;
   sessionTimeout: number;
   connectTimeout: number | undefined;
@@ -46,7 +46,7 @@ const utf8 = new TextEncoder();
 
 /** The session's options from the client's, with the defaults applied. */
 export function sessionOptions(
-  hosts: HostAddress[],
+  hosts: readonly HostAddress[],
   options: ClientOptions,
   resolved: Pick<SessionOptions, 'sessionTimeout' | 'maxPacket' | 'clock' | 'dispatcher' | 'root'>,
 ): SessionOptions {
@@ -58,7 +58,7 @@ export function sessionOptions(
     clock: resolved.clock,
     dispatcher: resolved.dispatcher,
     root: resolved.root,
-    hosts: hosts.map(sharedAddress),
+    hosts: sharedHosts(hosts),
     shuffle: options.shuffle ?? true,
     connectTimeout: options.connectTimeout,
     canBeReadOnly: options.canBeReadOnly ?? false,

@@ -5,7 +5,7 @@
  * has a logger; none of it is on a request's path. Messages name the auth scheme and its outcome, never a
  * credential.
  */
-import type { ZkError } from '../../errors/errors.js';
+import type { ConnectAttempt, ZkError } from '../../errors/errors.js';
 import type { Clock } from '../clock.js';
 import {
   authChannel,
@@ -42,11 +42,17 @@ export interface SessionCounters {
 }
 
 export class SessionReport {
-  readonly counters: SessionCounters = { dials: 0, dialFailures: 0, connectionsLost: 0, reconnects: 0, expiries: 0, renewals: 0 };
+  // The counters (SessionCounters) as fields of the report itself: an object of their own took 72 bytes per session.
+  private dials = 0;
+  private dialFailures = 0;
+  private connectionsLost = 0;
+  private reconnects = 0;
+  private expiries = 0;
+  private renewals = 0;
   /** 'host:port' of the last server that answered a handshake. */
   lastServer: string | undefined = undefined;
-  /** The last failure of each host since the last handshake, and their listeners. */
-  readonly failures = new ConnectFailures(reportListenerError);
+  /** The last failure of each host since the last handshake, and their listeners: kept while either exists. */
+  private attempts: ConnectFailures | null = null;
   private readonly log: SessionLog | null;
   private readonly clock: Clock;
   /** Connections present a TLS client certificate: each handshake answered is an x509 authentication. */
@@ -62,8 +68,45 @@ export class SessionReport {
     this.x509 = x509;
   }
 
+  /** A copy: the counters as they are now. */
+  get counters(): SessionCounters {
+    const { dials, dialFailures, connectionsLost, reconnects, expiries, renewals } = this;
+    return { dials, dialFailures, connectionsLost, reconnects, expiries, renewals };
+  }
+
+  private get failures(): ConnectFailures {
+    return (this.attempts ??= new ConnectFailures(reportListenerError));
+  }
+
+  onConnectFailure(listener: (attempt: ConnectAttempt) => void): () => void {
+    const attempts = this.failures;
+    const off = attempts.on(listener);
+    return () => {
+      off();
+      if (this.attempts === attempts && attempts.empty) this.attempts = null;
+    };
+  }
+
+  /** A handshake succeeded: earlier failures no longer explain anything, and a session without listeners keeps nothing of them. */
+  connectedAgain(): void {
+    const attempts = this.attempts;
+    if (attempts === null) return;
+    attempts.clear();
+    if (attempts.empty) this.attempts = null;
+  }
+
+  /** A connect attempt starts (`dial`), or its connection is open and the handshake sent (`handshake`). */
+  attempting(server: string, step: 'dial' | 'handshake'): void {
+    this.failures.started(server, step, this.clock.now());
+  }
+
+  /** The last failure of each host since the last handshake, then the attempt under way (attempts.ts). */
+  connectFailures(): ConnectAttempt[] {
+    return this.failures.list(this.clock.now());
+  }
+
   dialing(sessionId: bigint, server: string, delayMs: number, reason: DialReason): void {
-    this.counters.dials++;
+    this.dials++;
     if (connectionChannel.hasSubscribers) connectionChannel.publish({ sessionId, event: 'dialing', server, delayMs, reason } satisfies ConnectionMessage);
     this.log?.dialing(sessionId, server, delayMs, reason);
   }
@@ -72,7 +115,7 @@ export class SessionReport {
   dialFailed(sessionId: bigint, server: string, error: ZkError): void {
     debug('dial %s failed: %s', server, error.message);
     this.failures.record(server, error, this.clock.now());
-    this.counters.dialFailures++;
+    this.dialFailures++;
     if (connectionChannel.hasSubscribers) connectionChannel.publish({ sessionId, event: 'dial-failed', server, cause: summary(error) } satisfies ConnectionMessage);
     this.log?.dialFailed(sessionId, server, error);
   }
@@ -86,11 +129,11 @@ export class SessionReport {
   /** The handshake gave `sessionId`: a new session unless it is `previousId` again (re-attached). */
   adopted(previousId: bigint, sessionId: bigint, timeoutMs: number, server: string): void {
     if (sessionId === previousId) {
-      if (this.lostAt >= 0) this.counters.reconnects++;
+      if (this.lostAt >= 0) this.reconnects++;
     } else {
       if (previousId !== 0n) debug('new session %s replaces read-only session %s', hexId(sessionId), hexId(previousId));
       const renewed = this.expiredId !== 0n;
-      if (renewed) this.counters.renewals++;
+      if (renewed) this.renewals++;
       if (sessionChannel.hasSubscribers) {
         const message: SessionMessage = { event: renewed ? 'renewed' : 'established', sessionId, timeoutMs };
         const previous = renewed ? this.expiredId : previousId;
@@ -108,7 +151,7 @@ export class SessionReport {
 
   /** …and the session goes on: the client dials again after `delayMs`. */
   lost(sessionId: bigint, server: string, cause: ZkError, delayMs: number, reason: DialReason): void {
-    this.counters.connectionsLost++;
+    this.connectionsLost++;
     if (this.lostAt < 0) this.lostAt = this.clock.now();
     this.log?.lost(sessionId, server, cause, delayMs, reason);
   }
@@ -122,7 +165,7 @@ export class SessionReport {
   }
 
   expired(sessionId: bigint, cause: ZkError, renewing: boolean, timeoutMs: number): void {
-    this.counters.expiries++;
+    this.expiries++;
     if (sessionChannel.hasSubscribers) sessionChannel.publish({ event: 'expired', sessionId, timeoutMs } satisfies SessionMessage);
     this.log?.expired(sessionId, cause, renewing, this.lastServer);
     this.lostAt = -1;

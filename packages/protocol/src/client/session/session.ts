@@ -12,7 +12,7 @@
 import { AuthFailedError, ClientClosedError, ConnectionLossError, SessionClosedRequireSaslAuthError, SessionExpiredError, ZkError, type ConnectAttempt } from '../../errors/errors.js';
 import type { WatcherEvent } from '../../codec/records/watches.js';
 import { sleep } from '../cancel.js';
-import type { Clock } from '../clock.js';
+import { sessionClock, type Clock } from '../clock.js';
 import { debug } from '../diagnostics.js';
 import type { Dispatcher } from '../dispatcher.js';
 import type { HostAddress } from '../connect-string.js';
@@ -33,7 +33,6 @@ import { SessionIdentity } from './identity.js';
 import { startProbe } from './readonly-probe.js';
 import { StateMachine, isConnected, refusalIn } from './session-state.js';
 import { authenticate } from './sasl.js';
-import { LazyStopSignal } from './stop-signal.js';
 import { SessionTimers, type TimerTargets } from './timers.js';
 
 export class Session implements ConnectionEvents, TimerTargets {
@@ -56,8 +55,8 @@ export class Session implements ConnectionEvents, TimerTargets {
   private sending: Connection | null = null;
   /** Last contact with any server for the current session (clock time). */
   private lastHeard = 0;
-  /** Ends the host loop's back-off sleep and the read-only probe when the session ends. */
-  private readonly stopped = new LazyStopSignal();
+  /** Ends the host loop's back-off sleep and the read-only probe when the session ends; made when first asked for (stopSignal). */
+  private stopper: AbortController | null = null;
   private probe: AbortController | null = null;
   /** A renewal is under way: persistent watches hear `resync` once the new session is connected. */
   private renewing = false;
@@ -68,7 +67,7 @@ export class Session implements ConnectionEvents, TimerTargets {
 
   constructor(options: SessionOptions) {
     this.options = keptSessionOptions(options);
-    this.clock = options.clock;
+    this.clock = sessionClock(options.clock);
     this.dispatcher = options.dispatcher;
     this.machine = new StateMachine(options.dispatcher);
     this.watches = new ClientWatches(options.dispatcher);
@@ -111,9 +110,9 @@ export class Session implements ConnectionEvents, TimerTargets {
   onStateChange(listener: (change: StateChange) => void): () => void { return this.machine.onChange(listener); }
 
   /** The last failure of each host since the last handshake, oldest first, then the attempt under way (attempts.ts). */
-  connectFailures(): ConnectAttempt[] { return this.report.failures.list(this.clock.now()); }
+  connectFailures(): ConnectAttempt[] { return this.report.connectFailures(); }
 
-  onConnectFailure(listener: (attempt: ConnectAttempt) => void): () => void { return this.report.failures.on(listener); }
+  onConnectFailure(listener: (attempt: ConnectAttempt) => void): () => void { return this.report.onConnectFailure(listener); }
 
   // ---- lifecycle -------------------------------------------------------------------------------------
 
@@ -134,18 +133,21 @@ export class Session implements ConnectionEvents, TimerTargets {
     return this.options.connectTimeout ?? Math.max(100, Math.floor(timeout / this.hosts.size));
   }
 
+  /** Aborted once the session has ended (endedWith), even when asked for afterwards. */
+  private get stopSignal(): AbortSignal { const stopper = (this.stopper ??= new AbortController()); if (this.endedWith !== null) stopper.abort(); return stopper.signal; }
+
   private describeConn(): string { return this.conn?.server ?? 'the server'; }
 
   /** Dials until a connection is up, then returns: that connection's close runs it again (onClose). */
   private async runLoop(): Promise<void> {
     while (!this.isOver) {
       const { host, delay, within, reason } = this.hosts.next(this.clock.now());
-      if (delay > 0) await sleep(delay, { signal: this.stopped.signal }, this.clock).catch(() => undefined);
+      if (delay > 0) await sleep(delay, { signal: this.stopSignal }, this.clock).catch(() => undefined);
       if (this.isOver) return;
       const limit = within === undefined ? this.connectTimeout() : Math.min(within, this.connectTimeout());
       this.report.dialing(this.identity.id, describe(host), delay, reason);
       let transport: Transport;
-      this.report.failures.started(describe(host), 'dial', this.clock.now());
+      this.report.attempting(describe(host), 'dial');
       try {
         transport = await Transport.dial(host, { timeout: limit, maxPacket: this.options.maxPacket, tls: this.options.tls, clock: this.clock });
       } catch (err) {
@@ -166,7 +168,7 @@ export class Session implements ConnectionEvents, TimerTargets {
     const conn = new Connection(transport, this, this.xids, this.options.maxPacket, this.clock);
     this.conn = conn;
     this.timers.startHandshake(handshakeLimit);
-    this.report.failures.started(describe(transport.address), 'handshake', this.clock.now());
+    this.report.attempting(describe(transport.address), 'handshake');
     const request = this.identity.connectRequest(this.options.sessionTimeout);
     conn.sendConnect(request, this.options.canBeReadOnly, this.identity.negotiated > 0);
     if (request.sessionId === 0n && this.options.sasl === null) this.auth.replay(conn);
@@ -222,7 +224,7 @@ export class Session implements ConnectionEvents, TimerTargets {
     const readOnly = response.readOnly === true;
     this.lastHeard = this.clock.now();
     this.hosts.connected();
-    this.report.failures.clear();
+    this.report.connectedAgain();
     this.timers.stopExpiry();
     this.timers.startConnection(conn, this.identity.negotiated);
     // SASL, then the credentials: nothing of the caller's leaves, and the state does not move, until both are done.
@@ -333,7 +335,7 @@ export class Session implements ConnectionEvents, TimerTargets {
   private startReadWriteProbe(conn: Connection): void {
     if (this.hosts.size < 2) return;
     this.probe = new AbortController();
-    startProbe(conn, this.hosts, this.probe.signal, this.stopped.signal, { timeout: () => this.connectTimeout(), tls: this.options.tls, clock: this.clock }, () => this.conn === conn);
+    startProbe(conn, this.hosts, this.probe.signal, this.stopSignal, { timeout: () => this.connectTimeout(), tls: this.options.tls, clock: this.clock }, () => this.conn === conn);
   }
 
   // ---- the end --------------------------------------------------------------------------------------
@@ -372,7 +374,7 @@ export class Session implements ConnectionEvents, TimerTargets {
     if (to === 'auth-failed') this.report.authFailed(this.identity.id, error);
     this.transition(to, error);
     this.timers.stopAll();
-    this.stopped.abort();
+    this.stopper?.abort();
     this.probe = null;
     this.queue.failQueued(() => error);
     this.auth.fail(error);

@@ -258,3 +258,19 @@ export function sharedAddress(address: HostAddress): HostAddress {
   }
   return shared;
 }
+
+/** The one-host list of each shared address: every session of a pool on one server holds the same list. */
+const singleHostLists = new Map<HostAddress, readonly HostAddress[]>();
+
+/** `hosts` as shared addresses; a one-host list is shared too (nobody changes a host list in place). */
+export function sharedHosts(hosts: readonly HostAddress[]): readonly HostAddress[] {
+  const only = hosts.length === 1 ? hosts[0] : undefined;
+  if (only === undefined) return hosts.map(sharedAddress);
+  const address = sharedAddress(only);
+  let list = singleHostLists.get(address);
+  if (list === undefined) {
+    list = Object.freeze([address]);
+    if (singleHostLists.size < 1024) singleHostLists.set(address, list);
+  }
+  return list;
+}
