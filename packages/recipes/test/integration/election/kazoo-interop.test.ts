@@ -6,7 +6,8 @@
 // Every term reports the interval it led on CLOCK_MONOTONIC (overlaps.ts), through each side's own API: zkts from
 // the callback's start to its hold's end or its signal firing, kazoo from the leader function's start
 // to its return. A kazoo leader killed with -9 led until its process was seen gone; a zkts leader whose session is
-// closed led until its signal fired (the client fires it before it asks the server to close the session).
+// closed led until its signal fired (the client tells its listeners before it asks the server to close the
+// session: client-close-order.test.ts).
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import type { ZkClient } from '@zkts/protocol';
