@@ -202,7 +202,8 @@ async function main(): Promise<void> {
         const base = (pass: number): string => `/${run}-${c.id}-${workload}-${pass}`;
         steps.push({ id: c.id, go: (pass) => withExtras(workload, (extras) => runChild(c.id, workload, connectString, base(pass), params, extras)) });
       }
-      if (typeof java !== 'string') {
+      // The tracing rows measure zkts's own diagnostics channels: the JVM has nothing to run there.
+      if (typeof java !== 'string' && !TRACING_WORKLOADS.includes(workload)) {
         const jvm = java;
         const id: ClientId = LOCK_WORKLOADS.includes(workload) ? 'curator' : 'java';
         steps.push({
