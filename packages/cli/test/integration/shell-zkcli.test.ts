@@ -73,10 +73,13 @@ describe('zkts shell for zkCli users', { timeout: 300_000 }, () => {
   it('prints the event of a -w watch when it fires, while the shell goes on', async () => {
     const root = uniqueRoot('shell');
     await client.create(root, 'v0');
+    // A child already there, so the listing prints a line: the node changes only once both watches are set (on a
+    // busy machine the shell may still be reading the second line when the first one's output appears).
+    await client.create(`${root}/first`);
     const shell = spawnZkts(['--server', server, 'shell'], { keepStdin: true, env });
     const output = collect(shell);
     shell.stdin?.write(`get -w ${root}\nls -w ${root}\n`);
-    await waitForOutput(output.stdout, /^v0\n/);
+    await waitForOutput(output.stdout, /^v0\nfirst\n/);
     await client.setData(root, 'v1');
     await client.create(`${root}/child`);
     await waitForOutput(output.stdout, new RegExp(`^watch: dataChanged ${root}\\n(.*\\n)*watch: childrenChanged ${root}\\n`, 'm'));
