@@ -29,6 +29,8 @@ export class DeadlineQueue {
   private timer: ClockTimer | undefined = undefined;
   /** The due time the clock timer is armed for (NaN: none armed). */
   private armedFor = Number.NaN;
+  /** A run is calling its entries: the timer is armed once, when it ends, however many of them re-schedule. */
+  private running = false;
   private readonly onTimer = (): void => this.run();
 
   constructor(clock: Clock) {
@@ -61,6 +63,7 @@ export class DeadlineQueue {
 
   /** The clock timer is armed for the earliest entry, and only while one waits (so it keeps no process alive). */
   private arm(): void {
+    if (this.running) return;
     const first = this.heap[0];
     if (first !== undefined && first.dueAt === this.armedFor) return;
     if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
@@ -87,14 +90,19 @@ export class DeadlineQueue {
       due.push(first);
     }
     let failure: { error: unknown } | null = null;
-    for (const entry of due) {
-      if (entry.slot !== DUE) continue;
-      entry.slot = NOT_QUEUED;
-      try {
-        entry.deadlinePassed();
-      } catch (error) {
-        failure ??= { error };
+    this.running = true;
+    try {
+      for (const entry of due) {
+        if (entry.slot !== DUE) continue;
+        entry.slot = NOT_QUEUED;
+        try {
+          entry.deadlinePassed();
+        } catch (error) {
+          failure ??= { error };
+        }
       }
+    } finally {
+      this.running = false;
     }
     this.arm();
     if (failure !== null) throw failure.error;
