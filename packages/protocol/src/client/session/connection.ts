@@ -54,6 +54,7 @@ const spareWriters: JuteWriter[] = [];
 /** Every reply's header is read into this one object: one frame is handled at a time, nobody keeps it. */
 const replyHeader = replyHeaderSlot();
 const AUTH_PACKET = requestRecord(OpCode.auth);
+/** The bits of Connection.flags (see the accessors there). */
 const FLAG_SESSION_MOVED = 1;
 const FLAG_FLUSH_QUEUED = 2;
 const FLAG_PING_ONLY = 4;
