@@ -78,7 +78,9 @@ describe('the validation harness', () => {
 
   it('fails a pending promise, a resolved one, the wrong class, code, message or style', async () => {
     const never = (): Promise<void> => new Promise(() => undefined);
-    const later = (): Promise<void> => new Promise((_, reject) => setTimeout(() => reject(new InvalidArgumentError('a', 'b')), 5));
+    // Rejects two event-loop turns after the call, whatever the machine's load: a timer of a few ms could come due
+    // before the harness's one turn on a busy machine, and the case would then test nothing.
+    const later = (): Promise<void> => new Promise((_, reject) => setImmediate(() => setImmediate(() => reject(new InvalidArgumentError('a', 'b')))));
     await expect(expectRejectsAtOnce(never, { errorClass: InvalidArgumentError })).rejects.toThrow(/still pending/);
     await expect(expectRejectsAtOnce(later, { errorClass: InvalidArgumentError })).rejects.toThrow(/still pending/);
     await expect(expectRejectsAtOnce(() => Promise.resolve(1), { errorClass: InvalidArgumentError })).rejects.toThrow(/resolved/);
