@@ -36,24 +36,22 @@ export const systemClock: Clock = Object.freeze({
   },
 });
 
-/** Read once: the origin of sessionClock's times. */
-const ORIGIN = Date.now();
-
 /**
- * systemClock with its times counted from this module's load instead of 1970. A session keeps several times
- * in its objects (the last frame heard and sent, when the connection and its last ping started); below 2^31 ms
- * (24 days) such a time is a small integer V8 stores in the object itself, where a Date.now() value takes a
- * 16-byte heap number of its own for every field. Only differences of these times are ever used.
+ * systemClock with its times read from the monotonic clock (ms since the process started) instead of the wall
+ * clock. A wall clock stepped back (NTP, a VM resumed, an operator) would otherwise hold back every ping by the
+ * step, long enough for the server to expire the session, and one stepped forward would look like silence and
+ * drop a healthy connection; ZooKeeper's Java client counts these times with System.nanoTime for the same
+ * reason. Whole ms below 2^31 (24 days of the process's life) are also small integers V8 keeps in the object itself,
+ * where a Date.now() value takes a 16-byte heap number of its own for every field that holds one.
  */
-const originClock: Clock = Object.freeze({
-  // Math.floor changes no value (both are whole ms) but hands back a small integer, where the difference is
-  // a heap number that would make V8 keep every such field as one.
-  now: () => Math.floor(Date.now() - ORIGIN),
+const monotonicClock: Clock = Object.freeze({
+  // Math.floor: whole ms, so each field holding one stays a small integer rather than a heap number.
+  now: () => Math.floor(performance.now()),
   setTimeout: systemClock.setTimeout,
   clearTimeout: systemClock.clearTimeout,
 });
 
-/** The clock a session counts its own times with: `clock` itself, or systemClock from a nearer origin. */
+/** The clock a session counts its own times with: `clock` itself, or for systemClock its monotonic twin. */
 export function sessionClock(clock: Clock): Clock {
-  return clock === systemClock ? originClock : clock;
+  return clock === systemClock ? monotonicClock : clock;
 }

@@ -250,3 +250,58 @@ describe('a re-attach: credentials after the handshake answer, suspended until t
     await expect(c.connected()).rejects.toBe(error);
   });
 });
+
+describe('a session with no credential until addAuth', () => {
+  it('addAuth while connected leaves on the open connection at once and resolves with its reply', async () => {
+    const held: { conn: FakeConnection; req: ReceivedRequest }[] = [];
+    const s = await fake({ onRequest: holdingAuth(held) });
+    const c = client(s.connectString);
+    await c.connect();
+    let resolved = false;
+    const added = c.addAuth('digest', 'later:pw').then(() => (resolved = true));
+    await eventually(() => held.length === 1, 2000, 'the added credential');
+    expect(held[0]!.conn).toBe(s.connections[0]);
+    expect(schemeOf(held[0]!.req)).toBe('digest');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(resolved).toBe(false);
+    held[0]!.conn.reply(Xid.AUTH);
+    await added;
+    expect(s.connections).toHaveLength(1);
+    expect(c.state).toBe('connected');
+  });
+
+  it('addAuth before the handshake is answered: connected only once the credential is answered, on that connection', async () => {
+    const held: { conn: FakeConnection; req: ReceivedRequest }[] = [];
+    const s = await fake({ onConnect: () => 'silent', onRequest: holdingAuth(held) });
+    const c = client(s.connectString);
+    const connecting = c.connect();
+    await eventually(() => s.last?.connect !== undefined, 2000, 'the ConnectRequest');
+    const conn = s.last as FakeConnection;
+    const added = c.addAuth('digest', 'early:pw');
+    conn.sendHandshake({}, conn.connect!);
+    await eventually(() => held.length === 1, 2000, 'the credential');
+    expect(conn.log.map((l) => l.type)).toEqual([OpCode.createSession, OpCode.auth]);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(c.state).toBe('connecting');
+    held[0]!.conn.reply(Xid.AUTH);
+    await connecting;
+    await added;
+    expect(c.state).toBe('connected');
+    expect(s.connections).toHaveLength(1);
+  });
+
+  it('a credential added while connected is replayed behind the handshake answer of the next connection', async () => {
+    const held: { conn: FakeConnection; req: ReceivedRequest }[] = [];
+    const s = await fake({ onRequest: holdingAuth(held, () => s.connections.length > 1) });
+    const c = client(s.connectString);
+    await c.connect();
+    await c.addAuth('digest', 'u:p');
+    s.connections[0]!.close();
+    await eventually(() => held.length === 1, 3000, 'the replayed credential');
+    const conn = s.connections[1]!;
+    expect(conn.log.map((l) => l.type)).toEqual([OpCode.createSession, OpCode.auth]);
+    expect(c.state).toBe('suspended');
+    held[0]!.conn.reply(Xid.AUTH);
+    await eventually(() => c.state === 'connected', 2000, 'connected again');
+  });
+});

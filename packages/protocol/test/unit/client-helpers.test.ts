@@ -4,7 +4,7 @@ import { Acls, InvalidArgumentError, Perms, basename, digestId, joinPath, parent
 import { validateAcl } from '../../src/client/acl.js';
 import { Chroot } from '../../src/client/chroot.js';
 import { HostProvider } from '../../src/client/session/host-provider.js';
-import { XidCounter } from '../../src/client/session/in-flight.js';
+import { SessionIdentity } from '../../src/client/session/identity.js';
 import { canTransition, isTerminal } from '../../src/client/session/session-state.js';
 import { WatchManager, setWatchesBatches, type Watcher } from '../../src/client/watches/watch-manager.js';
 
@@ -197,11 +197,13 @@ describe('hosts, xids and states', () => {
     expect(p.next(0).delay).toBe(0);
   });
   it('xids start at 1 and wrap to 1', () => {
-    const x = new XidCounter();
-    expect(x.take()).toBe(1);
-    (x as unknown as { next: number }).next = 0x7fffffff;
-    expect(x.take()).toBe(0x7fffffff);
-    expect(x.take()).toBe(1);
+    const x = new SessionIdentity(undefined);
+    expect(x.takeXid()).toBe(1);
+    (x as unknown as { nextXid: number }).nextXid = 0x7fffffff;
+    expect(x.takeXid()).toBe(0x7fffffff);
+    expect(x.takeXid()).toBe(1);
+    x.renew();
+    expect(x.takeXid()).toBe(2);
   });
   it('terminal states only lead to closed', () => {
     expect(isTerminal('expired')).toBe(true);

@@ -48,6 +48,16 @@ export class AuthReplay {
     if (initial.length > 0) this.credentials = initial.map((c) => ({ scheme: c.scheme, auth: c.auth }));
   }
 
+  /**
+   * For a session whose first credential comes from addAuth: as if the (empty) replay had run on `conn`, the
+   * connection that takes the caller's requests (null: none does yet), so the credential leaves on it at once.
+   */
+  static startedOn(conn: Connection | null): AuthReplay {
+    const replay = new AuthReplay([]);
+    if (conn !== null) replay.replay(conn);
+    return replay;
+  }
+
   /** Remembers a credential; sends it now on a connection that took the replay, else with the next replay. */
   add(credential: Credential, conn: Connection | null, waiter: AuthWaiter): void {
     (this.credentials ??= []).push(credential);
@@ -134,4 +144,10 @@ export class AuthReplay {
     this.waitingForReplay = null;
     if (waiting !== null) for (const w of waiting) w.reject(error);
   }
+}
+
+/** Calls `then` once every credential of `auth` is answered on `conn`; at once for a session without any. */
+export function whenCredentialsAnswered(auth: AuthReplay | null, conn: Connection, then: () => void): void {
+  if (auth === null) then();
+  else auth.whenAnswered(conn, then);
 }

@@ -19,13 +19,15 @@ import { KeeperCode } from '../../errors/codes.js';
 import type { RequestEntry } from '../request.js';
 import { requestRecord } from '../requests.js';
 import { describe, type Transport, type TransportHandlers } from './transport.js';
-import { InFlight, type XidCounter } from './in-flight.js';
+import { InFlight } from './in-flight.js';
 import { debug } from '../diagnostics.js';
 
 export type HandshakeResult = ConnectResponse & { readOnly: boolean | undefined };
 
 export interface ConnectionEvents {
   onHandshake(conn: Connection, response: HandshakeResult): void;
+  /** The xid of the next request: the session's, so none repeats across its connections. */
+  takeXid(): number;
   onNotification(event: WatcherEvent, zxid: bigint): void;
   onAuthReply(err: number): void;
   /** The server answered a ping. */
@@ -52,6 +54,13 @@ const spareWriters: JuteWriter[] = [];
 /** Every reply's header is read into this one object: one frame is handled at a time, nobody keeps it. */
 const replyHeader = replyHeaderSlot();
 const AUTH_PACKET = requestRecord(OpCode.auth);
+/** The bits of Connection.flags (see the accessors there). */
+const FLAG_SESSION_MOVED = 1;
+const FLAG_FLUSH_QUEUED = 2;
+const FLAG_PING_ONLY = 4;
+const FLAG_BLOCKED = 8;
+const FLAG_HELD = 16;
+const FLAG_FORCED = 32;
 /** The requests that change the tree (the server commits them before it answers). */
 const TXN_OPS: ReadonlySet<number> = new Set([
   OpCode.create, OpCode.create2, OpCode.createContainer, OpCode.createTTL, OpCode.delete, OpCode.deleteContainer,
@@ -67,15 +76,11 @@ export class Connection implements TransportHandlers {
   lastHeard = 0;
   lastSent: number;
   sessionId = 0n;
-  /** A reply said SESSION_MOVED: another connection, on another server, holds the session now. */
-  sessionMoved = false;
   /** Clock time the handshake re-attached the session after a drop (-1: a first connect, a new session, no handshake yet). */
   reattachedAt = -1;
   private askedSession = 0n;
   /** Requests written on this connection and not answered yet; their count is the hold rule's measure of server work. */
   private readonly inFlight = new InFlight();
-  /** The session's xids: no two requests of one session share one, whichever connection they took. */
-  private readonly xids: XidCounter;
   /**
    * Outgoing frames written since the last flush. Every frame queued in one tick leaves in one socket.write
    * (one syscall) on process.nextTick, in send order (a request with nothing else in flight leaves at once). While the socket reports back-pressure (write returned
@@ -83,16 +88,10 @@ export class Connection implements TransportHandlers {
    * awaits, so callers bound it).
    */
   private writer: JuteWriter | null = null;
-  private flushQueued = false;
-  /** What is queued is one ping and nothing else: its flush leaves `lastSent` at the time the ping was asked for. */
-  private pingOnly = false;
-  private blocked = false;
   /** Requests in `writer` not yet handed to the socket (already in flight). */
   private unflushed = 0;
-  /** A flush was put off because enough requests are already on the wire (see `flush`). */
-  private held = false;
-  /** The next flush writes even if the hold rule says wait. */
-  private forced = false;
+  /** Its yes/no marks (FLAG_*, read and written by name through the accessors below): one field, not six. */
+  private flags = 0;
   /** Made the first time the socket pushes back (an idle session never needs it). */
   private drainFn: (() => void) | null = null;
   /** 'host:port', made on first use (traces, reports). */
@@ -101,15 +100,32 @@ export class Connection implements TransportHandlers {
   private readonly maxPacket: number;
   private readonly clock: Clock;
 
-  constructor(transport: Transport, events: ConnectionEvents, xids: XidCounter, maxPacket: number, clock: Clock) {
+  constructor(transport: Transport, events: ConnectionEvents, maxPacket: number, clock: Clock) {
     this.transport = transport;
     this.events = events;
-    this.xids = xids;
     this.maxPacket = maxPacket;
     this.clock = clock;
     this.lastSent = clock.now();
     transport.attach(this);
   }
+
+  /** A reply said SESSION_MOVED: another connection, on another server, holds the session now. */
+  get sessionMoved(): boolean { return (this.flags & FLAG_SESSION_MOVED) !== 0; }
+  private set sessionMoved(on: boolean) { this.flags = on ? this.flags | FLAG_SESSION_MOVED : this.flags & ~FLAG_SESSION_MOVED; }
+  private get flushQueued(): boolean { return (this.flags & FLAG_FLUSH_QUEUED) !== 0; }
+  private set flushQueued(on: boolean) { this.flags = on ? this.flags | FLAG_FLUSH_QUEUED : this.flags & ~FLAG_FLUSH_QUEUED; }
+  /** What is queued is one ping and nothing else: its flush leaves `lastSent` at the time the ping was asked for. */
+  private get pingOnly(): boolean { return (this.flags & FLAG_PING_ONLY) !== 0; }
+  private set pingOnly(on: boolean) { this.flags = on ? this.flags | FLAG_PING_ONLY : this.flags & ~FLAG_PING_ONLY; }
+  /** The socket pushed back: nothing is written until 'drain'. */
+  private get blocked(): boolean { return (this.flags & FLAG_BLOCKED) !== 0; }
+  private set blocked(on: boolean) { this.flags = on ? this.flags | FLAG_BLOCKED : this.flags & ~FLAG_BLOCKED; }
+  /** A flush was put off because enough requests are already on the wire (see `flush`). */
+  private get held(): boolean { return (this.flags & FLAG_HELD) !== 0; }
+  private set held(on: boolean) { this.flags = on ? this.flags | FLAG_HELD : this.flags & ~FLAG_HELD; }
+  /** The next flush writes even if the hold rule says wait. */
+  private get forced(): boolean { return (this.flags & FLAG_FORCED) !== 0; }
+  private set forced(on: boolean) { this.flags = on ? this.flags | FLAG_FORCED : this.flags & ~FLAG_FORCED; }
 
   /** 'host:port' of the server. */
   get server(): string {
@@ -142,7 +158,7 @@ export class Connection implements TransportHandlers {
    */
   send(entry: RequestEntry): void {
     if (this.phase !== 'open') throw new Error('send on a connection that is not open');
-    const xid = this.xids.take();
+    const xid = this.events.takeXid();
     const w = this.out();
     const start = w.length;
     this.pingOnly = false;

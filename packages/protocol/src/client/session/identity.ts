@@ -1,6 +1,6 @@
 /**
- * Who the session is: its id and password, the negotiated timeout, the highest zxid seen, and its generation
- * (1 for the client's first session, +1 for each one opened after an expiry). It builds the ConnectRequest, so
+ * Who the session is: its id and password, the negotiated timeout, the highest zxid seen, its generation
+ * (1 for the client's first session, +1 for each one opened after an expiry), and the numbers its requests carry. It builds the ConnectRequest, so
  * the rule for re-attaching lives in one place: a session is re-attached only if it was born on a read-write
  * server (a read-only server's session cannot move).
  */
@@ -32,6 +32,8 @@ export class SessionIdentity {
   highestZxid = 0n;
   generation = 1;
   private seenRwServer: boolean;
+  /** The next request's xid: no two requests of one session share one, whichever connection they took. */
+  private nextXid = 1;
 
   constructor(reattach: { sessionId: bigint; password: Uint8Array | undefined } | undefined) {
     if (reattach !== undefined) {
@@ -66,6 +68,13 @@ export class SessionIdentity {
     this.negotiated = response.timeOut;
     if (response.readOnly !== true) this.seenRwServer = true;
     return previous;
+  }
+
+  /** Normal xids: 1..2^31-1, wrapping to 1 (never 0 or negative: those are special or break server accounting). */
+  takeXid(): number {
+    const xid = this.nextXid;
+    this.nextXid = xid >= 0x7fffffff ? 1 : xid + 1;
+    return xid;
   }
 
   sawZxid(zxid: bigint): void {

@@ -1,7 +1,7 @@
 /**
  * What a connection keeps per request between writing it and reading its reply: the FIFO of requests on the
- * wire (ZooKeeper answers one connection in order, so a reply must match the oldest) and the session's xid
- * counter, which outlives any one connection.
+ * wire (ZooKeeper answers one connection in order, so a reply must match the oldest). The xids they carry are
+ * the session's (identity.ts), since they must not repeat across its connections.
  */
 import { ProtocolError } from '../../errors/errors.js';
 import type { ReplyHeader } from '../../codec/records/headers.js';
@@ -54,16 +54,5 @@ export class InFlight {
     this.items = NONE;
     this.head = 0;
     return out;
-  }
-}
-
-/** Normal xids: 1..2^31-1, wrapping to 1 (never 0 or negative: those are special or break server accounting). */
-export class XidCounter {
-  private next = 1;
-
-  take(): number {
-    const xid = this.next;
-    this.next = xid >= 0x7fffffff ? 1 : xid + 1;
-    return xid;
   }
 }

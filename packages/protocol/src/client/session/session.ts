@@ -22,10 +22,9 @@ import type { SessionState, StateChange } from '../types.js';
 import { ClientWatches } from '../watches/watches.js';
 import { keptSessionOptions, type KeptSessionOptions, type SessionOptions } from './options.js';
 import { SessionReport } from './session-report.js';
-import { AuthReplay } from './auth-replay.js';
+import { AuthReplay, whenCredentialsAnswered } from './auth-replay.js';
 import { closeOnServer } from './close-session.js';
 import { Connection, type ConnectionEvents, type HandshakeResult } from './connection.js';
-import { XidCounter } from './in-flight.js';
 import { HostProvider, dropKind } from './host-provider.js';
 import { RequestQueue } from './request-queue.js';
 import { describe, Transport } from './transport.js';
@@ -46,9 +45,8 @@ export class Session implements ConnectionEvents, TimerTargets {
   readonly watches: ClientWatches;
   private readonly hosts: HostProvider;
   private readonly queue: RequestQueue;
-  /** Numbered per session, across its connections. */
-  private readonly xids = new XidCounter();
-  private readonly auth: AuthReplay;
+  /** Made with the first credential (most sessions have none). */
+  private auth: AuthReplay | null;
   private readonly timers: SessionTimers;
   private conn: Connection | null = null;
   /** `conn` once it takes the callers' requests (after the handshake, SASL and the session's own requests). */
@@ -73,7 +71,7 @@ export class Session implements ConnectionEvents, TimerTargets {
     this.watches = new ClientWatches(options.dispatcher);
     this.hosts = new HostProvider(options.hosts, options.shuffle, options.random, options.reconnectDelay);
     this.queue = new RequestQueue(options.maxQueued);
-    this.auth = new AuthReplay(options.credentials);
+    this.auth = options.credentials.length > 0 ? new AuthReplay(options.credentials) : null;
     this.report = new SessionReport(options.logger, options.clock, options.tls?.cert !== undefined || options.tls?.pfx !== undefined);
     // The session is the timers' target itself: no adapter object and closures per session.
     this.timers = new SessionTimers(this.clock, this);
@@ -165,13 +163,13 @@ export class Session implements ConnectionEvents, TimerTargets {
 
   /** Starts one connection; the session itself takes its events (no closures per connection). */
   private runConnection(transport: Transport, handshakeLimit: number): void {
-    const conn = new Connection(transport, this, this.xids, this.options.maxPacket, this.clock);
+    const conn = new Connection(transport, this, this.options.maxPacket, this.clock);
     this.conn = conn;
     this.timers.startHandshake(handshakeLimit);
     this.report.attempting(describe(transport.address), 'handshake');
     const request = this.identity.connectRequest(this.options.sessionTimeout);
     conn.sendConnect(request, this.options.canBeReadOnly, this.identity.negotiated > 0);
-    if (request.sessionId === 0n && this.options.sasl === null) this.auth.replay(conn);
+    if (request.sessionId === 0n && this.options.sasl === null) this.auth?.replay(conn);
   }
 
   // ---- TimerTargets: called by this session's timers only -------------------------------------------
@@ -197,6 +195,9 @@ export class Session implements ConnectionEvents, TimerTargets {
   onAuthRequired(): void {
     this.end('auth-failed', new SessionClosedRequireSaslAuthError());
   }
+  takeXid(): number {
+    return this.identity.takeXid();
+  }
   onZxid(zxid: bigint): void {
     this.identity.sawZxid(zxid);
   }
@@ -213,7 +214,7 @@ export class Session implements ConnectionEvents, TimerTargets {
     if (response.timeOut <= 0) {
       // Closed first, so the renewal's next connection is not mistaken for this one.
       this.conn = null;
-      this.auth.connectionLost(new ConnectionLossError('the server ended the connection at the handshake', false));
+      this.auth?.connectionLost(new ConnectionLossError('the server ended the connection at the handshake', false));
       const expired = new SessionExpiredError('the server reports the session expired');
       conn.close(expired);
       this.expire(expired);
@@ -232,13 +233,13 @@ export class Session implements ConnectionEvents, TimerTargets {
       if (this.conn === conn && !this.isOver) this.open(conn, readOnly);
     };
     const sasl = this.options.sasl;
-    if (sasl === null) return this.auth.whenAnswered(conn, open);
+    if (sasl === null) return whenCredentialsAnswered(this.auth, conn, open);
     this.authenticating = conn;
     void authenticate(sasl, conn).then((error) => {
       if (this.authenticating === conn) this.authenticating = null;
       if (this.conn !== conn || this.isOver) return;
       if (!(error instanceof ConnectionLossError)) this.report.auth(this.identity.id, conn.server, `sasl:${sasl.name}`, error);
-      if (error === null) this.auth.whenAnswered(conn, open);
+      if (error === null) whenCredentialsAnswered(this.auth, conn, open);
       else if (error instanceof ConnectionLossError) conn.close(error);
       else this.end('auth-failed', error);
     });
@@ -281,7 +282,7 @@ export class Session implements ConnectionEvents, TimerTargets {
     this.probe?.abort();
     this.probe = null;
     this.sending = null;
-    this.auth.connectionLost(error);
+    this.auth?.connectionLost(error);
     if (isConnected(this.machine.state)) {
       this.transition('suspended', error);
       if (this.options.whileSuspended === 'fail') this.queue.failQueued(() => new ConnectionLossError('not connected (whileSuspended: fail)', false));
@@ -292,7 +293,7 @@ export class Session implements ConnectionEvents, TimerTargets {
   }
 
   onAuthReply(err: number): void {
-    const { scheme, error } = this.auth.answered(err);
+    const { scheme, error } = (this.auth ??= new AuthReplay([])).answered(err);
     if (this.conn !== null) this.report.auth(this.identity.id, this.conn.server, scheme, error);
     if (error instanceof AuthFailedError) this.end('auth-failed', error);
   }
@@ -325,7 +326,7 @@ export class Session implements ConnectionEvents, TimerTargets {
     if (this.isOver) return Promise.reject(this.terminalError());
     if (this.machine.state === 'idle') return Promise.reject(new ConnectionLossError('not connected: call connect() first', false));
     return new Promise<void>((resolve, reject) => {
-      this.auth.add({ scheme, auth }, this.conn, {
+      (this.auth ??= AuthReplay.startedOn(this.sending)).add({ scheme, auth }, this.conn, {
         resolve: () => this.dispatcher.complete(resolve),
         reject: (error) => this.dispatcher.complete(() => reject(error)),
       });
@@ -377,7 +378,7 @@ export class Session implements ConnectionEvents, TimerTargets {
     this.stopper?.abort();
     this.probe = null;
     this.queue.failQueued(() => error);
-    this.auth.fail(error);
+    this.auth?.fail(error);
     this.watches.sessionEnded(error, false);
     if (to !== 'closed') this.conn?.close(error);
   }

@@ -6,13 +6,15 @@
  *   read timeout  2/3·t without a frame: the server is frozen or unreachable, drop it and try the next host
  *   expiry        4/3·t without any server contact while a session exists: report `expired` ourselves
  *
- * Each is due at an exact time on the injected Clock (read timeout and ping share one timer per connection).
+ * Each is due at an exact time on the injected Clock. Read timeout and ping share one deadline per connection,
+ * kept in the clock's DeadlineQueue (deadlines.ts) with those of every other session on that clock.
  * The connection's `lastHeard`/`lastSent` move on every frame, but timers are not re-armed per frame (that would
  * cost the hot path a clear and a set per reply): a timer that fires early finds the deadline moved and re-arms
  * itself for the new one. The one exception is a ping's answer, at most once per interval (see pingAnswered). So with a manual
  * clock, a test sees each event at exactly the time the rules above give.
  */
 import type { Clock, ClockTimer } from '../clock.js';
+import { NOT_QUEUED, deadlinesOf, type Deadline, type DeadlineQueue } from './deadlines.js';
 
 export const MAX_PING_INTERVAL = 10_000;
 
@@ -41,12 +43,16 @@ export function expiryOf(negotiated: number): number {
   return (negotiated * 4) / 3;
 }
 
-export class SessionTimers {
+export class SessionTimers implements Deadline {
   private readonly clock: Clock;
   private readonly targets: TimerTargets;
   private handshake: ClockTimer | undefined;
-  /** The connection's one timer: read timeout and ping (see startConnection), and what it watches. */
-  private watch: ClockTimer | undefined;
+  /** Where the connection's one deadline waits: read timeout and ping (see startConnection). */
+  private readonly deadlines: DeadlineQueue;
+  /** Deadline: when the connection's deadline is due, and its place in the queue (the queue's to write). */
+  dueAt = 0;
+  slot = NOT_QUEUED;
+  /** What the deadline watches. */
   private conn: Liveness | null = null;
   /**
    * The connection's negotiated timeout; its read timeout and ping interval are worked out from it when used,
@@ -55,12 +61,7 @@ export class SessionTimers {
   private negotiated = 0;
   private connStart = 0;
   private readTimedOut = false;
-  /**
-   * The watch timer's callback: one per session, whatever number of connections it goes through. Bound rather
-   * than an arrow function: one 48-byte object instead of a closure and the context it keeps `this` in (96).
-   */
-  private readonly onWatch: () => void = this.checkWatch.bind(this);
-  /** The watch timer waits for the read deadline, which comes before the next ping's (see pingAnswered). */
+  /** The deadline is the read deadline, which comes before the next ping's (see pingAnswered). */
   private watchForRead = false;
   private expiry: ClockTimer | undefined;
   /** When the last ping was asked for: a ping still waiting behind a held batch counts as sent. */
@@ -71,6 +72,7 @@ export class SessionTimers {
   constructor(clock: Clock, targets: TimerTargets) {
     this.clock = clock;
     this.targets = targets;
+    this.deadlines = deadlinesOf(clock);
   }
 
   /** A connection attempt is waiting for its handshake reply. */
@@ -83,10 +85,9 @@ export class SessionTimers {
   }
 
   /**
-   * The handshake was answered: watch the connection's silence in both directions. One timer serves both
-   * rules, armed for whichever deadline comes first (an idle session in a pool of thousands then holds one
-   * timer, and wakes once per ping interval, not twice); each rule is checked whenever it fires, so each
-   * event still happens at exactly its own deadline.
+   * The handshake was answered: watch the connection's silence in both directions. One deadline serves both
+   * rules, due at whichever comes first (an idle session then wakes once per ping interval, not twice); each
+   * rule is checked whenever it passes, so each event still happens at exactly its own deadline.
    */
   startConnection(conn: Liveness, negotiated: number): void {
     this.clear('handshake');
@@ -108,24 +109,23 @@ export class SessionTimers {
     const readDue = this.readTimedOut ? Infinity : conn.lastHeard + readTimeoutOf(this.negotiated);
     const pingDue = this.lastOut(conn) + pingIntervalOf(this.negotiated);
     this.watchForRead = readDue < pingDue;
-    this.watch = this.clock.setTimeout(this.onWatch, Math.min(readDue, pingDue) - this.clock.now());
+    this.deadlines.schedule(this, Math.min(readDue, pingDue));
   }
 
   /**
    * The server answered a ping. A ping that left late (a busy loop runs its timer after the due time) leaves
-   * the read deadline, counted from the previous answer, before the next ping's: the timer then waits for it,
-   * and this answer has just moved it. Re-armed here for the deadlines as they are now, the timer wakes once
-   * per interval rather than once more to find nothing due; every event still comes at its exact deadline.
+   * the read deadline, counted from the previous answer, before the next ping's: the deadline is then that one,
+   * and this answer has just moved it. Moved here to the deadlines as they are now, the session wakes once per
+   * interval rather than once more to find nothing due; every event still comes at its exact deadline.
    */
   pingAnswered(): void {
     const conn = this.conn;
-    if (!this.watchForRead || this.watch === undefined || conn === null) return;
-    this.clear('watch');
+    if (!this.watchForRead || this.slot === NOT_QUEUED || conn === null) return;
     this.armWatch(conn);
   }
 
-  private checkWatch(): void {
-    this.watch = undefined;
+  /** Deadline: the connection's deadline passed (called by the queue only). */
+  deadlinePassed(): void {
     const conn = this.conn;
     if (conn === null) return;
     const generation = this.generation;
@@ -151,7 +151,7 @@ export class SessionTimers {
   stopConnection(): void {
     this.generation++;
     this.conn = null;
-    this.clear('watch');
+    this.deadlines.cancel(this);
     this.clear('handshake');
   }
 
@@ -180,7 +180,7 @@ export class SessionTimers {
     this.stopExpiry();
   }
 
-  private clear(which: 'handshake' | 'watch' | 'expiry'): void {
+  private clear(which: 'handshake' | 'expiry'): void {
     const timer = this[which];
     if (timer !== undefined) this.clock.clearTimeout(timer);
     this[which] = undefined;

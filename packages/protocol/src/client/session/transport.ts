@@ -24,16 +24,19 @@ export interface DialOptions {
   tls?: ConnectionOptions | undefined;
 }
 
+const ENDED = 1;
+/** The other side ended the connection (a FIN, a reset), not this client. */
+const ENDED_BY_PEER = 2;
+/** It ended with a socket error (a reset, a broken pipe, a timeout) rather than the peer's orderly close. */
+const ENDED_BROKEN = 4;
+
 export class Transport {
   readonly address: HostAddress;
   private readonly socket: Socket;
   private readonly splitter: FrameSplitter;
   private handlers: TransportHandlers | null = null;
-  private closed = false;
-  /** The other side ended the connection (a FIN, a reset), not this client. */
-  private peerClosed = false;
-  /** It ended with a socket error (a reset, a broken pipe, a timeout) rather than the peer's orderly close. */
-  private broken = false;
+  /** How it ended (ENDED_*, read by name through the accessors below): one field, not three, per connection. */
+  private ended = 0;
   /** Frames that arrived before handlers were attached (the server may answer very fast); made when one does. */
   private early: Uint8Array[] | null = null;
   /** A close that happened before handlers were attached, reported on attach. */
@@ -107,12 +110,16 @@ export class Transport {
 
   /** Closed by the server's side (or the network), not by `destroy`/`end` here. */
   get closedByPeer(): boolean {
-    return this.peerClosed;
+    return (this.ended & ENDED_BY_PEER) !== 0;
   }
 
   /** Ended by a socket error (the network or the peer's kernel broke it), not by the peer's orderly close. */
   get brokenByNetwork(): boolean {
-    return this.broken;
+    return (this.ended & ENDED_BROKEN) !== 0;
+  }
+
+  private get closed(): boolean {
+    return (this.ended & ENDED) !== 0;
   }
 
   /** false: the socket's buffer is full, wait for `onceDrain` before writing more (the bytes were taken). */
@@ -165,16 +172,13 @@ export class Transport {
 
   /** The socket's error or close listener (shared, see the constructor). */
   peerEnded(error: ZkError, broken: boolean): void {
-    if (!this.closed) {
-      this.peerClosed = true;
-      this.broken = broken;
-    }
+    if (!this.closed) this.ended |= broken ? ENDED_BY_PEER | ENDED_BROKEN : ENDED_BY_PEER;
     this.finish(error);
   }
 
   private finish(error: ZkError | undefined): void {
     if (this.closed) return;
-    this.closed = true;
+    this.ended |= ENDED;
     const handlers = this.handlers;
     this.handlers = null;
     if (handlers === null) this.earlyClose = { error };

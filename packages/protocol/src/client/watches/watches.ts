@@ -24,8 +24,14 @@ const EVENT_NAMES: Record<number, EventTypeName> = {
   [EventType.NodeChildrenChanged]: 'childrenChanged',
 };
 
+/**
+ * The table of every session that has set no watch yet, shared: only `register` writes, and it gives the session
+ * a table of its own first, so an idle session in a pool of thousands keeps none.
+ */
+const NO_WATCHES_YET = new WatchManager();
+
 export class ClientWatches {
-  private readonly table = new WatchManager();
+  private table = NO_WATCHES_YET;
   // The three tables below are made on first use: a session that sets no watches (most of a pool's) keeps none.
   /** Per listener function, per chroot (a namespace view reports its own paths): one watcher each. */
   private listenerWatchers: WeakMap<WatchListener, Map<string, ListenerWatcher>> | null = null;
@@ -98,6 +104,7 @@ export class ClientWatches {
 
   /** Called from a reply's decode, in frame order, so a notification that follows the reply finds it. */
   register(kind: OneShotKind | PersistentKind, serverPath: string, watcher: Watcher): void {
+    if (this.table === NO_WATCHES_YET) this.table = new WatchManager();
     this.table.register(kind, serverPath, watcher);
   }
 

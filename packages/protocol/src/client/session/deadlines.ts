@@ -1,0 +1,167 @@
+/**
+ * The connection deadlines of every session on one clock (ping and read timeout, timers.ts), behind one timer of
+ * that clock. An idle session's only armed timer is its connection's; as a timer of its own it would be a Node
+ * Timeout with its bound callback and heap numbers (about 200 bytes) for every session of a pool of thousands,
+ * made again at every ping. Here each session is an entry of one min-heap by due time that keeps its own due
+ * time and place, and the clock holds one timer, armed for the earliest: when it fires, every entry due by then
+ * runs, earliest first. A ManualClock drives it like any other timer, so a test still sees each deadline at
+ * exactly its time.
+ */
+import type { Clock, ClockTimer } from '../clock.js';
+
+/** What waits in a DeadlineQueue: it carries its own due time and heap index, so no wrapper is made per entry. */
+export interface Deadline {
+  /** Clock time it is due at (set by `schedule`). */
+  dueAt: number;
+  /** Its index in the heap; NOT_QUEUED while it waits for nothing. Only the queue writes it. */
+  slot: number;
+  /** Called once when due; it is no longer queued by then, and may schedule itself again. */
+  deadlinePassed(): void;
+}
+
+export const NOT_QUEUED = -1;
+/** Taken off the heap by a run, not called yet: a cancel or schedule before its turn takes it out of the run. */
+const DUE = -2;
+
+export class DeadlineQueue {
+  private readonly heap: Deadline[] = [];
+  private readonly clock: Clock;
+  private timer: ClockTimer | undefined = undefined;
+  /** The due time the clock timer is armed for (NaN: none armed). */
+  private armedFor = Number.NaN;
+  /** A run is calling its entries: the timer is armed once, when it ends, however many of them re-schedule. */
+  private running = false;
+  private readonly onTimer = (): void => this.run();
+
+  constructor(clock: Clock) {
+    this.clock = clock;
+  }
+
+  /** Entries waiting. */
+  get size(): number {
+    return this.heap.length;
+  }
+
+  /** `entry` is due at `at` (clock time), whether it waited for another time or for nothing. */
+  schedule(entry: Deadline, at: number): void {
+    if (entry.slot >= 0) this.remove(entry.slot);
+    entry.dueAt = at;
+    entry.slot = this.heap.length;
+    this.heap.push(entry);
+    this.up(entry.slot);
+    this.arm();
+  }
+
+  /** `entry` waits for nothing any more (nothing happens if it did not). */
+  cancel(entry: Deadline): void {
+    if (entry.slot === DUE) entry.slot = NOT_QUEUED;
+    if (entry.slot < 0) return;
+    this.remove(entry.slot);
+    entry.slot = NOT_QUEUED;
+    this.arm();
+  }
+
+  /** The clock timer is armed for the earliest entry, and only while one waits (so it keeps no process alive). */
+  private arm(): void {
+    if (this.running) return;
+    const first = this.heap[0];
+    if (first !== undefined && first.dueAt === this.armedFor) return;
+    if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
+    this.timer = undefined;
+    this.armedFor = Number.NaN;
+    if (first === undefined) return;
+    this.armedFor = first.dueAt;
+    this.timer = this.clock.setTimeout(this.onTimer, first.dueAt - this.clock.now());
+  }
+
+  /**
+   * Runs every entry due by now, earliest first. They are taken off the heap before the first runs, so one that
+   * schedules itself again (even for now) waits for the next timer, and a run always ends. One entry's throw
+   * does not keep the others from running; the first is thrown again once the timer is re-armed.
+   */
+  private run(): void {
+    this.timer = undefined;
+    this.armedFor = Number.NaN;
+    const now = this.clock.now();
+    const due: Deadline[] = [];
+    for (let first = this.heap[0]; first !== undefined && first.dueAt <= now; first = this.heap[0]) {
+      this.remove(0);
+      first.slot = DUE;
+      due.push(first);
+    }
+    let failure: { error: unknown } | null = null;
+    this.running = true;
+    try {
+      for (const entry of due) {
+        if (entry.slot !== DUE) continue;
+        entry.slot = NOT_QUEUED;
+        try {
+          entry.deadlinePassed();
+        } catch (error) {
+          failure ??= { error };
+        }
+      }
+    } finally {
+      this.running = false;
+    }
+    this.arm();
+    if (failure !== null) throw failure.error;
+  }
+
+  /** Takes the entry at `index` off the heap (its own slot is the caller's to set). */
+  private remove(index: number): void {
+    const heap = this.heap;
+    const last = heap.pop() as Deadline;
+    if (index === heap.length) return;
+    heap[index] = last;
+    last.slot = index;
+    this.down(index);
+    this.up(last.slot);
+  }
+
+  private up(index: number): void {
+    const heap = this.heap;
+    const entry = heap[index] as Deadline;
+    while (index > 0) {
+      const parentIndex = (index - 1) >> 1;
+      const parent = heap[parentIndex] as Deadline;
+      if (parent.dueAt <= entry.dueAt) break;
+      heap[index] = parent;
+      parent.slot = index;
+      index = parentIndex;
+    }
+    heap[index] = entry;
+    entry.slot = index;
+  }
+
+  private down(index: number): void {
+    const heap = this.heap;
+    const entry = heap[index] as Deadline;
+    for (;;) {
+      let child = 2 * index + 1;
+      if (child >= heap.length) break;
+      const right = child + 1;
+      if (right < heap.length && (heap[right] as Deadline).dueAt < (heap[child] as Deadline).dueAt) child = right;
+      const smaller = heap[child] as Deadline;
+      if (smaller.dueAt >= entry.dueAt) break;
+      heap[index] = smaller;
+      smaller.slot = index;
+      index = child;
+    }
+    heap[index] = entry;
+    entry.slot = index;
+  }
+}
+
+/** One queue per clock, for the clock's life. */
+const queues = new WeakMap<Clock, DeadlineQueue>();
+
+/** The queue of every session on `clock`. */
+export function deadlinesOf(clock: Clock): DeadlineQueue {
+  let queue = queues.get(clock);
+  if (queue === undefined) {
+    queue = new DeadlineQueue(clock);
+    queues.set(clock, queue);
+  }
+  return queue;
+}
