@@ -11,18 +11,8 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { client as nzk } from '../clients/nzk.js';
+import { printAllocations } from './alloc-profile.js';
 import { otherBuild } from './other-build.js';
-
-interface Frame {
-  functionName: string;
-  url: string;
-  lineNumber: number;
-}
-interface ProfileNode {
-  callFrame: Frame;
-  selfSize: number;
-  children: ProfileNode[];
-}
 
 type Closable = { close: () => Promise<unknown> };
 
@@ -40,8 +30,6 @@ async function opener(name: string): Promise<(cs: string) => Promise<Closable>> 
   return (cs) => mod.connect(cs, { sessionTimeout: 30_000 });
 }
 
-const label = (f: Frame): string => `${f.functionName || '(anonymous)'} ${f.url.split('/').slice(-2).join('/')}:${f.lineNumber + 1}`;
-
 const [name = 'B', csArg, nArg, topArg] = process.argv.slice(2);
 const cs = csArg ?? process.env['ZKTS_SERVER'] ?? '127.0.0.1:2181';
 const n = Number(nArg ?? 1000);
@@ -50,28 +38,18 @@ const open = await opener(name);
 await (await open(cs)).close();
 const inspector = new Session();
 inspector.connect();
-await inspector.post('HeapProfiler.startSampling', { samplingInterval: 256, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
 const sessions: Closable[] = [];
 let next = 0;
-await Promise.all(
-  Array.from({ length: Math.min(100, n) }, async () => {
-    while (next < n) {
-      next++;
-      sessions.push(await open(cs));
-    }
-  }),
-);
-const { profile } = (await inspector.post('HeapProfiler.stopSampling')) as { profile: { head: ProfileNode } };
-const bytes = new Map<string, number>();
-let total = 0;
-const walk = (node: ProfileNode, parent: string): void => {
-  const key = process.env['PARENT'] === '1' ? `${parent} > ${label(node.callFrame)}` : label(node.callFrame);
-  total += node.selfSize;
-  bytes.set(key, (bytes.get(key) ?? 0) + node.selfSize);
-  for (const child of node.children) walk(child, label(node.callFrame));
+const connectAll = async (): Promise<void> => {
+  await Promise.all(
+    Array.from({ length: Math.min(100, n) }, async () => {
+      while (next < n) {
+        next++;
+        sessions.push(await open(cs));
+      }
+    }),
+  );
 };
-walk(profile.head, '');
-console.log(`${name}: allocated per connect (sampled) ${(total / n).toFixed(0)} B`);
-for (const [key, b] of [...bytes].sort((x, y) => y[1] - x[1]).slice(0, Number(topArg ?? 30))) console.log(`${(b / n).toFixed(0).padStart(7)}  ${key}`);
+await printAllocations(inspector, connectAll, n, `${name}: allocated per connect (sampled)`, Number(topArg ?? 30));
 for (const s of sessions) await s.close();
 process.exit(0);

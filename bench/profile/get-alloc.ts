@@ -16,18 +16,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { client as nzk } from '../clients/nzk.js';
 import { client as raw } from '../clients/raw.js';
 import type { Done } from '../harness/session.js';
+import { label, printAllocations, type Frame } from './alloc-profile.js';
 import { otherBuild } from './other-build.js';
 
-interface Frame {
-  functionName: string;
-  url: string;
-  lineNumber: number;
-}
-interface ProfileNode {
-  callFrame: Frame;
-  selfSize: number;
-  children: ProfileNode[];
-}
 interface CpuProfile {
   nodes: { id: number; callFrame: Frame }[];
   samples: number[];
@@ -84,8 +75,6 @@ function pipelined(s: Getter, n: number, window: number): Promise<void> {
   });
 }
 
-const label = (f: Frame): string => `${f.functionName || '(anonymous)'} ${f.url.split('/').slice(-2).join('/')}:${f.lineNumber + 1}`;
-
 const [name = 'zkts', csArg, nArg, topArg] = process.argv.slice(2);
 const cs = csArg ?? process.env['ZKTS_SERVER'] ?? '127.0.0.1:2181';
 const n = Number(nArg ?? 50_000);
@@ -114,19 +103,6 @@ if (process.env['CPU'] === '1') {
   await s.close();
   process.exit(0);
 }
-await inspector.post('HeapProfiler.startSampling', { samplingInterval: 256, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
-await pipelined(s, n, 1000);
-const { profile } = (await inspector.post('HeapProfiler.stopSampling')) as { profile: { head: ProfileNode } };
-const bytes = new Map<string, number>();
-let total = 0;
-const walk = (node: ProfileNode, parent: string): void => {
-  const key = process.env['PARENT'] === '1' ? `${parent} > ${label(node.callFrame)}` : label(node.callFrame);
-  total += node.selfSize;
-  bytes.set(key, (bytes.get(key) ?? 0) + node.selfSize);
-  for (const child of node.children) walk(child, label(node.callFrame));
-};
-walk(profile.head, '');
-console.log(`${name}: allocated per pipelined get (sampled) ${(total / n).toFixed(0)} B`);
-for (const [key, b] of [...bytes].sort((x, y) => y[1] - x[1]).slice(0, Number(topArg ?? 30))) console.log(`${(b / n).toFixed(0).padStart(7)}  ${key}`);
+await printAllocations(inspector, () => pipelined(s, n, 1000), n, `${name}: allocated per pipelined get (sampled)`, Number(topArg ?? 30));
 await s.close();
 process.exit(0);
