@@ -18,6 +18,7 @@ import { LockLostError, Mutex, type LockHandle } from '@zkts/recipes';
 import { dockerUnavailableReason, modeOf, partitionsUnavailableReason, startEnsemble, type ContainerEnsemble, type ZooKeeperServer } from '@zkts/testkit';
 
 import { rng, sleep, testSeed, text } from '../../support/helpers.js';
+import { RequestHistory } from '../../support/request-history.js';
 
 const NEMESIS_MS = 62_000;
 const SESSION_TIMEOUT = 4000;
@@ -50,6 +51,7 @@ describe.skipIf(why !== undefined)(`partitions between servers (5 members in con
   it(`fenced mutex writes under isolation, partitions and pauses for ${NEMESIS_MS / 1000} s`, async () => {
     const seed = testSeed('partition nemesis');
     const random = rng(seed);
+    using history = new RequestHistory(`${ROOT}/lock`);
     const members = ensemble.members;
     const all = ensemble.connectString;
     {
@@ -244,9 +246,16 @@ describe.skipIf(why !== undefined)(`partitions between servers (5 members in con
     while (clients.some((c) => c.pendingWrites.length > 0) && Date.now() - settled < 30_000) await sleep(50);
     const stagedAcquire = (c: ZkClient) =>
       new Mutex(c, `${ROOT}/lock`).acquire({ timeout: 10_000 }).catch(async (e: unknown) => {
-        const holders = await later.getChildren(`${ROOT}/lock`).then((r) => r.children.join(','), (f: unknown) => String(f));
-        const states = clients.map((k) => `${k.state}/${k.pendingWrites.length}`).join(' ');
-        throw new Error(`staged acquire: ${(e as Error).message}; lock children [${holders}]; clients state/pending writes: ${states}`, { cause: e });
+        const children = await later.getChildren(`${ROOT}/lock`).then((r) => r.children, () => [] as string[]);
+        const owners = await Promise.all(
+          children.map(async (name) => {
+            const stat = await later.exists(`${ROOT}/lock/${name}`).catch(() => null);
+            const uuid = /^_c_([0-9a-f-]{36})-/.exec(name)?.[1] ?? name;
+            return `${name} owned by 0x${stat?.ephemeralOwner.toString(16) ?? '?'}, its requests:\n  ${history.about(uuid).join('\n  ')}`;
+          }),
+        );
+        const states = clients.map((k) => `0x${k.sessionId.toString(16)} ${k.state}/${k.pendingWrites.length}`).join(', ');
+        throw new Error(`staged acquire: ${(e as Error).message}; clients (session state/pending writes): ${states}; lock children:\n${owners.join('\n')}`, { cause: e });
       });
     const old = await stagedAcquire(early);
     await old.release();
