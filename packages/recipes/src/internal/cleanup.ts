@@ -9,6 +9,7 @@ import { joinPath } from '@zkts/protocol';
 import { clientState } from './client-state.js';
 import { isConnectionLoss, isExpiry, isNoNode, isSessionGone } from './error-kinds.js';
 import type { RecipeClient } from './recipe-client.js';
+import { childrenAfterSync } from './nodes.js';
 import { isLive } from './session-state.js';
 
 /** A removal not tied to one session goes on after an expiry while the client renews its session. */
@@ -61,8 +62,7 @@ async function removeLoop(client: RecipeClient, target: CleanupTarget, ownerSess
     if (ownerSession !== undefined && client.sessionId !== ownerSession) return;
     try {
       if (path === undefined && !('path' in target)) {
-        const { children } = await client.getChildren(target.dir);
-        const found = children.find((c) => c.startsWith(target.prefix));
+        const found = (await childrenAfterSync(client, target.dir)).find((c) => c.startsWith(target.prefix));
         if (found === undefined) return;
         path = joinPath(target.dir, found);
       }
@@ -85,12 +85,16 @@ async function removeLoop(client: RecipeClient, target: CleanupTarget, ownerSess
 }
 
 /**
- * Starts a removal and waits for it while the connection is up; if the client is (or becomes) disconnected the
- * removal goes on in the background and this returns, so a timeout or abort is not held hostage by an outage.
+ * Starts a removal and waits for it while the connection is up; if the client is (or becomes) disconnected, or
+ * the removal must first hear how a create in flight ends, the removal goes on in the background and this
+ * returns, so a timeout or abort is not held hostage by an outage or a slow write.
  */
 export async function removeSoon(client: RecipeClient, target: CleanupTarget, ownerSession?: bigint): Promise<void> {
   const job = removeNode(client, target, ownerSession);
   if (client.state !== 'connected') return;
+  // Nor by a create still unanswered: a write waits for the leader, and a paused leader holds it while the
+  // member we are connected to keeps answering our pings.
+  if ('create' in target && target.create !== undefined) return;
   let off: (() => void) | undefined;
   const left = new Promise<void>((resolve) => {
     off = client.onStateChange((c) => {

@@ -23,7 +23,7 @@ export {
   protectedPrefix, sortContenders, type Contender, type ContenderKind, type MarkerTable,
 } from './names.js';
 export { aclRule, lostOnFor, withAcl } from './recipe-acl.js';
-export { childrenOrEmpty, ensureDir, ensurePersistentDir, readNodes, utf8, type NodeRead } from './nodes.js';
+export { childrenAfterSync, childrenOrEmpty, ensureDir, ensurePersistentDir, readNodes, utf8, type NodeRead } from './nodes.js';
 export { removeNode, removeSoon, settleCleanups, type CleanupTarget } from './cleanup.js';
 export { clientState, type ClientState } from './client-state.js';
 export { ChangeFeed } from './change-feed.js';

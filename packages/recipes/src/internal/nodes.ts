@@ -68,6 +68,16 @@ export async function childrenOrEmpty(client: RecipeClient, dir: string): Promis
   }
 }
 
+/**
+ * childrenOrEmpty as the leader has them when we ask. The member we are connected to answers reads from what it
+ * has applied, and a create of ours whose connection broke may still be in flight at the leader and reach this
+ * member a moment later: looking for it by its prefix without the sync can miss it, and then nobody removes it.
+ */
+export async function childrenAfterSync(client: RecipeClient, dir: string): Promise<string[]> {
+  await retrying(client, () => client.sync(dir));
+  return childrenOrEmpty(client, dir);
+}
+
 export interface NodeRead {
   readonly path: string;
   readonly data: Uint8Array;

@@ -15,7 +15,7 @@ import { basename, joinPath } from '@zkts/protocol';
 
 import { LockLostError } from '../errors.js';
 import {
-  checkpoint, childrenOrEmpty, ensureDir, indexOfName, isConnectionLoss, isLive, isNoNode, protectedPrefix, removeNode,
+  checkpoint, childrenAfterSync, childrenOrEmpty, ensureDir, indexOfName, isConnectionLoss, isLive, isNoNode, protectedPrefix, removeNode,
   removeSoon, retrying, sortContenders, within, type Contender, type Data, type MarkerTable, type RecipeClient,
   type Scope, type Stat, type TestHooks, type WatchEvent,
 } from '../internal/index.js';
@@ -126,9 +126,7 @@ export async function enqueue(spec: ContenderSpec, scope: Scope): Promise<{ entr
  */
 async function recoverCreate(client: RecipeClient, dir: string, prefix: string): Promise<Entry | undefined> {
   await client.connected();
-  // Catch up with the leader first, so a create the old connection got through is visible to our listing.
-  await retrying(client, () => client.sync(dir)).catch(() => undefined);
-  const found = (await childrenOrEmpty(client, dir)).find((c) => c.startsWith(prefix));
+  const found = (await childrenAfterSync(client, dir)).find((c) => c.startsWith(prefix));
   if (found === undefined) return undefined;
   const path = joinPath(dir, found);
   const stat = await retrying(client, () => client.exists(path));
@@ -223,7 +221,7 @@ export function removeLateDuplicates(client: RecipeClient, dir: string, sorted: 
 /** Removes every node carrying our uuid (after an uncertain enqueue, at release). */
 export async function sweepPrefix(client: RecipeClient, where: { readonly dir: string; readonly prefix: string }, sessionId: bigint): Promise<void> {
   try {
-    const children = await childrenOrEmpty(client, where.dir);
+    const children = await childrenAfterSync(client, where.dir);
     await Promise.all(children.filter((c) => c.startsWith(where.prefix)).map((c) => removeNode(client, { path: joinPath(where.dir, c) }, sessionId)));
   } catch {
     // the session is gone: nothing of ours is left

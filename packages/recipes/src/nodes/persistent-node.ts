@@ -21,7 +21,7 @@ import { basename, joinPath, parentPath, systemClock, type ACL, type Clock } fro
 import { RecipeClosedError } from '../errors.js';
 import {
   aclRule, withAcl,
-  ChangeFeed, checkArg, checkClientAndPath, checkOptions, checkpoint, checkWait, rules, type OptionRules, childrenOrEmpty, ensureDir, isConnectedState, isConnectionLoss, isExpiry, isLive,
+  ChangeFeed, checkArg, checkClientAndPath, checkOptions, checkpoint, checkWait, rules, type OptionRules, childrenAfterSync, ensureDir, isConnectedState, isConnectionLoss, isExpiry, isLive,
   isNodeExists, isNoNode, isSessionGone, KeepAlive, openScope, protectedPrefix, removeNode, removeSoon, retrying, within,
   type CreateMode, type Data, type RecipeClient, type Scope, type Stat, type WaitOptions,
 } from '../internal/index.js';
@@ -270,8 +270,7 @@ export class PersistentNode implements AsyncDisposable {
   /** After a lost create reply: our node, found by the protection prefix (an ephemeral must be our session's). */
   private async findOurs(dir: string, prefix: string): Promise<Current | undefined> {
     const { client } = this;
-    await retrying(client, () => client.sync(dir)).catch(() => undefined);
-    const name = (await childrenOrEmpty(client, dir)).find((c) => c.startsWith(prefix));
+    const name = (await childrenAfterSync(client, dir)).find((c) => c.startsWith(prefix));
     if (name === undefined) return undefined;
     const path = joinPath(dir, name);
     const stat = await retrying(client, () => client.exists(path));

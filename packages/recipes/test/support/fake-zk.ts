@@ -176,6 +176,9 @@ export class FakeClient implements RecipeClient {
   readonly calls: string[] = [];
   /** Apply the next call of this op, then fail it with ConnectionLoss (outcome unknown): a lost reply. */
   loseReplyOf: string | undefined;
+  /** A create committed by the leader that the server this client reads from has not applied yet: see lagCreate. */
+  private unapplied: (() => void) | undefined;
+  private lagging: Promise<void> | undefined;
   private readonly listeners = new Set<(c: StateChange) => void>();
   private readonly zk: FakeZk;
 
@@ -218,7 +221,28 @@ export class FakeClient implements RecipeClient {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
+  /**
+   * The next create stays unanswered until `fail()`, then fails with ConnectionLoss. It was committed all the
+   * same, but this client's reads see the node only after its next sync: the connection broke while the leader
+   * still had the create in flight, and the member the client lists on applies it a moment later.
+   */
+  lagCreate(): { fail: () => void } {
+    let fail = (): void => undefined;
+    this.lagging = new Promise<void>((r) => (fail = r));
+    return { fail: () => fail() };
+  }
+
   create(path: string, data?: Data | null, options?: { mode?: CreateMode; ttl?: number }): Promise<{ path: string; stat: Stat }> {
+    const lagging = this.lagging;
+    if (lagging !== undefined) {
+      this.lagging = undefined;
+      this.calls.push('create');
+      const session = this.sessionId;
+      return lagging.then(() => {
+        this.unapplied = () => this.zk.create(path, data, options?.mode ?? 'persistent', session, options?.ttl);
+        throw new ConnectionLossError('connection lost with the create in flight', true);
+      });
+    }
     return this.call('create', () => this.zk.create(path, data, options?.mode ?? 'persistent', this.sessionId, options?.ttl));
   }
   delete(path: string): Promise<void> {
@@ -266,7 +290,11 @@ export class FakeClient implements RecipeClient {
     return Promise.reject(new Error('addWatch: persistent watches are tested against a real server'));
   }
   sync(): Promise<void> {
-    return this.call('sync', () => undefined);
+    return this.call('sync', () => {
+      const apply = this.unapplied;
+      this.unapplied = undefined;
+      apply?.();
+    });
   }
   removeWatcher(path: string, watch: Promise<WatchEvent>): Promise<void> {
     return this.call('removeWatcher', () => this.zk.removeDataWatcher(path, watch));

@@ -87,3 +87,23 @@ describe('listeners', () => {
     expect(getEventListeners(ac.signal, 'abort')).toHaveLength(0);
   });
 });
+
+describe('a wait that ends while its create is in flight', () => {
+  it('removes the node even when the member it lists on applies that create only after a sync', async () => {
+    const zk = new FakeZk();
+    const c = zk.client();
+    await c.create('/l', '');
+    const lag = c.lagCreate();
+    const ac = new AbortController();
+    const waiting = track(new Mutex(c, '/l').acquire({ signal: ac.signal }));
+    await tick();
+    expect(c.calls).toContain('create');
+    ac.abort();
+    await tick();
+    expect(waiting.state).toBe('ABORTED');
+    lag.fail(); // the create's outcome: connection lost, but the leader committed it
+    await settleCleanups(c);
+    await c.sync();
+    expect(zk.children('/l')).toEqual([]);
+  });
+});
