@@ -260,7 +260,7 @@ export class PersistentNode implements AsyncDisposable {
         }
         // Closed (or another failure) with the create possibly still in flight: remove whatever it produces.
         this.abandoned = this.protect
-          ? removeSoon(client, { dir, prefix, create: createP })
+          ? removeNode(client, { dir, prefix, create: createP })
           : createP.then((r) => removeNode(client, { path: r.path }, this.ephemeral ? r.stat.ephemeralOwner : undefined), () => undefined);
         throw e;
       }
