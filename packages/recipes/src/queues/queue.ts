@@ -11,7 +11,7 @@ import { joinPath, type ACL } from '@zkts/protocol';
 
 import {
   aclRule, checkOptions, withAcl,
-  byteLength, checkArg, checkClientAndPath, checkWait, rules, checkpoint, childrenOrEmpty, ensureDir, isConnectionLoss, isNoNode, openScope, protectedPrefix,
+  byteLength, checkArg, checkClientAndPath, checkWait, rules, checkpoint, childrenAfterSync, childrenOrEmpty, ensureDir, isConnectionLoss, isNoNode, openScope, protectedPrefix,
   queuePut, queueTake, retrying, sortContenders, within, type Data, type MarkerTable, type QueueTrace, type RecipeClient, type WaitOptions,
 } from '../internal/index.js';
 import { claimByDelete } from './claim.js';
@@ -73,8 +73,7 @@ export class Queue {
         }
         if (!isConnectionLoss(e)) throw e;
         await client.connected();
-        const { children } = await retrying(client, () => client.getChildren(this.path));
-        const found = children.find((c) => c.startsWith(prefix));
+        const found = (await childrenAfterSync(client, this.path)).find((c) => c.startsWith(prefix));
         if (found !== undefined) return joinPath(this.path, found);
       }
     }

@@ -20,6 +20,19 @@ describe('Queue (in-memory ZooKeeper)', () => {
     expect(text((await q.poll())!)).toBe('b');
     expect(await q.poll()).toBeNull();
   });
+  it('an offer whose connection broke with the create in flight adds the item once, though the member it lists on applies that create late', async () => {
+    const zk = new FakeZk();
+    const c = zk.client();
+    const q = new Queue(c, '/q');
+    await q.offer('a');
+    const lag = c.lagCreate();
+    const offered = q.offer('b');
+    await tick();
+    lag.fail();
+    await offered;
+    await c.sync(); // whatever was still in flight has landed now
+    expect(await q.size()).toBe(2);
+  });
 });
 
 describe('Queue claims (in-memory ZooKeeper)', () => {
