@@ -125,8 +125,9 @@ describe.skipIf(why !== undefined)(`partitions between servers (5 members in con
 
     const worker = async (client: ZkClient, writer: number): Promise<void> => {
       while (!stop) {
+        let lease: LockHandle | undefined;
         try {
-          const lease = await new Mutex(client, `${ROOT}/lock`, { lostOn: 'suspended' }).acquire({ timeout: 3000 });
+          lease = await new Mutex(client, `${ROOT}/lock`, { lostOn: 'suspended' }).acquire({ timeout: 3000 });
           if (!lease.lost.aborted) {
             for (const other of holders) if (!other.lost.aborted) violations++;
             holders.add(lease);
@@ -141,10 +142,18 @@ describe.skipIf(why !== undefined)(`partitions between servers (5 members in con
             holderOf.delete(lease);
           }
           if (lease.lost.aborted) await zombie(client, lease, writer);
-          await lease.release();
         } catch {
-          // acquire timeouts, suspended or expired sessions (the client renews it), connection trouble
+          // acquire timeouts, suspended or expired sessions (the client renews it), connection trouble (the
+          // register read before a write, too)
           await sleep(50);
+        } finally {
+          // Every granted lease is released, whatever failed during the hold: a lease left unreleased keeps its
+          // node in the live session and blocks the queue for good.
+          if (lease !== undefined) {
+            holders.delete(lease);
+            holderOf.delete(lease);
+            await lease.release();
+          }
         }
       }
     };
