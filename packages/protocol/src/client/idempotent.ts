@@ -8,12 +8,12 @@
  *                      a retry cannot fix (NO_AUTH, NOT_EMPTY, BAD_VERSION, NO_NODE on the first try…), at its
  *                      bounds, on close(), or when the session ends with no renewal.
  *   protected create   (Curator's `withProtection()`) names the node `_c_<uuid>-<name>`; after a lost reply it
- *                      looks for that uuid among the parent's children before trying again, so a create that
- *                      was applied is found instead of made twice. An ephemeral found must be owned by the
- *                      current session; one made in an expired session is gone with it, and the create fails.
- *                      When the create fails with its outcome unknown (timeout, abort, connection loss, a
- *                      session end), a background clean-up lists the parent and deletes the child with our
- *                      uuid (Curator's FindAndDeleteProtectedNodeInBackground), so no orphan is left.
+ *                      syncs, then looks for that uuid among the parent's children before trying again, so a
+ *                      create that was applied is found instead of made twice. An ephemeral found must be owned
+ *                      by the current session; one made in an expired session is gone with it, and the create
+ *                      fails. When the create fails with its outcome unknown (timeout, abort, connection loss, a
+ *                      session end), a background clean-up syncs, lists the parent and deletes the child with
+ *                      our uuid (Curator's FindAndDeleteProtectedNodeInBackground), so no orphan is left.
  *
  * Both are built only on the client's public operations; a repeated try says its number in its options
  * (`ATTEMPT`, request-trace.ts), so its zkts:request trace shows it as a retry.
@@ -36,6 +36,7 @@ export interface IdempotentClient {
   delete(path: string, options?: CallOptions & { version?: number } & AttemptOption): Promise<void>;
   exists(path: string, options?: CallOptions): Promise<Stat | null>;
   getChildren(path: string, options?: CallOptions): Promise<{ children: string[]; stat: Stat }>;
+  sync(path: string, options?: CallOptions): Promise<void>;
 }
 
 const isCode = (e: unknown, code: number): boolean => e instanceof ServerError && e.keeperCode === code;
@@ -90,8 +91,7 @@ export async function protectedCreate(client: IdempotentClient, background: Back
       }
       await client.connected(pickSignal(options));
       if (ephemeral && client.sessionId !== session) throw new SessionExpiredError('the session ended before the protected create was confirmed');
-      const { children } = await client.getChildren(parent, pickSignal(options));
-      const found = children.find((c) => c.startsWith(prefix));
+      const found = (await childrenAfterSync(client, parent, pickSignal(options))).find((c) => c.startsWith(prefix));
       if (found === undefined) continue; // never applied: try again
       const foundPath = joinPath(parent, found);
       const stat = await client.exists(foundPath, pickSignal(options));
@@ -113,16 +113,14 @@ function outcomeUnknown(error: unknown): boolean {
 }
 
 /**
- * Finds the child carrying our uuid and deletes it. Requests of one session are applied in order, so a list
- * sent after a create still on the wire sees that create's node; an ephemeral made in a session that has ended
- * is gone with it.
+ * Finds the child carrying our uuid and deletes it. An ephemeral made in a session that has ended is gone with it.
  */
 function cleanupStep(client: IdempotentClient, parent: string, prefix: string, ephemeral: boolean, session: bigint): () => Promise<StepResult> {
   return async () => {
     if (ephemeral && client.sessionId !== session) return 'done';
     let children: string[];
     try {
-      ({ children } = await client.getChildren(parent));
+      children = await childrenAfterSync(client, parent, {});
     } catch (error) {
       if (isCode(error, KeeperCode.NO_NODE)) return 'done'; // the parent is gone, and the node with it
       throw error;
@@ -136,6 +134,17 @@ function cleanupStep(client: IdempotentClient, parent: string, prefix: string, e
     }
     return 'done';
   };
+}
+
+/**
+ * The parent's children with every write the leader took before this call applied. On one connection a session's
+ * requests are answered in order, but after a connection loss the list goes to whichever member we reach next,
+ * which answers from what it has applied: a create of ours the leader had in flight when the connection broke
+ * can reach that member a moment later, and a plain list would miss it.
+ */
+async function childrenAfterSync(client: IdempotentClient, parent: string, options: CallOptions): Promise<string[]> {
+  await client.sync(parent, options);
+  return (await client.getChildren(parent, options)).children;
 }
 
 function pickSignal(options: CallOptions): CallOptions {
