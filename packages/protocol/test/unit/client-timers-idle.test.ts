@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '@zkts/testkit';
 import { createClient, type ZkClient } from '../../src/index.js';
 import { OpCode, Xid } from '../../src/codec/records/constants.js';
-import { FakeServer, eventually, type FakeConnection } from '../support/fake-server.js';
+import { KeeperCode } from '../../src/errors/codes.js';
+import { FakeServer, eventually, type FakeConnection, type FakeServerOptions } from '../support/fake-server.js';
 
 /** A ManualClock that runs timers of `lateMs.ms` (once) `lateMs.by` ms after their due time, and counts the timers run. */
 class LateClock extends ManualClock {
@@ -33,8 +34,8 @@ function pings(conn: FakeConnection | undefined): number {
   return conn?.log.filter((l) => l.type === OpCode.ping && l.xid === Xid.PING).length ?? 0;
 }
 
-async function idleSession(clock: ManualClock): Promise<{ server: FakeServer; client: ZkClient }> {
-  const server = await FakeServer.start({});
+async function idleSession(clock: ManualClock, options: FakeServerOptions = {}): Promise<{ server: FakeServer; client: ZkClient }> {
+  const server = await FakeServer.start(options);
   servers.push(server);
   // 900 ms: a ping 300 ms after the last send, a read timeout 600 ms after the last frame heard.
   const client = createClient(server.connectString, { sessionTimeout: 900, shuffle: false, clock });
@@ -64,13 +65,17 @@ describe('an idle session on a clock whose timers run late', () => {
 
   it('pings on time: one timer run per ping, and the connect wait leaves no timer behind', async () => {
     const clock = new LateClock();
-    const { server, client } = await idleSession(clock);
+    const { server, client } = await idleSession(clock, { onRequest: (conn, request) => conn.reply(request.xid, { err: KeeperCode.NO_NODE }) });
     // Only the session's one connection timer: the connect timeout and the handshake timer are gone.
     expect(clock.pending).toBe(1);
     const fired = clock.fired;
     for (let i = 1; i <= 3; i++) {
       clock.advance(300);
       await eventually(() => pings(server.last) === i, 2000, `ping ${i}`);
+      // The server answers in order, so once this reply is in, the ping's answer was read too. Advancing the
+      // clock before that (a loaded machine can read it late) would pass the read deadline counted from the
+      // previous answer, and the client would rightly drop the connection.
+      await client.exists('/heard');
     }
     expect(clock.fired - fired).toBe(3);
     expect(client.state).toBe('connected');
