@@ -21,7 +21,7 @@ import { joinPath, type Clock } from '@zkts/protocol';
 import { LockLostError, RecipeClosedError } from '../errors.js';
 import {
   indexOfName, isConnectedState, isConnectionLoss, isLive, isNoNode, isSessionGone, KeepAlive, openScope, Pulse,
-  removeNode, sortContenders, testHooksOf, type MarkerTable, type RecipeClient, type Stat,
+  removeNode, settleRemovals, sortContenders, testHooksOf, type MarkerTable, type RecipeClient, type Stat,
 } from '../internal/index.js';
 import {
   enqueue, removeLateDuplicates, sweepPrefix, type ContenderSpec, type Entry, type LostOn,
@@ -149,6 +149,8 @@ export class Candidacy {
     this.unsubscribe?.();
     await stopped;
     await this.leave();
+    // A create that close() cut short is removed once its outcome is known: wait for that too.
+    await settleRemovals(this.spec.client, this);
   }
 
   private async leave(): Promise<void> {
@@ -163,7 +165,7 @@ export class Candidacy {
     const { client, path, id, owner } = this.spec;
     return {
       client, dir: path, marker: 'latch-', markers: LATCH_MARKERS, decide: () => ({ granted: true }),
-      data: id, hooks: testHooksOf(owner), what: `leader election ${path}`,
+      data: id, hooks: testHooksOf(owner), owner: this, what: `leader election ${path}`,
     };
   }
 

@@ -25,7 +25,7 @@ import { systemClock, type ACL, type Clock } from '@zkts/protocol';
 import { RecipeArgumentError, RecipeClosedError } from '../errors.js';
 import {
   aclRule, lostOnFor, withAcl,
-  checkArg, checkClientAndPath, checkOptions, isLive, KeepAlive, rules, type OptionRules, type RecipeClient,
+  checkArg, checkClientAndPath, checkOptions, isLive, KeepAlive, rules, settleRemovals, type OptionRules, type RecipeClient,
 } from '../internal/index.js';
 import { LOST_ON, Mutex, quiet, UuidHexLock, type LockHandle, type LostOn, type Participant } from '../locks/index.js';
 import { TermTrace } from './term-trace.js';
@@ -187,6 +187,8 @@ export class LeaderSelector implements AsyncDisposable {
     this.term?.controller.abort(this.alive.signal.reason);
     this.term?.trace?.finish('closed');
     await stopped;
+    // An acquire that close() cut short with its create unanswered removes that node once the outcome is known.
+    await settleRemovals(this.client, this.mutex);
   }
 
   /** The same as close(). */

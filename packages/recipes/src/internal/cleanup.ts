@@ -87,14 +87,42 @@ async function removeLoop(client: RecipeClient, target: CleanupTarget, ownerSess
 /**
  * Starts a removal and waits for it while the connection is up; if the client is (or becomes) disconnected, or
  * the removal must first hear how a create in flight ends, the removal goes on in the background and this
- * returns, so a timeout or abort is not held hostage by an outage or a slow write.
+ * returns, so a timeout or abort is not held hostage by an outage or a slow write. A recipe that gave up a create
+ * on its own close() waits for that removal with settleRemovals (see `owner`).
  */
-export async function removeSoon(client: RecipeClient, target: CleanupTarget, ownerSession?: bigint): Promise<void> {
+export async function removeSoon(client: RecipeClient, target: CleanupTarget, ownerSession?: bigint, owner?: object): Promise<void> {
   const job = removeNode(client, target, ownerSession);
-  if (client.state !== 'connected') return;
+  if (owner !== undefined) track(owner, job);
   // Nor by a create still unanswered: a write waits for the leader, and a paused leader holds it while the
   // member we are connected to keeps answering our pings.
   if ('create' in target && target.create !== undefined) return;
+  await whileConnected(client, job);
+}
+
+/** The background removals each recipe object started (removeSoon's `owner`), until they end. */
+const removalsOf = new WeakMap<object, Set<Promise<void>>>();
+
+function track(owner: object, job: Promise<void>): void {
+  let jobs = removalsOf.get(owner);
+  if (jobs === undefined) removalsOf.set(owner, (jobs = new Set()));
+  jobs.add(job);
+  const done = (): void => void jobs.delete(job);
+  job.then(done, done);
+}
+
+/**
+ * Waits, while the connection is up, for the removals `owner` started: a close() that aborted its own create
+ * returns once that node is gone, as it does for a node it held.
+ */
+export async function settleRemovals(client: RecipeClient, owner: object): Promise<void> {
+  const jobs = removalsOf.get(owner);
+  if (jobs === undefined || jobs.size === 0) return;
+  await whileConnected(client, Promise.allSettled([...jobs]));
+}
+
+/** Waits for `job` while the client stays connected. */
+async function whileConnected(client: RecipeClient, job: Promise<unknown>): Promise<void> {
+  if (client.state !== 'connected') return;
   let off: (() => void) | undefined;
   const left = new Promise<void>((resolve) => {
     off = client.onStateChange((c) => {

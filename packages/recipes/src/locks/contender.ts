@@ -54,6 +54,8 @@ export interface ContenderSpec {
   readonly stats?: LockStats | undefined;
   /** Told where a traced wait stands (lock-trace.ts); undefined when nobody listens. */
   readonly progress?: WaitProgress | undefined;
+  /** The recipe object whose close() waits for removals this contender leaves running (cleanup.ts settleRemovals). */
+  readonly owner?: object | undefined;
   readonly what: string;
 }
 
@@ -101,7 +103,7 @@ export async function enqueue(spec: ContenderSpec, scope: Scope): Promise<{ entr
         continue;
       }
       // Abort, timeout or a failure with the create possibly still in flight: remove whatever it produces.
-      await removeSoon(client, { dir, prefix, create: createP });
+      await removeSoon(client, { dir, prefix, create: createP }, undefined, spec.owner);
       throw e;
     }
     const entry: Entry = {

@@ -151,7 +151,7 @@ export abstract class FairLock implements Lockable {
   protected spec(): ContenderSpec {
     return {
       client: this.client, dir: this.path, marker: this.marker, markers: LOCK_MARKERS, decide,
-      data: this.options.data ?? '', hooks: testHooksOf(this), stats: this.stats, what: `lock ${this.path}`,
+      data: this.options.data ?? '', hooks: testHooksOf(this), stats: this.stats, owner: this, what: `lock ${this.path}`,
     };
   }
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 
 import { ManualClock } from '@zkts/testkit';
 
-import { LeaderElection } from '../../../src/index.js';
+import { LeaderElection, LeaderSelector } from '../../../src/index.js';
 import { FakeZk } from '../../support/fake-zk.js';
 
 const tick = (): Promise<void> => new Promise((r) => setTimeout(r, 5));
@@ -57,5 +57,45 @@ describe('listeners', () => {
     await waiting;
     expect(getEventListeners(ac.signal, 'abort')).toHaveLength(0);
     await second.close();
+  });
+});
+
+describe('close() while our create is unanswered', () => {
+  /** close() must not resolve before the node of the create it cut short is gone (the create lands late). */
+  async function closesAfterRemoval(zk: FakeZk, c: ReturnType<FakeZk['client']>, close: () => Promise<void>): Promise<void> {
+    const lag = c.lagCreate();
+    const creates = (): number => c.calls.filter((call) => call === 'create').length;
+    const before = creates();
+    return (async () => {
+      for (let i = 0; i < 100 && creates() === before; i++) await tick();
+      expect(creates()).toBe(before + 1);
+      const closing = track(close());
+      await tick();
+      expect(closing.state).toBe('pending');
+      lag.fail(); // connection lost with the create in flight; the leader committed it
+      for (let i = 0; i < 100 && closing.state === 'pending'; i++) await tick();
+      expect(closing.state).toBe('resolved');
+      expect(zk.children('/e')).toEqual([]);
+    })();
+  }
+
+  it('LeaderSelector', async () => {
+    const zk = new FakeZk();
+    const c = zk.client();
+    await c.create('/e', '');
+    const selector = new LeaderSelector(c, '/e', async () => undefined);
+    const check = closesAfterRemoval(zk, c, () => selector.close());
+    selector.start();
+    await check;
+  });
+
+  it('LeaderElection', async () => {
+    const zk = new FakeZk();
+    const c = zk.client();
+    await c.create('/e', '');
+    const election = new LeaderElection(c, '/e');
+    const check = closesAfterRemoval(zk, c, () => election.close());
+    void election.start().catch(() => undefined);
+    await check;
   });
 });
