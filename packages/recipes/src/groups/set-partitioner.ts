@@ -26,7 +26,7 @@ import { joinPath, sleep, systemClock, type Clock } from '@zkts/protocol';
 import type { CacheClient } from '../cache/index.js';
 import { LockLostError, RecipeArgumentError, RecipeClosedError } from '../errors.js';
 import {
-  ChangeFeed, checkArg, checkClientAndPath, checkOptions, checkWait, isConnectedState, rules, isConnectionLoss, isSessionGone, openScope, Pulse, within,
+  ChangeFeed, checkArg, checkClientAndPath, checkOptions, checkWait, isConnectedState, rules, isConnectionLoss, isSessionGone, openScope, Pulse, settleRemovals, within,
   type OptionRules, type RecipeClient, type WaitOptions,
 } from '../internal/index.js';
 import { UuidHexLock, type LockHandle } from '../locks/index.js';
@@ -322,6 +322,7 @@ export class SetPartitioner implements AsyncDisposable {
     ];
     this.closing.signal.addEventListener('abort', stop, { once: true });
     const leases: LockHandle[] = [];
+    const locks: UuidHexLock[] = [];
     let unexpected: unknown;
     try {
       await Promise.all(
@@ -329,6 +330,7 @@ export class SetPartitioner implements AsyncDisposable {
           const lock = new UuidHexLock(client, joinPath(this.path, 'locks', item), {
             data: this.identifier, lostOn: 'suspended', onExpiry: 'reject', clock: this.clock,
           });
+          locks.push(lock);
           try {
             leases.push(await lock.acquire({ signal: (controllers[i] as AbortController).signal }));
           } catch (e) {
@@ -342,6 +344,8 @@ export class SetPartitioner implements AsyncDisposable {
       for (const off of offs) off();
       this.closing.signal.removeEventListener('abort', stop);
     }
+    // A stop that cut a lock's create short leaves its removal running: the next try (or close) comes after it.
+    await Promise.all(locks.map((lock) => settleRemovals(client, lock)));
     const lost = leases.some((l) => l.lost.aborted);
     if (stopped || lost || generation !== this.generation || !isConnectedState(client.state)) {
       await Promise.all(leases.map((l) => l.release()));
