@@ -85,24 +85,21 @@ async function removeLoop(client: RecipeClient, target: CleanupTarget, ownerSess
 }
 
 /**
- * Starts a removal and waits for it while the connection is up; if the client is (or becomes) disconnected the
- * removal goes on in the background and this returns, so a timeout or abort is not held hostage by an outage.
+ * Starts a removal and waits for it while the connection is up; if the client is (or becomes) disconnected, or
+ * the removal must first hear how a create in flight ends, the removal goes on in the background and this
+ * returns, so a timeout or abort is not held hostage by an outage or a slow write. A recipe that gave up a create
+ * on its own close() waits for that removal with settleRemovals (see `owner`).
  */
-export async function removeSoon(client: RecipeClient, target: CleanupTarget, ownerSession?: bigint): Promise<void> {
-  await whileConnected(client, removeNode(client, target, ownerSession));
-}
-
-/**
- * Starts the removal of whatever a create given up in flight produces, without waiting: the create waits for the
- * leader, and a paused leader holds it while the member we are connected to keeps answering our pings, so a
- * timeout or abort must not wait for it. `owner`'s close() waits for it with settleRemovals.
- */
-export function removeAfterCreate(client: RecipeClient, target: CleanupTarget & { readonly create: Promise<{ path: string }> }, owner: object | undefined): void {
-  const job = removeNode(client, target);
+export async function removeSoon(client: RecipeClient, target: CleanupTarget, ownerSession?: bigint, owner?: object): Promise<void> {
+  const job = removeNode(client, target, ownerSession);
   if (owner !== undefined) track(owner, job);
+  // Nor by a create still unanswered: a write waits for the leader, and a paused leader holds it while the
+  // member we are connected to keeps answering our pings.
+  if ('create' in target && target.create !== undefined) return;
+  await whileConnected(client, job);
 }
 
-/** The background removals each recipe object started (removeAfterCreate's `owner`), until they end. */
+/** The background removals each recipe object started (removeSoon's `owner`), until they end. */
 const removalsOf = new WeakMap<object, Set<Promise<void>>>();
 
 function track(owner: object, job: Promise<void>): void {

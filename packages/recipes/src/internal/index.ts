@@ -24,7 +24,7 @@ export {
 } from './names.js';
 export { aclRule, lostOnFor, withAcl } from './recipe-acl.js';
 export { childrenAfterSync, childrenOrEmpty, ensureDir, ensurePersistentDir, readNodes, utf8, type NodeRead } from './nodes.js';
-export { removeAfterCreate, removeNode, removeSoon, settleCleanups, settleRemovals, type CleanupTarget } from './cleanup.js';
+export { removeNode, removeSoon, settleCleanups, settleRemovals, type CleanupTarget } from './cleanup.js';
 export { clientState, type ClientState } from './client-state.js';
 export { ChangeFeed } from './change-feed.js';
 export { KeepAlive, RETRY_PAUSE_MS, type Pass, type Recover } from './keep-alive.js';

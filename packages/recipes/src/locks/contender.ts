@@ -15,7 +15,7 @@ import { basename, joinPath } from '@zkts/protocol';
 
 import { LockLostError } from '../errors.js';
 import {
-  checkpoint, childrenAfterSync, childrenOrEmpty, ensureDir, indexOfName, isConnectionLoss, isLive, isNoNode, protectedPrefix, removeAfterCreate, removeNode,
+  checkpoint, childrenAfterSync, childrenOrEmpty, ensureDir, indexOfName, isConnectionLoss, isLive, isNoNode, protectedPrefix, removeNode,
   removeSoon, retrying, sortContenders, within, type Contender, type Data, type MarkerTable, type RecipeClient,
   type Scope, type Stat, type TestHooks, type WatchEvent,
 } from '../internal/index.js';
@@ -54,7 +54,7 @@ export interface ContenderSpec {
   readonly stats?: LockStats | undefined;
   /** Told where a traced wait stands (lock-trace.ts); undefined when nobody listens. */
   readonly progress?: WaitProgress | undefined;
-  /** The recipe object whose close() waits for removals this contender leaves running (cleanup.ts removeAfterCreate). */
+  /** The recipe object whose close() waits for removals this contender leaves running (cleanup.ts settleRemovals). */
   readonly owner?: object | undefined;
   readonly what: string;
 }
@@ -103,7 +103,7 @@ export async function enqueue(spec: ContenderSpec, scope: Scope): Promise<{ entr
         continue;
       }
       // Abort, timeout or a failure with the create possibly still in flight: remove whatever it produces.
-      removeAfterCreate(client, { dir, prefix, create: createP }, spec.owner);
+      await removeSoon(client, { dir, prefix, create: createP }, undefined, spec.owner);
       throw e;
     }
     const entry: Entry = {
