@@ -20,7 +20,7 @@ import { label, printAllocations, type Frame } from './alloc-profile.js';
 import { otherBuild } from './other-build.js';
 
 interface CpuProfile {
-  nodes: { id: number; callFrame: Frame }[];
+  nodes: { id: number; callFrame: Frame; children?: number[] }[];
   samples: number[];
 }
 interface Getter {
@@ -93,12 +93,27 @@ if (process.env['CPU'] === '1') {
   const { profile } = (await inspector.post('Profiler.stop')) as { profile: CpuProfile };
   const self = new Map<string, number>();
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  // PARENT=1: keyed by caller > function, as the allocation listing does.
+  const parentOf = new Map<number, Frame>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.callFrame);
+  const key = (id: number, frame: Frame): string => {
+    const parent = parentOf.get(id);
+    return process.env['PARENT'] === '1' && parent !== undefined ? `${label(parent)} > ${label(frame)}` : label(frame);
+  };
   for (const id of profile.samples) {
     const node = byId.get(id);
-    if (node !== undefined) self.set(label(node.callFrame), (self.get(label(node.callFrame)) ?? 0) + 1);
+    if (node !== undefined) self.set(key(id, node.callFrame), (self.get(key(id, node.callFrame)) ?? 0) + 1);
   }
-  const samples = profile.samples.length;
-  console.log(`${name}: ${samples} samples over ${n} gets`);
+  // Shares of the busy samples: the process mostly waits for the server, and the wait says nothing of the client.
+  let idle = 0;
+  for (const [k, count] of self) {
+    if (k.startsWith('(idle)') || k.includes('> (idle)')) {
+      idle += count;
+      self.delete(k);
+    }
+  }
+  const samples = profile.samples.length - idle;
+  console.log(`${name}: ${samples} busy samples (${idle} idle) over ${n} gets`);
   for (const [key, count] of [...self].sort((x, y) => y[1] - x[1]).slice(0, Number(topArg ?? 30))) console.log(`${((100 * count) / samples).toFixed(1).padStart(6)}%  ${key}`);
   await s.close();
   process.exit(0);
