@@ -21,21 +21,30 @@ describe('renewal: leases', () => {
     const mutex = new Mutex(victim.client, dir);
     const waiting = mutex.acquire({ timeout: 20_000 });
     await until(async () => (await childrenOf(direct, dir)).length === 2, 5000, 'enqueued');
-    const before = (await childrenOf(direct, dir)).sort();
-    await expireSession(victim, { renewed: true });
-    // A second waiter queued meanwhile is now ahead of the restarted one.
+    // A second waiter queues behind the victim's node before the expiry: the restart's new node must go behind it.
+    // (Queued after the expiry instead, it would race the restart's create, which the client sends as soon as
+    // the renewed session is up: the two creates reached the server one zxid apart.)
     const second = new Mutex(direct, dir).acquire({ timeout: 20_000 });
-    await until(async () => (await childrenOf(direct, dir)).length === 3, 5000, 'restarted and second queued');
-    const queue = await mutex.participants();
-    const restarted = queue.find((p) => p.ephemeralOwner === victim.client.sessionId)!;
-    expect(restarted).toBeDefined();
-    expect(before).not.toContain(restarted.node.slice(dir.length + 1));
+    await until(async () => (await childrenOf(direct, dir)).length === 3, 5000, 'second enqueued');
+    const before = await mutex.participants();
+    const [heldNode, victimNode, secondNode] = before.map((p) => p.node);
+    expect(heldNode).toBe(held.node);
+    expect(before[1]!.ephemeralOwner).toBe(victim.client.sessionId);
+    await expireSession(victim, { renewed: true });
+    const renewedSession = victim.client.sessionId;
+    await until(async () => (await mutex.participants()).some((p) => p.ephemeralOwner === renewedSession), 5000, 'restarted');
+    const participants = await mutex.participants();
+    const restarted = participants.find((p) => p.ephemeralOwner === renewedSession)!.node;
+    // The old node went with its session; the new one is last, behind the waiter that was behind it.
+    expect(participants.map((p) => p.node)).toEqual([heldNode, secondNode, restarted]);
+    expect(restarted).not.toBe(victimNode);
     expect(mutex.stats.restarts).toBe(1);
     await held.release();
     const l2 = await second;
+    expect(l2.node).toBe(secondNode);
     await l2.release();
     const lease = await waiting;
-    expect(lease.node).toBe(restarted.node);
+    expect(lease.node).toBe(restarted);
     expect(lease.fencingToken > l2.fencingToken).toBe(true);
     await lease.release();
     expect(await childrenOf(direct, dir)).toEqual([]);
