@@ -56,11 +56,19 @@ export function validatePath(path: string, options: { sequential?: boolean } = {
   checkPath(path, options.sequential === true);
 }
 
+/**
+ * The last path checkPath found valid as a plain (not sequential) path. Clients tend to name the same node again
+ * (a read loop, a lock's directory, a cache's node), and comparing with it costs less than scanning the path.
+ */
+let lastValidPath = '/';
+
 /** validatePath for the client's own operations, which have no options object to check. */
 export function checkPath(path: string, sequential = false): void {
+  if (path === lastValidPath && !sequential) return;
   if (typeof path !== 'string') throw new InvalidArgumentError('path', `path must be a string, got ${describeValue(path)}`);
   const why = reason(path, sequential);
   if (why !== null) throw new InvalidArgumentError('path', `${why}: ${JSON.stringify(path)}`);
+  if (!sequential) lastValidPath = path;
 }
 
 function stringPath(p: unknown, where: string): void {

@@ -89,7 +89,8 @@ export class Call<T> implements RequestEntry {
       this.resolveFn = resolve;
       this.rejectFn = reject;
     });
-    this.scope = cancelScope(cancel, 'request', env.clock);
+    // No limit and no signal (the common call): no scope, and none of the checks of making one.
+    this.scope = cancel === undefined ? null : cancelScope(cancel, 'request', env.clock);
     this.scope?.onCancel((error) => this.cancel(error));
   }
 

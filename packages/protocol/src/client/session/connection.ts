@@ -1,7 +1,7 @@
 /**
  * The protocol over one transport: the headerless handshake, then request/reply framing, pings, auth packets
  * and notifications, and the write batching. It owns the requests it wrote until their replies (`InFlight`,
- * below): `send` numbers a request, frames it and puts it in flight; `onFrame` reads each reply's header and
+ * below): `send` numbers a request, frames it and puts it in flight; `onFrames` reads each reply's header and
  * hands the reply to the oldest request in flight, which must carry its xid (ZooKeeper answers one session's
  * requests in order; anything else breaks the protocol, Java's "Xid out of order"). Everything else it reports to the session
  * through `ConnectionEvents`. It never throws out of a socket handler: any decoding or ordering failure closes
@@ -55,12 +55,7 @@ const spareWriters: JuteWriter[] = [];
 const replyHeader = replyHeaderSlot();
 const AUTH_PACKET = requestRecord(OpCode.auth);
 /** The bits of Connection.flags (see the accessors there). */
-const FLAG_SESSION_MOVED = 1;
-const FLAG_FLUSH_QUEUED = 2;
-const FLAG_PING_ONLY = 4;
-const FLAG_BLOCKED = 8;
-const FLAG_HELD = 16;
-const FLAG_FORCED = 32;
+const FLAG_SESSION_MOVED = 1, FLAG_FLUSH_QUEUED = 2, FLAG_PING_ONLY = 4, FLAG_BLOCKED = 8, FLAG_HELD = 16, FLAG_FORCED = 32;
 /** The requests that change the tree (the server commits them before it answers). */
 const TXN_OPS: ReadonlySet<number> = new Set([
   OpCode.create, OpCode.create2, OpCode.createContainer, OpCode.createTTL, OpCode.delete, OpCode.deleteContainer,
@@ -195,7 +190,8 @@ export class Connection implements TransportHandlers {
     if (start === 0 && inFlight.size === 1) {
       if (TXN_OPS.has(entry.op)) this.queueFlushSoon();
       else this.flush();
-    } else {
+    } else if (!this.held || w.length >= HOLD_MAX_BYTES) {
+      // While held (and below the cap) a flush would only hold again: the reply that ends the hold queues it.
       this.queueFlush();
     }
   }
@@ -324,10 +320,15 @@ export class Connection implements TransportHandlers {
     this.transport.end();
   }
 
-  /** TransportHandlers: one whole frame (a view valid during this call). */
-  onFrame(frame: Uint8Array): void {
+  /** TransportHandlers: the whole frames of one read (views valid during this call), one clock read for all. */
+  onFrames(frames: readonly Uint8Array[]): void {
+    if (this.phase !== 'closed') this.lastHeard = this.clock.now();
+    for (let i = 0; i < frames.length; i++) this.onFrame(frames[i] as Uint8Array);
+  }
+
+  private onFrame(frame: Uint8Array): void {
+    // An earlier frame of the read may have ended the connection (a bad reply): the rest is dropped with it.
     if (this.phase === 'closed') return;
-    this.lastHeard = this.clock.now();
     try {
       const r = new JuteReader(frame, { maxLength: this.maxPacket });
       if (this.phase === 'handshake') {
