@@ -18,8 +18,15 @@ import time
 from kazoo.client import KazooClient
 
 
+_say_lock = threading.Lock()
+
+
 def say(line: str) -> None:
-    print(line, flush=True)
+    # One write per line, under a lock: print() writes the text and its newline separately, so two threads
+    # printing at once can join two lines into one ("lease a ...lease b ...") that the test cannot parse.
+    with _say_lock:
+        sys.stdout.write(line + "\n")
+        sys.stdout.flush()
 
 
 def semaphore(zk: KazooClient, path: str, max_leases: int, threads: int, grants: int, hold_ms: int) -> None:

@@ -9,6 +9,16 @@ import threading
 
 from kazoo.client import KazooClient
 
+_say_lock = threading.Lock()
+
+
+def say(line: str) -> None:
+    # One write per line, under a lock: kazoo calls the watch from its own thread while the main thread prints,
+    # and print() writes the text and its newline separately, so two lines could be joined into one.
+    with _say_lock:
+        sys.stdout.write(line + "\n")
+        sys.stdout.flush()
+
 
 def main() -> None:
     mode, hosts, path = sys.argv[1], sys.argv[2], sys.argv[3]
@@ -19,23 +29,23 @@ def main() -> None:
             who = sys.argv[4]
 
             def lead() -> None:
-                print(f"LEADER {who}", flush=True)
+                say(f"LEADER {who}")
                 sys.stdin.readline()
 
             zk.Election(path, who).run(lead)
-            print(f"CLOSED {who}", flush=True)
+            say(f"CLOSED {who}")
         else:
             last = sys.argv[4]
             done = threading.Event()
 
             def watch(data, _stat) -> None:
                 value = None if data is None else data.decode()
-                print(f"DATA {value}", flush=True)
+                say(f"DATA {value}")
                 if value == last:
                     done.set()
 
             zk.DataWatch(path, watch)
-            print("WATCHING", flush=True)
+            say("WATCHING")
             if not done.wait(60):
                 raise SystemExit("no last value in 60 s")
     finally:
