@@ -15,6 +15,18 @@ import type { Metrics, WorkloadParams } from './workloads.js';
 
 const PAYLOAD = new Uint8Array(100).fill(0x61);
 
+/** Shuffles a list in place, a fresh order per call, from one fixed seed (so every run draws the same orders). */
+export function seededShuffle(): <T>(list: T[]) => void {
+  let seed = 0x2545f491;
+  return (list) => {
+    for (let i = list.length - 1; i > 0; i--) {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      const j = (seed >>> 16) % (i + 1);
+      [list[i], list[j]] = [list[j]!, list[i]!];
+    }
+  };
+}
+
 export async function sequentialInterleaved(clients: readonly BenchClient[], connectString: string, base: string, params: WorkloadParams): Promise<Record<string, Metrics>> {
   const runs: { id: string; s: BenchSession; path: string; lat: Float64Array; n: number }[] = [];
   try {
@@ -32,14 +44,10 @@ export async function sequentialInterleaved(clients: readonly BenchClient[], con
     // One request per client per round, in a fresh order every round (seeded, so every run draws the same):
     // each client follows every other equally often, so none always comes after the same neighbour (the native
     // package's I/O thread, for one, leaves a core busy behind it).
-    let seed = 0x2545f491;
+    const shuffle = seededShuffle();
     const order = [...runs];
     for (let round = 0; round < params.seqOps; round++) {
-      for (let i = order.length - 1; i > 0; i--) {
-        seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-        const j = (seed >>> 16) % (i + 1);
-        [order[i], order[j]] = [order[j]!, order[i]!];
-      }
+      shuffle(order);
       for (const r of order) {
         const t0 = process.hrtime.bigint();
         await call((d) => r.s.getData(r.path, d));

@@ -4,6 +4,7 @@
 // against ZKTS_SERVER (host:port).
 import { client as raw } from '../clients/raw.js';
 import type { BenchSession, Done } from '../harness/session.js';
+import { seededShuffle } from '../harness/interleaved.js';
 import { quantile } from '../harness/measure.js';
 import { otherBuild } from './other-build.js';
 
@@ -36,14 +37,10 @@ const once = (g: Getter): Promise<void> => new Promise((resolve, reject) => g.ge
 const n = Number(process.argv[2] ?? 20_000);
 for (const g of getters) for (let i = 0; i < 2_000; i++) await once(g);
 const lat = new Map(getters.map((g) => [g.id, new Float64Array(n)]));
-let seed = 0x2545f491;
+const shuffle = seededShuffle();
 const order = [...getters];
 for (let round = 0; round < n; round++) {
-  for (let i = order.length - 1; i > 0; i--) {
-    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-    const j = (seed >>> 16) % (i + 1);
-    [order[i], order[j]] = [order[j]!, order[i]!];
-  }
+  shuffle(order);
   for (const g of order) {
     const t0 = process.hrtime.bigint();
     await once(g);
