@@ -4,17 +4,23 @@
 // less work per request, so what it reaches is what ZooKeeper serves one session on this machine; a real
 // client's pipelined figure is read against it.
 //
-// Only what the get and create+delete workloads need is here: handshake, create (plain `create`, opcode 1, whose
-// reply is the path alone: the least a server answers a create with), delete, getData and closeSession.
+// Only what the get, create+delete and uncontended lock workloads need is here: handshake, create (plain
+// `create`, opcode 1, whose reply is the path alone: the least a server answers a create with), delete, getData,
+// getChildren and closeSession; and a lock that is the fewest requests a ZooKeeper lock can be (see RawLock).
 import { connect as netConnect } from 'node:net';
 import type { Socket } from 'node:net';
 
-import type { BenchClient, BenchSession, Done } from '../harness/session.js';
+import type { BenchClient, BenchLock, BenchSession, Done } from '../harness/session.js';
 
 const OP_CREATE = 1;
 const OP_DELETE = 2;
 const OP_GET_DATA = 4;
+const OP_GET_CHILDREN = 8;
 const OP_CLOSE_SESSION = -11;
+const EPHEMERAL_SEQUENTIAL = 3;
+
+/** A reply's completion: the error, or null and the reply's body (a view valid during the call only). */
+type Reply = (error: Error | null, body: Uint8Array) => void;
 
 /** A length-prefixed frame: `body` writes after the 4-byte length, returns the end offset. */
 function frame(size: number, body: (v: DataView, bytes: Uint8Array) => number): Uint8Array {
@@ -45,7 +51,7 @@ function connectRequest(timeoutMs: number): Uint8Array {
   });
 }
 
-function createRequest(xid: number, path: string, data: Uint8Array): Uint8Array {
+function createRequest(xid: number, path: string, data: Uint8Array, flags = 0): Uint8Array {
   return frame(64 + path.length * 3 + data.byteLength, (v, bytes) => {
     v.setInt32(4, xid);
     v.setInt32(8, OP_CREATE);
@@ -57,7 +63,7 @@ function createRequest(xid: number, path: string, data: Uint8Array): Uint8Array 
     v.setInt32(at + 4, 31);
     at = putString(v, bytes, at + 8, 'world');
     at = putString(v, bytes, at, 'anyone');
-    v.setInt32(at, 0); // persistent
+    v.setInt32(at, flags);
     return at + 4;
   });
 }
@@ -109,6 +115,76 @@ function getDataRequest(path: string): Uint8Array {
   });
 }
 
+/** getChildren(path, watch false): the reply is the children's names. */
+function getChildrenRequest(path: string): Uint8Array {
+  return frame(16 + path.length * 3, (v, bytes) => {
+    v.setInt32(8, OP_GET_CHILDREN);
+    const at = putString(v, bytes, 12, path);
+    v.setUint8(at, 0);
+    return at + 1;
+  });
+}
+
+function readString(body: Uint8Array, at: number): string {
+  const len = new DataView(body.buffer, body.byteOffset + at).getInt32(0);
+  return Buffer.from(body.buffer, body.byteOffset + at + 4, len).toString('latin1');
+}
+
+/** Whether a getChildren reply has a name that sorts before `mine` (equal-width sequence suffixes sort as text). */
+function anyBefore(body: Uint8Array, mine: string): boolean {
+  const v = new DataView(body.buffer, body.byteOffset);
+  const count = v.getInt32(0);
+  let at = 4;
+  for (let i = 0; i < count; i++) {
+    const len = v.getInt32(at);
+    if (readString(body, at) < mine) return true;
+    at += 4 + len;
+  }
+  return false;
+}
+
+/**
+ * The least a ZooKeeper lock can do, as zkts's Mutex does it: an ephemeral sequential create and the directory's
+ * listing in one write (one round trip), the delete on release (the second). Uncontended only: a node ahead of
+ * ours is an error, not a wait. What it reaches is the Node runtime's ceiling for the uncontended Mutex row.
+ */
+class RawLock implements BenchLock {
+  readonly #session: RawSession;
+  readonly #dir: string;
+  readonly #create: Uint8Array;
+  readonly #list: Uint8Array;
+  #held = '';
+
+  constructor(session: RawSession, dir: string) {
+    this.#session = session;
+    this.#dir = dir;
+    this.#create = createRequest(0, `${dir}/lock-`, new Uint8Array(0), EPHEMERAL_SEQUENTIAL);
+    this.#list = getChildrenRequest(dir);
+  }
+
+  acquire(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      let created = '';
+      this.#session.sendTemplate(this.#create, (e, body) => {
+        if (e) reject(e);
+        else created = readString(body, 0);
+      });
+      // The server answers in order: the create's reply has been read when the listing's arrives.
+      this.#session.sendTemplate(this.#list, (e, body) => {
+        if (e) return reject(e);
+        if (created === '') return; // the create failed: already rejected
+        if (anyBefore(body, created.slice(this.#dir.length + 1))) return reject(new Error('the raw ceiling lock is uncontended only'));
+        this.#held = created;
+        resolve();
+      });
+    });
+  }
+
+  release(): Promise<void> {
+    return new Promise((resolve, reject) => this.#session.delete(this.#held, (e) => (e ? reject(e) : resolve())));
+  }
+}
+
 /** The create workloads' payload (workloads.ts PAYLOAD): 100 bytes of 'a'. */
 const CREATE_DATA = new Uint8Array(100).fill(0x61);
 
@@ -121,7 +197,7 @@ function sameAsCreateData(data: Uint8Array): boolean {
 class RawSession implements BenchSession {
   readonly #socket: Socket;
   /** Completions in request order (the server answers in order). */
-  readonly #waiting: Done[] = [];
+  readonly #waiting: Reply[] = [];
   #head = 0;
   #xid = 1;
   #out: Uint8Array[] = [];
@@ -184,12 +260,12 @@ class RawSession implements BenchSession {
         // ReplyHeader: xid, zxid, err. Only err is looked at.
         const err = (buf[at + 16]! << 24) | (buf[at + 17]! << 16) | (buf[at + 18]! << 8) | buf[at + 19]!;
         const done = this.#waiting[this.#head];
-        this.#waiting[this.#head++] = undefined as unknown as Done;
+        this.#waiting[this.#head++] = undefined as unknown as Reply;
         if (this.#head > 4096 && this.#head * 2 > this.#waiting.length) {
           this.#waiting.splice(0, this.#head);
           this.#head = 0;
         }
-        done?.(err === 0 ? null : new Error(`server error ${err}`));
+        done?.(err === 0 ? null : new Error(`server error ${err}`), buf.subarray(at + 20, at + 4 + len));
       }
       at += 4 + len;
     }
@@ -197,7 +273,7 @@ class RawSession implements BenchSession {
     this.#pending = at < buf.byteLength ? new Uint8Array(buf.subarray(at)) : new Uint8Array(0);
   }
 
-  #send(bytes: Uint8Array, done: Done): void {
+  #send(bytes: Uint8Array, done: Reply): void {
     this.#waiting.push(done);
     this.#out.push(bytes);
     this.#outBytes += bytes.byteLength;
@@ -216,6 +292,17 @@ class RawSession implements BenchSession {
         this.#socket.write(all);
       });
     }
+  }
+
+  /** A frame encoded once: a copy with the next xid is sent. */
+  sendTemplate(template: Uint8Array, done: Reply): void {
+    const out = template.slice();
+    new DataView(out.buffer).setInt32(4, this.#xid++);
+    this.#send(out, done);
+  }
+
+  lock(dir: string): BenchLock {
+    return new RawLock(this, dir);
   }
 
   getData(path: string, done: Done): void {
@@ -247,23 +334,23 @@ class RawSession implements BenchSession {
   }
 
   getDataWatch(): void {
-    throw new Error('the raw ceiling client only does getData, create and delete');
+    throw new Error('the raw ceiling client only does getData, create, delete and a lock');
   }
 
   setData(): void {
-    throw new Error('the raw ceiling client only does getData, create and delete');
+    throw new Error('the raw ceiling client only does getData, create, delete and a lock');
   }
 
   getDataBytes(): void {
-    throw new Error('the raw ceiling client only does getData, create and delete');
+    throw new Error('the raw ceiling client only does getData, create, delete and a lock');
   }
 
   getChildrenList(): void {
-    throw new Error('the raw ceiling client only does getData, create and delete');
+    throw new Error('the raw ceiling client only does getData, create, delete and a lock');
   }
 
   countChildren(): Promise<number> {
-    return Promise.reject(new Error('the raw ceiling client only does getData, create and delete'));
+    return Promise.reject(new Error('the raw ceiling client only does getData, create, delete and a lock'));
   }
 
   async close(): Promise<void> {

@@ -79,8 +79,9 @@ export const NODE_CLIENTS: { id: ClientId; workloads: readonly WorkloadName[] }[
   { id: 'zkts', workloads: [...DATA_WORKLOADS, ...TRACING_WORKLOADS, ...LOCK_WORKLOADS, ...SCALE_WORKLOADS] },
   { id: 'nzk', workloads: [...DATA_WORKLOADS, ...LOCK_WORKLOADS, ...SCALE_WORKLOADS] },
   { id: 'native', workloads: [...DATA_WORKLOADS, ...SCALE_WORKLOADS] },
-  // Not a client: the most a single connection can get from this server (getData, create and delete only).
-  { id: 'raw', workloads: ['getPipelined', 'getSequential', 'createDelete'] },
+  // Not a client: the most a single connection can get from this server (getData, create, delete, and the
+  // uncontended lock in the fewest requests a lock can make).
+  { id: 'raw', workloads: ['getPipelined', 'getSequential', 'createDelete', 'mutexUncontended'] },
 ];
 
 /** The first host of a connect string (the proxy's upstream). */
