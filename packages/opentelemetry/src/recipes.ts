@@ -161,8 +161,10 @@ function subscribeRecipe<T extends Traced>(spec: RecipeSpec<T>, tracer: Tracer, 
       run.span.setStatus(description === undefined ? { code: SpanStatusCode.ERROR } : { code: SpanStatusCode.ERROR, message: description });
     }
     run.span.setAttributes(attributes);
+    // Read before the span ends, whose processors' work is not the recipe's time (as for requests).
+    const seconds = (performance.now() - run.started) / 1000;
     run.span.end();
-    spec.finished?.(message, (performance.now() - run.started) / 1000, failure);
+    spec.finished?.(message, seconds, failure);
   };
 
   return onTracing<T, Bound>(

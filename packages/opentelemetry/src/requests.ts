@@ -94,8 +94,11 @@ export function requestHandlers(tracer: Tracer, instruments: Instruments, store:
       const description = errorMessage(message.error);
       span.setStatus(description === undefined ? { code: SpanStatusCode.ERROR } : { code: SpanStatusCode.ERROR, message: description });
     }
+    // The duration is read before the span ends: ending it runs the span processors (an exporter may work
+    // synchronously), which is not the operation's time. The metric's interval then lies inside the span's.
+    const seconds = (performance.now() - request.started) / 1000;
     span.end();
-    instruments.operationDuration.record((performance.now() - request.started) / 1000, pointAttributes(request.op, server, type));
+    instruments.operationDuration.record(seconds, pointAttributes(request.op, server, type));
   };
 
   const handlers: TraceHandlers<RequestMessage> = {

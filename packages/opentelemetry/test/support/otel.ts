@@ -6,7 +6,7 @@
 import { context, type Attributes } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { DataPointType, MeterProvider, MetricReader, type DataPoint, type Histogram, type MetricData } from '@opentelemetry/sdk-metrics';
-import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider, type ReadableSpan } from '@opentelemetry/sdk-trace';
+import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider, type ReadableSpan, type SpanProcessor } from '@opentelemetry/sdk-trace';
 
 import { instrumentZkts, type ZktsInstrumentation } from '../../src/index.js';
 
@@ -43,9 +43,10 @@ export function useContextManager(): void {
   context.setGlobalContextManager(contextManager);
 }
 
-export function startOtel(): Otel {
+/** `spanProcessors`: more processors, run before the one that keeps the finished spans. */
+export function startOtel(options: { spanProcessors?: SpanProcessor[] } = {}): Otel {
   const spans = new InMemorySpanExporter();
-  const tracerProvider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter: spans })] });
+  const tracerProvider = new TracerProvider({ spanProcessors: [...(options.spanProcessors ?? []), new SimpleSpanProcessor({ exporter: spans })] });
   const reader = new CollectingReader();
   const meterProvider = new MeterProvider({ readers: [reader] });
   const instrumentation = instrumentZkts({ tracerProvider, meterProvider });

@@ -4,9 +4,10 @@
 // wait and hold durations, and cache sizes. The same instruments against a real server: test/integration.
 import { channel, tracingChannel } from 'node:diagnostics_channel';
 
+import type { ReadableSpan, SpanProcessor } from '@opentelemetry/sdk-trace';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { histogramAt, points, startOtel, valueAt, type Otel } from '../support/otel.js';
+import { histogramAt, onlySpan, points, startOtel, valueAt, type Otel } from '../support/otel.js';
 
 const requests = tracingChannel('zkts:request');
 const lockWait = tracingChannel('zkts:lock.wait');
@@ -62,6 +63,51 @@ describe('request metrics', () => {
     expect(valueAt((await otel.metrics()).get('zookeeper.client.active_requests'), { ...ZK, 'db.operation.name': 'sync' })).toBe(0);
     answer();
     await pending;
+  });
+});
+
+describe('durations are the operation\'s, not the tracing pipeline\'s', () => {
+  /** A span processor that takes 25 ms when a span ends, as an exporter that works synchronously can. */
+  const slowOnEnd: SpanProcessor = {
+    onStart: () => undefined,
+    onEnd: () => {
+      const until = performance.now() + 25;
+      while (performance.now() < until) {
+        // busy: the time a synchronous exporter takes on the caller's thread
+      }
+    },
+    forceFlush: () => Promise.resolve(),
+    shutdown: () => Promise.resolve(),
+  };
+  const seconds = (span: ReadableSpan): number => span.duration[0] + span.duration[1] / 1e9;
+  /** Nanosecond rounding of the span's times, nothing more. */
+  const ROUNDING = 1e-6;
+
+  it('a request\'s duration point lies within its span, however long the span processors take', async () => {
+    const slow = startOtel({ spanProcessors: [slowOnEnd] });
+    try {
+      await requests.tracePromise(async () => undefined, { op: 'getData', path: '/a', sessionId: 1n, xid: 5, attempt: 1, server: '10.0.0.1:2181' });
+      const span = onlySpan(slow.finished(), 'getData');
+      const point = histogramAt((await slow.metrics()).get('db.client.operation.duration'), { ...ZK, 'db.operation.name': 'getData', 'server.address': '10.0.0.1', 'server.port': 2181 });
+      expect(point?.count).toBe(1);
+      expect(point?.sum).toBeLessThanOrEqual(seconds(span) + ROUNDING);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('so does a lock wait\'s', async () => {
+    const slow = startOtel({ spanProcessors: [slowOnEnd] });
+    try {
+      await lockWait.tracePromise(async () => undefined, { recipe: 'Mutex', kind: 'exclusive', path: '/l', sessionId: 1n });
+      const [span] = slow.finished();
+      const point = histogramAt((await slow.metrics()).get('zookeeper.lock.wait.duration'), { 'zookeeper.recipe': 'Mutex', 'zookeeper.lock.kind': 'exclusive' });
+      expect(point?.count).toBe(1);
+      expect(span).toBeDefined();
+      expect(point?.sum).toBeLessThanOrEqual(seconds(span as ReadableSpan) + ROUNDING);
+    } finally {
+      await slow.close();
+    }
   });
 });
 
