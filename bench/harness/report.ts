@@ -136,7 +136,7 @@ export function table(grid: ResultGrid, labels: Record<ClientId, string>): strin
     }
     lines.push(cells.join(' '));
   }
-  lines.push('(×r) = zkts / peer; for µs, ms and bytes lower is better. Lock rows: node-zookeeper-client = the seeds\' naive lock, curator = InterProcessMutex.');
+  lines.push('(×r) = zkts / peer; for µs, ms and bytes lower is better. Lock rows: node-zookeeper-client = the seeds\' naive lock, curator = InterProcessMutex, raw socket = the fewest requests a lock can make (uncontended only).');
   lines.push('Rows at scale: see bench/README.md for each method; an empty cell is a peer that does not run that row, "—" one that failed.');
   return lines.join('\n');
 }
