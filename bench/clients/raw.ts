@@ -106,19 +106,11 @@ class Templates {
   }
 }
 
-function getDataRequest(path: string): Uint8Array {
-  return frame(16 + path.length * 3, (v, bytes) => {
-    v.setInt32(8, OP_GET_DATA);
-    const at = putString(v, bytes, 12, path);
-    v.setUint8(at, 0);
-    return at + 1;
-  });
-}
 
-/** getChildren(path, watch false): the reply is the children's names. */
-function getChildrenRequest(path: string): Uint8Array {
+/** A request of a path and a watch flag (false): getData, whose reply is the data and a Stat, or getChildren, the names. */
+function pathRequest(op: typeof OP_GET_DATA | typeof OP_GET_CHILDREN, path: string): Uint8Array {
   return frame(16 + path.length * 3, (v, bytes) => {
-    v.setInt32(8, OP_GET_CHILDREN);
+    v.setInt32(8, op);
     const at = putString(v, bytes, 12, path);
     v.setUint8(at, 0);
     return at + 1;
@@ -159,7 +151,7 @@ class RawLock implements BenchLock {
     this.#session = session;
     this.#dir = dir;
     this.#create = createRequest(0, `${dir}/lock-`, new Uint8Array(0), EPHEMERAL_SEQUENTIAL);
-    this.#list = getChildrenRequest(dir);
+    this.#list = pathRequest(OP_GET_CHILDREN, dir);
   }
 
   acquire(): Promise<void> {
@@ -308,7 +300,7 @@ class RawSession implements BenchSession {
   getData(path: string, done: Done): void {
     let template = this.#templates.get(path);
     if (!template) {
-      template = getDataRequest(path);
+      template = pathRequest(OP_GET_DATA, path);
       this.#templates.set(path, template);
     }
     // Patch the xid into the one template: it is copied into the batch before the next call can change it.

@@ -3,25 +3,12 @@
 // socket and zkts runners on the same server, alternating. CPU µs/get is printed too, but noisy, and under tsx
 // (esbuild wraps every function of zkts's dist too) it is not the bench's figure.
 // Run: node --conditions=zkts-source --import tsx bench/profile/get-syscalls.ts [rounds]
-import { readFileSync } from 'node:fs';
 
 import { client as raw } from '../clients/raw.js';
 import { client as zkts } from '../clients/zkts.js';
 import type { BenchClient, BenchSession } from '../harness/session.js';
 import { benchServer } from '../harness/server.js';
-
-function io(): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const line of readFileSync('/proc/self/io', 'utf8').split('\n')) {
-    const [k, v] = line.split(': ');
-    if (k && v) out[k] = Number(v);
-  }
-  for (const line of readFileSync('/proc/self/status', 'utf8').split('\n')) {
-    const m = /^(voluntary_ctxt_switches|nonvoluntary_ctxt_switches):\s+(\d+)/.exec(line);
-    if (m) out[m[1]!] = Number(m[2]);
-  }
-  return out;
-}
+import { procCounters as io } from './proc-io.js';
 
 function pipelined(s: BenchSession, path: string, n: number, window: number): Promise<void> {
   return new Promise((resolve, reject) => {

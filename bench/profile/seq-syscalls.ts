@@ -3,26 +3,13 @@
 // (ticks, immediates, timers armed), for the bench's raw socket and zkts runners on the same server, alternating.
 // Run: node --conditions=zkts-source --import tsx bench/profile/seq-syscalls.ts [rounds]
 // (with `strace -f -c -o FILE` in front for every syscall, not only reads and writes).
-import { readFileSync } from 'node:fs';
 import { createHook } from 'node:async_hooks';
 
 import { client as raw } from '../clients/raw.js';
 import { client as zkts } from '../clients/zkts.js';
 import type { BenchClient, BenchSession } from '../harness/session.js';
 import { benchServer } from '../harness/server.js';
-
-function io(): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const line of readFileSync('/proc/self/io', 'utf8').split('\n')) {
-    const [k, v] = line.split(': ');
-    if (k && v) out[k] = Number(v);
-  }
-  for (const line of readFileSync('/proc/self/status', 'utf8').split('\n')) {
-    const m = /^(voluntary_ctxt_switches|nonvoluntary_ctxt_switches):\s+(\d+)/.exec(line);
-    if (m) out[m[1]!] = Number(m[2]);
-  }
-  return out;
-}
+import { procCounters as io } from './proc-io.js';
 
 /** Async resources made while counting, by type (TickObject, Immediate, Timeout, PROMISE, ...). */
 const made = new Map<string, number>();
