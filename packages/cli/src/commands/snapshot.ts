@@ -2,12 +2,12 @@
  * `zkts snapshot FILE|DIR`: a ZooKeeper snapshot as the tree it holds — every node with its Stat, ACL,
  * ephemeral owner (or TTL / container) and a data preview — then the sessions it knew and a summary. What
  * SnapshotFormatter (zkSnapShotToolkit.sh) shows, plus ACLs and children counts, without Java. A DIR means
- * its newest snapshot. Damage is reported with the file offset after everything readable was printed.
+ * the snapshot the server would load. Damage is reported with the file offset after everything readable was printed.
  */
 import { readFile } from 'node:fs/promises';
 import { gunzipSync } from 'node:zlib';
 
-import { ephemeralOwnerKind, readSnapshot, snapshotAcl } from '@zkts/protocol/codec';
+import { endsWithSnapshotSeal, ephemeralOwnerKind, readSnapshot, snapshotAcl } from '@zkts/protocol/codec';
 import type { DataFileError, Snapshot, SnapshotNode } from '@zkts/protocol/codec';
 
 import { intOption, listOption } from '../args.js';
@@ -16,7 +16,7 @@ import { atMost, positional } from '../command.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { hexId } from '../ids.js';
 import { dataRecord, statRecord } from '../output.js';
-import { resolveDataFiles } from '../persistence/files.js';
+import { resolveDataFiles, type DataFile } from '../persistence/files.js';
 import { aclText, ownerText, preview } from '../persistence/txn-view.js';
 
 const time = (ms: bigint): string => new Date(Number(ms)).toISOString();
@@ -68,13 +68,37 @@ async function load(file: string): Promise<Uint8Array> {
   return bytes;
 }
 
+/**
+ * A FILE is read as given. A DIR means the snapshot the server would load: the newest one that ends with its
+ * seal. Newer files without one (a crash while the server wrote them) are named on stderr and skipped; if no
+ * file is sealed, the newest is read, so that its damage is shown.
+ */
+async function chooseSnapshot(context: CommandContext, input: string, files: readonly DataFile[]): Promise<{ file: string; bytes: Uint8Array }> {
+  const newest = files[files.length - 1];
+  if (newest === undefined || (files.length === 1 && newest.path === input)) return { file: input, bytes: await load(input) };
+  const skipped: string[] = [];
+  for (let i = files.length - 1; i >= 0; i--) {
+    const file = (files[i] as DataFile).path;
+    const bytes = await load(file);
+    if (endsWithSnapshotSeal(bytes)) {
+      for (const name of skipped) {
+        context.out.error(`snapshot: skipped ${name}: it does not end with a seal (cut short while the server wrote it); ZooKeeper skips it too`, { code: 'SNAPSHOT_UNSEALED' });
+      }
+      return { file, bytes };
+    }
+    skipped.push(file);
+  }
+  return { file: newest.path, bytes: await load(newest.path) };
+}
+
 export const snapshot: Command = {
   name: 'snapshot',
   summary: 'print a server snapshot: the tree with Stats, ACLs and ephemeral owners, sessions, a summary',
   usage: 'FILE|DIR [--path PREFIX] [--preview BYTES]',
   details:
     'FILE is a snapshot.* file (gzip-compressed ones too); DIR is a dataDir or its version-2/, whose newest\n' +
-    'snapshot is read. Each node: path, what kind it is (ephemeral with its owner session, ttl, container)\n' +
+    'sealed snapshot is read: the one the server would load (newer files cut short by a crash are named on\n' +
+    'stderr and skipped). Each node: path, what kind it is (ephemeral with its owner session, ttl, container)\n' +
     'and a data preview, then its Stat, children count and ACL. Then the sessions (timeout, ephemerals) and\n' +
     'a summary. Nodes are printed depth-first, siblings sorted (the file holds them in the server\'s hash\n' +
     'order). A snapshot is fuzzy: it was taken while transactions went on, so it reflects zxids up to the\n' +
@@ -89,12 +113,12 @@ export const snapshot: Command = {
     atMost(context, 1);
     const input = positional(context, 0, 'FILE or DIR');
     const files = await resolveDataFiles([input], 'snapshot');
-    const file = (files[files.length - 1] ?? { path: input }).path;
     const limit = intOption(context.args, 'preview', 0) ?? 40;
     const prefixes = listOption(context.args, 'path').map((p) => (p.length > 1 && p.endsWith('/') ? p.slice(0, -1) : p));
+    const { file, bytes } = await chooseSnapshot(context, input, files);
     let snap: Snapshot;
     try {
-      snap = readSnapshot(await load(file), { file });
+      snap = readSnapshot(bytes, { file });
     } catch (error) {
       if ((error as DataFileError).code?.startsWith('FILE_') === true) throw new CliError(ExitCode.DATA_ERROR, (error as DataFileError).message);
       throw error;

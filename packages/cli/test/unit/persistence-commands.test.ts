@@ -114,4 +114,38 @@ describe('zkts snapshot on a real server\'s snapshot', () => {
     expect(bad.stderr).toMatch(/\[FILE_(BAD_CHECKSUM|BAD_RECORD|TRUNCATED)\]/);
     expect(bad.stderr).toMatch(/at offset \d+/);
   });
+
+  it('a directory means the snapshot the server would load: newer files a crash cut short are named and skipped', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'zkts-snap-'));
+    const bytes = readFileSync(join(FIXTURES, 'snapshot.1e'));
+    copyFileSync(join(FIXTURES, 'snapshot.0'), join(dir, 'snapshot.0'));
+    copyFileSync(join(FIXTURES, 'snapshot.1e'), join(dir, 'snapshot.1e'));
+    // What a SIGKILL while the server writes leaves: a prefix of a snapshot, or an empty file.
+    writeFileSync(join(dir, 'snapshot.25'), bytes.subarray(0, bytes.length - 40));
+    writeFileSync(join(dir, 'snapshot.26'), new Uint8Array(0));
+    const run = await runInProcess(commands, ['--json', 'snapshot', dir]);
+    expect(run.code, run.stderr).toBe(ExitCode.OK);
+    expect(jsonLines(run.stdout).at(-1)).toMatchObject({ type: 'summary', file: join(dir, 'snapshot.1e'), nodes: 8, complete: true });
+    const skipped = jsonLines(run.stderr).map((line) => line['error'] as Record<string, unknown>);
+    expect(skipped.map((e) => [e['code'], String(e['message']).split(':')[1]?.trim()])).toEqual([
+      ['SNAPSHOT_UNSEALED', `skipped ${join(dir, 'snapshot.26')}`],
+      ['SNAPSHOT_UNSEALED', `skipped ${join(dir, 'snapshot.25')}`],
+    ]);
+    // Named as a file, the cut one is read as far as it goes and its damage named.
+    const torn = await runInProcess(commands, ['snapshot', join(dir, 'snapshot.25')]);
+    expect(torn.code).toBe(ExitCode.DATA_ERROR);
+    expect(torn.stderr).toMatch(/\[FILE_TRUNCATED\]/);
+  });
+
+  it('a directory with no sealed snapshot shows its newest one and the damage, exit 65', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'zkts-snap-'));
+    const bytes = readFileSync(join(FIXTURES, 'snapshot.1e'));
+    writeFileSync(join(dir, 'snapshot.1e'), bytes.subarray(0, bytes.length - 40));
+    writeFileSync(join(dir, 'snapshot.0'), new Uint8Array(0));
+    const run = await runInProcess(commands, ['snapshot', dir]);
+    expect(run.code).toBe(ExitCode.DATA_ERROR);
+    expect(run.stdout).toContain('/app/held');
+    expect(run.stderr).toMatch(/snapshot\.1e: .*\[FILE_TRUNCATED\]/);
+    expect(run.stderr).not.toContain('skipped');
+  });
 });

@@ -18,6 +18,7 @@ import {
   decodeTxnEntry,
   encodeSnapshot,
   encodeTxnLog,
+  endsWithSnapshotSeal,
   ephemeralOwnerKind,
   readSnapshot,
   readTxnLog,
@@ -254,6 +255,15 @@ describe('damaged files', () => {
     }
     // Cut exactly between entries: nothing is wrong, the log simply ends.
     expect(readTxnLog(full.subarray(0, used))).toMatchObject({ problems: [], end: { kind: 'eof', offset: used } });
+  });
+
+  it('a snapshot ends with its seal only when the server finished writing it', () => {
+    for (const snap of snapshots) {
+      const bytes = read(snap);
+      expect(endsWithSnapshotSeal(bytes), snap).toBe(true);
+      // Every cut a crash can leave, down to the empty file the server had only created.
+      for (const cut of [0, 9, 16, bytes.length >> 1, bytes.length - 1]) expect(endsWithSnapshotSeal(bytes.subarray(0, cut)), `${snap} cut at ${cut}`).toBe(false);
+    }
   });
 
   it('a bad checksum is named, the entry and everything after it still listed', () => {

@@ -10,7 +10,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 
-import { DataFileError, readSnapshot, type Snapshot, type TxnEntry } from '@zkts/protocol/codec';
+import { DataFileError, endsWithSnapshotSeal, readSnapshot, type Snapshot, type TxnEntry } from '@zkts/protocol/codec';
 
 import type { Logger } from '../options.js';
 import type { DataTree } from '../tree/data-tree.js';
@@ -43,13 +43,6 @@ function filesOf(dir: string, prefix: string): { name: string; zxid: bigint }[] 
   return out.sort((a, b) => (a.zxid < b.zxid ? -1 : a.zxid > b.zxid ? 1 : 0));
 }
 
-/** SnapStream.isValidSnapshot for an uncompressed file: it ends with the seal's path, int 1 and '/'. */
-function sealed(bytes: Uint8Array): boolean {
-  const n = bytes.byteLength;
-  if (n < 10) return false;
-  return bytes[n - 5] === 0 && bytes[n - 4] === 0 && bytes[n - 3] === 0 && bytes[n - 2] === 1 && bytes[n - 1] === 0x2f;
-}
-
 function readSnapshotFile(path: string, name: string): Snapshot | string {
   let bytes: Uint8Array = readFileSync(path);
   if (name.endsWith('.gz')) {
@@ -61,7 +54,7 @@ function readSnapshotFile(path: string, name: string): Snapshot | string {
   } else if (name.endsWith('.snappy')) {
     return 'snappy snapshots are not supported';
   }
-  if (!sealed(bytes)) return 'incomplete (no final seal)';
+  if (!endsWithSnapshotSeal(bytes)) return 'incomplete (no final seal)';
   try {
     const snap = readSnapshot(bytes, { file: name });
     if (!snap.complete || snap.problems.length > 0) return snap.problems.map((p) => p.message).join('; ') || 'incomplete';

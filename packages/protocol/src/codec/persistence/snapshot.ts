@@ -256,3 +256,14 @@ export function encodeSnapshot(contents: SnapshotContents): Uint8Array {
   if (contents.trailing != null) w.writeRaw(contents.trailing);
   return w.bytesView().slice();
 }
+
+/**
+ * Whether an uncompressed snapshot file ends as the server finishes one: with a seal's path, the ustring "/"
+ * (int 1, then '/'). ZooKeeper (SnapStream.isValidSnapshot) loads only such files, newest first, so a file a
+ * crash cut short while the server wrote it is skipped, and so must a reader that wants the server's choice.
+ */
+export function endsWithSnapshotSeal(bytes: Uint8Array): boolean {
+  const n = bytes.byteLength;
+  if (n < 10) return false;
+  return bytes[n - 5] === 0 && bytes[n - 4] === 0 && bytes[n - 3] === 0 && bytes[n - 2] === 1 && bytes[n - 1] === 0x2f;
+}
