@@ -8,10 +8,15 @@ import type { Page } from 'playwright-core';
 export interface PageGuard {
   readonly dialogs: string[];
   readonly errors: string[];
+  /** Every answer of 400 or more the page got, as `status method url`: chromium's console line names no URL. */
+  readonly failedResponses: string[];
 }
 
 export function guardPage(page: Page): PageGuard {
-  const guard: PageGuard = { dialogs: [], errors: [] };
+  const guard: PageGuard = { dialogs: [], errors: [], failedResponses: [] };
+  page.on('response', (response) => {
+    if (response.status() >= 400) guard.failedResponses.push(`${response.status()} ${response.request().method()} ${response.url()}`);
+  });
   page.on('dialog', (dialog) => {
     guard.dialogs.push(dialog.message());
     void dialog.dismiss();

@@ -1,9 +1,11 @@
 /**
  * GET /api/recipe?path=P: the recipe a node's layout shows, read by @zkts/recipes' inspectRecipe and mapped to
  * the JSON contract's RecipeInfo (bigint sessions as `0x…` hex, absent facts as null). A node of no known layout,
- * or one that is gone, answers `{ kind: null }` rather than an error: the page asks about every node it shows.
+ * one that is gone, or one with a child this session may not read answers `{ kind: null }` rather than an error:
+ * the page asks about every node it shows, and an ensemble's root often holds other applications' private nodes.
+ * The node itself unreadable stays an error (403), as its detail is.
  */
-import { validatePath, type ZkClient } from '@zkts/protocol';
+import { ServerError, validatePath, type ZkClient } from '@zkts/protocol';
 import { inspectRecipe, type RecipeInspection, type RecipeMember } from '@zkts/recipes';
 
 import { hexId } from '../../ids.js';
@@ -64,7 +66,12 @@ export function recipeRoutes(deps: RecipeDeps): Route[] {
       handle: async ({ query, signal }): Promise<RecipeInfo> => {
         const path = pathParameter(query);
         const options = deps.now === undefined ? { signal } : { signal, now: deps.now };
-        return recipeInfo(path, await inspectRecipe(deps.client, path, options));
+        try {
+          return recipeInfo(path, await inspectRecipe(deps.client, path, options));
+        } catch (error) {
+          if (error instanceof ServerError && error.code === 'NO_AUTH' && error.path !== undefined && error.path !== path) return recipeInfo(path, undefined);
+          throw error;
+        }
       },
     },
   ];

@@ -186,4 +186,26 @@ describe('console recipe panel', () => {
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ error: { code: 'BAD_REQUEST' } });
   });
+
+  it('a node with a child the console may not read is still answered (no recipe); the private node itself is a 403', async () => {
+    // The root of a real ensemble often holds other applications' private nodes: the recipe panel asks about
+    // every node the page shows, and one unreadable child must not turn its answer into an error.
+    const dir = `${root}/mixed`;
+    const owner = await connect(server, { auth: [{ scheme: 'digest', auth: 'owner:secret' }] });
+    clients.push(owner);
+    await observer.mkdirp(dir);
+    for (const name of ['zookeeper', 'app']) await observer.create(`${dir}/${name}`);
+    await owner.create(`${dir}/private`, 'theirs', { acl: [{ perms: 31, id: { scheme: 'auth', id: '' } }] });
+    const api = (p: string): Promise<Response> => fetch(`http://127.0.0.1:${open.console.port}/api/recipe?path=${encodeURIComponent(p)}`, { headers: { authorization: `Token ${open.console.token}` } });
+    try {
+      const mixed = await api(dir);
+      expect(mixed.status, await mixed.clone().text()).toBe(200);
+      expect((await mixed.json()) as RecipeInfo).toMatchObject({ kind: null, path: dir, members: [] });
+      const own = await api(`${dir}/private`);
+      expect(own.status).toBe(403);
+      expect(await own.json()).toMatchObject({ error: { code: 'NO_AUTH' } });
+    } finally {
+      await owner.delete(`${dir}/private`);
+    }
+  });
 });

@@ -90,7 +90,7 @@ describe('tree at scale', () => {
     await until('the middle children', async () => (await shownNames(page)).includes(name(CHILDREN / 2)), 5000);
     const middle = await shownNames(page);
     expect(middle).toEqual(middle.map((_, i) => name(Number(middle[0]!.slice(1)) + i)));
-    expect(guard.errors).toEqual([]);
+    expect(guard.errors, guard.failedResponses.join('\n')).toEqual([]);
     console.log(`100k: created in ${createMs} ms; first paint ${firstPaintMs.toFixed(0)} ms (cold), ${warmMs.toFixed(0)} ms (cached); last child after scrolling in ${lastMs} ms; ${rows} rows in the DOM`);
     await page.close();
   });
@@ -131,7 +131,7 @@ describe('tree at scale', () => {
     expect(hexRows).toBeLessThan(200);
     expect(await page.evaluate('typeof window.__pwned')).toBe('undefined');
     expect(guard.dialogs).toEqual([]);
-    expect(guard.errors).toEqual([]);
+    expect(guard.errors, guard.failedResponses.join('\n')).toEqual([]);
     console.log(`1 MiB: text in ${textMs} ms, all of it in ${allTextMs} ms, hex in ${hexMs} ms (${hexRows} lines in the DOM)`);
     await page.close();
   });

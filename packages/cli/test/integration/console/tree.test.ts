@@ -234,7 +234,7 @@ describe('tree page', () => {
 
     // Same document throughout: no reload happened.
     expect(await page.evaluate('window.__sameDocument')).toBe(true);
-    expect(guard.errors).toEqual([]);
+    expect(guard.errors, guard.failedResponses.join('\n')).toEqual([]);
     console.log(`live: created shown in ${createdMs} ms, data in ${dataMs} ms, deletion in ${deletedMs} ms`);
     await page.close();
   });
@@ -308,7 +308,7 @@ describe('tree page', () => {
     expect(await page.evaluate('document.querySelectorAll("img").length')).toBe(0);
     expect(await page.evaluate('document.querySelectorAll("script").length')).toBe(1);
     expect(guard.dialogs).toEqual([]);
-    expect(guard.errors).toEqual([]);
+    expect(guard.errors, guard.failedResponses.join('\n')).toEqual([]);
     await page.close();
   });
 
@@ -326,7 +326,7 @@ describe('tree page', () => {
     await page.click('[data-testid="search-result"]');
     await until('the found node', async () => (await page.textContent('[data-testid="node-path"]').catch(() => null)) === `${deep}/target-node`);
     expect(await page.textContent('[data-testid="data-text"]')).toBe('found');
-    expect(guard.errors).toEqual([]);
+    expect(guard.errors, guard.failedResponses.join('\n')).toEqual([]);
     await page.close();
   });
 });
