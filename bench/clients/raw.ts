@@ -106,7 +106,6 @@ class Templates {
   }
 }
 
-
 /** A request of a path and a watch flag (false): getData, whose reply is the data and a Stat, or getChildren, the names. */
 function pathRequest(op: typeof OP_GET_DATA | typeof OP_GET_CHILDREN, path: string): Uint8Array {
   return frame(16 + path.length * 3, (v, bytes) => {

@@ -74,12 +74,12 @@ async function load(file: string): Promise<Uint8Array> {
  * file is sealed, the newest is read, so that its damage is shown.
  */
 async function chooseSnapshot(context: CommandContext, input: string, files: readonly DataFile[]): Promise<{ file: string; bytes: Uint8Array }> {
-  const newest = files[files.length - 1];
-  if (newest === undefined || (files.length === 1 && newest.path === input)) return { file: input, bytes: await load(input) };
+  if (files.length === 1 && files[0]?.path === input) return { file: input, bytes: await load(input) };
+  let newest: { file: string; bytes: Uint8Array } | undefined;
   const skipped: string[] = [];
-  for (let i = files.length - 1; i >= 0; i--) {
-    const file = (files[i] as DataFile).path;
+  for (const { path: file } of [...files].reverse()) {
     const bytes = await load(file);
+    newest ??= { file, bytes };
     if (endsWithSnapshotSeal(bytes)) {
       for (const name of skipped) {
         context.out.error(`snapshot: skipped ${name}: it does not end with a seal (cut short while the server wrote it); ZooKeeper skips it too`, { code: 'SNAPSHOT_UNSEALED' });
@@ -88,7 +88,8 @@ async function chooseSnapshot(context: CommandContext, input: string, files: rea
     }
     skipped.push(file);
   }
-  return { file: newest.path, bytes: await load(newest.path) };
+  // resolveDataFiles refuses a directory without snapshots, so there was a newest.
+  return newest as { file: string; bytes: Uint8Array };
 }
 
 export const snapshot: Command = {

@@ -133,10 +133,10 @@ describe('zkts txnlog / snapshot against TxnLogToolkit / SnapshotFormatter', { t
     const sealed = files.snapshots.filter((file) => endsWithSnapshotSeal(readFileSync(file)));
     const newest = sealed.at(-1);
     if (newest === undefined) throw new Error('no sealed snapshot');
-    const appPaths = async (snapshotPath: string): Promise<string[]> => {
-      const rows = jsonLines((await runInProcess(COMMANDS, ['--json', 'snapshot', snapshotPath])).stdout);
-      return rows.filter((r) => r['kind'] !== 'ephemeral' && String(r['path']).startsWith('/app')).map((r) => String(r['path'])).sort();
-    };
+    // The non-ephemeral nodes under /app that a `zkts snapshot` run printed.
+    const appPathsOf = (stdout: string): string[] =>
+      jsonLines(stdout).filter((r) => r['kind'] !== 'ephemeral' && String(r['path']).startsWith('/app')).map((r) => String(r['path'])).sort();
+    const appPaths = async (snapshotPath: string): Promise<string[]> => appPathsOf((await runInProcess(COMMANDS, ['--json', 'snapshot', snapshotPath])).stdout);
     // The snapshot to fall back to: the newest older one whose tree differs from the newest's.
     const newestPaths = await appPaths(newest);
     let older: string | undefined;
@@ -160,7 +160,7 @@ describe('zkts txnlog / snapshot against TxnLogToolkit / SnapshotFormatter', { t
     const run = await runInProcess(COMMANDS, ['--json', 'snapshot', dir]);
     expect(run.code, run.stderr).toBe(0);
     expect(jsonLines(run.stderr).map((r) => (r['error'] as { code: string }).code)).toEqual(['SNAPSHOT_UNSEALED', 'SNAPSHOT_UNSEALED']);
-    const ours = jsonLines(run.stdout).filter((r) => r['kind'] !== 'ephemeral' && String(r['path']).startsWith('/app')).map((r) => String(r['path'])).sort();
+    const ours = appPathsOf(run.stdout);
     expect(ours).toEqual(await appPaths(older));
 
     // ZooKeeper started on a copy of the same files serves the tree of the snapshot it loaded (no logs to replay).

@@ -58,6 +58,11 @@ function pathParameter(query: URLSearchParams): string {
   return path;
 }
 
+/** The inspection of `path` met a node under it that this session may not read (not `path` itself). */
+function unreadableChild(error: unknown, path: string): boolean {
+  return error instanceof ServerError && error.code === 'NO_AUTH' && error.path !== undefined && error.path !== path;
+}
+
 export function recipeRoutes(deps: RecipeDeps): Route[] {
   return [
     {
@@ -69,7 +74,7 @@ export function recipeRoutes(deps: RecipeDeps): Route[] {
         try {
           return recipeInfo(path, await inspectRecipe(deps.client, path, options));
         } catch (error) {
-          if (error instanceof ServerError && error.code === 'NO_AUTH' && error.path !== undefined && error.path !== path) return recipeInfo(path, undefined);
+          if (unreadableChild(error, path)) return recipeInfo(path, undefined);
           throw error;
         }
       },
