@@ -189,7 +189,9 @@ describe('session timers on a manual clock', () => {
     const c = client(s.connectString, clock);
     const connecting = c.connect();
     for (const expected of [1, 2]) {
-      await eventually(() => attempts === expected && clock.pending > 0 && clock.nextDue() !== undefined, 2000, `attempt ${expected}`);
+      // The server refused the attempt, and the client has seen it fail: until then the attempt's handshake
+      // timer, not the back-off, is the earliest pending one.
+      await eventually(() => attempts === expected && c.stats().dialFailures === expected, 2000, `attempt ${expected}`);
       // The pending back-off sleep (the connect() budget is a later timer).
       const backoff = (clock.nextDue() as number) - clock.now();
       expect(backoff).toBeGreaterThanOrEqual(500);
