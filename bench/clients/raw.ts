@@ -11,128 +11,13 @@ import { connect as netConnect } from 'node:net';
 import type { Socket } from 'node:net';
 
 import type { BenchClient, BenchLock, BenchSession, Done } from '../harness/session.js';
+import {
+  EPHEMERAL_SEQUENTIAL, OP_CLOSE_SESSION, OP_GET_CHILDREN, OP_GET_DATA, Templates, anyBefore, connectRequest, createRequest, deleteRequest, frame,
+  pathRequest, ping, readString, type Reply,
+} from './raw-frames.js';
 
-const OP_CREATE = 1;
-const OP_DELETE = 2;
-const OP_GET_DATA = 4;
-const OP_GET_CHILDREN = 8;
-const OP_CLOSE_SESSION = -11;
-const EPHEMERAL_SEQUENTIAL = 3;
-
-/** A reply's completion: the error, or null and the reply's body (a view valid during the call only). */
-type Reply = (error: Error | null, body: Uint8Array) => void;
-
-/** A length-prefixed frame: `body` writes after the 4-byte length, returns the end offset. */
-function frame(size: number, body: (v: DataView, bytes: Uint8Array) => number): Uint8Array {
-  const bytes = new Uint8Array(4 + size);
-  const v = new DataView(bytes.buffer);
-  const end = body(v, bytes);
-  v.setInt32(0, end - 4);
-  return bytes.subarray(0, end);
-}
-
-function putString(v: DataView, bytes: Uint8Array, at: number, s: string): number {
-  const encoded = Buffer.from(s, 'utf8');
-  v.setInt32(at, encoded.byteLength);
-  bytes.set(encoded, at + 4);
-  return at + 4 + encoded.byteLength;
-}
-
-function connectRequest(timeoutMs: number): Uint8Array {
-  // protocolVersion, lastZxidSeen, timeOut, sessionId, passwd (16 zero bytes), readOnly
-  return frame(4 + 8 + 4 + 8 + 4 + 16 + 1, (v) => {
-    v.setInt32(4, 0);
-    v.setBigInt64(8, 0n);
-    v.setInt32(16, timeoutMs);
-    v.setBigInt64(20, 0n);
-    v.setInt32(28, 16);
-    v.setUint8(48, 0);
-    return 49;
-  });
-}
-
-function createRequest(xid: number, path: string, data: Uint8Array, flags = 0): Uint8Array {
-  return frame(64 + path.length * 3 + data.byteLength, (v, bytes) => {
-    v.setInt32(4, xid);
-    v.setInt32(8, OP_CREATE);
-    let at = putString(v, bytes, 12, path);
-    v.setInt32(at, data.byteLength);
-    bytes.set(data, at + 4);
-    at += 4 + data.byteLength;
-    v.setInt32(at, 1); // one ACL: world:anyone, all perms
-    v.setInt32(at + 4, 31);
-    at = putString(v, bytes, at + 8, 'world');
-    at = putString(v, bytes, at, 'anyone');
-    v.setInt32(at, flags);
-    return at + 4;
-  });
-}
-
-function deleteRequest(xid: number, path: string): Uint8Array {
-  return frame(16 + path.length * 3, (v, bytes) => {
-    v.setInt32(4, xid);
-    v.setInt32(8, OP_DELETE);
-    const at = putString(v, bytes, 12, path);
-    v.setInt32(at, -1); // any version
-    return at + 4;
-  });
-}
-
-/**
- * A request frame encoded once per (opcode, directory, path length): a new path of that shape is a copy with
- * its xid and the bytes after the directory written in (paths here are ASCII: one byte per character).
- */
-class Templates {
-  readonly #byKey = new Map<string, { bytes: Uint8Array; suffixAt: number }>();
-  readonly #encode: (path: string) => Uint8Array;
-
-  constructor(encode: (path: string) => Uint8Array) {
-    this.#encode = encode;
-  }
-
-  frame(path: string, xid: number): Uint8Array {
-    const slash = path.lastIndexOf('/') + 1;
-    const key = `${path.length}${path.slice(0, slash)}`;
-    let t = this.#byKey.get(key);
-    if (!t) {
-      // The path string starts after length, xid, type and the string's own length.
-      t = { bytes: this.#encode(path), suffixAt: 16 + slash };
-      this.#byKey.set(key, t);
-    }
-    const out = t.bytes.slice();
-    new DataView(out.buffer).setInt32(4, xid);
-    for (let i = slash; i < path.length; i++) out[t.suffixAt + i - slash] = path.charCodeAt(i);
-    return out;
-  }
-}
-
-/** A request of a path and a watch flag (false): getData, whose reply is the data and a Stat, or getChildren, the names. */
-function pathRequest(op: typeof OP_GET_DATA | typeof OP_GET_CHILDREN, path: string): Uint8Array {
-  return frame(16 + path.length * 3, (v, bytes) => {
-    v.setInt32(8, op);
-    const at = putString(v, bytes, 12, path);
-    v.setUint8(at, 0);
-    return at + 1;
-  });
-}
-
-function readString(body: Uint8Array, at: number): string {
-  const len = new DataView(body.buffer, body.byteOffset + at).getInt32(0);
-  return Buffer.from(body.buffer, body.byteOffset + at + 4, len).toString('latin1');
-}
-
-/** Whether a getChildren reply has a name that sorts before `mine` (equal-width sequence suffixes sort as text). */
-function anyBefore(body: Uint8Array, mine: string): boolean {
-  const v = new DataView(body.buffer, body.byteOffset);
-  const count = v.getInt32(0);
-  let at = 4;
-  for (let i = 0; i < count; i++) {
-    const len = v.getInt32(at);
-    if (readString(body, at) < mine) return true;
-    at += 4 + len;
-  }
-  return false;
-}
+/** A session idle this long sends a ping, as every client does (the server expires a silent one after 30 s). */
+const KEEP_ALIVE_MS = 10_000;
 
 /**
  * The least a ZooKeeper lock can do, as zkts's Mutex does it: an ephemeral sequential create and the directory's
@@ -200,9 +85,37 @@ class RawSession implements BenchSession {
   readonly #deletes = new Templates((path) => deleteRequest(0, path));
   #pending = new Uint8Array(0);
   #handshake: ((error: Error | null) => void) | undefined;
+  /** Why the connection is gone (null while it is up): every completion waiting, and every later one, gets it. */
+  #lost: Error | null = null;
+  #sentSinceTick = false;
+  #keepAlive: NodeJS.Timeout | undefined;
 
   constructor(socket: Socket) {
     this.#socket = socket;
+  }
+
+  /**
+   * Once the handshake is answered: a ping after a quiet interval (a driver that leaves this session idle between
+   * its turns would otherwise lose it to the server's expiry), and a closed socket fails what waits rather than
+   * leaving it waiting for ever.
+   */
+  #watch(): void {
+    this.#keepAlive = setInterval(() => {
+      if (!this.#sentSinceTick && this.#lost === null) this.#send(ping(), () => undefined);
+      this.#sentSinceTick = false;
+    }, KEEP_ALIVE_MS);
+    this.#keepAlive.unref();
+    this.#socket.on('error', (error: Error) => this.#fail(error));
+    this.#socket.on('close', () => this.#fail(new Error('raw socket: the connection closed')));
+  }
+
+  #fail(error: Error): void {
+    clearInterval(this.#keepAlive);
+    this.#lost ??= error;
+    const waiting = this.#waiting.splice(this.#head);
+    this.#waiting.length = 0;
+    this.#head = 0;
+    for (const done of waiting) done(this.#lost, new Uint8Array(0));
   }
 
   static async open(connectString: string): Promise<RawSession> {
@@ -231,6 +144,7 @@ class RawSession implements BenchSession {
       session.#handshake = (e) => (e ? reject(e) : resolve());
       socket.write(connectRequest(30_000));
     });
+    session.#watch();
     return session;
   }
 
@@ -265,6 +179,12 @@ class RawSession implements BenchSession {
   }
 
   #send(bytes: Uint8Array, done: Reply): void {
+    const lost = this.#lost;
+    if (lost !== null) {
+      process.nextTick(() => done(lost, new Uint8Array(0)));
+      return;
+    }
+    this.#sentSinceTick = true;
     this.#waiting.push(done);
     this.#out.push(bytes);
     this.#outBytes += bytes.byteLength;
@@ -356,6 +276,7 @@ class RawSession implements BenchSession {
       );
       this.#socket.once('close', () => resolve());
     });
+    clearInterval(this.#keepAlive);
     this.#socket.destroy();
   }
 }
