@@ -1,5 +1,6 @@
 // An idle session's one timer on a manual clock whose timers can run late, as a busy event loop runs them: the
-// timer still wakes once per ping interval, never to find nothing due, and nothing else is left armed.
+// timer still wakes once per ping interval, never to find nothing due, and nothing else is left armed. Sessions
+// whose pings fall due within a tenth of an interval of each other share one wake-up.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '@zkts/testkit';
 import { createClient, type ZkClient } from '../../src/index.js';
@@ -79,5 +80,29 @@ describe('an idle session on a clock whose timers run late', () => {
     }
     expect(clock.fired - fired).toBe(3);
     expect(client.state).toBe('connected');
+  });
+
+  it('sessions whose pings fall due within a tenth of an interval ping in one wake-up; further apart, in two', async () => {
+    // 900 ms sessions ping every 300 ms and may ping up to 30 ms early.
+    for (const [apart, wakeUps] of [
+      [20, 1],
+      [50, 2],
+    ] as const) {
+      const clock = new LateClock();
+      const answer: FakeServerOptions = { onRequest: (conn, request) => conn.reply(request.xid, { err: KeeperCode.NO_NODE }) };
+      const first = await idleSession(clock, answer);
+      clock.advance(apart);
+      const second = await idleSession(clock, answer);
+      const t0 = clock.now() - apart;
+      for (let i = 1; i <= 2; i++) {
+        const fired = clock.fired;
+        clock.advance(300 * i + apart - (clock.now() - t0));
+        await eventually(() => pings(first.server.last) === i && pings(second.server.last) === i, 2000, `ping ${i}, ${apart} ms apart`);
+        expect(clock.fired - fired, `ping ${i}, sessions ${apart} ms apart`).toBe(wakeUps);
+        // Both answers are in before the clock moves on (see the test above).
+        await first.client.exists('/heard');
+        await second.client.exists('/heard');
+      }
+    }
   });
 });

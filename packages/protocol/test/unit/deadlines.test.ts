@@ -1,16 +1,18 @@
 // The clock's one queue of connection deadlines (session/deadlines.ts) on a manual clock: each entry runs at
-// exactly its due time, earliest first, behind one clock timer that is armed only while an entry waits; moves,
-// cancels, entries that re-schedule themselves or cancel others while a run is under way, and a throwing entry.
+// exactly its due time, earliest first, behind one clock timer that is armed only while an entry waits; an entry
+// that may run early joins a run due within its window, never a timer of its own; moves, cancels, entries that
+// re-schedule themselves or cancel others while a run is under way, and a throwing entry.
 // A seeded run checks it against a plain list (the seed is printed; ZKTS_SEED=<seed> replays it).
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '@zkts/testkit';
-import { DeadlineQueue, NOT_QUEUED, deadlinesOf, type Deadline } from '../../src/client/session/deadlines.js';
+import { DeadlineQueue, EARLY_PER_RUN, NOT_QUEUED, deadlinesOf, type Deadline } from '../../src/client/session/deadlines.js';
 import { prng } from '../support/recorded-session.js';
 
 /** An entry that records when it ran, and runs `then` (if any) when due. */
 class Entry implements Deadline {
   dueAt = 0;
   slot = NOT_QUEUED;
+  earlyBy = 0;
   readonly ran: number[] = [];
   then: (() => void) | null = null;
 
@@ -141,6 +143,54 @@ describe('DeadlineQueue', () => {
     expect(log).toEqual(['a', 'b', 'c']);
   });
 
+  it('an entry that may run early joins a run within its window, and alone runs at exactly its time', () => {
+    const { clock, queue, log, entry } = setup();
+    const [a, b, c, d, e] = [entry('a'), entry('b'), entry('c'), entry('d'), entry('e')];
+    b.earlyBy = 60;
+    c.earlyBy = 40;
+    e.earlyBy = 500;
+    queue.schedule(a, 100);
+    queue.schedule(b, 150);
+    queue.schedule(c, 150.5);
+    // d may not run early: the run at 100 passes over it to reach b, and leaves it for its own time.
+    queue.schedule(d, 120);
+    queue.schedule(e, 1000);
+    expect(clock.nextDue()).toBe(100);
+    clock.advance(100);
+    expect(log).toEqual(['a', 'b']);
+    expect(b.ran).toEqual([100]);
+    expect(queue.size).toBe(3);
+    expect(clock.nextDue()).toBe(120);
+    clock.advance(2000);
+    expect(log).toEqual(['a', 'b', 'd', 'c', 'e']);
+    // c's window (from 110.5) had not opened at 100 but had at 120, when d's run took it; e's (from 500) had not
+    // opened at 120, so e ran alone at its own time.
+    expect([d.ran, c.ran, e.ran]).toEqual([[120], [120], [1000]]);
+    expect(clock.pending).toBe(0);
+  });
+
+  it('a run takes at most EARLY_PER_RUN entries early; the next takes the rest from the first of them', () => {
+    const { clock, queue, log, entry } = setup();
+    const lead = entry('lead');
+    queue.schedule(lead, 100);
+    const pool = Array.from({ length: EARLY_PER_RUN * 2 + 10 }, (_, i) => entry(`p${i}`));
+    pool.forEach((e, i) => {
+      e.earlyBy = 1000;
+      queue.schedule(e, 101 + i);
+    });
+    clock.advance(100);
+    expect(log.length).toBe(1 + EARLY_PER_RUN);
+    // The earliest of the pool went first; the next run is at the first one left.
+    expect(log.slice(1)).toEqual(pool.slice(0, EARLY_PER_RUN).map((e) => e.name));
+    expect(clock.nextDue()).toBe(101 + EARLY_PER_RUN);
+    clock.advance(1000);
+    expect(log.length).toBe(1 + pool.length);
+    // Run 2 at p128's own time takes it and 128 more early; run 3, at the first left, takes the rest.
+    const second = 101 + EARLY_PER_RUN;
+    const third = second + EARLY_PER_RUN + 1;
+    expect(pool.map((e) => e.ran[0])).toEqual(pool.map((_, i) => (i < EARLY_PER_RUN ? 100 : i <= 2 * EARLY_PER_RUN ? second : third)));
+  });
+
   it('one queue per clock', () => {
     const one = new ManualClock(0);
     const other = new ManualClock(0);
@@ -148,7 +198,7 @@ describe('DeadlineQueue', () => {
     expect(deadlinesOf(one)).not.toBe(deadlinesOf(other));
   });
 
-  it('seeded schedules, moves and cancels: every entry runs when and as often as a plain list says', () => {
+  it('seeded schedules (some early-capable), moves and cancels: every entry runs when and as often as a plain list says', () => {
     const seed = process.env['ZKTS_SEED'] === undefined ? (Date.now() >>> 0) : Number(process.env['ZKTS_SEED']);
     console.info(`deadline queue: seed ${seed} (replay: ZKTS_SEED=${seed})`);
     const random = prng(seed);
@@ -162,6 +212,7 @@ describe('DeadlineQueue', () => {
       const roll = random();
       if (roll < 0.6) {
         const at = clock.now() + Math.floor(random() * 500) + (random() < 0.2 ? 0.5 : 0);
+        e.earlyBy = random() < 0.5 ? 0 : Math.floor(random() * 100);
         queue.schedule(e, at);
         waitsFor.set(e, at);
       } else if (roll < 0.75) {
@@ -170,10 +221,16 @@ describe('DeadlineQueue', () => {
       } else {
         const by = Math.floor(random() * 200);
         const until = clock.now() + by;
-        for (const [w, at] of [...waitsFor]) {
-          if (at <= until) {
-            expected.get(w)?.push(at);
-            waitsFor.delete(w);
+        // The clock wakes at the earliest due time; that run takes every entry due by then or whose early
+        // window has opened.
+        for (;;) {
+          const wake = Math.min(...waitsFor.values());
+          if (wake > until) break;
+          for (const [w, at] of [...waitsFor]) {
+            if (at - w.earlyBy <= wake) {
+              expected.get(w)?.push(wake);
+              waitsFor.delete(w);
+            }
           }
         }
         clock.advance(by);

@@ -6,6 +6,12 @@
  * time and place, and the clock holds one timer, armed for the earliest: when it fires, every entry due by then
  * runs, earliest first. A ManualClock drives it like any other timer, so a test still sees each deadline at
  * exactly its time.
+ *
+ * An entry may also say how much earlier than its due time it may run (`earlyBy`: a ping may leave a little
+ * before the interval ends; a read timeout may not). The timer is still armed for the earliest due time, but a
+ * run also takes every entry whose early window has opened by then. A pool of sessions that connected within a
+ * second of each other then pings in one wake-up per interval rather than one per session, and a lone entry
+ * still runs at exactly its time.
  */
 import type { Clock, ClockTimer } from '../clock.js';
 
@@ -15,11 +21,18 @@ export interface Deadline {
   dueAt: number;
   /** Its index in the heap; NOT_QUEUED while it waits for nothing. Only the queue writes it. */
   slot: number;
-  /** Called once when due; it is no longer queued by then, and may schedule itself again. */
+  /** How many ms before `dueAt` it may run when the queue wakes for another entry (0: never early). */
+  earlyBy: number;
+  /** Called once when due (or early, within `earlyBy`); it is no longer queued by then, and may schedule itself again. */
   deadlinePassed(): void;
 }
 
 export const NOT_QUEUED = -1;
+/**
+ * At most this many entries join a run early: a pool of ten thousand sessions would otherwise ping in one turn
+ * of the event loop and hold it for tens of ms. Past a hundred or so, one more wake-up costs less than a ping.
+ */
+export const EARLY_PER_RUN = 128;
 /** Taken off the heap by a run, not called yet: a cancel or schedule before its turn takes it out of the run. */
 const DUE = -2;
 
@@ -31,6 +44,8 @@ export class DeadlineQueue {
   private armedFor = Number.NaN;
   /** A run is calling its entries: the timer is armed once, when it ends, however many of them re-schedule. */
   private running = false;
+  /** The largest `earlyBy` scheduled: how far past now a run looks for entries it may take early. */
+  private widestEarly = 0;
   private readonly onTimer = (): void => this.run();
 
   constructor(clock: Clock) {
@@ -46,6 +61,7 @@ export class DeadlineQueue {
   schedule(entry: Deadline, at: number): void {
     if (entry.slot >= 0) this.remove(entry.slot);
     entry.dueAt = at;
+    if (entry.earlyBy > this.widestEarly) this.widestEarly = entry.earlyBy;
     entry.slot = this.heap.length;
     this.heap.push(entry);
     this.up(entry.slot);
@@ -75,9 +91,10 @@ export class DeadlineQueue {
   }
 
   /**
-   * Runs every entry due by now, earliest first. They are taken off the heap before the first runs, so one that
-   * schedules itself again (even for now) waits for the next timer, and a run always ends. One entry's throw
-   * does not keep the others from running; the first is thrown again once the timer is re-armed.
+   * Runs every entry due by now, then those it may take early, earliest first. They are taken off the heap
+   * before the first runs, so one that schedules itself again (even for now) waits for the next timer, and a run
+   * always ends. One entry's throw does not keep the others from running; the first is thrown again once the
+   * timer is re-armed.
    */
   private run(): void {
     this.timer = undefined;
@@ -85,10 +102,9 @@ export class DeadlineQueue {
     const now = this.clock.now();
     const due: Deadline[] = [];
     for (let first = this.heap[0]; first !== undefined && first.dueAt <= now; first = this.heap[0]) {
-      this.remove(0);
-      first.slot = DUE;
-      due.push(first);
+      this.takeDue(due, first);
     }
+    if (this.widestEarly > 0) this.takeEarly(due, now);
     let failure: { error: unknown } | null = null;
     this.running = true;
     try {
@@ -106,6 +122,39 @@ export class DeadlineQueue {
     }
     this.arm();
     if (failure !== null) throw failure.error;
+  }
+
+  /** The heap's first entry joins this run. */
+  private takeDue(due: Deadline[], first: Deadline): void {
+    this.remove(0);
+    first.slot = DUE;
+    due.push(first);
+  }
+
+  /**
+   * Takes the entries due within the widest early window whose own window has opened, earliest first and at
+   * most EARLY_PER_RUN; the others it passes on the way go back on the heap. Only the entries due within that
+   * window are looked at.
+   */
+  private takeEarly(due: Deadline[], now: number): void {
+    const horizon = now + this.widestEarly;
+    let passed: Deadline[] | undefined;
+    let taken = 0;
+    for (let first = this.heap[0]; first !== undefined && first.dueAt <= horizon && taken < EARLY_PER_RUN; first = this.heap[0]) {
+      if (first.dueAt - first.earlyBy <= now) {
+        this.takeDue(due, first);
+        taken++;
+        continue;
+      }
+      this.remove(0);
+      (passed ??= []).push(first);
+    }
+    if (passed === undefined) return;
+    for (const entry of passed) {
+      entry.slot = this.heap.length;
+      this.heap.push(entry);
+      this.up(entry.slot);
+    }
   }
 
   /** Takes the entry at `index` off the heap (its own slot is the caller's to set). */

@@ -2,7 +2,8 @@
  * The session's timers, all derived from the negotiated session timeout t (as Java's ClientCnxn does):
  *
  *   handshake     a connection attempt must be answered within the connect timeout, or the next host is tried
- *   ping          when nothing was sent for readTimeout/2 (= t/3), at most 10 s apart
+ *   ping          when nothing was sent for readTimeout/2 (= t/3), at most 10 s apart; up to a tenth of that
+ *                 early when the clock wakes for another session's deadline anyway (deadlines.ts)
  *   read timeout  2/3·t without a frame: the server is frozen or unreachable, drop it and try the next host
  *   expiry        4/3·t without any server contact while a session exists: report `expired` ourselves
  *
@@ -39,6 +40,11 @@ export function pingIntervalOf(negotiated: number): number {
   return Math.min(readTimeoutOf(negotiated) / 2, MAX_PING_INTERVAL);
 }
 
+/** How early a ping may leave to share a wake-up with other sessions' (a whole number of ms). */
+export function earlyPingOf(negotiated: number): number {
+  return Math.floor(pingIntervalOf(negotiated) / 10);
+}
+
 export function expiryOf(negotiated: number): number {
   return (negotiated * 4) / 3;
 }
@@ -52,6 +58,8 @@ export class SessionTimers implements Deadline {
   /** Deadline: when the connection's deadline is due, and its place in the queue (the queue's to write). */
   dueAt = 0;
   slot = NOT_QUEUED;
+  /** Deadline: a ping's deadline may run early, a read deadline may not (see armWatch). */
+  earlyBy = 0;
   /** What the deadline watches. */
   private conn: Liveness | null = null;
   /**
@@ -109,6 +117,7 @@ export class SessionTimers implements Deadline {
     const readDue = this.readTimedOut ? Infinity : conn.lastHeard + readTimeoutOf(this.negotiated);
     const pingDue = this.lastOut(conn) + pingIntervalOf(this.negotiated);
     this.watchForRead = readDue < pingDue;
+    this.earlyBy = this.watchForRead ? 0 : earlyPingOf(this.negotiated);
     this.deadlines.schedule(this, Math.min(readDue, pingDue));
   }
 
@@ -124,7 +133,11 @@ export class SessionTimers implements Deadline {
     this.armWatch(conn);
   }
 
-  /** Deadline: the connection's deadline passed (called by the queue only). */
+  /**
+   * Deadline: the connection's deadline passed, or its ping's early window opened while the queue ran for
+   * another session (called by the queue only). Whenever it runs, a ping due within its early window leaves now
+   * rather than after one more wake-up; the read timeout is always checked against now, never early.
+   */
   deadlinePassed(): void {
     const conn = this.conn;
     if (conn === null) return;
@@ -139,7 +152,7 @@ export class SessionTimers implements Deadline {
       }
     }
     const now = this.clock.now();
-    if (now - this.lastOut(conn) >= pingIntervalOf(this.negotiated)) {
+    if (now + this.earlyBy - this.lastOut(conn) >= pingIntervalOf(this.negotiated)) {
       this.lastPing = now;
       this.targets.pingDue();
       if (generation !== this.generation) return;
