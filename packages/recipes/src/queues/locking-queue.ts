@@ -24,13 +24,14 @@
  */
 import { joinPath, MultiError, systemClock, type ACL, type Clock } from '@zkts/protocol';
 
-import { LockBusyError, OutcomeUnknownError } from '../errors.js';
+import { LockBusyError } from '../errors.js';
 import {
   aclRule, withAcl,
   byteLength, checkArg, checkClientAndPath, checkOptions, checkpoint, checkWait, ensureDir, rules, isConnectionLoss, isExpiry, isLive, isNodeExists, isNoNode, openScope,
-  queuePut, queueTake, reconnected, removeNode, retrying, utf8, within, type Data, type QueueTrace, type RecipeClient, type Scope, type WaitOptions,
+  queuePut, queueTake, removeNode, retrying, within, type Data, type QueueTrace, type RecipeClient, type Scope, type WaitOptions,
 } from '../internal/index.js';
 import { availableEntries, DEFAULT_PRIORITY, entryPrefix } from './entry-names.js';
+import { lockOwner, owns, settleAfterExpiry, settleConsume } from './lock-ownership.js';
 import { commitOnce } from './receipt.js';
 
 /** Options of a LockingQueue. */
@@ -174,12 +175,12 @@ export class LockingQueue implements AsyncDisposable {
    */
   async consume(): Promise<boolean> {
     const entry = this.current;
-    if (entry === undefined || !(await this.owns(entry))) return this.drop(entry, false);
+    if (entry === undefined || !(await owns(this.client, this.id, entry))) return this.drop(entry, false);
     const { client } = this;
     for (;;) {
       // Checked right before sending: a call made now goes out in this session or fails, never in a renewed
       // one where a lock node of the same name could be another consumer's.
-      if (client.sessionId !== entry.sessionId) return this.drop(entry, await this.settleAfterExpiry(entry));
+      if (client.sessionId !== entry.sessionId) return this.drop(entry, await settleAfterExpiry(this.client, entry));
       try {
         await client.multi([{ op: 'delete', path: entry.path }, { op: 'delete', path: entry.lockPath }]);
         return this.drop(entry, true);
@@ -191,7 +192,7 @@ export class LockingQueue implements AsyncDisposable {
         }
         if (isExpiry(e)) return this.drop(entry, false); // never applied (see putAll); the lock went with the session
         if (!isConnectionLoss(e)) throw e;
-        const committed = await this.settleConsume(entry);
+        const committed = await settleConsume(this.client, entry);
         if (committed !== undefined) return this.drop(entry, committed);
       }
     }
@@ -200,7 +201,7 @@ export class LockingQueue implements AsyncDisposable {
   /** Gives the held entry back to the queue (kazoo `release`): true if our lock was removed by this call. */
   async release(): Promise<boolean> {
     const entry = this.current;
-    if (entry === undefined || !(await this.owns(entry))) return this.drop(entry, false);
+    if (entry === undefined || !(await owns(this.client, this.id, entry))) return this.drop(entry, false);
     this.current = undefined;
     await removeNode(this.client, { path: entry.lockPath }, entry.sessionId);
     return true;
@@ -209,7 +210,7 @@ export class LockingQueue implements AsyncDisposable {
   /** True while this instance holds its entry's lock (kazoo `holds_lock`: reads the lock node after a sync). */
   async holdsLock(): Promise<boolean> {
     const entry = this.current;
-    return entry !== undefined && (await this.owns(entry));
+    return entry !== undefined && (await owns(this.client, this.id, entry));
   }
 
   /** Entries in the queue, locked ones included (kazoo `len()`). */
@@ -236,6 +237,18 @@ export class LockingQueue implements AsyncDisposable {
   private async ensureStructure(): Promise<void> {
     await ensureDir(this.client, this.entriesDir, { persistent: true });
     await ensureDir(this.client, this.takenDir, { persistent: true });
+  }
+
+  /**
+   * ensureStructure for a get, which goes on in a renewed session: an expiry while the nodes are made (a create
+   * lost with the connection, or queued behind it) returns, and the get looks again in the new session.
+   */
+  private async ensureStructureOrRenewed(): Promise<void> {
+    try {
+      await this.ensureStructure();
+    } catch (e) {
+      if (!(isExpiry(e) && isLive(this.client.state))) throw e;
+    }
   }
 
   /** take() as one `zkts:queue.take` trace when somebody listens: the entry's node and size once locked. */
@@ -269,7 +282,7 @@ export class LockingQueue implements AsyncDisposable {
           ]));
         } catch (e) {
           if (isNoNode(e)) {
-            await this.ensureStructure();
+            await this.ensureStructureOrRenewed();
             continue;
           }
           if (isExpiry(e) && isLive(client.state)) continue; // go on in the renewed session
@@ -316,11 +329,11 @@ export class LockingQueue implements AsyncDisposable {
       try {
         await locked;
         // The session the lock was made in (the one the request went out in, even if a renewal was under way).
-        owner = await lockRead.then((stat) => stat?.ephemeralOwner ?? false, () => this.lockOwner(lockPath));
+        owner = await lockRead.then((stat) => stat?.ephemeralOwner ?? false, () => lockOwner(this.client, this.id, lockPath));
       } catch (e) {
         if (e instanceof MultiError) {
           if (e.failedIndex === 1 && isNoNode(e)) {
-            await this.ensureStructure();
+            await this.ensureStructureOrRenewed();
             continue;
           }
           if (isNoNode(e) || isNodeExists(e)) return undefined; // consumed, or locked by someone else
@@ -328,7 +341,7 @@ export class LockingQueue implements AsyncDisposable {
         }
         if (isExpiry(e)) return undefined; // never sent in a live session: look again in the renewed one
         if (!isConnectionLoss(e)) throw e;
-        owner = await this.lockOwner(lockPath);
+        owner = await lockOwner(this.client, this.id, lockPath);
         if (owner === undefined) continue; // the lock was not made: try again
       }
       if (owner === false || owner === undefined) return undefined; // someone else's lock, or ours already went with its session
@@ -348,71 +361,5 @@ export class LockingQueue implements AsyncDisposable {
       void removeNode(this.client, { path: held.lockPath }, held.sessionId);
       return undefined;
     }
-  }
-
-  /**
-   * Whose is a lock node, after a reconnect: our current session's (its id) if it holds our id and that
-   * session owns it; false if it is someone else's or an older session's (dying with it); undefined if absent.
-   * Our id is this instance's alone, and an instance locks one entry at a time.
-   */
-  private async lockOwner(lockPath: string): Promise<bigint | false | undefined> {
-    const { client } = this;
-    for (;;) {
-      await reconnected(client);
-      try {
-        await client.sync(lockPath);
-        const { data, stat } = await client.getData(lockPath);
-        return stat.ephemeralOwner === client.sessionId && utf8(data) === this.id ? stat.ephemeralOwner : false;
-      } catch (e) {
-        if (isNoNode(e)) return undefined;
-        if (!isConnectionLoss(e) && !isExpiry(e)) throw e;
-      }
-    }
-  }
-
-  /** Is our lock node still there, ours, in our session? (kazoo's holds_lock, plus the session.) */
-  private async owns(entry: Held): Promise<boolean> {
-    const { client } = this;
-    for (;;) {
-      if (client.sessionId !== entry.sessionId) return false;
-      try {
-        await client.sync(entry.lockPath);
-        const { data, stat } = await client.getData(entry.lockPath);
-        return stat.ephemeralOwner === entry.sessionId && utf8(data) === this.id;
-      } catch (e) {
-        if (isNoNode(e)) return false;
-        if (!isConnectionLoss(e) && !isExpiry(e)) throw e;
-        if (!(await this.reconnected(entry.sessionId))) return false;
-      }
-    }
-  }
-
-  /** A consume whose reply was lost: true = committed, false = not (and the lock is lost), undefined = retry. */
-  private async settleConsume(entry: Held): Promise<boolean | undefined> {
-    const { client } = this;
-    for (;;) {
-      if (!(await this.reconnected(entry.sessionId))) return this.settleAfterExpiry(entry);
-      try {
-        await client.sync(entry.lockPath);
-        // Our lock node is deleted only by our own consume or release, or with our session.
-        return (await client.exists(entry.lockPath)) === null ? true : undefined;
-      } catch (e) {
-        if (!isConnectionLoss(e) && !isExpiry(e)) throw e;
-      }
-    }
-  }
-
-  /** Our session ended around a consume: an entry still present was not removed; a gone one cannot be told. */
-  private async settleAfterExpiry(entry: Held): Promise<boolean> {
-    const { client } = this;
-    await retrying(client, () => client.sync(entry.path));
-    if ((await retrying(client, () => client.exists(entry.path))) !== null) return false;
-    throw new OutcomeUnknownError(`${entry.path}: the session ended while a consume was under way, and the entry is gone`);
-  }
-
-  /** Waits for a connection; true if it is still in `sessionId`. A client that is over rejects. */
-  private async reconnected(sessionId: bigint): Promise<boolean> {
-    await reconnected(this.client);
-    return this.client.sessionId === sessionId;
   }
 }

@@ -193,6 +193,35 @@ describe('LockingQueue (kazoo layout)', () => {
     expect(await second.size()).toBe(0);
   });
 
+  it('session expiry while a get makes the queue’s nodes: the get goes on in the renewed session', async () => {
+    const path = uniqueRoot('lq');
+    const victim = await victimClient(clients, proxies);
+    const other = await clients.connect();
+    // The get's first create (the queue's nodes do not exist yet) starts the expiry: it goes out, or waits to,
+    // on a connection that is cut off until the session is gone.
+    let expiring: Promise<void> | undefined;
+    const client = new Proxy(victim.client, {
+      get(target, prop) {
+        const value = Reflect.get(target, prop, target) as unknown;
+        if (typeof value !== 'function') return value;
+        if (prop !== 'create') return (value as (...a: unknown[]) => unknown).bind(target);
+        return (...args: Parameters<RecipeClient['create']>) => {
+          expiring ??= expireSession(victim, { renewed: true });
+          return target.create(...args);
+        };
+      },
+    });
+    const pending = new LockingQueue(client, path).get({ timeout: 20_000 });
+    // Handled here so an early rejection fails the await below rather than surfacing as an unhandled one.
+    pending.catch(() => undefined);
+    await until(() => expiring !== undefined, 5000, 'the first create');
+    await expiring;
+    await new LockingQueue(other, path).put('after-expiry');
+    const got = await pending;
+    expect(text(got.data)).toBe('after-expiry');
+    expect(got.sessionId).toBe(victim.client.sessionId);
+  });
+
   it('a connection cut while get waits: the get goes on after the reconnect and takes the next entry', async () => {
     const path = uniqueRoot('lq');
     const p = await proxies.start();
