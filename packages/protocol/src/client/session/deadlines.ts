@@ -62,9 +62,7 @@ export class DeadlineQueue {
     if (entry.slot >= 0) this.remove(entry.slot);
     entry.dueAt = at;
     if (entry.earlyBy > this.widestEarly) this.widestEarly = entry.earlyBy;
-    entry.slot = this.heap.length;
-    this.heap.push(entry);
-    this.up(entry.slot);
+    this.insert(entry);
     this.arm();
   }
 
@@ -150,11 +148,14 @@ export class DeadlineQueue {
       (passed ??= []).push(first);
     }
     if (passed === undefined) return;
-    for (const entry of passed) {
-      entry.slot = this.heap.length;
-      this.heap.push(entry);
-      this.up(entry.slot);
-    }
+    for (const entry of passed) this.insert(entry);
+  }
+
+  /** Puts an entry that is on no heap slot onto the heap, at its due time's place. */
+  private insert(entry: Deadline): void {
+    entry.slot = this.heap.length;
+    this.heap.push(entry);
+    this.up(entry.slot);
   }
 
   /** Takes the entry at `index` off the heap (its own slot is the caller's to set). */
