@@ -234,8 +234,12 @@ export interface MntrHistory {
 export interface OpSeriesPoint {
   /** Bucket start, ms since the epoch. */
   readonly at: number;
+  /** Requests sent in this second. */
   readonly requests: number;
-  /** Latency percentiles in ms over the bucket (null: no reply in it). */
+  /** Replies that arrived in this second (a reply counts at its arrival, so a request sent just before a second
+   *  ends is answered in the next point). */
+  readonly replies: number;
+  /** Latency percentiles in ms over this second's replies (null when `replies` is 0). */
   readonly p50: number | null;
   readonly p99: number | null;
 }

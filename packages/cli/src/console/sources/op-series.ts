@@ -13,6 +13,8 @@ const OPEN_SECONDS = 2;
 
 interface Bucket {
   requests: number;
+  /** Replies whose latency the percentiles cover. */
+  replies: number;
   /** Raw latencies while the second is open; null once reduced into p50/p99. */
   latencies: number[] | null;
   p50: number | null;
@@ -40,7 +42,8 @@ export class OpSeries {
     this.windowSeconds = windowSeconds;
   }
 
-  /** A decoded line: requests count at their second, replies add their latency to theirs. */
+  /** A decoded line: a request counts at the second it was sent, a reply (with its latency) at the second it
+   *  arrived, as a monitor records a call when it completes. A slow reply thus lands in an open second. */
   add(line: ConversationLine): void {
     const { entry } = line;
     if (entry.kind === 'request') this.note(entry.op ?? '?', line.time, undefined);
@@ -59,12 +62,16 @@ export class OpSeries {
     }
     let bucket = buckets.get(second);
     if (bucket === undefined) {
-      bucket = { requests: 0, latencies: second > this.newest - OPEN_SECONDS ? [] : null, p50: null, p99: null };
+      bucket = { requests: 0, replies: 0, latencies: second > this.newest - OPEN_SECONDS ? [] : null, p50: null, p99: null };
       buckets.set(second, bucket);
     }
     if (latencyMs === undefined) bucket.requests++;
-    // A reply for a second already reduced is left out of its percentiles: they cannot be recomputed.
-    else bucket.latencies?.push(latencyMs);
+    // A reply for a second already reduced is left out: its percentiles cannot be recomputed, and its reply
+    // count says how many replies they cover.
+    else if (bucket.latencies !== null) {
+      bucket.latencies.push(latencyMs);
+      bucket.replies++;
+    }
   }
 
   /** A new latest second: reduce the seconds that closed, drop those out of the window. */
@@ -94,7 +101,7 @@ export class OpSeries {
       for (let s = Math.min(...seconds); s <= last; s++) {
         const bucket = buckets.get(s);
         if (bucket === undefined) {
-          points.push({ at: s * 1000, requests: 0, p50: null, p99: null });
+          points.push({ at: s * 1000, requests: 0, replies: 0, p50: null, p99: null });
           continue;
         }
         let { p50, p99 } = bucket;
@@ -103,7 +110,7 @@ export class OpSeries {
           p50 = roundMs(nearestRank(sorted, 50));
           p99 = roundMs(nearestRank(sorted, 99));
         }
-        points.push({ at: s * 1000, requests: bucket.requests, p50, p99 });
+        points.push({ at: s * 1000, requests: bucket.requests, replies: bucket.replies, p50, p99 });
       }
       out[op] = points;
     }

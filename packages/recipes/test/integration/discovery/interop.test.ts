@@ -105,6 +105,8 @@ describe('service discovery with Curator', () => {
     jvm.proc.stdin!.write('\n');
     await jvm.line(/^CLOSED$/m);
     await until(() => cache.instances().length === 0, 5000, 'Curator unregistered it');
+    // The provider follows the service through a cache of its own, which hears the change on its own schedule.
+    await until(() => provider.cache.instances().length === 0, 5000, "the provider's cache hears it too");
     expect(provider.getInstance()).toBeNull();
     expect(await typed.queryForInstances('billing')).toEqual([]);
     await typed.close();
