@@ -5,7 +5,6 @@
  * the recipes' one rule for a lock path (a writer excludes everyone, readers share), so exclusive and shared
  * holders on one PATH exclude each other; the help says which other libraries' locks see which.
  */
-import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 
 import { Mutex, ReadWriteLock } from '@zkts/recipes';
@@ -15,6 +14,8 @@ import { flag, stringOption } from '../args.js';
 import type { Command, CommandContext } from '../command.js';
 import { atMost, positional } from '../command.js';
 import { CliError, ExitCode, UsageError } from '../exit-codes.js';
+import { ProcessGroup } from '../process-group.js';
+import type { CommandExit } from '../process-group.js';
 import { keepRunningOnRepeatedSignals } from '../signals.js';
 
 /** After the lock is lost, CMD gets this long to stop after SIGTERM before SIGKILL. */
@@ -54,11 +55,17 @@ async function acquire(context: CommandContext, path: string, shared: boolean, w
 export const lock: Command = {
   name: 'lock',
   summary: 'run a command while holding a ZooKeeper lock (flock(1) for a fleet)',
-  usage: 'PATH [--timeout MS] [--shared] [--lost-on expired|suspended] -- CMD [ARGS...]',
+  usage: 'PATH [--timeout MS] [--shared] [--lost-on expired|suspended] [--foreground] -- CMD [ARGS...]',
   details:
     'Waits for the fair lock at PATH (exclusive; --shared: held together with other --shared holders), runs\n' +
     'CMD with stdio inherited and ZKTS_FENCING_TOKEN (the decimal czxid of the lock node, growing with every\n' +
     'grant) and ZKTS_LOCK_NODE in its environment, then releases the lock.\n' +
+    '\n' +
+    'CMD runs in a process group (and session) of its own: signals and a lost lock reach every process it\n' +
+    'started, and the lock is held until all of them have exited, not just CMD (as flock(1) holds its lock\n' +
+    'while any child keeps the file open). A process that leaves the group (a daemon) is on its own.\n' +
+    '--foreground keeps CMD in zkts\'s group instead, for a CMD that needs the terminal (/dev/tty: password\n' +
+    'prompts); then only CMD itself is signalled and waited for.\n' +
     '\n' +
     'One PATH, every kind of lock. Each node under PATH is a writer or a reader, whoever created it: a writer\n' +
     'waits for every node queued before it, a reader only for the writers before it.\n' +
@@ -80,15 +87,16 @@ export const lock: Command = {
     '\n' +
     "Exit status: CMD's own (128+N if it died of signal N); 75 when --timeout passes before the lock is\n" +
     'granted (the waiting node is removed); 76 when the lock was lost while CMD ran (session expired or the\n' +
-    `node deleted): CMD then gets SIGTERM, and SIGKILL ${KILL_AFTER_MS / 1000} s later; 127 when CMD cannot be started.\n` +
-    'SIGINT, SIGTERM and SIGHUP are forwarded to CMD; the lock is released once CMD has exited. If zkts itself\n' +
-    'is killed (SIGKILL), the lock passes on when its session expires (--session-timeout).\n' +
+    `node deleted): CMD's group then gets SIGTERM, and SIGKILL ${KILL_AFTER_MS / 1000} s later; 127 when CMD cannot be started.\n` +
+    'SIGINT, SIGTERM and SIGHUP are forwarded to CMD\'s group; the lock is released once it has exited. If zkts\n' +
+    'itself is killed (SIGKILL), the lock passes on when its session expires (--session-timeout).\n' +
     '\n' +
     'Without contact to ZooKeeper the server expires the session after the session timeout, but zkts can only\n' +
     'conclude so itself a little later (4/3 of it). --lost-on suspended closes that gap: CMD is stopped as soon\n' +
     'as the connection drops, at the price of stopping it on every brief network blip.',
   options: {
     shared: { type: 'boolean', description: 'hold the lock together with other --shared holders (a reader: waits only for exclusive holders)' },
+    foreground: { type: 'boolean', description: "run CMD in zkts's process group, so it can use the terminal; only CMD itself is signalled and waited for" },
     'lost-on': {
       type: 'string',
       arg: 'WHEN',
@@ -108,43 +116,41 @@ export const lock: Command = {
 
     const lease = await acquire(context, path, flag(context.args, 'shared'), when);
     let lost = false;
-    let spawnError: Error | undefined;
-    let exit: { code: number | null; signal: NodeJS.Signals | null } = { code: null, signal: null };
+    let exit: CommandExit = { code: null, signal: null };
     const forwarders: [NodeJS.Signals, () => void][] = [];
     let killTimer: ReturnType<typeof setTimeout> | undefined;
+    const onLost = (group: ProcessGroup): void => {
+      lost = true;
+      context.out.error(`lock: ${lease.node}: ${String((lease.lost.reason as Error | undefined)?.message ?? 'lost')}; stopping the command (SIGTERM)`);
+      group.signal('SIGTERM');
+      killTimer = setTimeout(() => group.signal('SIGKILL'), KILL_AFTER_MS);
+    };
+    let stopOnLost: (() => void) | undefined;
     try {
-      const child = spawn(program, programArgs, {
-        stdio: 'inherit',
+      const group = new ProcessGroup(program, programArgs, {
         env: { ...context.io.env, ZKTS_FENCING_TOKEN: lease.fencingToken.toString(), ZKTS_LOCK_NODE: lease.node },
+        ownGroup: !flag(context.args, 'foreground'),
       });
-      // Every signal zkts gets goes on to CMD; zkts itself waits for CMD and then releases.
+      // Every signal zkts gets goes on to CMD's group; zkts itself waits for it and then releases.
       for (const signal of FORWARDED_SIGNALS) {
-        const forward = (): void => void child.kill(signal);
+        const forward = (): void => group.signal(signal);
         forwarders.push([signal, forward]);
         process.on(signal, forward);
       }
-      const onLost = (): void => {
-        lost = true;
-        context.out.error(`lock: ${lease.node}: ${String((lease.lost.reason as Error | undefined)?.message ?? 'lost')}; stopping the command (SIGTERM)`);
-        child.kill('SIGTERM');
-        killTimer = setTimeout(() => child.kill('SIGKILL'), KILL_AFTER_MS);
-      };
-      if (lease.lost.aborted) onLost();
-      else lease.lost.addEventListener('abort', onLost, { once: true });
-      exit = await new Promise((resolve) => {
-        child.once('error', (error) => {
-          spawnError = error;
-          resolve({ code: null, signal: null });
-        });
-        child.once('exit', (code, signal) => resolve({ code, signal }));
-      });
-      lease.lost.removeEventListener('abort', onLost);
+      stopOnLost = () => onLost(group);
+      if (lease.lost.aborted) stopOnLost();
+      else lease.lost.addEventListener('abort', stopOnLost, { once: true });
+      exit = await group.exited;
+      // What CMD started in its group still works under the lock: hold it until they are done too.
+      await group.drained(() => context.out.error(`lock: ${program} exited; holding ${path} until the processes it started have exited`));
     } finally {
+      if (stopOnLost !== undefined) lease.lost.removeEventListener('abort', stopOnLost);
       if (killTimer !== undefined) clearTimeout(killTimer);
       for (const [signal, forward] of forwarders) process.off(signal, forward);
       // The release removes our node; if that fails, closing the session (dispatch does) removes it too.
       await lease.release().catch((error: unknown) => context.out.error(`lock: releasing ${lease.node}: ${String(error)}`));
     }
+    const spawnError = exit.error;
     if (spawnError !== undefined) {
       const errno = (spawnError as NodeJS.ErrnoException).code;
       throw new CliError(errno === 'EACCES' ? 126 : 127, `cannot run ${program}: ${errno ?? spawnError.message}`);

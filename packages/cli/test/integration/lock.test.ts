@@ -32,6 +32,15 @@ afterAll(async () => {
   await client.close();
 });
 
+/** Whether `pid` runs (a zombie waiting for init to reap it does not). */
+function alive(pid: number): boolean {
+  try {
+    return !/^\S+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
 async function children(path: string): Promise<string[]> {
   try {
     return (await client.getChildren(path)).children;
@@ -133,6 +142,53 @@ describe('zkts lock', { timeout: 300_000 }, () => {
     expect(result.stdout).toBe('held\ngot-term\n');
     expect(result.stderr).toMatch(/lost: node deleted; stopping the command \(SIGTERM\)\n/);
     expect(result.stderr).toMatch(new RegExp(`zkts: lock: the lock ${path} was lost while sh ran\\n$`));
+  });
+
+  it("holds the lock until every process CMD started has exited; --foreground only until CMD's own exit", async () => {
+    for (const foreground of [false, true]) {
+      const path = uniqueRoot('lock');
+      const log = join(dir, `group-${String(foreground)}.log`);
+      const go = join(dir, `group-${String(foreground)}.go`);
+      writeFileSync(log, '');
+      // CMD starts a background job and exits at once; the job works on until the test creates `go`.
+      const job = `(echo job-start >> ${log}; while [ ! -e ${go} ]; do sleep 0.05; done; echo job-end >> ${log}) >/dev/null 2>&1 &`;
+      const first = collect(spawnZkts(['--server', server, 'lock', ...(foreground ? ['--foreground'] : []), path, '--', 'sh', '-c', `${job} echo started`]));
+      await waitForOutput(first.stdout, /started/);
+      await until(() => readFileSync(log, 'utf8') === 'job-start\n', 'the job started', { timeout: 20_000, every: 25 });
+      const second = zkts(['--server', server, '--timeout', '100000', 'lock', path, '--', 'sh', '-c', `echo second >> ${log}`]);
+      if (foreground) {
+        // The negative control: the lock passes on while the job still works.
+        expect(await second).toMatchObject({ code: 0 });
+        writeFileSync(go, '');
+        await until(() => readFileSync(log, 'utf8').endsWith('job-end\n'), 'the job ended', { timeout: 20_000, every: 25 });
+        expect(readFileSync(log, 'utf8')).toBe('job-start\nsecond\njob-end\n');
+        expect((await first.done).code).toBe(0);
+      } else {
+        await until(async () => (await children(path)).length === 2, 'the second holder queued', { timeout: 20_000, every: 50 });
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        expect(readFileSync(log, 'utf8')).toBe('job-start\n');
+        writeFileSync(go, '');
+        expect(await first.done).toMatchObject({ code: 0 });
+        expect(first.stderr()).toBe(`zkts: lock: sh exited; holding ${path} until the processes it started have exited\n`);
+        expect(await second).toMatchObject({ code: 0 });
+        expect(readFileSync(log, 'utf8')).toBe('job-start\njob-end\nsecond\n');
+      }
+      expect(await children(path)).toEqual([]);
+    }
+  });
+
+  it('a lost lock stops every process CMD started, not just CMD; --foreground stops CMD alone', async () => {
+    for (const foreground of [false, true]) {
+      const path = uniqueRoot('lock');
+      const args = ['--server', server, 'lock', ...(foreground ? ['--foreground'] : []), path, '--'];
+      const output = collect(spawnZkts([...args, 'sh', '-c', 'sleep 60 >/dev/null 2>&1 & echo "job $!"; wait']));
+      const [, pid] = await waitForOutput(output.stdout, /job (\d+)\n/);
+      strays.push(Number(pid));
+      const [node] = await children(path);
+      await client.delete(`${path}/${node ?? ''}`);
+      expect((await output.done).code).toBe(76);
+      expect(alive(Number(pid))).toBe(foreground);
+    }
   });
 
   it('exits 76 when the session is lost while the command runs (client-side expiry, and --lost-on suspended)', async () => {
