@@ -67,6 +67,8 @@ export class BackgroundWrites {
   private jobs: Set<Job> | null = null;
   private listeners: Set<(event: BackgroundWriteEvent) => void> | null = null;
   private stopper: AbortController | null = null;
+  /** cancelAll() was called: a stopper made later starts aborted. */
+  private closed = false;
   private readonly host: WriteHost;
   private readonly session: WriteSession;
   private readonly clock: Clock;
@@ -76,7 +78,9 @@ export class BackgroundWrites {
 
   /** `options`: the client's (its `backgroundWrites` bounds, and its `logger`, told of writes that did not finish). */
   /** The client and its session themselves (no adapter object or closures per client). */
-  constructor(host: WriteHost, session: WriteSession, options: WriteOptions, clock: Clock, report: (error: unknown) => void) {
+  /** `closed`: made after the client's close(), so it refuses every write. */
+  constructor(host: WriteHost, session: WriteSession, options: WriteOptions, clock: Clock, report: (error: unknown) => void, closed = false) {
+    this.closed = closed;
     this.host = host;
     this.session = session;
     this.clock = clock;
@@ -87,7 +91,11 @@ export class BackgroundWrites {
   }
 
   private get stop(): AbortController {
-    return (this.stopper ??= new AbortController());
+    if (this.stopper === null) {
+      this.stopper = new AbortController();
+      if (this.closed) this.stopper.abort(closedBeforeFinished());
+    }
+    return this.stopper;
   }
 
   /** The writes not finished yet, oldest first. */
@@ -130,7 +138,10 @@ export class BackgroundWrites {
   /** Stops every write (close()) and returns what was left unfinished. */
   cancelAll(): PendingWrite[] {
     const left = this.pending;
-    this.stop.abort(new ClientClosedError('the client was closed before the background write finished'));
+    this.closed = true;
+    // Only a write that ran made the stopper: without one there is nothing to stop (and no error to make, whose
+    // stack trace is most of what closing an idle client costs).
+    this.stopper?.abort(closedBeforeFinished());
     return left;
   }
 
@@ -180,4 +191,8 @@ export class BackgroundWrites {
       }
     }
   }
+}
+
+function closedBeforeFinished(): ClientClosedError {
+  return new ClientClosedError('the client was closed before the background write finished');
 }

@@ -88,7 +88,7 @@ export class ZkClient implements AsyncDisposable {
   private get root(): Chroot { return this.ops.root; }
   private get clock(): Clock { return this.ops.clock; }
 
-  private get background(): BackgroundWrites { return (this.writes ??= new BackgroundWrites(this, this.session, this.writeOptions, this.clock, listenerErrors(this.writeOptions.logger))); }
+  private get background(): BackgroundWrites { return (this.writes ??= new BackgroundWrites(this, this.session, this.writeOptions, this.clock, listenerErrors(this.writeOptions.logger), this.closing !== undefined)); }
 
   /** Admin calls (reconfig), kept apart so nobody reconfigures an ensemble by accident. Made on first use. */
   get admin(): AdminCalls { return (this.adminCalls ??= { reconfig: (o) => op.reconfig(this.ops, o) }); }
@@ -219,7 +219,7 @@ export class ZkClient implements AsyncDisposable {
     if (this.isView) return Promise.resolve({ unfinished: [] });
     return (this.closing ??= (async () => {
       this.stopTracking?.();
-      const unfinished = this.background.cancelAll();
+      const unfinished = this.writes?.cancelAll() ?? []; // none made: none to stop
       await this.session.close();
       return { unfinished };
     })());
