@@ -76,9 +76,11 @@ export class BackgroundWrites {
   private readonly maxTime: number;
   private readonly report: (error: unknown) => void;
 
-  /** `options`: the client's (its `backgroundWrites` bounds, and its `logger`, told of writes that did not finish). */
-  /** The client and its session themselves (no adapter object or closures per client). */
-  /** `closed`: made after the client's close(), so it refuses every write. */
+  /**
+   * `host` and `session`: the client and its session themselves (no adapter object or closures per client).
+   * `options`: the client's (its `backgroundWrites` bounds, and its `logger`, told of writes that did not finish).
+   * `closed`: made after the client's close(), so it refuses every write.
+   */
   constructor(host: WriteHost, session: WriteSession, options: WriteOptions, clock: Clock, report: (error: unknown) => void, closed = false) {
     this.closed = closed;
     this.host = host;
