@@ -212,16 +212,16 @@ export class ZkClient implements AsyncDisposable {
   }
 
   /**
-   * Ends the session (its ephemeral nodes go at once), rejects whatever is pending with ClientClosedError, and
-   * resolves with the background writes it stopped (`unfinished`: those paths may still exist). Idempotent.
+   * Ends the session on the server with its ephemeral nodes (between connections, over one more; `lingering` if
+   * none answered), rejects what is pending with ClientClosedError, reports the writes it stopped. Idempotent.
    */
   close(): Promise<CloseReport> {
-    if (this.isView) return Promise.resolve({ unfinished: [] });
+    if (this.isView) return Promise.resolve({ unfinished: [], lingering: false });
     return (this.closing ??= (async () => {
       this.stopTracking?.();
       const unfinished = this.writes?.cancelAll() ?? []; // none made: none to stop
-      await this.session.close();
-      return { unfinished };
+      const lingering = await this.session.close();
+      return { unfinished, lingering };
     })());
   }
 

@@ -130,6 +130,10 @@ export class SessionLog {
   closed(sessionId: bigint): void {
     emit(this.logger, 'info', `zkts: closed (session ${hexId(sessionId)})`, { sessionId: hexId(sessionId) });
   }
+
+  lingering(sessionId: bigint, timeoutMs: number): void {
+    emit(this.logger, 'warn', `zkts: closed without reaching a server (session ${hexId(sessionId)}): it ends when its ${timeoutMs} ms timeout runs out, and its ephemeral nodes stay until then`, { sessionId: hexId(sessionId), timeoutMs });
+  }
 }
 
 /**

@@ -154,9 +154,15 @@ export interface BackgroundWriteEvent extends PendingWrite {
   error?: ZkError;
 }
 
-/** What `close()` resolves with: the background writes it stopped before they finished. */
+/** What `close()` resolves with: the background writes it stopped before they finished, and whether the session may outlive it. */
 export interface CloseReport {
   readonly unfinished: PendingWrite[];
+  /**
+   * No server answered in close()'s time limit (about 2 s): the session stays open on the server until its
+   * timeout runs out, and its ephemeral nodes with it (also logged as a warning). False once the server ended it,
+   * for a session that had already ended, and for a view (its close leaves the session to its client).
+   */
+  readonly lingering: boolean;
 }
 
 /** The ACL provider of ClientOptions.aclProvider. */

@@ -178,6 +178,11 @@ export class SessionReport {
     this.log?.closed(sessionId);
   }
 
+  /** close() could not reach a server to end the session: it lives on there until its timeout runs out. */
+  lingering(sessionId: bigint, timeoutMs: number): void {
+    this.log?.lingering(sessionId, timeoutMs);
+  }
+
   /** Authentication refused: the session is over for this client. */
   authFailed(sessionId: bigint, cause: ZkError): void {
     if (sessionId !== 0n && sessionChannel.hasSubscribers) sessionChannel.publish({ event: 'closed', sessionId } satisfies SessionMessage);

@@ -23,7 +23,7 @@ import { ClientWatches } from '../watches/watches.js';
 import { keptSessionOptions, type KeptSessionOptions, type SessionOptions } from './options.js';
 import { SessionReport } from './session-report.js';
 import { AuthReplay, whenCredentialsAnswered } from './auth-replay.js';
-import { closeOnServer } from './close-session.js';
+import { closeLimit, closeOnServer, farewell } from './close-session.js';
 import { Connection, type ConnectionEvents, type HandshakeResult } from './connection.js';
 import { HostProvider, dropKind } from './host-provider.js';
 import { RequestQueue } from './request-queue.js';
@@ -195,15 +195,9 @@ export class Session implements ConnectionEvents, TimerTargets {
   onAuthRequired(): void {
     this.end('auth-failed', new SessionClosedRequireSaslAuthError());
   }
-  takeXid(): number {
-    return this.identity.takeXid();
-  }
-  onZxid(zxid: bigint): void {
-    this.identity.sawZxid(zxid);
-  }
-  onPingReply(): void {
-    this.timers.pingAnswered();
-  }
+  takeXid(): number { return this.identity.takeXid(); }
+  onZxid(zxid: bigint): void { this.identity.sawZxid(zxid); }
+  onPingReply(): void { this.timers.pingAnswered(); }
 
   onHandshake(conn: Connection, response: HandshakeResult): void {
     if (this.isOver) {
@@ -383,17 +377,20 @@ export class Session implements ConnectionEvents, TimerTargets {
     if (to !== 'closed') this.conn?.close(error);
   }
 
-  /** Closes the session on the server when connected (closeSession, then the socket); replies on the wire come first. */
-  async close(): Promise<void> {
-    if (this.machine.state === 'closed') return;
-    const conn = this.conn;
+  /** Ends the session on the server: closeSession on the open connection, else a farewell (close-session.ts). Resolves true when it may still be open there (no server answered in time). */
+  async close(): Promise<boolean> {
+    if (this.machine.state === 'closed') return false;
+    const { conn, identity, clock, options } = this;
     const wasConnected = isConnected(this.machine.state) && conn !== null && conn.phase === 'open';
-    this.report.closed(this.identity.id, this.isOver);
+    const request = identity.connectRequest(options.sessionTimeout);
+    const between = !wasConnected && !this.isOver && this.machine.state !== 'expired' && request.sessionId !== 0n && clock.now() - this.lastHeard < identity.negotiated;
+    this.report.closed(identity.id, this.isOver);
     this.end('closed', new ClientClosedError());
-    if (!wasConnected || conn === null) {
-      conn?.close(new ClientClosedError());
-      return;
-    }
-    await closeOnServer(conn, this, this.dispatcher, this.clock, this.identity.negotiated);
+    if (!wasConnected) conn?.close(new ClientClosedError());
+    const ended = wasConnected
+      ? await closeOnServer(conn, this, this.dispatcher, clock, identity.negotiated)
+      : !between || (await farewell({ hosts: this.hosts.hosts, request, dial: { clock, maxPacket: options.maxPacket, tls: options.tls }, dispatcher: this.dispatcher, takeXid: () => identity.takeXid() }, closeLimit(identity.negotiated)));
+    if (!ended) this.report.lingering(identity.id, identity.negotiated);
+    return !ended;
   }
 }
