@@ -3,9 +3,10 @@
 // says when no server answered in time (`lingering`). The client below never redials on its own within the test
 // (its reconnect delay is 30 s), so whatever reaches the server after the cut is the close's doing.
 import { createClient } from '@zkts/protocol';
+import { startFaultProxy } from '@zkts/testkit';
 import { describe, expect, it } from 'vitest';
 
-import { proxiedRoot, sharedServer, waitForState } from '../support/integration.js';
+import { hostPort, open, proxiedRoot, sharedServer, waitForState } from '../support/integration.js';
 
 const NO_REDIAL = { sessionTimeout: 20_000, reconnectDelay: { min: 30_000, max: 30_000 } };
 
@@ -40,6 +41,19 @@ describe('close() between connections', () => {
     expect(warnings.some((w) => w.includes('closed without reaching a server') && w.includes('20000 ms'))).toBe(true);
     expect((await fixture.direct.exists(path))?.ephemeralOwner).toBe(zk.sessionId);
     await fixture.direct.delete(path);
+  });
+
+  it('a frozen host first in the list does not take the time of the next one', async () => {
+    await using frozen = await startFaultProxy(hostPort(sharedServer()));
+    frozen.blackhole(); // accepts connections, never answers: a frozen server
+    const zk = await open(`${frozen.connectString},${fixture.proxy.connectString}`, { ...NO_REDIAL, shuffle: false, connectTimeout: 500 });
+    const path = `${fixture.root}/second-host`;
+    await zk.create(path, null, { mode: 'ephemeral' });
+    fixture.proxy.cut();
+    await waitForState(zk, 'suspended');
+    const report = await zk.close();
+    expect(await fixture.direct.exists(path)).toBeNull();
+    expect(report.lingering).toBe(false);
   });
 
   it('a session the server expired meanwhile counts as ended', async () => {

@@ -60,24 +60,27 @@ export interface FarewellOf {
 }
 
 /**
- * Ends a session between connections (see the header): each host in turn, `limit` ms in all. Resolves true once
- * the server ended the session (closeSession answered, or its handshake said the session had expired already),
- * false when no host did in time (the session then ends when its timeout runs out).
+ * Ends a session between connections (see the header): each host in turn, `limit` ms in all, shared among them.
+ * Resolves true once the server ended the session (closeSession answered, or its handshake said the session had
+ * expired already), false when no host did in time (the session then ends when its timeout runs out).
  */
 export async function farewell(of: FarewellOf, limit: number): Promise<boolean> {
   const clock = of.dial.clock;
   const deadline = clock.now() + limit;
   for (let i = 0; i < of.hosts.length; i++) {
-    const left = deadline - clock.now();
-    if (left <= 0) break;
+    // An equal share of what is left for each host still to try: a frozen host (it accepts, then never
+    // answers) must not take the time of the ones after it.
+    const share = Math.floor((deadline - clock.now()) / (of.hosts.length - i));
+    if (share <= 0) break;
+    const hostDeadline = clock.now() + share;
     let transport: Transport;
     try {
-      transport = await Transport.dial(of.hosts[i] as HostAddress, { ...of.dial, timeout: Math.max(1, Math.floor(left / (of.hosts.length - i))) });
+      transport = await Transport.dial(of.hosts[i] as HostAddress, { ...of.dial, timeout: share });
     } catch (err) {
       debug('farewell: dial failed: %s', (err as Error).message);
       continue;
     }
-    if (await new Farewell(of, transport, deadline).ended) return true;
+    if (await new Farewell(of, transport, hostDeadline).ended) return true;
   }
   return false;
 }
