@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Instructions per sequential getData of a warm client (bench/profile/seq-count.ts), counted by cachegrind, which
-# a loaded machine does not change: the process run with N gets minus the same process with none, divided by N,
+# a loaded machine does not change: the process run with N gets (default 100,000: at 10,000 the spread between
+# runs, about 1% of the start-up and warm-up, is ±2k per get) minus the same process with none, divided by N,
 # REPEAT times per client, alternating. Needs valgrind and a server:
 #   ZKTS_SERVER=host:port bash bench/profile/seq-count.sh [N] [REPEAT] [client...]
 # Compile the driver first: npx tsc -p bench/tsconfig.child.json (it runs the built packages' dist/).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-n=${1:-10000}
+n=${1:-100000}
 repeat=${2:-2}
 shift $(( $# > 2 ? 2 : $# ))
 clients=("$@")
