@@ -7,21 +7,11 @@
 import { client as nzk } from '../clients/nzk.js';
 import { client as raw } from '../clients/raw.js';
 import { client as zkts } from '../clients/zkts.js';
-import type { BenchClient, BenchSession } from '../harness/session.js';
+import type { BenchClient } from '../harness/session.js';
+import { sequential } from './sequential.js';
+
 
 const clients: Record<string, BenchClient> = { raw, zkts, nzk };
-
-function sequential(s: BenchSession, path: string, n: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let left = n;
-    const next = (e: Error | null): void => {
-      if (e) return reject(e);
-      if (left-- === 0) return resolve();
-      s.getData(path, next);
-    };
-    next(null);
-  });
-}
 
 const [id = '', nArg = '', warmArg = '20000'] = process.argv.slice(2);
 const chosen = clients[id];

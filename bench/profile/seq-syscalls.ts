@@ -7,7 +7,9 @@ import { createHook } from 'node:async_hooks';
 
 import { client as raw } from '../clients/raw.js';
 import { client as zkts } from '../clients/zkts.js';
-import type { BenchClient, BenchSession } from '../harness/session.js';
+import type { BenchClient } from '../harness/session.js';
+import { sequential } from './sequential.js';
+
 import { benchServer } from '../harness/server.js';
 import { procCounters as io } from './proc-io.js';
 
@@ -19,18 +21,6 @@ const hook = createHook({
     if (counting) made.set(type, (made.get(type) ?? 0) + 1);
   },
 });
-
-function sequential(s: BenchSession, path: string, n: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let left = n;
-    const next = (e: Error | null): void => {
-      if (e) return reject(e);
-      if (left-- === 0) return resolve();
-      s.getData(path, next);
-    };
-    next(null);
-  });
-}
 
 const rounds = Number(process.argv[2] ?? 2);
 const N = Number(process.env.N ?? 5_000);
