@@ -10,7 +10,6 @@ import { client as zkts } from '../clients/zkts.js';
 import type { BenchClient } from '../harness/session.js';
 import { sequential } from './sequential.js';
 
-
 const clients: Record<string, BenchClient> = { raw, zkts, nzk };
 
 const [id = '', nArg = '', warmArg = '20000'] = process.argv.slice(2);

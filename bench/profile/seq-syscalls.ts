@@ -8,10 +8,9 @@ import { createHook } from 'node:async_hooks';
 import { client as raw } from '../clients/raw.js';
 import { client as zkts } from '../clients/zkts.js';
 import type { BenchClient } from '../harness/session.js';
-import { sequential } from './sequential.js';
-
 import { benchServer } from '../harness/server.js';
 import { procCounters as io } from './proc-io.js';
+import { sequential } from './sequential.js';
 
 /** Async resources made while counting, by type (TickObject, Immediate, Timeout, PROMISE, ...). */
 const made = new Map<string, number>();
