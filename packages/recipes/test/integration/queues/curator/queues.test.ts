@@ -119,7 +119,10 @@ describe('Curator-compatible queues', () => {
       await sleep(300);
       expect(got.length).toBe(n);
       expect(new Set(got).size).toBe(n);
-      expect(consumers.reduce((s, q) => s + q.stats.removed, 0)).toBe(n);
+      // Lock-safe removals count when the delete is answered, after the delivery: wait for them, then count exactly.
+      const removed = (): number => consumers.reduce((s, q) => s + q.stats.removed, 0);
+      await until(() => removed() >= n, 10_000, 'every removal counted');
+      expect(removed()).toBe(n);
       expect(consumers.filter((q) => q.stats.removed > 0).length).toBeGreaterThan(1);
       await Promise.all(consumers.map((q) => q.close()));
       expect(await childrenOf(cs[0]!, dir)).toEqual([]);
