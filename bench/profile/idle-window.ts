@@ -1,0 +1,41 @@
+// The sessions1k row's idle window, second by second, for one runner in a process of its own: connects
+// SESSIONS sessions through the runner's bench adapter (up to 100 handshakes in flight, as the row), waits 1 s,
+// takes the settled heap as the row does (two full collections), then prints the process's CPU time for each
+// second of an idle window of SECONDS. A steady figure is the pings' cost; a first second above the rest is
+// work the connects left behind (the JIT, the GC) that the row's window also counts.
+// Run: ZKTS_SERVER=host:port node --expose-gc bench/.build/profile/idle-window.js zkts|nzk|native [SESSIONS] [SECONDS]
+// (add --trace-gc to see which collections fall in the window).
+import { client as native } from '../clients/native.js';
+import { client as nzk } from '../clients/nzk.js';
+import { client as zkts } from '../clients/zkts.js';
+import { pipeline, settledHeap, sleep } from '../harness/measure.js';
+import type { BenchClient, BenchSession } from '../harness/session.js';
+
+const clients: Record<string, BenchClient> = { zkts, nzk, native };
+const [id = '', sessionsArg = '1000', secondsArg = '10'] = process.argv.slice(2);
+const chosen = clients[id];
+const cs = process.env['ZKTS_SERVER'];
+if (chosen === undefined || cs === undefined) {
+  throw new Error('usage: ZKTS_SERVER=host:port node --expose-gc idle-window.js zkts|nzk|native [SESSIONS] [SECONDS]');
+}
+const n = Number(sessionsArg);
+const open: BenchSession[] = [];
+await pipeline(n, 100, (_i, done) => chosen.connect(cs).then((s) => {
+  open.push(s);
+  done(null);
+}, done));
+await sleep(1000);
+settledHeap();
+const perSecond: number[] = [];
+for (let i = 0; i < Number(secondsArg); i++) {
+  const cpu0 = process.cpuUsage();
+  await sleep(1000);
+  const cpu = process.cpuUsage(cpu0);
+  perSecond.push((cpu.user + cpu.system) / 1000);
+}
+const sum = perSecond.reduce((a, b) => a + b, 0);
+const tail = perSecond.slice(1);
+console.log(`${id} ${n} sessions, CPU ms per idle second: ${perSecond.map((ms) => ms.toFixed(1)).join(' ')}`);
+console.log(`${id} mean ${(sum / perSecond.length).toFixed(2)} ms/s; without the first second ${(tail.reduce((a, b) => a + b, 0) / Math.max(1, tail.length)).toFixed(2)} ms/s`);
+await Promise.all(open.map((s) => s.close()));
+process.exit(0);
