@@ -28,7 +28,11 @@ export const FULL: WorkloadParams = {
   scale: {
     sessions: 1_000,
     connectWindow: 100,
-    idleMs: 10_000,
+    // Three rounds of pings (a session pings every 10 s). The first round is the process's first (its code
+    // still cold), and V8's memory reducer runs one to three full GCs about 8 s after the connects grew the
+    // heap, sooner or later depending on the mutator: a 10 s window held one round and the reducer in some
+    // passes and not others (bench/README.md, "What the row's idle window holds").
+    idleMs: 30_000,
     fixtureChildren: 100_000,
     largeBytes: 1024 * 1024,
     largeOps: 100,

@@ -27,15 +27,19 @@ await pipeline(n, 100, (_i, done) => chosen.connect(cs).then((s) => {
 await sleep(1000);
 settledHeap();
 const perSecond: number[] = [];
+const window0 = process.cpuUsage();
+const switches0 = process.resourceUsage().voluntaryContextSwitches;
 for (let i = 0; i < Number(secondsArg); i++) {
   const cpu0 = process.cpuUsage();
   await sleep(1000);
   const cpu = process.cpuUsage(cpu0);
   perSecond.push((cpu.user + cpu.system) / 1000);
 }
+const windowCpu = process.cpuUsage(window0);
+const wakeUps = process.resourceUsage().voluntaryContextSwitches - switches0;
 const sum = perSecond.reduce((a, b) => a + b, 0);
 const tail = perSecond.slice(1);
 console.log(`${id} ${n} sessions, CPU ms per idle second: ${perSecond.map((ms) => ms.toFixed(1)).join(' ')}`);
-console.log(`${id} mean ${(sum / perSecond.length).toFixed(2)} ms/s; without the first second ${(tail.reduce((a, b) => a + b, 0) / Math.max(1, tail.length)).toFixed(2)} ms/s`);
+console.log(`${id} mean ${(sum / perSecond.length).toFixed(2)} ms/s; without the first second ${(tail.reduce((a, b) => a + b, 0) / Math.max(1, tail.length)).toFixed(2)} ms/s; user ${(windowCpu.user / 1000).toFixed(1)} ms, system ${(windowCpu.system / 1000).toFixed(1)} ms; ${wakeUps} voluntary context switches (waits that blocked, all threads)`);
 await Promise.all(open.map((s) => s.close()));
 process.exit(0);
