@@ -54,7 +54,8 @@ function rss(): number {
 /**
  * `sessions` sessions in this one process (up to `connectWindow` handshakes in flight, as a pool filling up
  * would): the time to connect them all, the heap and RSS each idle session costs, and the CPU the process
- * spends per second while they only ping. The server's packet counter over the idle window says how many
+ * spends per second while they only ping. RSS is taken at the end of the idle window, when V8 has given back
+ * the young generation the connect burst grew, and also 1 s after the last connect (`rssPerSessionConnected`). The server's packet counter over the idle window says how many
  * pings that was.
  */
 export async function sessions1k(ctx: WorkloadContext): Promise<Metrics> {
@@ -80,13 +81,15 @@ export async function sessions1k(ctx: WorkloadContext): Promise<Metrics> {
     const received0 = await serverPacketsReceived(ctx.connectString);
     const idle = await measure(() => sleep(idleMs));
     const received1 = await serverPacketsReceived(ctx.connectString);
+    const rss2 = rss();
     const seconds = idle.ms / 1000;
     metrics = {
       sessions: n,
       connectMs: connected.ms,
       connectCpuMs: connected.cpuUs / 1000,
       heapPerSession: (heap1 - heap0) / n,
-      rssPerSession: (rss1 - rss0) / n,
+      rssPerSession: (rss2 - rss0) / n,
+      rssPerSessionConnected: (rss1 - rss0) / n,
       idleCpuMsPerSec: idle.cpuUs / 1000 / seconds,
       idleCpuUsPerSessionSec: idle.cpuUs / seconds / n,
       serverPacketsPerSec: (received1 - received0) / seconds,

@@ -137,8 +137,10 @@ final class ZkScale {
             Thread.sleep(idleMs);
             double seconds = (System.nanoTime() - t1) / 1e9, idleCpuUs = (threadsCpuNanos() - cpu1) / 1e3;
             double received1 = serverPacketsReceived();
+            long rss2 = rss();
             m = ZkBench.metrics("sessions", n, "connectMs", connectMs, "connectCpuMs", connectCpuMs,
-                "heapPerSession", (heap1 - heap0) / (double) n, "rssPerSession", (rss1 - rss0) / (double) n,
+                "heapPerSession", (heap1 - heap0) / (double) n, "rssPerSession", (rss2 - rss0) / (double) n,
+                "rssPerSessionConnected", (rss1 - rss0) / (double) n,
                 "idleCpuMsPerSec", idleCpuUs / 1000 / seconds, "idleCpuUsPerSessionSec", idleCpuUs / seconds / n,
                 "serverPacketsPerSec", (received1 - received0) / seconds);
         } finally {

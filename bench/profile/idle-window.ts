@@ -19,6 +19,7 @@ if (chosen === undefined || cs === undefined) {
   throw new Error('usage: ZKTS_SERVER=host:port node --expose-gc idle-window.js zkts|nzk|native [SESSIONS] [SECONDS]');
 }
 const n = Number(sessionsArg);
+const rss0 = process.memoryUsage().rss;
 const open: BenchSession[] = [];
 await pipeline(n, 100, (_i, done) => chosen.connect(cs).then((s) => {
   open.push(s);
@@ -26,6 +27,7 @@ await pipeline(n, 100, (_i, done) => chosen.connect(cs).then((s) => {
 }, done));
 await sleep(1000);
 settledHeap();
+const rssBefore = process.memoryUsage().rss;
 const perSecond: number[] = [];
 const window0 = process.cpuUsage();
 const switches0 = process.resourceUsage().voluntaryContextSwitches;
@@ -41,5 +43,7 @@ const sum = perSecond.reduce((a, b) => a + b, 0);
 const tail = perSecond.slice(1);
 console.log(`${id} ${n} sessions, CPU ms per idle second: ${perSecond.map((ms) => ms.toFixed(1)).join(' ')}`);
 console.log(`${id} mean ${(sum / perSecond.length).toFixed(2)} ms/s; without the first second ${(tail.reduce((a, b) => a + b, 0) / Math.max(1, tail.length)).toFixed(2)} ms/s; user ${(windowCpu.user / 1000).toFixed(1)} ms, system ${(windowCpu.system / 1000).toFixed(1)} ms; ${wakeUps} voluntary context switches (waits that blocked, all threads)`);
+const rssAfter = process.memoryUsage().rss;
+console.log(`${id} RSS per session over the process's start: ${((rssBefore - rss0) / n).toFixed(0)} B before the window, ${((rssAfter - rss0) / n).toFixed(0)} B after it`);
 await Promise.all(open.map((s) => s.close()));
 process.exit(0);
