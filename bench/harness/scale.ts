@@ -55,8 +55,8 @@ function rss(): number {
  * `sessions` sessions in this one process (up to `connectWindow` handshakes in flight, as a pool filling up
  * would): the time to connect them all, the heap and RSS each idle session costs, and the CPU the process
  * spends per second while they only ping. RSS is taken at the end of the idle window, when V8 has given back
- * the young generation the connect burst grew, and also 1 s after the last connect (`rssPerSessionConnected`). The server's packet counter over the idle window says how many
- * pings that was.
+ * the young generation the connect burst grew, and also 1 s after the last connect (`rssPerSessionConnected`).
+ * The server's packet counter over the idle window says how many pings that was.
  */
 export async function sessions1k(ctx: WorkloadContext): Promise<Metrics> {
   const { sessions: n, connectWindow, idleMs } = scaleOf(ctx);
