@@ -43,6 +43,47 @@ export async function until(what: string, check: () => Promise<boolean> | boolea
   }
 }
 
+/**
+ * Records in the page the first moment (the page's `Date.now()`, the same clock as the test's) that `condition`,
+ * a JavaScript expression evaluated in the page, holds: checked now and on every DOM change after. Arm it before
+ * making the change, then read the moment with `shownAt`. The latency is then the page's own: polling the page
+ * from the test (a DevTools round trip per look, plus the pause between looks) adds the test's time to it, and
+ * on a loaded machine that time can be most of it.
+ */
+export async function armShown(page: Page, key: string, condition: string): Promise<void> {
+  const heldAlready = await page.evaluate(`(() => {
+    const check = () => { try { return Boolean(${condition}); } catch { return false; } };
+    if (check()) return true;
+    window.__shown ??= {};
+    window.__shown[${JSON.stringify(key)}] = new Promise((resolve) => {
+      const observer = new MutationObserver(() => {
+        if (!check()) return;
+        observer.disconnect();
+        resolve(Date.now());
+      });
+      observer.observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+    });
+    return false;
+  })()`);
+  // Already true before the change: there is nothing to time (and a latency of zero would prove nothing).
+  if (heldAlready !== false) throw new Error(`${key} already shows before the change that should make it show`);
+}
+
+/** When `armShown`'s condition first held (ms since the epoch); throws if it has not within `timeoutMs`. */
+export async function shownAt(page: Page, key: string, timeoutMs = 10_000): Promise<number> {
+  const at = (await page.evaluate(`Promise.race([
+    window.__shown[${JSON.stringify(key)}],
+    new Promise((resolve) => setTimeout(() => resolve(null), ${timeoutMs})),
+  ])`)) as number | null;
+  if (at === null) throw new Error(`the page did not show ${key} within ${timeoutMs} ms`);
+  return at;
+}
+
+/** A page expression: the child list shows a child named `name`. */
+export function childShown(name: string): string {
+  return `[...document.querySelectorAll('[data-testid="child-list"] [data-testid="child-name"]')].some((e) => e.textContent === ${JSON.stringify(name)})`;
+}
+
 /** Opens `#/tree<path>` in an already loaded console page and waits for the live stream to be armed. */
 export async function openTree(page: Page, hash: string): Promise<void> {
   await page.evaluate(`location.hash = ${JSON.stringify(hash)}`);

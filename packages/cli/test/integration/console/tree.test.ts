@@ -12,7 +12,7 @@ import { eventsRoutes } from '../../../src/console/routes/events.js';
 import { defaultAssetsDir } from '../../../src/console/static-assets.js';
 import { sharedServer, uniqueRoot } from '../../support/cli.js';
 import { keepScreenshot, launchBrowser, openConsole, startTestConsole, type TestConsole } from '../../support/browser.js';
-import { guardPage, openTree, shownNames, until } from '../../support/tree-page.js';
+import { armShown, childShown, guardPage, openTree, shownAt, shownNames, until } from '../../support/tree-page.js';
 
 const server = sharedServer();
 let browser: Browser;
@@ -209,33 +209,40 @@ describe('tree page', () => {
     await until('the existing child', async () => (await shownNames(page)).includes('existing'));
     await page.evaluate('window.__sameDocument = true');
 
+    // Each latency is from the call that makes the change to the moment the page's DOM shows it (see armShown).
+    await armShown(page, 'created', childShown('fresh'));
     let started = Date.now();
     await other.create(`${live}/fresh`);
-    await until('the created child', async () => (await shownNames(page)).includes('fresh'), 1000);
-    const createdMs = Date.now() - started;
+    const createdMs = (await shownAt(page, 'created')) - started;
 
+    await armShown(page, 'data', `document.querySelector('[data-testid="data-text"]')?.textContent === 'v2 from another client'`);
     started = Date.now();
     await other.setData(live, Buffer.from('v2 from another client'));
-    await until('the new data', async () => (await page.textContent('[data-testid="data-text"]')) === 'v2 from another client', 1000);
-    const dataMs = Date.now() - started;
+    const dataMs = (await shownAt(page, 'data')) - started;
 
+    await armShown(page, 'deleted', `!(${childShown('fresh')})`);
     started = Date.now();
     await other.delete(`${live}/fresh`);
-    await until('the deleted child to go', async () => !(await shownNames(page)).includes('fresh'), 1000);
-    const deletedMs = Date.now() - started;
+    const deletedMs = (await shownAt(page, 'deleted')) - started;
+    console.log(`live: created shown in ${createdMs} ms, data in ${dataMs} ms, deletion in ${deletedMs} ms`);
+    expect(createdMs).toBeLessThanOrEqual(1000);
+    expect(dataMs).toBeLessThanOrEqual(1000);
+    expect(deletedMs).toBeLessThanOrEqual(1000);
     expect(await page.textContent('[data-testid="stat-children"]')).toBe('1');
 
     // The node shown is deleted: the detail says so (its reads now answer 404, which chromium logs).
     const errorsBefore = [...guard.errors];
+    await armShown(page, 'missing', `document.querySelector('[data-testid="node-missing"]') !== null`);
+    started = Date.now();
     await other.removeRecursive(live);
-    await page.waitForSelector('[data-testid="node-missing"]', { timeout: 1000 });
+    const missingMs = (await shownAt(page, 'missing')) - started;
+    expect(missingMs).toBeLessThanOrEqual(1000);
     expect(guard.errors.slice(errorsBefore.length).every((e) => e.includes('status of 404'))).toBe(true);
     guard.errors.splice(errorsBefore.length);
 
     // Same document throughout: no reload happened.
     expect(await page.evaluate('window.__sameDocument')).toBe(true);
     expect(guard.errors, guard.failedResponses.join('\n')).toEqual([]);
-    console.log(`live: created shown in ${createdMs} ms, data in ${dataMs} ms, deletion in ${deletedMs} ms`);
     await page.close();
   });
 
@@ -327,6 +334,23 @@ describe('tree page', () => {
     await until('the found node', async () => (await page.textContent('[data-testid="node-path"]').catch(() => null)) === `${deep}/target-node`);
     expect(await page.textContent('[data-testid="data-text"]')).toBe('found');
     expect(guard.errors, guard.failedResponses.join('\n')).toEqual([]);
+    await page.close();
+  });
+
+  it('times a change by the page: one made 1.5 s after arming reads 1.5 s; never or already shown is an error', async () => {
+    const late = `${root}/late`;
+    await other.create(late);
+    const page = await openConsole(browser, tc.console);
+    await openTree(page, `#/tree${late}`);
+    await until('the empty list', async () => (await page.textContent('[data-testid="child-count"]')) === '0 children');
+    await armShown(page, 'late child', childShown('child'));
+    const started = Date.now();
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await other.create(`${late}/child`);
+    expect((await shownAt(page, 'late child')) - started).toBeGreaterThanOrEqual(1500);
+    await expect(armShown(page, 'shown before', childShown('child'))).rejects.toThrow(/already shows/);
+    await armShown(page, 'never', childShown('never'));
+    await expect(shownAt(page, 'never', 300)).rejects.toThrow(/did not show never within 300 ms/);
     await page.close();
   });
 });
