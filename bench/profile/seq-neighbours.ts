@@ -9,7 +9,7 @@ import { client as raw } from '../clients/raw.js';
 import { client as zkts } from '../clients/zkts.js';
 import { seededShuffle } from '../harness/interleaved.js';
 import { quantile } from '../harness/measure.js';
-import type { BenchClient, BenchSession } from '../harness/session.js';
+import { call, type BenchClient, type BenchSession } from '../harness/session.js';
 
 const server = process.env['ZKTS_SERVER'];
 if (server === undefined) throw new Error('ZKTS_SERVER=host:port names the server (bench/profile/server.ts starts one)');
@@ -24,8 +24,9 @@ else if (mode !== 'alone' && !mode.startsWith('walk:')) throw new Error(`unknown
 
 const sessions: { id: string; s: BenchSession }[] = [];
 for (const c of clients) sessions.push({ id: c.id, s: await c.connect(server) });
-const get = (s: BenchSession): Promise<void> => new Promise((resolve, reject) => s.getData(PATH, (e) => (e ? reject(e) : resolve())));
-await new Promise<void>((resolve) => sessions[0]!.s.create(PATH, new Uint8Array(100).fill(0x61), () => resolve()));
+const get = (s: BenchSession): Promise<void> => call((done) => s.getData(PATH, done));
+// Left by an earlier run, the node is as good as a new one.
+await call((done) => sessions[0]!.s.create(PATH, new Uint8Array(100).fill(0x61), done)).catch(() => undefined);
 
 // The walk touches one byte per 64-byte line and allocates nothing, so it evicts caches without making garbage.
 const block = new Uint8Array(Math.round(Number(mode.startsWith('walk:') ? mode.slice(5) : 0) * 1024 * 1024));
