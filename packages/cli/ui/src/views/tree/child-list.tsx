@@ -26,25 +26,36 @@ interface Pages {
   cversion: number | undefined;
   readonly names: Map<number, readonly string[]>;
   readonly loading: Set<number>;
+  /** Pages asked for again while their read was in flight: that read may predate the change, so read once more. */
+  readonly again: Set<number>;
 }
 
 export function ChildList({ path, revision, filter }: ChildListProps) {
   const key = `${path}\u0000${filter}`;
-  const pages = useRef<Pages>({ key, cversion: undefined, names: new Map(), loading: new Set() });
+  const pages = useRef<Pages>({ key, cversion: undefined, names: new Map(), loading: new Set(), again: new Set() });
   const range = useRef<[number, number]>([0, 1]);
   const [total, setTotal] = useState<number | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
   const [, setTick] = useState(0);
 
   const load = useCallback(
-    (page: number, force: boolean): void => {
+    function loadPage(page: number, force: boolean): void {
       const held = pages.current;
-      if (held.key !== key || held.loading.has(page) || (!force && held.names.has(page))) return;
+      if (held.key !== key) return;
+      if (held.loading.has(page)) {
+        if (force) held.again.add(page);
+        return;
+      }
+      if (!force && held.names.has(page)) return;
       held.loading.add(page);
+      const settled = (): void => {
+        held.loading.delete(page);
+        if (held.again.delete(page) && pages.current === held) loadPage(page, true);
+      };
       const params = { path, offset: page * PAGE_SIZE, limit: PAGE_SIZE, prefix: filter === '' ? undefined : filter };
       getJson<ChildrenPage>('/api/children', params).then(
         (reply) => {
-          held.loading.delete(page);
+          settled();
           if (pages.current !== held) return;
           if (held.cversion !== reply.cversion) {
             held.names.clear();
@@ -58,7 +69,7 @@ export function ChildList({ path, revision, filter }: ChildListProps) {
           loadRange(range.current, false);
         },
         (failure: unknown) => {
-          held.loading.delete(page);
+          settled();
           if (pages.current !== held) return;
           setError(failure instanceof Error ? failure.message : String(failure));
         },
@@ -78,7 +89,7 @@ export function ChildList({ path, revision, filter }: ChildListProps) {
   );
 
   useEffect(() => {
-    pages.current = { key, cversion: undefined, names: new Map(), loading: new Set() };
+    pages.current = { key, cversion: undefined, names: new Map(), loading: new Set(), again: new Set() };
     range.current = [0, 1];
     setTotal(undefined);
     setError(undefined);
