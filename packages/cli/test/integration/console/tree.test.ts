@@ -358,4 +358,42 @@ describe('tree page', () => {
     await expect(shownAt(page, 'never', 300)).rejects.toThrow(/did not show never within 300 ms/);
     await page.close();
   });
+
+  it('reads the child list again when a change comes while its read is in flight, whose answer predates the change', async () => {
+    const parent = `${root}/held`;
+    await other.create(parent);
+    await other.create(`${parent}/existing`);
+    const page = await openConsole(browser, tc.console);
+    await openTree(page, `#/tree${parent}`);
+    await until('the existing child', async () => (await shownNames(page)).includes('existing'));
+
+    // The next list read is answered by the server at once but handed to the page only when released.
+    let answered!: () => void;
+    const answeredNow = new Promise<void>((resolve) => (answered = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let reads = 0;
+    await page.route((url) => url.pathname === '/api/children', async (route) => {
+      if (reads++ > 0) return route.continue();
+      const response = await route.fetch();
+      answered();
+      await released;
+      await route.fulfill({ response });
+    });
+
+    await other.create(`${parent}/first`);
+    await answeredNow;
+    await other.create(`${parent}/second`);
+    // Time for the second change's event to reach the page while the first read is held: without a second read
+    // the list would stay without `second` (what this test catches); with it the wait changes nothing.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    release();
+    await until('both new children', async () => {
+      const names = await shownNames(page);
+      return names.includes('first') && names.includes('second');
+    });
+    expect(await shownNames(page)).toEqual(['existing', 'first', 'second']);
+    expect(reads).toBeGreaterThanOrEqual(2);
+    await page.close();
+  });
 });
