@@ -39,6 +39,11 @@ export class ChangeHub {
   private waiters = new Set<() => void>();
   /** The server refused addWatch itself: no retry until the session reconnects. */
   private refused = false;
+  /**
+   * A page may have read while no watch was armed (it was told the state before the arm, or the watch ended):
+   * what changed between that read and the arm was heard by no one, so the arm tells pages to read again.
+   */
+  private unheard = false;
 
   constructor(private readonly client: ZkClient) {}
 
@@ -64,7 +69,11 @@ export class ChangeHub {
         this.waiters.delete(done);
         resolve();
       };
-      const timer = setTimeout(done, timeoutMs);
+      const timer = setTimeout(() => {
+        // The caller goes on without the watch (and tells its page the state).
+        if (this.watch === undefined) this.unheard = true;
+        done();
+      }, timeoutMs);
       this.waiters.add(done);
     });
   }
@@ -95,6 +104,7 @@ export class ChangeHub {
     this.stopStates = undefined;
     if (this.retry !== undefined) clearTimeout(this.retry);
     this.retry = undefined;
+    this.unheard = false;
     const watch = this.watch;
     this.watch = undefined;
     // The client may be closing: a failed removal leaves nothing behind that the session's end does not clear.
@@ -104,6 +114,7 @@ export class ChangeHub {
   private onState(change: StateChange): void {
     const connected = change.state === 'connected' || change.state === 'connected-read-only';
     if (connected) this.refused = false;
+    if (this.watch === undefined) this.unheard = true;
     for (const l of this.listeners) l.state(change.state, !this.refused);
     // The server does not replay what changed while a connection was down: pages read again.
     if (connected && change.previous !== 'connected') {
@@ -144,6 +155,10 @@ export class ChangeHub {
     }
     this.watch = watch;
     this.wake();
+    if (this.unheard) {
+      this.unheard = false;
+      this.broadcastReset('the live watch is armed now');
+    }
     void this.follow(watch, round);
   }
 
@@ -156,6 +171,7 @@ export class ChangeHub {
     }
     if (round !== this.round || this.watch !== watch) return;
     this.watch = undefined;
+    this.unheard = true;
     const state = this.client.state;
     if (state === 'closed' || state === 'auth-failed') return;
     this.broadcastReset('the live watch ended and is armed again');

@@ -47,15 +47,22 @@ export class ChildrenCache {
     let pending = this.loading.get(path);
     if (pending === undefined) {
       // Not tied to one request's signal: other requests may be waiting on the same read.
-      pending = this.load(path).finally(() => this.loading.delete(path));
-      this.loading.set(path, pending);
+      const read = this.load(path).finally(() => {
+        if (this.loading.get(path) === read) this.loading.delete(path);
+      });
+      this.loading.set(path, read);
+      pending = read;
     }
     return pending;
   }
 
-  /** Forgets a path's list: its children changed. */
+  /**
+   * Forgets a path's list: its children changed. A read in flight may have been answered before the change, so
+   * later requests do not join it (those already waiting get its answer, as they would have without the change).
+   */
   invalidate(path: string): void {
     this.drop(path);
+    this.loading.delete(path);
   }
 
   clear(): void {
