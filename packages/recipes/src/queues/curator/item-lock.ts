@@ -7,7 +7,7 @@
  * is sent in that session or fails with it (the client fails queued requests at expiry), so a consumer that
  * lost its lock never removes an item someone else is now working on.
  */
-import { joinPath } from '@zkts/protocol';
+import { joinPath, MultiError } from '@zkts/protocol';
 
 import {
   ensurePersistentDir, isConnectionLoss, isExpiry, isNodeExists, isNoNode, reconnected, retrying, utf8, type Op,
@@ -19,6 +19,8 @@ export interface ItemLock {
   readonly node: string;
   /** The session that owns the lock node; the lock is gone once the client is in another one. */
   readonly session: bigint;
+  /** The lock node was deleted with the item, in the same multi: nothing is left to unlock. */
+  released?: boolean;
 }
 
 /** Locks `<lockDir>/<name>`; null when another consumer holds it. */
@@ -53,22 +55,29 @@ export function stillHeld(client: RecipeClient, lock: ItemLock): boolean {
 }
 
 /**
- * Runs `ops` (removing or requeueing the item) while we hold the lock; retried after a lost reply. True when it
- * committed (after a lost reply: the item is gone, which under our lock only we can do); false when the lock
- * went with the session first, so the item stays for the next consumer.
+ * Runs `ops` (removing or requeueing the item) while we hold the lock, and deletes the lock in the same multi, so
+ * no one ever sees the item finished and its lock still there; retried after a lost reply. True when the item is
+ * gone: our multi committed (after a lost reply: the item is gone, which under our lock only we can do), or
+ * someone who ignores locks removed it first (the lock then stays for unlockItem). False when the lock went
+ * first, with the session or deleted by someone, so the item stays for the next consumer.
  */
 export async function commitUnderLock(client: RecipeClient, lock: ItemLock, item: string, ops: Op[]): Promise<boolean> {
+  const withLock: Op[] = [...ops, { op: 'delete', path: lock.node }];
   let sent = false;
   for (;;) {
     if (!stillHeld(client, lock)) return false;
     try {
-      if (sent && (await client.exists(item)) === null) return true;
+      if (sent && (await client.exists(item)) === null) {
+        // Ours committed, lock and all, unless someone who ignores locks removed the item first.
+        lock.released = (await client.exists(lock.node)) === null;
+        return true;
+      }
       if (!stillHeld(client, lock)) return false;
       sent = true;
-      await client.multi(ops);
-      return true;
+      await client.multi(withLock);
+      return (lock.released = true);
     } catch (e) {
-      if (isNoNode(e)) return true; // gone: our earlier attempt committed (only a lock holder removes)
+      if (e instanceof MultiError && isNoNode(e)) return e.failedIndex < ops.length;
       if (!isConnectionLoss(e) && !isExpiry(e)) throw e;
     }
     await reconnected(client); // after an expiry the next check finds the lock gone
@@ -78,7 +87,7 @@ export async function commitUnderLock(client: RecipeClient, lock: ItemLock, item
 /** Deletes our lock node (Curator's guaranteed delete), unless its session already took it away. */
 export async function unlockItem(client: RecipeClient, lock: ItemLock): Promise<void> {
   for (;;) {
-    if (!stillHeld(client, lock)) return;
+    if (lock.released === true || !stillHeld(client, lock)) return;
     try {
       await client.delete(lock.node);
       return;

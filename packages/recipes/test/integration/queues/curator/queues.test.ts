@@ -105,6 +105,24 @@ describe('Curator-compatible queues', () => {
     expect(await q.size()).toBe(1);
   });
 
+  it('lock-safe: an item is removed together with its lock, in one transaction', async () => {
+    const root = uniqueRoot();
+    const dir = `${root}/q`;
+    const lockPath = `${root}/locks`;
+    const [a, b] = await clients.many(2);
+    await new DistributedQueue(a!, dir, { serializer: utf8 }).put('one');
+    const got: string[] = [];
+    await using consumer = new DistributedQueue(b!, dir, { serializer: utf8, lockPath, consumer: (m) => void got.push(m) });
+    await consumer.start();
+    await until(() => consumer.stats.removed === 1);
+    // Each parent's pzxid is the zxid of its last child created or deleted: one zxid means one transaction, so no
+    // reader ever sees the item finished while its lock is still there.
+    const [queue, locks] = await Promise.all([a!.exists(dir), a!.exists(lockPath)]);
+    expect(locks!.pzxid).toBe(queue!.pzxid);
+    expect(await childrenOf(a!, lockPath)).toEqual([]);
+    expect(got).toEqual(['one']);
+  });
+
   it('competing consumers, normal and lock-safe: every message delivered exactly once', async () => {
     for (const lockPath of [undefined, `${uniqueRoot()}/locks`]) {
       const dir = `${uniqueRoot()}/q`;
