@@ -126,7 +126,8 @@ describe('change hub', () => {
       const parent = `${root}/in-time`;
       await other.create(parent);
       await other.delete(parent);
-      // The events go through the same session as any reset would have.
+      // A reset would have come with the arm, before ready() resolved; this read's reply comes after the two
+      // changes' events (the server sends a session its events first): by now every callback has run.
       await client.exists(parent);
       expect(resets).toEqual([]);
       unsubscribe();
