@@ -21,6 +21,12 @@ export interface ScenarioContext {
   note(...values: unknown[]): void;
   /** Waits for the server to close `name`'s connection and records it. */
   awaitClose(name: string, ms?: number): Promise<void>;
+  /**
+   * Waits until session `name` has received a watch event of `type` for `path` after its latest recorded
+   * frame (work a server does on its own timer, such as an expiry or a reaping, has then happened); the event
+   * is recorded with the session's next frames, as any other.
+   */
+  awaitEvent(name: string, type: number, path: string, ms?: number): Promise<void>;
   /** Drops `name`'s connection from the client side (no closeSession). */
   drop(name: string): void;
   session(name: string): RawSession;
@@ -145,6 +151,12 @@ export async function observe(connectString: string, root: string, scenario: Sce
       const s = session(name);
       await s.awaitClose(ms);
       drain(name, s.frames.length - 1);
+    },
+    async awaitEvent(name, type, path, ms = 30_000) {
+      const s = session(name);
+      const from = cursors.get(name) ?? 0;
+      const seen = (): boolean => s.frames.slice(from).some((f) => f.kind === 'event' && f.event.type === type && f.event.path === path);
+      await s.until(seen, `a type ${type} event for ${path} on ${name}`, ms);
     },
     drop(name) {
       session(name).destroy();

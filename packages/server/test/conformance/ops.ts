@@ -1,7 +1,8 @@
 // Request bodies for the conformance scenarios, by opcode, with short names.
-import { JuteWriter, OpCode, type ACL, type MultiOp } from '@zkts/protocol/codec';
+import { EventType, JuteWriter, OpCode, type ACL, type MultiOp } from '@zkts/protocol/codec';
 
 export const OP = OpCode;
+export const EVENT = EventType;
 export const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
 export const OPEN: ACL[] = [{ perms: 31, id: { scheme: 'world', id: 'anyone' } }];
 export const acl = (perms: number, scheme: string, id: string): ACL[] => [{ perms, id: { scheme, id } }];

@@ -5,7 +5,7 @@
 // receive the same requests.
 import type { ACL, MultiOp } from '@zkts/protocol/codec';
 import type { Scenario } from './harness.js';
-import { acl, addWatch, auth, create, createTTL, del, get, OP, OPEN, set, setAcl, setWatches, watchReq } from './ops.js';
+import { acl, addWatch, auth, create, createTTL, del, EVENT, get, OP, OPEN, set, setAcl, setWatches, watchReq } from './ops.js';
 
 /** mulberry32: a small, fast, seedable PRNG. */
 export function rng(seed: number): () => number {
@@ -56,12 +56,18 @@ export function randomWorkload(seed: number, ops: number, sessionCount = 4): Sce
       if (i % 40 === 0) mark = lastSeen;
       if (i === Math.floor(ops / 2)) {
         // One expiry per run: a short-lived session leaves ephemerals and goes silent; its ephemerals go when
-        // the server expires it, and the others' watches see that.
+        // the server expires it, and the others' watches see that. The run goes on once s1's watch has seen
+        // the expiry (one transaction deletes them all), however long a loaded machine makes it take.
         await c.open('doomed', { timeout: 1000 });
         for (const seg of segs) await c.call('doomed', OP.create, create(`${c.root}/${seg}/doomed`, '', 1));
-        await c.call('doomed', OP.create, create(`${c.root}/doomed-`, '', 3));
+        // The root always exists, so this one is always created and marks the expiry.
+        const last = await c.call('doomed', OP.create, create(`${c.root}/doomed-`, '', 3));
+        const marker = last.kind === 'reply' ? (last.body as { path?: string } | null)?.path : undefined;
+        if (marker === undefined) throw new Error('the doomed session could not create its marker');
+        const witness = cur('s1');
+        await c.call(witness, OP.exists, get(marker, true));
         c.drop('doomed');
-        await c.sleep(2500);
+        await c.awaitEvent(witness, EVENT.NodeDeleted, marker);
       }
       const who = pick(names);
       const s = cur(who);

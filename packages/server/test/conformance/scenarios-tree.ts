@@ -1,6 +1,6 @@
 // Conformance scenarios: nodes, Stats, sequential names, errors, ACL checks, multi and the read opcodes.
 import type { Scenario } from './harness.js';
-import { acl, create, createTTL, del, enc, get, multiCreate, OP, path, set, setAcl } from './ops.js';
+import { acl, create, createTTL, del, EVENT, enc, get, multiCreate, OP, path, set, setAcl } from './ops.js';
 
 export const treeScenarios: Record<string, Scenario> = {
   async 'create in every mode, create2 Stats and getData'(c) {
@@ -199,8 +199,11 @@ export const treeScenarios: Record<string, Scenario> = {
     await c.call('s1', OP.create, create(`${c.root}/c/kid`));
     await c.call('s1', OP.createTTL, createTTL(`${c.root}/t`, 300n));
     await c.call('s1', OP.exists, get(`${c.root}/c`, true));
+    await c.call('s1', OP.exists, get(`${c.root}/t`, true));
     await c.call('s1', OP.delete, del(`${c.root}/c/kid`));
-    await c.sleep(2500);
+    // Each reaping is seen by its watch, so the scenario waits as long as a loaded machine needs.
+    await c.awaitEvent('s1', EVENT.NodeDeleted, `${c.root}/c`);
+    await c.awaitEvent('s1', EVENT.NodeDeleted, `${c.root}/t`);
     await c.call('s1', OP.getChildren, get(c.root));
   },
 };
