@@ -7,22 +7,28 @@
 import type { Clock, ClockTimer } from '../options.js';
 import type { DataTree } from './data-tree.js';
 import { ephemeralKind, ttlOf } from './ephemeral-type.js';
+import { JavaHashSet } from './java-hash-order.js';
 
-/** The candidates for deletion now. */
+/**
+ * The candidates for deletion now, in the order ZooKeeper 3.8 deletes them: it gathers them in a
+ * `new HashSet<String>()`, containers then TTL nodes, and deletes in that set's iteration order (which a watcher
+ * of several sees in its events' order). Two candidates in one bucket keep the order they were gathered in,
+ * ours by creation where ZooKeeper's comes from its ConcurrentHashMap of containers; they differ only then.
+ */
 export function reapCandidates(tree: DataTree, now: number): string[] {
-  const out: string[] = [];
+  const out = new JavaHashSet(16);
   for (const path of tree.containers) {
     const node = tree.getNode(path);
-    if (node !== undefined && node.children.size === 0 && node.stat.cversion > 0) out.push(path);
+    if (node !== undefined && node.children.size === 0 && node.stat.cversion > 0) out.add(path);
   }
   for (const path of tree.ttls) {
     const node = tree.getNode(path);
     if (node === undefined || node.children.size !== 0) continue;
     if (ephemeralKind(node.stat.ephemeralOwner, tree.extendedTypesEnabled) !== 'ttl') continue;
     const ttl = ttlOf(node.stat.ephemeralOwner);
-    if (ttl !== 0n && BigInt(Math.trunc(now)) - node.stat.mtime > ttl) out.push(path);
+    if (ttl !== 0n && BigInt(Math.trunc(now)) - node.stat.mtime > ttl) out.add(path);
   }
-  return out;
+  return out.ordered();
 }
 
 /** Runs reapCandidates every `interval` ms until stopped. */

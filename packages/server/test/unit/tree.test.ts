@@ -117,7 +117,34 @@ describe('DataTree', () => {
     applyTxn(tree, { type: 'delete', path: '/c/k' }, 5n, 1000n);
     expect(reapCandidates(tree, 1600)).toEqual(['/c', '/t']);
   });
+  it('lists the candidates in the order of the HashSet ZooKeeper gathers them in, not the order they were made', () => {
+    const tree = new DataTree(true);
+    const acl = OPEN_ACL;
+    let zxid = 0n;
+    const apply = (txn: Parameters<typeof applyTxn>[1]): void => {
+      applyTxn(tree, txn, ++zxid, 1000n);
+    };
+    // A TTL node first, then containers: ZooKeeper visits containers first, then TTL nodes, into one HashSet.
+    apply({ type: 'create', op: 'create', path: '/c30', data: null, acl, owner: 0n, parentCVersion: 1 });
+    apply({ type: 'create', op: 'createTTL', path: '/c30/t', data: null, acl, owner: ttlOwner(1n), parentCVersion: 1 });
+    for (const [i, name] of ['/x', '/c30/c', '/a'].entries()) {
+      apply({ type: 'create', op: 'createContainer', path: name, data: null, acl, owner: CONTAINER_EPHEMERAL_OWNER, parentCVersion: i + 2 });
+      apply({ type: 'create', op: 'create', path: `${name}/k`, data: null, acl, owner: 0n, parentCVersion: 1 });
+      apply({ type: 'delete', path: `${name}/k` });
+    }
+    // Buckets of String.hashCode in a 16-slot table: /a 2, /x 9; /c30/t before /c30/c (ZooKeeper 3.8 deletes so).
+    const order = reapCandidates(tree, 2000);
+    expect(order).toEqual([...order].sort((p, q) => bucket(p) - bucket(q)));
+    expect(order.indexOf('/a')).toBeLessThan(order.indexOf('/x'));
+    expect(order.indexOf('/c30/t')).toBeLessThan(order.indexOf('/c30/c'));
+  });
 });
+
+/** The bucket of `s` in a 16-slot java.util.HashMap. */
+function bucket(s: string): number {
+  const h = javaStringHash(s);
+  return (h ^ (h >>> 16)) & 15;
+}
 
 describe('sequential names past 2^31', () => {
   it('as ZooKeeper: the tree keeps the cversion at 2^31 - 1 (createNode only raises it), a multi wraps to a signed name', () => {
