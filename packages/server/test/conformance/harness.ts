@@ -154,8 +154,15 @@ export async function observe(connectString: string, root: string, scenario: Sce
     },
     async awaitEvent(name, type, path, ms = 30_000) {
       const s = session(name);
-      const from = cursors.get(name) ?? 0;
-      const seen = (): boolean => s.frames.slice(from).some((f) => f.kind === 'event' && f.event.type === type && f.event.path === path);
+      // Frames only grow: each wake-up looks at the ones that came since the last, not all of them again.
+      let next = cursors.get(name) ?? 0;
+      const seen = (): boolean => {
+        for (; next < s.frames.length; next++) {
+          const f = s.frames[next];
+          if (f?.kind === 'event' && f.event.type === type && f.event.path === path) return true;
+        }
+        return false;
+      };
       await s.until(seen, `a type ${type} event for ${path} on ${name}`, ms);
     },
     drop(name) {
