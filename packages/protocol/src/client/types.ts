@@ -14,7 +14,7 @@ import type { SaslOptions } from './sasl/mechanism.js';
 export interface ClientOptions {
   /** ms requested, default 30_000; the server negotiates and every timer derives from the negotiated value. */
   sessionTimeout?: number;
-  /** ms per host attempt; default negotiated/hostCount (before the first session: sessionTimeout/hostCount). */
+  /** ms per host attempt; default the negotiated timeout (before the first session: sessionTimeout) over the host count, at most a third of it. */
   connectTimeout?: number;
   /**
    * The first `connect()` waits for a server to come up, up to its timeout, instead of failing. Default false:

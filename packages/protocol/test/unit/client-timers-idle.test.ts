@@ -38,8 +38,10 @@ function pings(conn: FakeConnection | undefined): number {
 async function idleSession(clock: ManualClock, options: FakeServerOptions = {}): Promise<{ server: FakeServer; client: ZkClient }> {
   const server = await FakeServer.start(options);
   servers.push(server);
-  // 900 ms: a ping 300 ms after the last send, a read timeout 600 ms after the last frame heard.
-  const client = createClient(server.connectString, { sessionTimeout: 900, shuffle: false, clock });
+  // 900 ms: a ping 300 ms after the last send, a read timeout 600 ms after the last frame heard. The connect
+  // attempt's own timers get another length (by default they too are a third of the timeout), so that a clock
+  // told to run the next 300 ms timer late runs the ping's.
+  const client = createClient(server.connectString, { sessionTimeout: 900, connectTimeout: 1000, shuffle: false, clock });
   clients.push(client);
   await client.connect();
   return { server, client };

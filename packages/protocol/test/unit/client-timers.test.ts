@@ -1,6 +1,7 @@
 // The session's timers on an injected ManualClock: each assertion says at which clock time something happens,
 // to the millisecond, with no wall-clock window. Socket I/O stays real (the wire-level fake server), so a test
 // lets it settle between clock steps.
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '@zkts/testkit';
 import { ConnectTimeoutError, SessionExpiredError, TimeoutError, createClient, type ClientOptions, type StateChange, type ZkClient } from '../../src/index.js';
@@ -180,6 +181,71 @@ describe('session timers on a manual clock', () => {
     clock.advance(1);
     await connecting;
     expect(good.connections).toHaveLength(1);
+  });
+
+  it('one host that takes the connection and never answers the handshake: the attempt ends at a third of the timeout and the session comes back', async () => {
+    // ZooKeeper 3.8 restarting: a connection that arrives while it loads its database is neither answered nor
+    // closed. Given the whole timeout (Java's sessionTimeout / hosts), the attempt would outlast the session.
+    const clock = new ManualClock();
+    let handshakes = 0;
+    const s = await fake({ onRequest: answer, onConnect: () => (++handshakes === 2 ? 'silent' : {}) });
+    const c = client(s.connectString, clock, { sessionTimeout: 3000, reconnectDelay: { min: 0, max: 0 } });
+    await c.connect();
+    const id = c.sessionId;
+    const failures: string[] = [];
+    c.onConnectFailure((attempt) => failures.push(attempt.error.message));
+    const dropped = clock.now();
+    s.last?.close();
+    await eventually(() => handshakes === 2 && s.last?.connect !== undefined, 2000, 'the unanswered handshake');
+    clock.advance(999);
+    await settle();
+    expect(c.stats().dialFailures).toBe(0);
+    clock.advance(1);
+    await eventually(() => c.stats().dialFailures === 1, 2000, 'the attempt given up');
+    expect(failures).toEqual([`no handshake reply from ${s.connectString} within 1000 ms`]);
+    // The cycle's back-off (0.5-1.5 s), then the session re-attached, well before the server would expire it.
+    clock.advance((clock.nextDue() as number) - clock.now());
+    await eventually(() => c.state === 'connected', 2000, 'the session back');
+    expect(clock.now() - dropped).toBeLessThanOrEqual(2500);
+    expect(s.last?.connect?.sessionId).toBe(id);
+    expect(c.sessionId).toBe(id);
+  });
+
+  it('an expiry during the back-off between cycles: the renewal dials the reconnect delay after it, and says expired', async () => {
+    const clock = new ManualClock();
+    let handshakes = 0;
+    let renewal: bigint | undefined;
+    // Answers the first handshake, refuses the next ones (closes), then takes the renewal once it is asked for.
+    const s = await fake({ onRequest: answer, onConnect: (_c, req) => (++handshakes === 1 ? {} : req.sessionId === 0n ? ((renewal = 0x5678n), { sessionId: 0x5678n }) : 'close') });
+    // 3300 ms: expiry at 4400 ms of silence, in the middle of a 1000 ms back-off (random 0.5) that began at 4020.
+    const c = client(s.connectString, clock, { sessionTimeout: 3300, reconnectDelay: { min: 20, max: 20 }, random: () => 0.5 });
+    await c.connect();
+    const reasons: string[] = [];
+    const onDial = (m: unknown): void => {
+      const message = m as { event: string; reason?: string; sessionId: bigint };
+      if (message.event === 'dialing') reasons.push(message.reason ?? '');
+    };
+    subscribe('zkts:connection', onDial);
+    try {
+      const dropped = clock.now();
+      s.last?.close();
+      for (const [i, at] of [20, 1020, 2020, 3020, 4020].entries()) {
+        await eventually(() => (clock.nextDue() as number) - dropped === at && c.state === 'suspended', 2000, `the dial at ${at} ms`);
+        clock.advance((clock.nextDue() as number) - clock.now());
+        await eventually(() => reasons.length === i + 1 && s.connections.length === i + 2 && c.stats().dialFailures === i + 1, 2000, `the refusal at ${at} ms`);
+      }
+      // The client-side expiry (4/3 of the timeout after the last frame heard) comes 380 ms into the back-off.
+      await eventually(() => (clock.nextDue() as number) - dropped === 4400, 2000, 'the expiry timer');
+      clock.advance(4400 - (clock.now() - dropped));
+      await eventually(() => c.state === 'connecting' && clock.nextDue() !== undefined, 2000, 'expired, and a new session due');
+      expect((clock.nextDue() as number) - dropped).toBe(4420);
+      clock.advance(20);
+      await eventually(() => c.state === 'connected', 2000, 'the renewed session');
+      expect(renewal).toBe(0x5678n);
+      expect(reasons).toEqual(['lost', 'cycle', 'cycle', 'cycle', 'cycle', 'expired']);
+    } finally {
+      unsubscribe('zkts:connection', onDial);
+    }
   });
 
   it('backs off 0.5–1.5 s (jittered) after each full cycle through the hosts, and not a millisecond less', async () => {

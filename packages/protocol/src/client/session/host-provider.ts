@@ -21,6 +21,8 @@
  * While moving ("reconfig mode") the next hosts come from the chosen group first, then the other group, then
  * the plain round-robin resumes.
  */
+import { sleep } from '../cancel.js';
+import type { Clock } from '../clock.js';
 import type { HostAddress } from '../connect-string.js';
 import type { DialReason } from '../diagnostics.js';
 import { DEFAULT_RECONNECT_DELAY, MIN_REDIAL_WINDOW_MS, REDIAL_SPACING_MS, ReconnectDelays, type DelayRange, type DropKind } from './reconnect-delay.js';
@@ -84,6 +86,8 @@ export class HostProvider {
   private lastRedialAt: number | null = null;
   /** Why the next dial happens: what came since the last one (a drop, a move), else the next step of a cycle. */
   private why: DialReason = 'first';
+  /** The wait before a dial under way (waitToDial): a drop ends it. */
+  private waiting: AbortController | null = null;
 
   constructor(hosts: readonly HostAddress[], shuffle: boolean, random: () => number = Math.random, reconnectDelay: DelayRange = DEFAULT_RECONNECT_DELAY) {
     this.random = random;
@@ -107,6 +111,7 @@ export class HostProvider {
    */
   dropped(kind: DropKind, negotiated: number, now: number): number {
     this.redial = null;
+    this.waiting?.abort();
     if (this.rebalance !== null || this.preferred) return 0;
     this.why = REASON_OF[kind];
     const delay = (this.delays ??= new ReconnectDelays(this.reconnectDelay, this.random)).after(kind, negotiated);
@@ -118,6 +123,17 @@ export class HostProvider {
     }
     this.pending = delay;
     return delay;
+  }
+
+  /**
+   * Waits `ms` before the dial `next()` gave; false when a drop came meanwhile (the session expired during a
+   * cycle's back-off): that drop's wait and reason replace the rest of this one, so `next()` is asked again.
+   */
+  async waitToDial(ms: number, stop: AbortSignal, clock: Clock): Promise<boolean> {
+    const wait = (this.waiting = new AbortController());
+    await sleep(ms, { signal: AbortSignal.any([stop, wait.signal]) }, clock).catch(() => undefined);
+    if (this.waiting === wait) this.waiting = null;
+    return !wait.signal.aborted;
   }
 
   /** Why the next dial will happen (see DialReason). */

@@ -41,6 +41,17 @@ export const REDIAL_SPACING_MS = 2000;
 /** A re-attached connection the server closes within this long was, most likely, taken over by another. */
 export const CONTEST_WINDOW_MS = 2000;
 
+/**
+ * How long one dial and its handshake may take without a `connectTimeout` option: the session timeout over the
+ * hosts, as the Java client gives each, but never more than a third of it. A server can take a connection and
+ * neither answer nor close it (ZooKeeper 3.8 does with one that arrives while it loads its database after a
+ * restart); with one or two hosts, an attempt given the whole timeout (or half) would outlast the session, where
+ * a third leaves room to dial again before the server expires it.
+ */
+export function attemptLimit(sessionTimeout: number, hosts: number): number {
+  return Math.max(100, Math.floor(sessionTimeout / Math.max(3, hosts)));
+}
+
 /** Validates the option (InvalidArgumentError otherwise); undefined gives the default. */
 export function reconnectDelayOption(value: DelayRange | undefined): DelayRange {
   if (value === undefined) return DEFAULT_RECONNECT_DELAY;

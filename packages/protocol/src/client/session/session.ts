@@ -11,7 +11,6 @@
  */
 import { AuthFailedError, ClientClosedError, ConnectionLossError, SessionClosedRequireSaslAuthError, SessionExpiredError, ZkError, type ConnectAttempt } from '../../errors/errors.js';
 import type { WatcherEvent } from '../../codec/records/watches.js';
-import { sleep } from '../cancel.js';
 import { sessionClock, type Clock } from '../clock.js';
 import { debug } from '../diagnostics.js';
 import type { Dispatcher } from '../dispatcher.js';
@@ -26,6 +25,7 @@ import { AuthReplay, whenCredentialsAnswered } from './auth-replay.js';
 import { closeLimit, closeOnServer, farewell } from './close-session.js';
 import { Connection, type ConnectionEvents, type HandshakeResult } from './connection.js';
 import { HostProvider, dropKind } from './host-provider.js';
+import { attemptLimit } from './reconnect-delay.js';
 import { RequestQueue } from './request-queue.js';
 import { describe, Transport } from './transport.js';
 import { SessionIdentity } from './identity.js';
@@ -125,10 +125,9 @@ export class Session implements ConnectionEvents, TimerTargets {
     void this.runLoop();
   }
 
-  /** Per host: the option, else the negotiated (before any session: the requested) timeout over the hosts. */
+  /** Per attempt: the option, else the negotiated (before any session: the requested) timeout's share (attemptLimit). */
   private connectTimeout(): number {
-    const timeout = this.identity.negotiated > 0 ? this.identity.negotiated : this.options.sessionTimeout;
-    return this.options.connectTimeout ?? Math.max(100, Math.floor(timeout / this.hosts.size));
+    return this.options.connectTimeout ?? attemptLimit(this.identity.negotiated > 0 ? this.identity.negotiated : this.options.sessionTimeout, this.hosts.size);
   }
 
   /** Aborted once the session has ended (endedWith), even when asked for afterwards. */
@@ -140,7 +139,8 @@ export class Session implements ConnectionEvents, TimerTargets {
   private async runLoop(): Promise<void> {
     while (!this.isOver) {
       const { host, delay, within, reason } = this.hosts.next(this.clock.now());
-      if (delay > 0) await sleep(delay, { signal: this.stopSignal }, this.clock).catch(() => undefined);
+      // A drop during the wait (an expiry) asks for another wait and reason: the next turn takes them.
+      if (delay > 0 && !(await this.hosts.waitToDial(delay, this.stopSignal, this.clock))) continue;
       if (this.isOver) return;
       const limit = within === undefined ? this.connectTimeout() : Math.min(within, this.connectTimeout());
       this.report.dialing(this.identity.id, describe(host), delay, reason);
