@@ -33,6 +33,8 @@ export const FULL: WorkloadParams = {
     // heap, sooner or later depending on the mutator: a 10 s window held one round and the reducer in some
     // passes and not others (bench/README.md, "What the row's idle window holds").
     idleMs: 30_000,
+    // V8's memory reducer gives the young generation back within about 100 s of its last collection (its watchdog).
+    settleCapMs: 150_000,
     fixtureChildren: 100_000,
     largeBytes: 1024 * 1024,
     largeOps: 100,
@@ -59,6 +61,7 @@ export const QUICK: WorkloadParams = {
     sessions: 100,
     connectWindow: 50,
     idleMs: 2_000,
+    settleCapMs: 2_000,
     fixtureChildren: 10_000,
     largeBytes: 1024 * 1024,
     largeOps: 10,

@@ -7,6 +7,7 @@
 // whose control port cuts the connection and changes every child while the client is away
 // (replay-proxy.ts).
 import { connect as netConnect } from 'node:net';
+import { getHeapSpaceStatistics } from 'node:v8';
 
 import { measure, pipeline, quantile, settledHeap, sleep, until } from './measure.js';
 import { ControlClient } from './replay-proxy.js';
@@ -52,17 +53,47 @@ function rss(): number {
 }
 
 /**
+ * Resident bytes of V8's young generation (its new space). V8 grows it while many objects survive scavenges (the
+ * connects) and gives it back once the process allocates little, at a time its heuristics pick: in the end an
+ * idle process keeps about 1 MiB of it, whatever its sessions (bench/README.md, "RSS and the young generation").
+ */
+function youngGeneration(): number {
+  for (const space of getHeapSpaceStatistics()) if (space.space_name === 'new_space') return space.physical_space_size;
+  return 0;
+}
+
+/** Below this the young generation counts as given back (an idle process keeps about 1 MiB of it). */
+const YOUNG_GIVEN_BACK = 2 * 1024 * 1024;
+
+/**
+ * Waits until V8 has given back the young generation the connects grew (no larger than before them, or than
+ * YOUNG_GIVEN_BACK), at most `capMs`; resolves with how long that took, NaN at the cap. V8 does so at a scavenge
+ * once the process allocates little, or in its memory reducer's collections once the process looks idle.
+ */
+async function youngGenerationGivenBack(before: number, capMs: number): Promise<number> {
+  const t0 = performance.now();
+  while (youngGeneration() > Math.max(before, YOUNG_GIVEN_BACK)) {
+    if (performance.now() - t0 >= capMs) return Number.NaN;
+    await sleep(250);
+  }
+  return performance.now() - t0;
+}
+
+/**
  * `sessions` sessions in this one process (up to `connectWindow` handshakes in flight, as a pool filling up
  * would): the time to connect them all, the heap and RSS each idle session costs, and the CPU the process
- * spends per second while they only ping. RSS is taken at the end of the idle window, when V8 has given back
- * the young generation the connect burst grew, and also 1 s after the last connect (`rssPerSessionConnected`).
- * The server's packet counter over the idle window says how many pings that was.
+ * spends per second while they only ping. RSS is taken 1 s after the last connect (`rssPerSessionConnected`),
+ * at the end of the idle window (`rssPerSession`: whether V8 had given back the young generation the connects
+ * grew by then is its timing, not what the sessions keep), and once it has (`rssPerSessionSettled`, the young
+ * generation's own resident bytes left out at both ends; `youngGivenBackS` after the window). The server's
+ * packet counter over the idle window says how many pings that was.
  */
 export async function sessions1k(ctx: WorkloadContext): Promise<Metrics> {
-  const { sessions: n, connectWindow, idleMs } = scaleOf(ctx);
+  const { sessions: n, connectWindow, idleMs, settleCapMs } = scaleOf(ctx);
   const open: BenchSession[] = [];
   const heap0 = settledHeap();
   const rss0 = rss();
+  const young0 = youngGeneration();
   const connected = await measure(() =>
     pipeline(n, connectWindow, (_i, done) =>
       ctx.client.connect(ctx.connectString).then((s) => {
@@ -82,6 +113,9 @@ export async function sessions1k(ctx: WorkloadContext): Promise<Metrics> {
     const idle = await measure(() => sleep(idleMs));
     const received1 = await serverPacketsReceived(ctx.connectString);
     const rss2 = rss();
+    const givenBackMs = await youngGenerationGivenBack(young0, settleCapMs);
+    const rss3 = rss();
+    const young3 = youngGeneration();
     const seconds = idle.ms / 1000;
     metrics = {
       sessions: n,
@@ -90,6 +124,8 @@ export async function sessions1k(ctx: WorkloadContext): Promise<Metrics> {
       heapPerSession: (heap1 - heap0) / n,
       rssPerSession: (rss2 - rss0) / n,
       rssPerSessionConnected: (rss1 - rss0) / n,
+      rssPerSessionSettled: (rss3 - young3 - (rss0 - young0)) / n,
+      youngGivenBackS: givenBackMs / 1000,
       idleCpuMsPerSec: idle.cpuUs / 1000 / seconds,
       idleCpuUsPerSessionSec: idle.cpuUs / seconds / n,
       serverPacketsPerSec: (received1 - received0) / seconds,

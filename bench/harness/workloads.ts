@@ -43,6 +43,8 @@ export interface ScaleParams {
   sessions: number;
   connectWindow: number;
   idleMs: number;
+  /** sessions1k: how long after the idle window to wait for V8 to give back the young generation. */
+  settleCapMs: number;
   /** Children of the run's fixture node: watches replayed, and the listing's size. */
   fixtureChildren: number;
   /** getLarge: the node's size, measured and warm-up gets. */
