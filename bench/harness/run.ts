@@ -107,7 +107,8 @@ function gitDescribe(): string {
 
 function summary(m: Metrics): string {
   return Object.entries(m)
-    .map(([k, v]) => `${k}=${Number.isInteger(v) ? v : v.toFixed(2)}`)
+    // A NaN (a figure the pass could not take) arrives through JSON as null.
+    .map(([k, v]) => `${k}=${typeof v !== 'number' || !Number.isFinite(v) ? 'n/a' : Number.isInteger(v) ? v : v.toFixed(2)}`)
     .join(' ');
 }
 

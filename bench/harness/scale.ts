@@ -124,7 +124,8 @@ export async function sessions1k(ctx: WorkloadContext): Promise<Metrics> {
       heapPerSession: (heap1 - heap0) / n,
       rssPerSession: (rss2 - rss0) / n,
       rssPerSessionConnected: (rss1 - rss0) / n,
-      rssPerSessionSettled: (rss3 - young3 - (rss0 - young0)) / n,
+      // Not given back within the cap: no settled figure (NaN) rather than one taken before it.
+      rssPerSessionSettled: Number.isNaN(givenBackMs) ? Number.NaN : (rss3 - young3 - (rss0 - young0)) / n,
       youngGivenBackS: givenBackMs / 1000,
       idleCpuMsPerSec: idle.cpuUs / 1000 / seconds,
       idleCpuUsPerSessionSec: idle.cpuUs / seconds / n,
