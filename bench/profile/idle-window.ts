@@ -8,8 +8,9 @@
 import { client as native } from '../clients/native.js';
 import { client as nzk } from '../clients/nzk.js';
 import { client as zkts } from '../clients/zkts.js';
-import { pipeline, settledHeap, sleep } from '../harness/measure.js';
-import type { BenchClient, BenchSession } from '../harness/session.js';
+import { sleep } from '../harness/measure.js';
+import { connectAsTheRow } from './row-connects.js';
+import type { BenchClient } from '../harness/session.js';
 
 const clients: Record<string, BenchClient> = { zkts, nzk, native };
 const [id = '', sessionsArg = '1000', secondsArg = '10'] = process.argv.slice(2);
@@ -20,13 +21,7 @@ if (chosen === undefined || cs === undefined) {
 }
 const n = Number(sessionsArg);
 const rss0 = process.memoryUsage().rss;
-const open: BenchSession[] = [];
-await pipeline(n, 100, (_i, done) => chosen.connect(cs).then((s) => {
-  open.push(s);
-  done(null);
-}, done));
-await sleep(1000);
-settledHeap();
+const open = await connectAsTheRow(chosen, cs, n);
 const rssBefore = process.memoryUsage().rss;
 const perSecond: number[] = [];
 const window0 = process.cpuUsage();

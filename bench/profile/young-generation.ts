@@ -11,8 +11,9 @@ import { getHeapSpaceStatistics } from 'node:v8';
 import { client as native } from '../clients/native.js';
 import { client as nzk } from '../clients/nzk.js';
 import { client as zkts } from '../clients/zkts.js';
-import { pipeline, settledHeap, sleep } from '../harness/measure.js';
-import type { BenchClient, BenchSession } from '../harness/session.js';
+import { settledHeap, sleep } from '../harness/measure.js';
+import { connectAsTheRow } from './row-connects.js';
+import type { BenchClient } from '../harness/session.js';
 
 const clients: Record<string, BenchClient> = { zkts, nzk, native };
 const [id = '', capArg = '150'] = process.argv.slice(2);
@@ -27,13 +28,7 @@ const mib = (bytes: number): string => (bytes / 1048576).toFixed(1);
 settledHeap();
 const young0 = young();
 const rss0 = rss();
-const open: BenchSession[] = [];
-await pipeline(n, 100, (_i, done) => chosen.connect(cs).then((s) => {
-  open.push(s);
-  done(null);
-}, done));
-await sleep(1000);
-settledHeap();
+const open = await connectAsTheRow(chosen, cs, n);
 const young1 = young();
 const t0 = performance.now();
 let at30: { rss: number; young: number } | undefined;
