@@ -195,6 +195,21 @@ export function raceCancel<T>(promise: Promise<T>, options: CancelOptions | unde
   return scope.race(promise).finally(() => scope.dispose());
 }
 
+/**
+ * Aborts `child` when `parent` aborts, until the returned function unlinks them: for a wait shorter than the
+ * parent's life. Not `AbortSignal.any([parent, …])`: on Node 20 each call leaves about 50 bytes on the parent
+ * until the parent itself aborts, which a session's stop signal may never do.
+ */
+export function abortWith(parent: AbortSignal, child: AbortController): () => void {
+  if (parent.aborted) {
+    child.abort(parent.reason);
+    return () => undefined;
+  }
+  const onAbort = (): void => child.abort(parent.reason);
+  parent.addEventListener('abort', onAbort, { once: true });
+  return () => parent.removeEventListener('abort', onAbort);
+}
+
 /** A cancellable pause: resolves after `ms`, rejects with the cancellation reason if cancelled first. */
 export function sleep(ms: number, options: CancelOptions = {}, clock: Clock = systemClock): Promise<void> {
   try {

@@ -1,7 +1,9 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '@zkts/testkit';
 import type { ZkError} from '@zkts/protocol';
 import { AbortError, CancelScope, TimeoutError, cancelScope, raceCancel, sleep } from '@zkts/protocol';
+import { abortWith } from '../../src/client/cancel.js';
 
 describe('cancellation primitive', () => {
   it('needs nothing when there is nothing to cancel by', () => {
@@ -100,5 +102,40 @@ describe('cancellation primitive', () => {
     a.abort();
     await expect(cut).rejects.toBeInstanceOf(AbortError);
     expect(clock.pending).toBe(0);
+  });
+});
+
+describe('abortWith', () => {
+  it('aborts the child with the parent, with its reason, until unlinked', () => {
+    const parent = new AbortController();
+    const child = new AbortController();
+    abortWith(parent.signal, child);
+    parent.abort(new Error('stopped'));
+    expect(child.signal.aborted).toBe(true);
+    expect((child.signal.reason as Error).message).toBe('stopped');
+
+    const later = new AbortController();
+    const other = new AbortController();
+    const unlink = abortWith(later.signal, other);
+    unlink();
+    later.abort();
+    expect(other.signal.aborted).toBe(false);
+  });
+
+  it('a parent already aborted aborts the child at once', () => {
+    const parent = new AbortController();
+    parent.abort('gone');
+    const child = new AbortController();
+    abortWith(parent.signal, child)();
+    expect(child.signal.reason).toBe('gone');
+  });
+
+  it('leaves no listener on a long-lived parent once unlinked', () => {
+    const parent = new AbortController();
+    for (let i = 0; i < 1000; i++) abortWith(parent.signal, new AbortController())();
+    expect(getEventListeners(parent.signal, 'abort')).toHaveLength(0);
+    const unlink = abortWith(parent.signal, new AbortController());
+    expect(getEventListeners(parent.signal, 'abort')).toHaveLength(1);
+    unlink();
   });
 });

@@ -21,7 +21,7 @@
  * While moving ("reconfig mode") the next hosts come from the chosen group first, then the other group, then
  * the plain round-robin resumes.
  */
-import { sleep } from '../cancel.js';
+import { abortWith, sleep } from '../cancel.js';
 import type { Clock } from '../clock.js';
 import type { HostAddress } from '../connect-string.js';
 import type { DialReason } from '../diagnostics.js';
@@ -131,7 +131,9 @@ export class HostProvider {
    */
   async waitToDial(ms: number, stop: AbortSignal, clock: Clock): Promise<boolean> {
     const wait = (this.waiting = new AbortController());
-    await sleep(ms, { signal: AbortSignal.any([stop, wait.signal]) }, clock).catch(() => undefined);
+    const unlink = abortWith(stop, wait);
+    await sleep(ms, { signal: wait.signal }, clock).catch(() => undefined);
+    unlink();
     if (this.waiting === wait) this.waiting = null;
     return !wait.signal.aborted;
   }

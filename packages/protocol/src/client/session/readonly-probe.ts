@@ -5,7 +5,7 @@
  */
 import { connect as netConnect, type Socket } from 'node:net';
 import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
-import { sleep } from '../cancel.js';
+import { abortWith, sleep } from '../cancel.js';
 import type { Clock } from '../clock.js';
 import type { HostAddress } from '../connect-string.js';
 import type { Connection } from './connection.js';
@@ -99,18 +99,24 @@ export function startProbe(
   stillCurrent: () => boolean,
 ): void {
   const current = conn.transport.address;
+  const either = new AbortController();
+  const unlinkProbe = abortWith(probe, either);
+  const unlinkSession = abortWith(sessionStopped, either);
   void seekReadWriteServer({
     hosts: hosts.hosts,
     current,
     timeout: options.timeout,
     tls: options.tls,
     clock: options.clock,
-    signal: AbortSignal.any([probe, sessionStopped]),
+    signal: either.signal,
     found: (host) => {
       if (!stillCurrent()) return;
       debug('read-write server found at %s: leaving read-only %s', describe(host), describe(current));
       hosts.prefer(host);
       conn.close(new ConnectionLossError('moving to a read-write server', true));
     },
+  }).finally(() => {
+    unlinkProbe();
+    unlinkSession();
   });
 }
