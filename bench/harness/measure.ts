@@ -1,5 +1,6 @@
 // Timing helpers shared by the workloads: a windowed pipeline driver, CPU/heap snapshots and percentiles.
 import { performance } from 'node:perf_hooks';
+import { getHeapSpaceStatistics } from 'node:v8';
 
 import type { Done } from './session.js';
 
@@ -48,6 +49,16 @@ export async function measure(body: () => Promise<void>): Promise<Span> {
   const ms = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
   return { ms, cpuUs: cpu.user + cpu.system, userUs: cpu.user, systemUs: cpu.system };
+}
+
+/**
+ * Resident bytes of V8's young generation (its new space). V8 grows it while many objects survive scavenges (the
+ * connects) and gives it back once the process allocates little, at a time its heuristics pick: in the end an
+ * idle process keeps about 1 MiB of it, whatever its sessions (bench/README.md, "RSS and the young generation").
+ */
+export function youngGeneration(): number {
+  for (const space of getHeapSpaceStatistics()) if (space.space_name === 'new_space') return space.physical_space_size;
+  return 0;
 }
 
 /** Heap in use after a full collection (needs `node --expose-gc`; without it the figure is noisier). */

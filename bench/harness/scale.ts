@@ -7,9 +7,8 @@
 // whose control port cuts the connection and changes every child while the client is away
 // (replay-proxy.ts).
 import { connect as netConnect } from 'node:net';
-import { getHeapSpaceStatistics } from 'node:v8';
 
-import { measure, pipeline, quantile, settledHeap, sleep, until } from './measure.js';
+import { measure, pipeline, quantile, settledHeap, sleep, until, youngGeneration } from './measure.js';
 import { ControlClient } from './replay-proxy.js';
 import type { BenchSession, ConnectOptions } from './session.js';
 import { call } from './session.js';
@@ -50,16 +49,6 @@ function serverPacketsReceived(connectString: string): Promise<number> {
 
 function rss(): number {
   return process.memoryUsage().rss;
-}
-
-/**
- * Resident bytes of V8's young generation (its new space). V8 grows it while many objects survive scavenges (the
- * connects) and gives it back once the process allocates little, at a time its heuristics pick: in the end an
- * idle process keeps about 1 MiB of it, whatever its sessions (bench/README.md, "RSS and the young generation").
- */
-function youngGeneration(): number {
-  for (const space of getHeapSpaceStatistics()) if (space.space_name === 'new_space') return space.physical_space_size;
-  return 0;
 }
 
 /** Below this the young generation counts as given back (an idle process keeps about 1 MiB of it). */

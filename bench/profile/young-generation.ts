@@ -6,12 +6,10 @@
 // each also without the young generation's own resident bytes.
 // Run: ZKTS_SERVER=host:port node --expose-gc bench/.build/profile/young-generation.js zkts|nzk|native [CAP=150]
 // (add --trace-gc to see which collection gave it back: a scavenge, or the memory reducer's `Mark-Compact (reduce)`).
-import { getHeapSpaceStatistics } from 'node:v8';
-
 import { client as native } from '../clients/native.js';
 import { client as nzk } from '../clients/nzk.js';
 import { client as zkts } from '../clients/zkts.js';
-import { settledHeap, sleep } from '../harness/measure.js';
+import { settledHeap, sleep, youngGeneration as young } from '../harness/measure.js';
 import { connectAsTheRow } from './row-connects.js';
 import type { BenchClient } from '../harness/session.js';
 
@@ -21,7 +19,6 @@ const chosen = clients[id];
 const cs = process.env['ZKTS_SERVER'];
 if (chosen === undefined || cs === undefined) throw new Error('usage: ZKTS_SERVER=host:port node --expose-gc young-generation.js zkts|nzk|native [CAP]');
 const n = 1000;
-const young = (): number => getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.physical_space_size ?? 0;
 const rss = (): number => process.memoryUsage().rss;
 const mib = (bytes: number): string => (bytes / 1048576).toFixed(1);
 
