@@ -33,8 +33,9 @@ export const FULL: WorkloadParams = {
     // heap, sooner or later depending on the mutator: a 10 s window held one round and the reducer in some
     // passes and not others (bench/README.md, "What the row's idle window holds").
     idleMs: 30_000,
-    // V8's memory reducer gives the young generation back within about 100 s of its last collection (its watchdog).
-    settleCapMs: 150_000,
+    // The full collections after the window give the young generation back at once; the cap only bounds a
+    // process where they did not.
+    settleCapMs: 10_000,
     fixtureChildren: 100_000,
     largeBytes: 1024 * 1024,
     largeOps: 100,

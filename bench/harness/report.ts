@@ -44,7 +44,7 @@ export const ROWS: readonly Row[] = [
   { workload: 'sessions1k', metric: 'connectMs', label: '1000 sessions: connect all', unit: 'ms', better: 'lower' },
   { workload: 'sessions1k', metric: 'heapPerSession', label: '1000 sessions: heap per idle session', unit: 'bytes', better: 'lower' },
   { workload: 'sessions1k', metric: 'rssPerSession', label: '1000 sessions: RSS per idle session', unit: 'bytes', better: 'lower' },
-  { workload: 'sessions1k', metric: 'rssPerSessionSettled', label: '1000 sessions: RSS, young gen given back', unit: 'bytes', better: 'lower' },
+  { workload: 'sessions1k', metric: 'rssPerSessionSettled', label: '1000 sessions: RSS after GC, young excl.', unit: 'bytes', better: 'lower' },
   { workload: 'sessions1k', metric: 'rssPerSessionConnected', label: '1000 sessions: RSS 1 s after connecting', unit: 'bytes', better: 'lower' },
   { workload: 'sessions1k', metric: 'idleCpuMsPerSec', label: '1000 idle sessions: client CPU', unit: 'ms/s', better: 'lower' },
   { workload: 'watchReplay', metric: 'replayMs', label: '100k watches: reconnect → all fired', unit: 'ms', better: 'lower' },

@@ -1,0 +1,47 @@
+// What one uncontended Mutex cycle (acquire + release) allocates, garbage included, beside the same requests
+// made bare (create EPHEMERAL_SEQUENTIAL with getChildren, then delete): V8's sampling heap profiler over N
+// cycles after a warm-up, against the in-process stand-in server (fake-zk.ts), summed per allocating function
+// (PARENT=1: per caller > function) and divided by N.
+//
+//   node bench/.build/profile/mutex-alloc.js <mutex|bare> [n=20000] [top=30]
+import { Session } from 'node:inspector/promises';
+
+import { connect } from '@zkts/protocol';
+import { Mutex } from '@zkts/recipes';
+
+import { printAllocations } from './alloc-profile.js';
+import { fakeZooKeeper } from './fake-zk.js';
+
+async function main(): Promise<void> {
+  const [what = 'mutex', nArg = '20000', topArg = '30'] = process.argv.slice(2);
+  const n = Number(nArg);
+  const server = await fakeZooKeeper();
+  const client = await connect(server.connectString);
+  const dir = '/alloc-lock';
+  await client.create(dir).catch(() => undefined);
+  const mutex = new Mutex(client, dir);
+  const cycle = what === 'bare'
+    ? async (): Promise<void> => {
+      const created = client.create(`${dir}/_c_bare-lock-`, null, { mode: 'ephemeral-sequential' });
+      const listed = client.getChildren(dir);
+      const { path } = await created;
+      await listed;
+      await client.delete(path);
+    }
+    : async (): Promise<void> => {
+      const held = await mutex.acquire();
+      await held.release();
+    };
+  const run = async (count: number): Promise<void> => {
+    for (let i = 0; i < count; i++) await cycle();
+  };
+  await run(5000);
+  const inspector = new Session();
+  inspector.connect();
+  await printAllocations(inspector, () => run(n), n, `${what}: allocated per cycle`, Number(topArg));
+  inspector.disconnect();
+  await client.close();
+  server.close();
+}
+
+await main();
