@@ -19,6 +19,7 @@ import { KeeperCode } from '../../errors/codes.js';
 import type { RequestEntry } from '../request.js';
 import { requestRecord } from '../requests.js';
 import { describe, type Transport, type TransportHandlers } from './transport.js';
+import { flushSoon } from './flush-soon.js';
 import { InFlight } from './in-flight.js';
 import { debug } from '../diagnostics.js';
 
@@ -245,7 +246,7 @@ export class Connection implements TransportHandlers {
   private queueFlushSoon(): void {
     if (this.flushQueued || this.blocked) return;
     this.flushQueued = true;
-    if (flushSoon.push(this) === 1) queueMicrotask(flushAllSoon);
+    flushSoon(this);
   }
 
   /** Ends a hold: what is queued leaves on the next flush whatever is on the wire (pings, auth, resumes). */
@@ -388,12 +389,4 @@ export class Connection implements TransportHandlers {
 /** nextTick's callback, the connection its argument: no flush closure kept per connection. */
 function flushLater(conn: Connection): void {
   conn.flush();
-}
-
-/** Connections whose lone write leaves at the next microtask checkpoint: one list per process, not a closure each. */
-const flushSoon: Connection[] = [];
-
-function flushAllSoon(): void {
-  for (let i = 0; i < flushSoon.length; i++) (flushSoon[i] as Connection).flush();
-  flushSoon.length = 0;
 }
