@@ -9,13 +9,36 @@ import type { CreateMode, Data } from './types.js';
 
 const utf8 = new TextEncoder();
 
+/**
+ * ASCII strings up to this length are encoded here: a typed array that small lives on V8's heap, where
+ * TextEncoder.encode crosses into C++ and makes a backing store per call (bench/README.md, "Short strings
+ * without TextEncoder"). Anything longer, or with any character above 0x7f, goes to TextEncoder.
+ */
+const SHORT_STRING = 64;
+/** What every empty string encodes to: nothing can be written into it, so one is enough. */
+const NO_BYTES = new Uint8Array(0);
+
+/** UTF-8 bytes of `text`, as TextEncoder gives them. */
+export function utf8Bytes(text: string): Uint8Array {
+  const n = text.length;
+  if (n === 0) return NO_BYTES;
+  if (n > SHORT_STRING) return utf8.encode(text);
+  const out = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 0x7f) return utf8.encode(text);
+    out[i] = c;
+  }
+  return out;
+}
+
 /** Longest TTL the server accepts (EphemeralType.TTL: 40 bits of milliseconds). */
 export const MAX_TTL = 2 ** 40 - 1;
 
 export function toBytes(data: Data | null | undefined, maxPacket: number): Uint8Array | null {
   if (data === null || data === undefined) return null;
   let bytes: Uint8Array;
-  if (typeof data === 'string') bytes = utf8.encode(data);
+  if (typeof data === 'string') bytes = utf8Bytes(data);
   else if (data instanceof Uint8Array) bytes = data;
   else throw new InvalidArgumentError('data', `data must be a Uint8Array, a string or null, got ${describeValue(data)}`);
   if (bytes.byteLength > maxPacket) {
