@@ -225,14 +225,15 @@ export abstract class FairLock implements Lockable {
 
   private async giveBack(held: Held, handle: LockHandleImpl): Promise<void> {
     const { hold } = held;
-    held.handles = held.handles.filter((h) => h !== handle);
+    const at = held.handles.indexOf(handle);
+    if (at >= 0) held.handles.splice(at, 1);
     hold.count--;
     if (hold.count > 0) return;
     hold.end();
     const sweep = hold.sweep;
-    const done = removeNode(this.client, { path: hold.node }, hold.sessionId).then(() =>
-      sweep === undefined ? undefined : sweepPrefix(this.client, sweep, hold.sessionId),
-    );
+    const removed = removeNode(this.client, { path: hold.node }, hold.sessionId);
+    // The sweep is rare (a create whose outcome was unknown): without one the release waits for the removal alone.
+    const done = sweep === undefined ? removed : removed.then(() => sweepPrefix(this.client, sweep, hold.sessionId));
     // Only the hold this instance still has moves it to "releasing"; a stale hold (dropped after a loss) does not.
     const releasing = { kind: 'releasing', done } as const;
     if (this.state.kind === 'held' && this.state.hold === hold) this.state = releasing;
