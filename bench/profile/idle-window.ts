@@ -5,20 +5,11 @@
 // work the connects left behind (the JIT, the GC) that the row's window also counts.
 // Run: ZKTS_SERVER=host:port node --expose-gc bench/.build/profile/idle-window.js zkts|nzk|native [SESSIONS] [SECONDS]
 // (add --trace-gc to see which collections fall in the window).
-import { client as native } from '../clients/native.js';
-import { client as nzk } from '../clients/nzk.js';
-import { client as zkts } from '../clients/zkts.js';
 import { sleep } from '../harness/measure.js';
-import { connectAsTheRow } from './row-connects.js';
-import type { BenchClient } from '../harness/session.js';
+import { connectAsTheRow, rowDriverArguments } from './row-connects.js';
 
-const clients: Record<string, BenchClient> = { zkts, nzk, native };
-const [id = '', sessionsArg = '1000', secondsArg = '10'] = process.argv.slice(2);
-const chosen = clients[id];
-const cs = process.env['ZKTS_SERVER'];
-if (chosen === undefined || cs === undefined) {
-  throw new Error('usage: ZKTS_SERVER=host:port node --expose-gc idle-window.js zkts|nzk|native [SESSIONS] [SECONDS]');
-}
+const { id, client: chosen, connectString: cs, rest } = rowDriverArguments('node --expose-gc idle-window.js zkts|nzk|native [SESSIONS] [SECONDS]');
+const [sessionsArg = '1000', secondsArg = '10'] = rest;
 const n = Number(sessionsArg);
 const rss0 = process.memoryUsage().rss;
 const open = await connectAsTheRow(chosen, cs, n);

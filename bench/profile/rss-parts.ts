@@ -11,18 +11,11 @@
 import { readFileSync } from 'node:fs';
 import { getHeapSpaceStatistics } from 'node:v8';
 
-import { client as native } from '../clients/native.js';
-import { client as nzk } from '../clients/nzk.js';
-import { client as zkts } from '../clients/zkts.js';
 import { settledHeap, sleep, youngGeneration as young } from '../harness/measure.js';
-import { connectAsTheRow } from './row-connects.js';
-import type { BenchClient } from '../harness/session.js';
+import { connectAsTheRow, rowDriverArguments } from './row-connects.js';
 
-const clients: Record<string, BenchClient> = { zkts, nzk, native };
-const [id = '', capArg = '150'] = process.argv.slice(2);
-const chosen = clients[id];
-const cs = process.env['ZKTS_SERVER'];
-if (chosen === undefined || cs === undefined) throw new Error('usage: ZKTS_SERVER=host:port node --expose-gc rss-parts.js zkts|nzk|native [CAP]');
+const { id, client: chosen, connectString: cs, rest } = rowDriverArguments('node --expose-gc rss-parts.js zkts|nzk|native [CAP]');
+const [capArg = '150'] = rest;
 const n = 1000;
 
 type Parts = Record<string, number>;
