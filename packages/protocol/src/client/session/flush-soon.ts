@@ -13,8 +13,8 @@ export interface Flushable {
 const waiting: Flushable[] = [];
 
 /**
- * Already settled: `then` on it queues one promise job. Node's queueMicrotask made an AsyncResource and a bound
- * function per call (about 500 bytes, in an uncontended lock cycle's allocation profile).
+ * Already settled: `then` on it queues one promise job, where Node's queueMicrotask makes an AsyncResource and a
+ * bound function per call (about 500 bytes, in an uncontended lock cycle's allocation profile).
  */
 const settled = Promise.resolve();
 

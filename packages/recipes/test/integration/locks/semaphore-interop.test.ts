@@ -111,8 +111,8 @@ describe('Semaphore beside the real libraries on one path', () => {
     const path = `${uniqueRoot()}/semaphore`;
     const max = 3;
     // zkts takes every lease of its layout and keeps them until kazoo reports one of its own: kazoo, which does not
-    // see them, takes it while all of them are held, whatever the timing (two groups left to run side by side by
-    // themselves overlapped by one lease in most runs, and not at all in one loaded run).
+    // see them, takes it while all of them are held, whatever the timing. Two groups left to run side by side may
+    // overlap by a single lease, or on a loaded machine not at all.
     const zkts = await Promise.all(
       (await clients.many(max)).map(async (c, n) => {
         const lease = await new Semaphore(c, path, max, { data: `zkts-${n}` }).acquire(1, { timeout: 60_000 });
