@@ -5,32 +5,8 @@
 import { InvalidArgumentError } from '../errors/errors.js';
 import { checkOptionKeys, describeValue } from '../errors/option-keys.js';
 import { CreateFlags } from '../codec/records/constants.js';
+import { utf8Bytes } from '../codec/jute/utf8.js';
 import type { CreateMode, Data } from './types.js';
-
-const utf8 = new TextEncoder();
-
-/**
- * ASCII strings up to this length are encoded here: a typed array that small lives on V8's heap, where
- * TextEncoder.encode crosses into C++ and makes a backing store per call (bench/README.md, "Short strings
- * without TextEncoder"). Anything longer, or with any character above 0x7f, goes to TextEncoder.
- */
-const SHORT_STRING = 64;
-/** What every empty string encodes to: nothing can be written into it, so one is enough. */
-const NO_BYTES = new Uint8Array(0);
-
-/** UTF-8 bytes of `text`, as TextEncoder gives them. */
-export function utf8Bytes(text: string): Uint8Array {
-  const n = text.length;
-  if (n === 0) return NO_BYTES;
-  if (n > SHORT_STRING) return utf8.encode(text);
-  const out = new Uint8Array(n);
-  for (let i = 0; i < n; i++) {
-    const c = text.charCodeAt(i);
-    if (c > 0x7f) return utf8.encode(text);
-    out[i] = c;
-  }
-  return out;
-}
 
 /** Longest TTL the server accepts (EphemeralType.TTL: 40 bits of milliseconds). */
 export const MAX_TTL = 2 ** 40 - 1;
@@ -133,7 +109,7 @@ export function checkCredentials(auth: unknown, maxPacket: number): void {
     if (typeof credential !== 'string' && !(credential instanceof Uint8Array)) {
       throw new InvalidArgumentError(`auth[${i}].auth`, `the credential for scheme ${JSON.stringify(scheme)} must be a string or a Uint8Array, got ${kindOf(credential)}`);
     }
-    const size = typeof credential === 'string' ? utf8.encode(credential).byteLength : credential.byteLength;
+    const size = typeof credential === 'string' ? utf8Bytes(credential).byteLength : credential.byteLength;
     if (size > maxPacket) {
       throw new InvalidArgumentError(`auth[${i}].auth`, `the credential for scheme ${JSON.stringify(scheme)} has ${size} bytes, above the max packet of ${maxPacket}`);
     }

@@ -3,7 +3,7 @@
 // compares random strings of every kind (the seed is printed; ZKTS_SEED=<seed> replays it).
 import { describe, expect, it } from 'vitest';
 
-import { utf8Bytes } from '../../src/client/validation.js';
+import { utf8Bytes } from '../../src/codec/jute/utf8.js';
 import { prng } from '../support/recorded-session.js';
 
 const reference = new TextEncoder();

@@ -96,15 +96,7 @@ export function maxEncodedLength(s: string): number {
 export function encodeStringInto(s: string, out: Uint8Array, at: number, encoding: StringEncoding): number {
   const n = s.length;
   if (encoding === 'utf8') {
-    if (n <= SHORT) {
-      let i = 0;
-      for (; i < n; i++) {
-        const c = s.charCodeAt(i);
-        if (c >= 0x80) break;
-        out[at + i] = c;
-      }
-      if (i === n) return n;
-    }
+    if (n <= SHORT && asciiInto(s, out, at)) return n;
     return encoder.encodeInto(s, out.subarray(at)).written;
   }
   let p = at;
@@ -122,4 +114,32 @@ export function encodeStringInto(s: string, out: Uint8Array, at: number, encodin
     }
   }
   return p - at;
+}
+
+/** What every empty string encodes to: nothing can be written into it, so one is enough. */
+const NO_BYTES = new Uint8Array(0);
+
+/**
+ * The UTF-8 bytes of `s` in an array of their own, as TextEncoder.encode gives them. A short ASCII string is
+ * copied by the same loop as encodeStringInto's: TextEncoder.encode crosses into C++ and makes a backing store
+ * per call (bench/README.md, "Short strings without TextEncoder").
+ */
+export function utf8Bytes(s: string): Uint8Array {
+  const n = s.length;
+  if (n === 0) return NO_BYTES;
+  if (n <= SHORT) {
+    const out = new Uint8Array(n);
+    if (asciiInto(s, out, 0)) return out;
+  }
+  return encoder.encode(s);
+}
+
+/** Copies `s` into `out` at `at` if every unit is ASCII; false (having written part of it) if one is not. */
+function asciiInto(s: string, out: Uint8Array, at: number): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x80) return false;
+    out[at + i] = c;
+  }
+  return true;
 }
