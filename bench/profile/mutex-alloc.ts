@@ -11,6 +11,7 @@ import { Mutex } from '@zkts/recipes';
 
 import { printAllocations } from './alloc-profile.js';
 import { fakeZooKeeper } from './fake-zk.js';
+import { bareCycles } from './lock-cycles.js';
 
 async function main(): Promise<void> {
   const [what = 'mutex', nArg = '20000', topArg = '30'] = process.argv.slice(2);
@@ -20,20 +21,12 @@ async function main(): Promise<void> {
   const dir = '/alloc-lock';
   await client.create(dir).catch(() => undefined);
   const mutex = new Mutex(client, dir);
-  const cycle = what === 'bare'
-    ? async (): Promise<void> => {
-      const created = client.create(`${dir}/_c_bare-lock-`, null, { mode: 'ephemeral-sequential' });
-      const listed = client.getChildren(dir);
-      const { path } = await created;
-      await listed;
-      await client.delete(path);
-    }
-    : async (): Promise<void> => {
+  const run = async (count: number): Promise<void> => {
+    if (what === 'bare') return bareCycles(client, dir, count);
+    for (let i = 0; i < count; i++) {
       const held = await mutex.acquire();
       await held.release();
-    };
-  const run = async (count: number): Promise<void> => {
-    for (let i = 0; i < count; i++) await cycle();
+    }
   };
   await run(5000);
   const inspector = new Session();

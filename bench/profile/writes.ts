@@ -22,6 +22,7 @@ import * as shippedRecipes from '@zkts/recipes';
 
 import { client as raw } from '../clients/raw.js';
 import { fakeZooKeeper } from './fake-zk.js';
+import { bareCycles } from './lock-cycles.js';
 import { otherBuild, successOf, unused } from './other-build.js';
 import { benchServer } from '../harness/server.js';
 import { pipeline } from '../harness/measure.js';
@@ -96,20 +97,6 @@ async function mutexCycles(side: Side, dir: string, cycles: number): Promise<voi
   for (let i = 0; i < cycles; i++) {
     const held = await mutex.acquire();
     await held.release();
-  }
-}
-
-/**
- * The same requests as an uncontended Mutex cycle, without the recipe: create EPHEMERAL_SEQUENTIAL and
- * getChildren in one turn, then delete. The least any lock on this client could cost per cycle.
- */
-async function bareCycles(c: Client, dir: string, cycles: number): Promise<void> {
-  for (let i = 0; i < cycles; i++) {
-    const created = c.create(`${dir}/_c_bare-lock-`, null, { mode: 'ephemeral-sequential' });
-    const listed = c.getChildren(dir);
-    const { path } = await created;
-    await listed;
-    await c.delete(path);
   }
 }
 

@@ -1,0 +1,17 @@
+// The least any lock on a zkts client could cost per uncontended cycle, for the drivers that set the Mutex beside
+// it (writes.ts, mutex-alloc.ts).
+import type { ZkClient } from '@zkts/protocol';
+
+/**
+ * The same requests as an uncontended Mutex cycle, without the recipe: create EPHEMERAL_SEQUENTIAL and
+ * getChildren in one turn, then delete, `cycles` times.
+ */
+export async function bareCycles(c: Pick<ZkClient, 'create' | 'getChildren' | 'delete'>, dir: string, cycles: number): Promise<void> {
+  for (let i = 0; i < cycles; i++) {
+    const created = c.create(`${dir}/_c_bare-lock-`, null, { mode: 'ephemeral-sequential' });
+    const listed = c.getChildren(dir);
+    const { path } = await created;
+    await listed;
+    await c.delete(path);
+  }
+}
