@@ -3,7 +3,7 @@
 // WARM unmeasured gets, then N, then exits without closing: the same process with two values of N, minus each
 // other, is the instructions per get of a warm client (JIT, GC and V8's helper threads included).
 // Run: ZKTS_SERVER=host:port node bench/.build/profile/seq-count.js raw|zkts|nzk N [WARM]
-// (bench/profile/seq-count.sh runs it under cachegrind for both values of N and prints the difference).
+// (bench/profile/count.sh seq-count runs it under cachegrind for both values of N and prints the difference).
 import { client as nzk } from '../clients/nzk.js';
 import { client as raw } from '../clients/raw.js';
 import { client as zkts } from '../clients/zkts.js';
