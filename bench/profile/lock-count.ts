@@ -14,7 +14,8 @@ const cs = process.env['ZKTS_SERVER'];
 if ((kind !== 'mutex' && kind !== 'bare') || cs === undefined || !/^\d+$/.test(nArg)) {
   throw new Error('usage: ZKTS_SERVER=host:port node lock-count.js mutex|bare N [WARM]');
 }
-const dir = '/bench-lock-count';
+// A directory of its own: two drivers on one server must not queue behind each other's nodes.
+const dir = `/bench-lock-count-${process.pid}`;
 const client = await connect(cs);
 await client.create(dir).catch(() => undefined);
 const mutex = new Mutex(client, dir);
@@ -27,4 +28,5 @@ const cycles = async (count: number): Promise<void> => {
 };
 await cycles(Number(warmArg));
 await cycles(Number(nArg));
+await client.delete(dir);
 process.exit(0);
