@@ -4,7 +4,8 @@
 // /proc/self/smaps (anonymous and file-backed resident bytes, the brk heap of glibc's main arena on its own) and
 // V8's own figures (each space's resident bytes, external memory), and prints each part's growth per session
 // since before the connects. Anonymous memory that is not V8's is mostly glibc's thread arenas and stacks.
-// `rss` is read just before smaps: while V8 is still unmapping freed pages the two can disagree.
+// `rss` is read just before smaps: while V8 is still unmapping freed pages the two can disagree. `oldResident`
+// and `oldUsed`: V8's spaces outside the young generation, resident and used by live objects.
 //   COLLECT=1   two full collections at the window's end, as the row makes (else: V8's own timing)
 //   MAPPINGS=1  the anonymous mappings that grew most by the end
 // Run: ZKTS_SERVER=host:port node --expose-gc bench/.build/profile/rss-parts.js zkts|nzk|native [CAP=150]
@@ -63,13 +64,20 @@ function parts(): Parts {
     const kind = m.name === '[heap]' ? 'brk' : m.name.startsWith('/') ? 'file' : 'anon';
     out[kind] = (out[kind] ?? 0) + m.rss;
   }
-  for (const space of getHeapSpaceStatistics()) out['v8'] = (out['v8'] ?? 0) + space.physical_space_size;
+  for (const space of getHeapSpaceStatistics()) {
+    out['v8'] = (out['v8'] ?? 0) + space.physical_space_size;
+    // Outside the young generation: what is resident against what live objects use (the rest is free space
+    // in pages V8 keeps: fragmentation).
+    if (space.space_name.startsWith('new_')) continue;
+    out['oldResident'] = (out['oldResident'] ?? 0) + space.physical_space_size;
+    out['oldUsed'] = (out['oldUsed'] ?? 0) + space.space_used_size;
+  }
   out['otherAnon'] = (out['anon'] ?? 0) - (out['v8'] ?? 0);
   return out;
 }
 
 function perSession(label: string, now: Parts, base: Parts): string {
-  const keys = ['rss', 'file', 'brk', 'v8', 'young', 'otherAnon', 'external'];
+  const keys = ['rss', 'file', 'brk', 'v8', 'young', 'otherAnon', 'external', 'oldResident', 'oldUsed'];
   return `${label}: ${keys.map((k) => `${k} ${(((now[k] ?? 0) - (base[k] ?? 0)) / n).toFixed(0)}`).join(', ')}`;
 }
 
