@@ -2,9 +2,12 @@
 # Instructions per unit of work of a warm client, counted by cachegrind, which a loaded machine does not change:
 # a counting driver run with N units (default 100,000) minus the same driver with none, divided by N, REPEAT
 # times per variant, alternating. The drivers make their warm-up first and exit without closing:
-#   seq-count    sequential getData (variants raw, zkts, nzk; at N = 10,000 the spread between runs, about 1%
-#                of the start-up and warm-up, is ±2k per get)
-#   lock-count   uncontended lock cycles (variants mutex, bare; N = 2,000 is enough at ~160k per cycle)
+#   seq-count    sequential getData (variants raw, zkts, nzk; at N = 10,000, with V8's threads, the spread
+#                between runs, about 1% of the start-up and warm-up, was ±2k per get)
+#   lock-count   uncontended lock cycles (variants mutex, bare; ~130k instructions a Mutex cycle: N = 20,000)
+# Node runs with --single-threaded (NODE_FLAGS overrides it): with V8's compiler and GC threads, two runs of one
+# build differed by up to 470M instructions at 20,000 lock cycles (±10% per cycle), on one thread by 41-44M
+# (±1%), and two runs with none by 1-13M.
 # Needs valgrind and a server:
 #   ZKTS_SERVER=host:port bash bench/profile/count.sh DRIVER [N] [REPEAT] [variant...]
 # Compile the drivers first: npx tsc -p bench/tsconfig.child.json (they run the built packages' dist/).
@@ -28,7 +31,7 @@ trap 'rm -rf "$out"' EXIT
 
 count() { # variant N → instructions (Ir) of the whole process
   valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file="$out/cg" \
-    node "$here/.build/profile/$driver.js" "$1" "$2" 2> "$out/log" > /dev/null || { tail -20 "$out/log" >&2; return 1; }
+    node ${NODE_FLAGS---single-threaded} "$here/.build/profile/$driver.js" "$1" "$2" 2> "$out/log" > /dev/null || { tail -20 "$out/log" >&2; return 1; }
   sed -n 's/^summary: *\([0-9]*\).*/\1/p' "$out/cg"
 }
 
