@@ -7,7 +7,7 @@
 import { connect } from '@zkts/protocol';
 import { Mutex } from '@zkts/recipes';
 
-import { bareCycles } from './lock-cycles.js';
+import { bareCycles, lockCycles } from './lock-cycles.js';
 
 const [kind = '', nArg = '', warmArg = '5000'] = process.argv.slice(2);
 const cs = process.env['ZKTS_SERVER'];
@@ -19,13 +19,7 @@ const dir = `/bench-lock-count-${process.pid}`;
 const client = await connect(cs);
 await client.create(dir).catch(() => undefined);
 const mutex = new Mutex(client, dir);
-const cycles = async (count: number): Promise<void> => {
-  if (kind === 'bare') return bareCycles(client, dir, count);
-  for (let i = 0; i < count; i++) {
-    const held = await mutex.acquire();
-    await held.release();
-  }
-};
+const cycles = (count: number): Promise<void> => (kind === 'bare' ? bareCycles(client, dir, count) : lockCycles(mutex, count));
 await cycles(Number(warmArg));
 await cycles(Number(nArg));
 await client.delete(dir);

@@ -1,5 +1,5 @@
-// The least any lock on a zkts client could cost per uncontended cycle, for the drivers that set the Mutex beside
-// it (writes.ts, mutex-alloc.ts).
+// Uncontended lock cycles for the profile drivers (writes.ts, mutex-alloc.ts, lock-count.ts): the recipe's, and
+// the least any lock on a zkts client could cost per cycle (its requests without the recipe).
 import type { ZkClient } from '@zkts/protocol';
 
 /**
@@ -13,5 +13,13 @@ export async function bareCycles(c: Pick<ZkClient, 'create' | 'getChildren' | 'd
     const { path } = await created;
     await listed;
     await c.delete(path);
+  }
+}
+
+/** `cycles` uncontended acquire + release cycles of one lock instance, as the recipe's user writes them. */
+export async function lockCycles(lock: { acquire(): Promise<{ release(): Promise<void> }> }, cycles: number): Promise<void> {
+  for (let i = 0; i < cycles; i++) {
+    const held = await lock.acquire();
+    await held.release();
   }
 }

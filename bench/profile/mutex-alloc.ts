@@ -11,7 +11,7 @@ import { Mutex } from '@zkts/recipes';
 
 import { printAllocations } from './alloc-profile.js';
 import { fakeZooKeeper } from './fake-zk.js';
-import { bareCycles } from './lock-cycles.js';
+import { bareCycles, lockCycles } from './lock-cycles.js';
 
 async function main(): Promise<void> {
   const [what = 'mutex', nArg = '20000', topArg = '30'] = process.argv.slice(2);
@@ -21,13 +21,7 @@ async function main(): Promise<void> {
   const dir = '/alloc-lock';
   await client.create(dir).catch(() => undefined);
   const mutex = new Mutex(client, dir);
-  const run = async (count: number): Promise<void> => {
-    if (what === 'bare') return bareCycles(client, dir, count);
-    for (let i = 0; i < count; i++) {
-      const held = await mutex.acquire();
-      await held.release();
-    }
-  };
+  const run = (count: number): Promise<void> => (what === 'bare' ? bareCycles(client, dir, count) : lockCycles(mutex, count));
   await run(5000);
   const inspector = new Session();
   inspector.connect();
