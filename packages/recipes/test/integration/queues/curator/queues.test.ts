@@ -129,7 +129,20 @@ describe('Curator-compatible queues', () => {
       const cs = await clients.many(4);
       const producer = new DistributedQueue(cs[0]!, dir, { serializer: utf8 });
       const got: string[] = [];
-      const consumers = cs.slice(1).map((c) => new DistributedQueue(c, dir, { serializer: utf8, ...(lockPath === undefined ? {} : { lockPath }), consumer: (m) => void got.push(m) }));
+      // Competition made certain, not left to the scheduler (a loaded machine let one consumer take all 60): a
+      // consumer holds its first message until a second consumer has one too. A consumer takes its next item only
+      // after its callback returned, so the others take items meanwhile.
+      const holding = new Set<number>();
+      let secondGotOne!: () => void;
+      const twoHaveOne = new Promise<void>((resolve) => (secondGotOne = resolve));
+      const consumeAs = (i: number) => async (m: string): Promise<void> => {
+        got.push(m);
+        if (holding.has(i)) return;
+        holding.add(i);
+        if (holding.size === 2) secondGotOne();
+        await twoHaveOne;
+      };
+      const consumers = cs.slice(1).map((c, i) => new DistributedQueue(c, dir, { serializer: utf8, ...(lockPath === undefined ? {} : { lockPath }), consumer: consumeAs(i) }));
       await Promise.all(consumers.map((q) => q.start()));
       const n = 60;
       await Promise.all(Array.from({ length: n }, (_, i) => producer.put(`m${i}`)));
