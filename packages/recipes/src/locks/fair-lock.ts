@@ -10,7 +10,7 @@ import { basename, joinPath, systemClock, type ACL, type Clock } from '@zkts/pro
 import { LockBusyError, LockNotHeldError } from '../errors.js';
 import {
   aclRule, checkClientAndPath, checkOptions, checkWait, childrenOrEmpty, lockWait, lostOnFor, openScope, rules, type OptionRules, readNodes, removeNode, sortContenders, testHooksOf, utf8, withAcl, type Contender,
-  type ContenderKind, type Data, type LockWaitTrace, type RecipeClient, type WaitOptions,
+  type ContenderKind, type Data, type LockWaitTrace, type RecipeClient, type Scope, type WaitOptions,
 } from '../internal/index.js';
 import { contend, newStats, sweepPrefix, type Entry, type ContenderSpec, type LockStats } from './contender.js';
 import { EXPIRY_POLICIES, Hold, LockHandleImpl, LOST_ON, type ExpiryPolicy, type LockHandle, type LostOn } from './lock-handle.js';
@@ -65,10 +65,18 @@ interface Held {
   handles: LockHandleImpl[];
 }
 
-/** An acquire's outcome: the handle, and the hold when it is a new one (a reentrant acquire shares the hold). */
-interface Granted {
-  readonly handle: LockHandleImpl;
-  readonly fresh?: Hold;
+/** Where a traced acquire gets the hold it made, to begin the hold's trace after the wait's (a reentrant acquire makes none). */
+interface FreshHold {
+  hold: Hold | undefined;
+}
+
+/** Waits for `acquired`, then disposes of the acquire's scope (its timer and signal listener). */
+async function disposedAfter<T>(scope: NonNullable<Scope>, acquired: Promise<T>): Promise<T> {
+  try {
+    return await acquired;
+  } finally {
+    scope.dispose();
+  }
 }
 
 export abstract class FairLock implements Lockable {
@@ -78,6 +86,8 @@ export abstract class FairLock implements Lockable {
   readonly stats: LockStats = newStats();
   protected readonly options: LockOptions;
   private state: LockState<Held> = IDLE;
+  /** What errors and scopes call this lock. */
+  private readonly what: string;
 
   constructor(client: RecipeClient, path: string, options: LockOptions = {}) {
     checkClientAndPath(new.target.name, client, path);
@@ -85,6 +95,7 @@ export abstract class FairLock implements Lockable {
     this.client = withAcl(client, options.acl);
     this.path = path;
     this.options = options;
+    this.what = `lock ${path}`;
   }
 
   /** The marker our nodes carry (lock-rule.ts MARKER): it makes them writers or readers for everyone. */
@@ -109,14 +120,17 @@ export abstract class FairLock implements Lockable {
   }
 
   /** Waits for the lock. Rejects with TimeoutError / AbortError (our node removed) or LockBusyError. */
-  async acquire(options: WaitOptions = {}): Promise<LockHandle> {
-    checkWait(`${this.constructor.name}.acquire`, options);
-    const scope = openScope(options, `lock ${this.path}`, this.options.clock ?? systemClock);
+  acquire(options?: WaitOptions): Promise<LockHandle> {
+    let scope: Scope;
     try {
-      return (await this.acquireTraced({ blocking: true, scope, restartOnExpiry: (this.options.onExpiry ?? 'restart') === 'restart' })) as LockHandle;
-    } finally {
-      scope?.dispose();
+      checkWait(`${this.constructor.name}.acquire`, options);
+      scope = options === undefined ? null : openScope(options, this.what, this.options.clock ?? systemClock);
+    } catch (e) {
+      return Promise.reject(e);
     }
+    const acquired = this.acquireTraced({ blocking: true, scope, restartOnExpiry: (this.options.onExpiry ?? 'restart') === 'restart' });
+    // Without a scope there is nothing to dispose: the acquire's own promise is the caller's (no async step more).
+    return (scope === null ? acquired : disposedAfter(scope, acquired)) as Promise<LockHandle>;
   }
 
   /** Takes the lock only if nobody is ahead of us; null otherwise (our node removed). */
@@ -151,7 +165,7 @@ export abstract class FairLock implements Lockable {
   protected spec(): ContenderSpec {
     return {
       client: this.client, dir: this.path, marker: this.marker, markers: LOCK_MARKERS, decide,
-      data: this.options.data ?? '', hooks: testHooksOf(this), stats: this.stats, owner: this, what: `lock ${this.path}`,
+      data: this.options.data ?? '', hooks: testHooksOf(this), stats: this.stats, owner: this, what: this.what,
     };
   }
 
@@ -165,27 +179,28 @@ export abstract class FairLock implements Lockable {
 
   /**
    * acquireWith as one `zkts:lock.wait` trace when somebody listens (its requests run in the trace's context),
-   * then the trace of a new hold. A lock that is quiet (lock-trace.ts) publishes neither.
+   * then the trace of a new hold. A lock that is quiet (lock-trace.ts) publishes neither. Not async itself:
+   * without a listener the acquire is acquireWith's promise, one async step fewer.
    */
-  private async acquireTraced(attempt: Attempt): Promise<LockHandle | undefined> {
+  private acquireTraced(attempt: Attempt): Promise<LockHandle | undefined> {
     const outer = borrowerOf(this);
     const trace = outer === undefined ? waitTrace(this.tracedAs, this.path, this.client.sessionId) : undefined;
-    if (trace === undefined) {
-      const granted = await this.acquireWith(attempt, progressFor(undefined, outer));
-      if (outer === undefined) granted?.fresh?.beginTrace(this.tracedAs, this.path);
-      return granted?.handle;
-    }
-    let fresh: Hold | undefined;
-    const handle = await lockWait.tracePromise(async () => {
-      const granted = await this.acquireWith(attempt, progressOf(trace), trace);
-      fresh = granted?.fresh;
-      return granted?.handle;
-    }, trace);
-    fresh?.beginTrace(this.tracedAs, this.path, trace);
+    if (trace === undefined) return this.acquireWith(attempt, progressFor(undefined, outer), outer === undefined ? 'now' : 'none');
+    return this.acquireInTrace(attempt, trace);
+  }
+
+  private async acquireInTrace(attempt: Attempt, trace: LockWaitTrace): Promise<LockHandle | undefined> {
+    const fresh: FreshHold = { hold: undefined };
+    const handle = await lockWait.tracePromise(() => this.acquireWith(attempt, progressOf(trace), fresh, trace), trace);
+    fresh.hold?.beginTrace(this.tracedAs, this.path, trace);
     return handle;
   }
 
-  private async acquireWith(attempt: Attempt, progress: WaitProgress | undefined, trace?: LockWaitTrace): Promise<Granted | undefined> {
+  /**
+   * Gets the lock: a reentrant count, or a new hold from obtain(). `holdTrace` says when a new hold's trace
+   * begins: 'now' (at the grant), 'none' (the lock is quiet), or later by the caller, who gets the hold in it.
+   */
+  private async acquireWith(attempt: Attempt, progress: WaitProgress | undefined, holdTrace: 'now' | 'none' | FreshHold, trace?: LockWaitTrace): Promise<LockHandleImpl | undefined> {
     const current = this.state;
     if (current.kind === 'waiting') throw new LockBusyError(`${this.path}: an acquire of this instance is already in progress`);
     if (current.kind === 'held') {
@@ -193,7 +208,7 @@ export abstract class FairLock implements Lockable {
         if (this.options.reentrant !== true) throw new LockBusyError(`${this.path}: this non-reentrant instance already holds the lock`);
         current.hold.count++;
         if (trace !== undefined) granted(trace, current.hold.node, current.hold.sessionId, current.hold.fencingToken);
-        return { handle: this.newHandle(current) };
+        return this.newHandle(current);
       }
       // The session took our node; drop the stale hold (its handles stay released-on-call).
       this.dropHold(current);
@@ -211,7 +226,9 @@ export abstract class FairLock implements Lockable {
       const held = { kind: 'held' as const, hold, handles: [] as LockHandleImpl[] };
       this.state = held;
       if (trace !== undefined) granted(trace, entry.path, entry.sessionId, entry.stat.czxid);
-      return { handle: this.newHandle(held), fresh: hold };
+      if (holdTrace === 'now') hold.beginTrace(this.tracedAs, this.path);
+      else if (holdTrace !== 'none') holdTrace.hold = hold;
+      return this.newHandle(held);
     } finally {
       if (this.state === waiting) this.state = IDLE;
     }
