@@ -22,7 +22,7 @@ import * as shippedRecipes from '@zkts/recipes';
 
 import { client as raw } from '../clients/raw.js';
 import { fakeZooKeeper } from './fake-zk.js';
-import { bareCycles } from './lock-cycles.js';
+import { bareCycles, lockCycles } from './lock-cycles.js';
 import { otherBuild, successOf, unused } from './other-build.js';
 import { benchServer } from '../harness/server.js';
 import { pipeline } from '../harness/measure.js';
@@ -92,12 +92,8 @@ function createDeletePairs(side: Side, dir: string, tag: string, pairs: number):
   });
 }
 
-async function mutexCycles(side: Side, dir: string, cycles: number): Promise<void> {
-  const mutex = new (side.recipes as Recipes).Mutex(side.client as Client, dir);
-  for (let i = 0; i < cycles; i++) {
-    const held = await mutex.acquire();
-    await held.release();
-  }
+function mutexCycles(side: Side, dir: string, cycles: number): Promise<void> {
+  return lockCycles(new (side.recipes as Recipes).Mutex(side.client as Client, dir), cycles);
 }
 
 function requestCount(c: Client): number {
