@@ -4,6 +4,8 @@
 # times per variant, alternating. The drivers make their warm-up first and exit without closing:
 #   seq-count    sequential getData (variants raw, zkts, nzk; at N = 10,000, with V8's threads, the spread
 #                between runs, about 1% of the start-up and warm-up, was ±2k per get)
+#   pipe-count   pipelined getData, 1,000 in flight (variants raw, zkts, nzk; user space only: the raw socket
+#                makes ~500 times as many write syscalls per get as zkts, whose kernel side is not counted)
 #   lock-count   uncontended lock cycles (variants mutex, bare; ~130k instructions a Mutex cycle: N = 20,000)
 # Node runs with --single-threaded (NODE_FLAGS overrides it): with V8's compiler and GC threads, two runs of one
 # build differed by up to 470M instructions at 20,000 lock cycles (±10% per cycle), on one thread by 41-44M
@@ -13,14 +15,14 @@
 # Compile the drivers first: npx tsc -p bench/tsconfig.child.json (they run the built packages' dist/).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-driver=${1:?DRIVER: seq-count or lock-count}
+driver=${1:?DRIVER: seq-count, pipe-count or lock-count}
 n=${2:-100000}
 repeat=${3:-2}
 shift $(( $# > 3 ? 3 : $# ))
 variants=("$@")
 if [ ${#variants[@]} -eq 0 ]; then
   case $driver in
-    seq-count) variants=(raw zkts) ;;
+    seq-count|pipe-count) variants=(raw zkts) ;;
     lock-count) variants=(mutex bare) ;;
     *) echo "count.sh: name the variants of $driver" >&2; exit 2 ;;
   esac
