@@ -25,7 +25,7 @@ import { Session } from './session/session.js';
 import { describe as hostLabel, sharedHosts } from './session/transport.js';
 import { stateStream, waitConnected } from './state-waits.js';
 import { clientStats, type ClientStats } from './stats.js';
-import { checkCallOptions, checkCredentials, checkSignal } from './validation.js';
+import { NO_OPTIONS, checkCallOptions, checkCredentials, checkSignal } from './validation.js';
 import { checkOptionKeys } from '../errors/option-keys.js';
 import { aclResolver } from './acl-provider.js';
 import { CLIENT_OPTION_KEYS, checkClientOptions } from './client-options.js';
@@ -37,9 +37,6 @@ import type { AdminCalls, GetChildrenResult, GetDataResult, Watched } from './ty
 export type { ReconfigOptions } from './types.js';
 
 const DEFAULT_SESSION_TIMEOUT = 30_000;
-
-/** The default for omitted options on the hot operations: shared, so a call without options allocates none. */
-const NO_OPTIONS = Object.freeze({});
 
 /** A ZooKeeper client: one session, kept across reconnects, and every operation of ZooKeeper 3.8. Make one with `connect()` or `createClient()`. {@include ./zk-client.md}
  * @example {@include ./zk-client.example.md}

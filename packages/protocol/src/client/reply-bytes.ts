@@ -9,31 +9,15 @@
 import { Buffer } from 'node:buffer';
 
 /**
- * Small reply bodies are copied into a shared 64 KiB slab, as Node's Buffer pool does: a fresh allocation per
- * reply (its own ArrayBuffer) cost more than the rest of decoding a getData reply. The copy is still the caller's
- * to keep and mutate; like any pooled Buffer, its `.buffer` is shared, so use byteOffset/byteLength with it.
+ * Copies `bytes` into a Buffer of the caller's own. `allocUnsafe` takes small ones from Node's Buffer pool (an
+ * 8 KiB slab cut in turn, never zero-filled), where a fresh ArrayBuffer per reply cost more than the rest of
+ * decoding a getData reply; every byte is overwritten at once. Like any pooled Buffer, its `.buffer` is shared:
+ * use byteOffset/byteLength with it.
  */
-const POOL_SIZE = 64 * 1024;
-const POOL_MAX = 1024;
-let pool = new ArrayBuffer(POOL_SIZE);
-let poolPos = 0;
-
 export function copy(bytes: Uint8Array | null): Buffer {
   if (bytes === null) return Buffer.alloc(0);
-  const n = bytes.byteLength;
-  if (n > POOL_MAX || n === 0) {
-    // No zero-fill: every byte is overwritten at once.
-    const out = Buffer.allocUnsafeSlow(n);
-    out.set(bytes);
-    return out;
-  }
-  if (poolPos + n > POOL_SIZE) {
-    pool = new ArrayBuffer(POOL_SIZE);
-    poolPos = 0;
-  }
-  const out = Buffer.from(pool, poolPos, n);
+  const out = Buffer.allocUnsafe(bytes.byteLength);
   out.set(bytes);
-  poolPos = (poolPos + n + 7) & ~7;
   return out;
 }
 

@@ -131,7 +131,7 @@ export class Call<T> implements RequestEntry {
     if (this.abandoned) return;
     this.release();
     const trace = this.trace;
-    trace?.replied(r.bytes.byteLength + 4);
+    trace?.replied(r.length + 4);
     let result: T;
     try {
       result = this.spec.decode(header, r);

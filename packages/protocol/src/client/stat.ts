@@ -91,16 +91,10 @@ const pzxidMemo = longMemo();
  * replies read this way: a re-read node's memos hit already, and getData need not pay the comparison.
  */
 function readZxid(r: JuteReader, memo: LongMemo, same: LongMemo): bigint {
-  const b = r.bytes;
-  const at = r.offset;
-  if (at + 8 <= b.byteLength) {
-    const high = ((b[at] as number) << 24) | ((b[at + 1] as number) << 16) | ((b[at + 2] as number) << 8) | (b[at + 3] as number);
-    const low = ((b[at + 4] as number) << 24) | ((b[at + 5] as number) << 16) | ((b[at + 6] as number) << 8) | (b[at + 7] as number);
-    if ((high !== memo.high || low !== memo.low) && high === same.high && low === same.low) {
-      memo.high = high;
-      memo.low = low;
-      memo.value = same.value;
-    }
+  if (!r.nextLongIs(memo.high, memo.low) && r.nextLongIs(same.high, same.low)) {
+    memo.high = same.high;
+    memo.low = same.low;
+    memo.value = same.value;
   }
   return r.readLongMemo(memo);
 }

@@ -167,6 +167,9 @@ export function checkSignal(value: unknown, what = 'signal'): void {
   }
 }
 
+/** The options of a call made without any: one frozen empty record, which checkCallOptions knows. */
+export const NO_OPTIONS: Readonly<Record<string, never>> = Object.freeze({});
+
 /** The keys every operation's options take (CallOptions). */
 export const CALL_OPTION_KEYS = ['signal', 'timeout', 'retry'] as const;
 
@@ -183,6 +186,8 @@ export const CLOCK_METHODS = ['now', 'setTimeout', 'clearTimeout'] as const;
  * callOptionKeys), then signal, timeout and retry. The operation checks its own keys' values itself.
  */
 export function checkCallOptions(options: unknown, where: string, keys: readonly string[] = CALL_OPTION_KEYS): void {
+  // The client's own default: nothing to check (a call without options pays no key scan).
+  if (options === NO_OPTIONS) return;
   checkOptionKeys(options, keys, where);
   if (options === undefined) return;
   const o = options as Record<string, unknown>;

@@ -8,7 +8,7 @@
  * allocated, and the splitter stays failed: the byte stream has lost its framing for good. A stream that opens
  * with "HTTP" is a web server's answer (the AdminServer's port given for the client port), a NotZooKeeperError.
  */
-import { NotZooKeeperError, ProtocolError } from '../errors/errors.js';
+import { InvalidArgumentError, NotZooKeeperError, ProtocolError } from '../errors/errors.js';
 import { DEFAULT_MAX_PACKET } from './jute/reader.js';
 
 /** "HTTP" read as a big-endian length: the first bytes of every HTTP response. */
@@ -18,6 +18,11 @@ const HTTP = 0x48545450;
 export interface FrameSplitterOptions {
   /** Largest accepted frame payload in bytes; ZooKeeper's jute.maxbuffer (default 0xfffff). */
   maxPacket?: number;
+}
+
+/** Receives the frames FrameSplitter.each completes: `bytes[start, end)` is one payload, valid during the call. */
+export interface FrameSink {
+  frame(bytes: Uint8Array, start: number, end: number): void;
 }
 
 /** Splits a TCP byte stream into ZooKeeper frames (a 4-byte length, then that many bytes), whatever the chunk boundaries; refuses lengths over `maxPacket`. */
@@ -50,25 +55,38 @@ export class FrameSplitter {
    * frames wholly inside it, so the caller must not reuse `chunk` while it holds them.
    */
   push(chunk: Uint8Array): Uint8Array[] {
-    if (this.failure !== null) throw this.failure;
     const frames: Uint8Array[] = [];
-    const end = chunk.byteLength;
+    this.each(chunk, chunk.byteLength, { frame: (bytes, start, end) => frames.push(bytes.subarray(start, end)) });
+    return frames;
+  }
+
+  /**
+   * Feeds `chunk[0, length)` and hands each frame it completes to `sink` at once, in order, as a range of an
+   * array (the chunk itself for a frame wholly inside it): no view or array is made per frame. The range is valid
+   * during the call only. A sink that throws leaves the rest of the chunk unread: reset() before reusing.
+   */
+  each(chunk: Uint8Array, length: number, sink: FrameSink): void {
+    if (this.failure !== null) throw this.failure;
+    if (!(length >= 0 && length <= chunk.byteLength)) {
+      throw new InvalidArgumentError('length', `length ${length} outside the chunk's ${chunk.byteLength} bytes`);
+    }
+    const end = length;
     let pos = 0;
     try {
       // Finish what the previous chunks started.
       if (this.headFill > 0 || this.partial !== null) {
-        pos = this.continuePending(chunk, frames);
-        if (this.headFill > 0 || this.partial !== null) return frames;
+        pos = this.continuePending(chunk, end, sink);
+        if (this.headFill > 0 || this.partial !== null) return;
       }
-      // Fast path: whole frames inside this chunk are views.
+      // Fast path: whole frames inside this chunk are ranges of it.
       while (end - pos >= 4) {
         const len = this.checkLength(
           ((chunk[pos] as number) << 24) | ((chunk[pos + 1] as number) << 16) | ((chunk[pos + 2] as number) << 8) | (chunk[pos + 3] as number),
           pos,
         );
         if (end - pos - 4 >= len) {
-          frames.push(chunk.subarray(pos + 4, pos + 4 + len));
           pos += 4 + len;
+          sink.frame(chunk, pos - len, pos);
         } else {
           this.partial = new Uint8Array(len);
           this.partial.set(chunk.subarray(pos + 4, end));
@@ -81,7 +99,6 @@ export class FrameSplitter {
         this.headFill = end - pos;
         pos = end;
       }
-      return frames;
     } finally {
       this.streamOffset += end;
     }
@@ -97,12 +114,12 @@ export class FrameSplitter {
   }
 
   /** Completes the split prefix and/or frame from the start of `chunk`; returns the bytes consumed. */
-  private continuePending(chunk: Uint8Array, frames: Uint8Array[]): number {
+  private continuePending(chunk: Uint8Array, end: number, sink: FrameSink): number {
     let pos = 0;
     if (this.partial === null) {
       // headFill > 0 here, so the prefix buffer exists.
       const h = this.head as Uint8Array;
-      const take = Math.min(4 - this.headFill, chunk.byteLength);
+      const take = Math.min(4 - this.headFill, end);
       h.set(chunk.subarray(0, take), this.headFill);
       this.headFill += take;
       pos = take;
@@ -112,23 +129,23 @@ export class FrameSplitter {
         pos - 4,
       );
       this.headFill = 0;
-      if (chunk.byteLength - pos >= len) {
-        // The frame itself is whole in this chunk: still a view.
-        frames.push(chunk.subarray(pos, pos + len));
+      if (end - pos >= len) {
+        // The frame itself is whole in this chunk: still a range of it.
+        sink.frame(chunk, pos, pos + len);
         return pos + len;
       }
       this.partial = new Uint8Array(len);
       this.partialFill = 0;
     }
     const partial = this.partial;
-    const take = Math.min(partial.byteLength - this.partialFill, chunk.byteLength - pos);
+    const take = Math.min(partial.byteLength - this.partialFill, end - pos);
     partial.set(chunk.subarray(pos, pos + take), this.partialFill);
     this.partialFill += take;
     pos += take;
     if (this.partialFill === partial.byteLength) {
-      frames.push(partial);
       this.partial = null;
       this.partialFill = 0;
+      sink.frame(partial, 0, partial.byteLength);
     }
     return pos;
   }

@@ -7,7 +7,8 @@
  * through `ConnectionEvents`. It never throws out of a socket handler: any decoding or ordering failure closes
  * the connection with a ProtocolError, and the close fails every request still in flight.
  */
-import { JuteReader } from '../../codec/jute/reader.js';
+import type { JuteReader } from '../../codec/jute/reader.js';
+import { borrowReader, giveBackReader } from './frame-reader.js';
 import { JuteWriter } from '../../codec/jute/writer.js';
 import { ConnectionLossError, InvalidArgumentError, ProtocolError, ZkError } from '../../errors/errors.js';
 import type { Clock } from '../clock.js';
@@ -321,17 +322,17 @@ export class Connection implements TransportHandlers {
     this.transport.end();
   }
 
-  /** TransportHandlers: the whole frames of one read (views valid during this call), one clock read for all. */
-  onFrames(frames: readonly Uint8Array[]): void {
+  /** TransportHandlers: a read brought whole frames; one clock read for all of them. */
+  onRead(): void {
     if (this.phase !== 'closed') this.lastHeard = this.clock.now();
-    for (let i = 0; i < frames.length; i++) this.onFrame(frames[i] as Uint8Array);
   }
 
-  private onFrame(frame: Uint8Array): void {
+  /** TransportHandlers: one frame, `bytes[start, end)`, valid during this call. */
+  onFrame(bytes: Uint8Array, start: number, end: number): void {
     // An earlier frame of the read may have ended the connection (a bad reply): the rest is dropped with it.
     if (this.phase === 'closed') return;
+    const r = borrowReader().reset(bytes, start, end, this.maxPacket);
     try {
-      const r = new JuteReader(frame, { maxLength: this.maxPacket });
       if (this.phase === 'handshake') {
         const response = readConnectResponse(r);
         this.phase = 'open';
@@ -345,6 +346,8 @@ export class Connection implements TransportHandlers {
       const error = err instanceof ZkError ? err : new ProtocolError(`cannot process frame: ${String(err)}`, undefined, { cause: err });
       debug('closing connection: %s', error.message);
       this.close(error);
+    } finally {
+      giveBackReader(r, bytes);
     }
   }
 

@@ -1,6 +1,7 @@
 /**
  * One TCP or TLS connection to one server. It knows bytes and frames, nothing about sessions: the session
- * layer gets `onFrames(payloads)` with the complete frames of each read and exactly one `onClose(error?)`.
+ * layer gets `onRead()` and then `onFrame(bytes, start, end)` for each complete frame of a read, and exactly one
+ * `onClose(error?)`.
  *
  * Nothing here throws out of a socket handler: a dial failure rejects `dial()`, everything later (socket
  * errors, hostile lengths from the frame splitter) ends in `onClose(error)`.
@@ -8,13 +9,15 @@
 import { connect as netConnect, type Socket } from 'node:net';
 import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
 import { ConnectionLossError, ZkError } from '../../errors/errors.js';
-import { FrameSplitter } from '../../codec/frame.js';
+import { FrameSplitter, type FrameSink } from '../../codec/frame.js';
 import type { Clock } from '../clock.js';
 import type { HostAddress } from '../connect-string.js';
 
 export interface TransportHandlers {
-  /** The whole frames one read completed, in order: views valid during this call only. */
-  onFrames(payloads: readonly Uint8Array[]): void;
+  /** A read completed its first whole frame; its frames follow (one call per read: one clock read for all). */
+  onRead(): void;
+  /** One whole frame, `bytes[start, end)`, in order: valid during this call only (bytes is a reused buffer). */
+  onFrame(bytes: Uint8Array, start: number, end: number): void;
   onClose(error: ZkError | undefined): void;
 }
 
@@ -31,7 +34,13 @@ const ENDED_BY_PEER = 2;
 /** It ended with a socket error (a reset, a broken pipe, a timeout) rather than the peer's orderly close. */
 const ENDED_BROKEN = 4;
 
-export class Transport {
+/**
+ * Whether the handlers of the read being split now were told of it (see frame). Reads are split one at a time;
+ * were one to start inside another's frame, the worst is one clock read more.
+ */
+let readHeard = false;
+
+export class Transport implements FrameSink {
   readonly address: HostAddress;
   private readonly socket: Socket;
   private readonly splitter: FrameSplitter;
@@ -51,7 +60,7 @@ export class Transport {
     // this transport on the socket, where reads that came before it (plain TCP) wait.
     const early = socket[kLink];
     socket[kLink] = this;
-    if (Array.isArray(early)) for (const chunk of early) this.onData(chunk);
+    if (Array.isArray(early)) for (const chunk of early) this.onData(chunk, chunk.byteLength);
     if (early === undefined) socket.on('data', onSocketData);
     socket.on('error', onSocketError);
     socket.on('close', onSocketClose);
@@ -98,7 +107,10 @@ export class Transport {
     this.handlers = handlers;
     const early = this.early;
     this.early = null;
-    if (early !== null) handlers.onFrames(early);
+    if (early !== null) {
+      handlers.onRead();
+      for (const frame of early) handlers.onFrame(frame, 0, frame.byteLength);
+    }
     if (this.earlyClose !== null) {
       this.handlers = null;
       handlers.onClose(this.earlyClose.error);
@@ -147,28 +159,35 @@ export class Transport {
     this.socket.destroy();
   }
 
-  /** A chunk read into the shared read buffer (valid only during this call). */
-  deliver(chunk: Uint8Array): void {
-    this.onData(chunk);
+  /** `chunk[0, length)` was read (into the shared read buffer: valid only during this call). */
+  deliver(chunk: Uint8Array, length: number): void {
+    this.onData(chunk, length);
   }
 
-  private onData(chunk: Uint8Array): void {
+  private onData(chunk: Uint8Array, length: number): void {
     if (this.closed) return;
-    let frames: Uint8Array[];
+    readHeard = false;
     try {
-      frames = this.splitter.push(chunk);
+      this.splitter.each(chunk, length, this);
     } catch (err) {
       const error = err instanceof ZkError ? err : new ConnectionLossError(`bad frame: ${String(err)}`, true, { cause: err });
       this.destroy(error);
+    }
+  }
+
+  /** FrameSink: one whole frame of the current read. */
+  frame(bytes: Uint8Array, start: number, end: number): void {
+    const handlers = this.handlers;
+    if (handlers === null) {
+      // Kept past this call (until attach): copied, the read buffer is reused.
+      if (!this.closed) (this.early ??= []).push(bytes.slice(start, end));
       return;
     }
-    if (frames.length === 0) return;
-    if (this.handlers !== null) {
-      this.handlers.onFrames(frames);
-      return;
+    if (!readHeard) {
+      readHeard = true;
+      handlers.onRead();
     }
-    // Kept past this call: copied (a frame may be a view into the reused read buffer).
-    for (const frame of frames) (this.early ??= []).push(new Uint8Array(frame));
+    handlers.onFrame(bytes, start, end);
   }
 
   /** The socket's error or close listener (shared, see the constructor). */
@@ -196,6 +215,11 @@ const READ_BUFFER_SIZE = 64 * 1024;
  * share it: 1,000 sessions then touch one 64 KiB buffer instead of a page or two of 1,000 of them.
  */
 const sharedReadBuffer = Buffer.allocUnsafe(READ_BUFFER_SIZE);
+/**
+ * The same bytes as a plain Uint8Array, made once: frames are handed on as ranges of it, and the fields read from
+ * them are plain views, where each Buffer subarray runs Node's FastBuffer constructor.
+ */
+const sharedReadBytes = new Uint8Array(sharedReadBuffer.buffer, sharedReadBuffer.byteOffset, READ_BUFFER_SIZE);
 
 /** A socket and what it belongs to: its Transport, or (plain TCP, before there is one) the reads so far. */
 const kLink = Symbol('zkts.transport');
@@ -203,23 +227,21 @@ type LinkedSocket = Socket & { [kLink]?: Transport | Uint8Array[] };
 
 /**
  * Plain TCP reads land in one buffer (net's `onread`), reused for every read: no 64 KiB allocation per read and
- * no stream machinery per chunk. Frames handed to `onFrames` are therefore views that live only for that call;
+ * no stream machinery per chunk. Frames handed to `onFrame` are therefore ranges that live only for that call;
  * everything the client keeps (reply data, passwords, early frames, partial frames) is copied. TLS sockets have
  * no `onread`, so they keep 'data' events. `this` is the socket.
  */
 function onSharedRead(this: LinkedSocket, bytesRead: number, buffer: Uint8Array): boolean {
-  // A plain Uint8Array view, not a Buffer: every frame and field cut from it is then a plain subarray, which V8
-  // makes in place, where each Buffer subarray runs Node's FastBuffer constructor (~5% of a pipelined get).
-  const chunk = new Uint8Array(buffer.buffer, buffer.byteOffset, bytesRead);
+  const bytes = buffer === sharedReadBuffer ? sharedReadBytes : new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
   const link = this[kLink];
-  if (link instanceof Transport) link.deliver(chunk);
-  else if (link !== undefined) link.push(new Uint8Array(chunk));
+  if (link instanceof Transport) link.deliver(bytes, bytesRead);
+  else if (link !== undefined) link.push(bytes.slice(0, bytesRead));
   return true;
 }
 
 function onSocketData(this: LinkedSocket, chunk: Buffer): void {
   const link = this[kLink];
-  if (link instanceof Transport) link.deliver(chunk);
+  if (link instanceof Transport) link.deliver(chunk, chunk.byteLength);
 }
 
 function onSocketError(this: LinkedSocket, err: Error): void {

@@ -61,21 +61,75 @@ export const DEFAULT_MAX_PACKET = 0xfffff;
 
 /** Reads Jute primitives (big-endian ints and longs, length-prefixed strings, buffers and vectors) from bytes, bounds-checked: a short or hostile input throws ProtocolError, never reads past the end. */
 export class JuteReader {
-  readonly bytes: Uint8Array;
-  private readonly view: DataView;
-  /** Offset of `bytes` inside the view's buffer. */
-  private readonly base: number;
+  /** What the reader reads from; the input is `source[start, start + end)`. */
+  private source: Uint8Array;
+  private start: number;
+  /** `source.buffer`, read once per source: the getter crosses into C++, a cost per frame otherwise. */
+  private buffer: ArrayBufferLike;
+  private view: DataView;
+  /** Offset of the input's first byte inside the view's buffer. */
+  private base: number;
+  /** Position and length, both relative to the input's first byte. */
   private pos: number;
-  private readonly end: number;
-  readonly maxLength: number;
+  private end: number;
+  private limit: number;
 
   constructor(bytes: Uint8Array, options: { offset?: number; maxLength?: number } = {}) {
-    this.bytes = bytes;
-    this.view = viewOf(bytes.buffer);
+    this.source = bytes;
+    this.start = 0;
+    this.buffer = bytes.buffer;
+    this.view = viewOf(this.buffer);
     this.base = bytes.byteOffset;
     this.pos = options.offset ?? 0;
     this.end = bytes.byteLength;
-    this.maxLength = options.maxLength ?? DEFAULT_MAX_PACKET;
+    this.limit = options.maxLength ?? DEFAULT_MAX_PACKET;
+  }
+
+  /** The largest length or count accepted from the input (ProtocolError above it). */
+  get maxLength(): number {
+    return this.limit;
+  }
+
+  /**
+   * Points this reader at `bytes[start, end)` from its first byte, as a new reader over that subarray would be,
+   * without making the subarray: a connection reads every frame of a socket read through one reader this way.
+   */
+  reset(bytes: Uint8Array, start: number, end: number, maxLength = DEFAULT_MAX_PACKET): this {
+    if (!(start >= 0 && start <= end && end <= bytes.byteLength)) {
+      throw new ProtocolError(`reader range ${start}..${end} outside ${bytes.byteLength} bytes`, 0);
+    }
+    if (bytes !== this.source) {
+      this.source = bytes;
+      this.buffer = bytes.buffer;
+      this.view = viewOf(this.buffer);
+    }
+    this.start = start;
+    this.base = bytes.byteOffset + start;
+    this.pos = 0;
+    this.end = end - start;
+    this.limit = maxLength;
+    return this;
+  }
+
+  /** The input (a view made on demand when the reader reads part of a larger array, see reset). */
+  get bytes(): Uint8Array {
+    const s = this.source;
+    return this.start === 0 && this.end === s.byteLength ? s : s.subarray(this.start, this.start + this.end);
+  }
+
+  /** The input's length in bytes. */
+  get length(): number {
+    return this.end;
+  }
+
+  /**
+   * The 8 bytes at the current position as two signed 32-bit halves compared with `high` and `low`, without
+   * moving: true when they are equal. False when fewer than 8 bytes are left (the read that follows fails).
+   */
+  nextLongIs(high: number, low: number): boolean {
+    if (this.end - this.pos < 8) return false;
+    const at = this.base + this.pos;
+    return this.view.getInt32(at) === high && this.view.getInt32(at + 4) === low;
   }
 
   /** Bytes read so far. */
@@ -146,7 +200,7 @@ export class JuteReader {
   /** A one-byte boolean. */
   readBool(): boolean {
     this.need(1, 'boolean');
-    const v = this.bytes[this.pos] !== 0;
+    const v = this.source[this.start + this.pos] !== 0;
     this.pos += 1;
     return v;
   }
@@ -157,7 +211,7 @@ export class JuteReader {
     const len = this.readInt();
     if (len === -1) return null;
     if (len < 0) throw new ProtocolError(`negative ${what} length ${len}`, at);
-    if (len > this.maxLength) throw new ProtocolError(`${what} length ${len} exceeds max ${this.maxLength}`, at);
+    if (len > this.limit) throw new ProtocolError(`${what} length ${len} exceeds max ${this.limit}`, at);
     // A count of N elements needs at least N * elementMinSize bytes: reject before allocating anything.
     if (len * elementMinSize > this.end - this.pos) {
       throw new ProtocolError(`${what} length ${len} exceeds the ${this.end - this.pos} bytes left`, at);
@@ -169,7 +223,8 @@ export class JuteReader {
   readBuffer(): Uint8Array | null {
     const len = this.readLength('buffer', 1);
     if (len === null) return null;
-    const out = this.bytes.subarray(this.pos, this.pos + len);
+    // A view made from the buffer directly: cheaper than subarray's species lookup.
+    const out = new Uint8Array(this.buffer, this.base + this.pos, len);
     this.pos += len;
     return out;
   }
@@ -179,7 +234,8 @@ export class JuteReader {
     const len = this.readLength('string', 1);
     if (len === null) return null;
     // Standard UTF-8 and Java's surrogate-per-unit form (see utf8.ts) both decode to the same string.
-    const s = len === 0 ? '' : decodeString(this.bytes, this.pos, this.pos + len);
+    const at = this.start + this.pos;
+    const s = len === 0 ? '' : decodeString(this.source, at, at + len);
     this.pos += len;
     return s;
   }
