@@ -20,6 +20,20 @@ export function sessionFrames(): SessionFrame[] {
 export const hex = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
 
 /** mulberry32: small, fast, seeded; tests must replay exactly. */
+/**
+ * `stream` cut into random chunks (empty ones included) of at most `maxChunk` bytes, drawn from `rnd`: how a
+ * socket may deliver it.
+ */
+export function randomChunks(stream: Uint8Array, rnd: () => number, maxChunk: number): Uint8Array[] {
+  const chunks: Uint8Array[] = [];
+  for (let pos = 0; pos < stream.byteLength; ) {
+    const n = Math.floor(rnd() * (maxChunk + 1));
+    chunks.push(stream.subarray(pos, pos + n));
+    pos += n;
+  }
+  return chunks;
+}
+
 export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {

@@ -6,7 +6,7 @@ import { FrameSplitter, JuteReader, JuteWriter, frameWithLength } from '@zkts/pr
 import { InvalidArgumentError, ProtocolError } from '@zkts/protocol';
 
 import { borrowReader, giveBackReader } from '../../src/client/session/frame-reader.js';
-import { hex, prng, sessionFrames } from '../support/recorded-session.js';
+import { hex, prng, randomChunks, sessionFrames } from '../support/recorded-session.js';
 
 const frames = sessionFrames().map((f) => f.frame);
 const stream = Buffer.concat(frames.map(frameWithLength));
@@ -45,13 +45,7 @@ describe('FrameSplitter.each', () => {
     const seed = Number(process.env['ZKTS_SEED'] ?? 0x7a6b);
     const rnd = prng(seed);
     for (let trial = 0; trial < 100; trial++) {
-      const chunks: Uint8Array[] = [];
-      const maxChunk = 1 + Math.floor(rnd() * (trial % 3 === 0 ? 4 : 300));
-      for (let pos = 0; pos < stream.byteLength; ) {
-        const n = Math.floor(rnd() * (maxChunk + 1));
-        chunks.push(stream.subarray(pos, pos + n));
-        pos += n;
-      }
+      const chunks = randomChunks(stream, rnd, 1 + Math.floor(rnd() * (trial % 3 === 0 ? 4 : 300)));
       expect(viaRanges(chunks), `seed ${seed} (ZKTS_SEED), trial ${trial}`).toEqual(expected);
     }
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { NotZooKeeperError, ProtocolError } from '../../src/errors/errors.js';
 import { FrameSplitter, frameWithLength } from '../../src/codec/frame.js';
-import { hex, prng, sessionFrames } from '../support/recorded-session.js';
+import { hex, prng, randomChunks, sessionFrames } from '../support/recorded-session.js';
 
 const frames = sessionFrames().map((f) => f.frame);
 const stream = Buffer.concat(frames.map(frameWithLength));
@@ -33,13 +33,7 @@ describe('FrameSplitter', () => {
   it('yields the same frames from random chunkings (seeded), including 1-byte and empty chunks', () => {
     const rnd = prng(0x5eed);
     for (let trial = 0; trial < 300; trial++) {
-      const chunks: Uint8Array[] = [];
-      const maxChunk = 1 + Math.floor(rnd() * (trial % 3 === 0 ? 4 : 200));
-      for (let pos = 0; pos < stream.byteLength; ) {
-        const n = Math.floor(rnd() * (maxChunk + 1));
-        chunks.push(stream.subarray(pos, pos + n));
-        pos += n;
-      }
+      const chunks = randomChunks(stream, rnd, 1 + Math.floor(rnd() * (trial % 3 === 0 ? 4 : 200)));
       expect(split(chunks), `trial ${trial}`).toBe(expected);
     }
   });
