@@ -123,16 +123,24 @@ describe('operations and their errors', () => {
   });
 
   it('back-pressure: 60 writes of 512 KiB queued at once all land intact, twice over one connection', async () => {
-    // 30 MiB in one tick is far past the socket's buffer, so the flush waits for 'drain' (more than once).
-    const path = `${root}/big`;
-    await zk.create(path);
-    for (const round of [1, 2]) {
-      const values = Array.from({ length: 60 }, (_, i) => new Uint8Array(512 * 1024).fill((round * 60 + i) & 0xff));
-      const stats = await Promise.all(values.map((v) => zk.setData(path, v)));
-      expect(stats.map((st) => st.version)).toEqual(Array.from({ length: 60 }, (_, i) => (round - 1) * 60 + i + 1));
-      const { data } = await zk.getData(path);
-      expect(data.byteLength).toBe(512 * 1024);
-      expect(data.every((b) => b === ((round * 60 + 59) & 0xff))).toBe(true);
+    // 30 MiB in one tick is far past the socket's buffer, so the flush waits for 'drain' (more than once). A loaded
+    // server can stay silent for seconds while it takes in and logs that much: its own client has a 30 s session
+    // (a 20 s read timeout), where the shared client's 4 s session would drop the connection after 2.7 s and leave
+    // the writes' outcomes unknown.
+    const big = await open(sharedServer(), { sessionTimeout: 30_000 });
+    try {
+      const path = `${root}/big`;
+      await big.create(path);
+      for (const round of [1, 2]) {
+        const values = Array.from({ length: 60 }, (_, i) => new Uint8Array(512 * 1024).fill((round * 60 + i) & 0xff));
+        const stats = await Promise.all(values.map((v) => big.setData(path, v)));
+        expect(stats.map((st) => st.version)).toEqual(Array.from({ length: 60 }, (_, i) => (round - 1) * 60 + i + 1));
+        const { data } = await big.getData(path);
+        expect(data.byteLength).toBe(512 * 1024);
+        expect(data.every((b) => b === ((round * 60 + 59) & 0xff))).toBe(true);
+      }
+    } finally {
+      await big.close();
     }
   });
 
