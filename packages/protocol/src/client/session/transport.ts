@@ -179,8 +179,8 @@ export class Transport implements FrameSink {
   frame(bytes: Uint8Array, start: number, end: number): void {
     const handlers = this.handlers;
     if (handlers === null) {
-      // Kept past this call (until attach): copied, the read buffer is reused.
-      if (!this.closed) (this.early ??= []).push(bytes.slice(start, end));
+      // Kept past this call (until attach): copied, the read buffer is reused (a Buffer's slice would be a view).
+      if (!this.closed) (this.early ??= []).push(new Uint8Array(bytes.subarray(start, end)));
       return;
     }
     if (!readHeard) {
