@@ -22,6 +22,7 @@ export interface FrameSplitterOptions {
 
 /** Receives the frames FrameSplitter.each completes: `bytes[start, end)` is one payload, valid during the call. */
 export interface FrameSink {
+  /** One whole frame's payload, `bytes[start, end)`; `bytes` may be reused after the call returns. */
   frame(bytes: Uint8Array, start: number, end: number): void;
 }
 
