@@ -1,5 +1,5 @@
 // The table of a flake hunt: every test that failed in any of the vitest JSON reports in a directory, with how
-// many runs it failed in and the first line of its first error. Also counts files that failed to load.
+// many runs it failed in and the first line of its first error. Also counts files that failed to load or in a hook.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -25,7 +25,8 @@ for (const file of reports) {
     const where = suite.name.replace(`${process.cwd()}/`, '');
     const tests = suite.assertionResults ?? [];
     const failed = tests.filter((t) => t.status === 'failed').map((t) => ({ name: `${where} > ${t.fullName}`, error: t.failureMessages?.[0] ?? '' }));
-    if (suite.status === 'failed' && tests.length === 0) failed.push({ name: `${where} (failed to load)`, error: suite.message ?? '' });
+    // A file that failed without a failed test: it did not load, or a hook threw (its tests show as skipped).
+    if (suite.status === 'failed' && failed.length === 0) failed.push({ name: `${where} (failed to load or in a hook)`, error: suite.message ?? '' });
     for (const { name, error } of failed) {
       failedHere = true;
       const entry = failures.get(name) ?? { runs: [], error: error.split('\n').find((l) => l.trim() !== '') ?? '' };

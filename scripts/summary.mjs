@@ -16,8 +16,9 @@ let failed = 0;
 let skipped = 0;
 const skippedNames = [];
 for (const suite of report.testResults ?? []) {
-  // A file that failed to load has no assertions but is a failure.
-  if (suite.status === 'failed' && (suite.assertionResults ?? []).length === 0) failed++;
+  // A file that failed without a failed test (it did not load, or a hook threw and its tests were skipped) is a
+  // failure of its own.
+  if (suite.status === 'failed' && !(suite.assertionResults ?? []).some((t) => t.status === 'failed')) failed++;
   for (const t of suite.assertionResults ?? []) {
     if (t.status === 'passed') passed++;
     else if (t.status === 'failed') failed++;
